@@ -1,0 +1,242 @@
+//! The checked model of `errors.yaml`.
+//!
+//! Everything downstream (the Rust, JSON Schema, Markdown and TypeScript
+//! emitters, the compatibility diff, the proc macro) is a pure function of a
+//! [`Spec`]. A `Spec` only exists after loading *and* checking succeeded
+//! (`crate::load`), so emitters may assume every invariant listed on these
+//! types without re-checking it.
+//!
+//! Every node keeps the [`Loc`] it came from so that later stages (the diff,
+//! the macro) can still point at the spec.
+
+use std::fmt;
+
+/// A position in the spec file: 1-based line and column, plus the byte range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// Byte offset of the start of the node.
+    pub start: usize,
+    /// Byte offset one past the end of the node.
+    pub end: usize,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// A value together with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub loc: Loc,
+}
+
+impl<T> Spanned<T> {
+    /// Wraps `value` found at `loc`.
+    pub fn new(value: T, loc: Loc) -> Self {
+        Spanned { value, loc }
+    }
+}
+
+impl<T> std::ops::Deref for Spanned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+/// The whole taxonomy, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    /// `taxonomy:` metadata.
+    pub taxonomy: Taxonomy,
+    /// Categories in file order; their ranges do not overlap.
+    pub categories: Vec<Category>,
+    /// Codes in file order, including deprecated and removed ones.
+    pub codes: Vec<Code>,
+}
+
+/// `taxonomy:` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taxonomy {
+    /// Human name, e.g. `splice`.
+    pub name: Spanned<String>,
+    /// Semver version of the taxonomy (the error contract), not of the crate.
+    pub version: Spanned<semver::Version>,
+    /// Base URI; the envelope schema `$id` is
+    /// `{base_uri}/error-envelope/v{major}`.
+    pub base_uri: Spanned<String>,
+    /// Optional one-paragraph description (Markdown).
+    pub description: Option<Spanned<String>>,
+}
+
+impl Taxonomy {
+    /// The `$id` of the published envelope schema (also its MCP resource URI).
+    pub fn schema_id(&self) -> String {
+        format!(
+            "{}/error-envelope/v{}",
+            self.base_uri.value.trim_end_matches('/'),
+            self.version.value.major
+        )
+    }
+}
+
+/// Who is to blame for a failure. Independent of `retryable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cause {
+    /// The caller's arguments (the agent can fix its call).
+    Input,
+    /// The environment: file system state, permissions, disk, other processes.
+    Environment,
+    /// splice itself (a bug or an unimplemented feature).
+    Server,
+}
+
+impl Cause {
+    /// Every cause, in declaration order.
+    pub const ALL: [Cause; 3] = [Cause::Input, Cause::Environment, Cause::Server];
+
+    /// The spelling used in `errors.yaml`, the envelope and the schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Input => "input",
+            Cause::Environment => "environment",
+            Cause::Server => "server",
+        }
+    }
+}
+
+/// A category: a numeric range and the defaults its codes inherit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Category {
+    /// lower_snake key, e.g. `validation`.
+    pub key: Spanned<String>,
+    /// Inclusive numeric range, e.g. 1000..=1999.
+    pub range: Spanned<(u32, u32)>,
+    /// One-line description.
+    pub description: Spanned<String>,
+    /// Default `retryable` for codes of this category.
+    pub retryable: Spanned<bool>,
+    /// Default `cause` for codes of this category.
+    pub cause: Spanned<Cause>,
+}
+
+/// Lifecycle state of a code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// Emitted and supported.
+    Active,
+    /// Still emitted for compatibility; new code should use `replaced_by`.
+    Deprecated {
+        /// Taxonomy version that deprecated it.
+        since: Spanned<semver::Version>,
+        /// An active code that replaces it.
+        replaced_by: Spanned<String>,
+        /// Optional note.
+        note: Option<Spanned<String>>,
+    },
+    /// Never emitted again; its number is reserved forever.
+    Removed {
+        /// Taxonomy version that removed it.
+        since: Spanned<semver::Version>,
+        /// Why.
+        reason: Spanned<String>,
+    },
+}
+
+/// The type of a message-template parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParamType {
+    /// Any text.
+    String,
+    /// A non-negative integer (`u64` in Rust).
+    Integer,
+}
+
+/// A declared message parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    /// lower_snake name, used as `{name}` in templates and as the Rust
+    /// constructor argument name.
+    pub name: Spanned<String>,
+    /// Its type.
+    pub ty: Spanned<ParamType>,
+    /// What it holds.
+    pub description: Spanned<String>,
+}
+
+/// One error code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Code {
+    /// SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
+    pub name: Spanned<String>,
+    /// Numeric id, unique, inside its category's range.
+    pub number: Spanned<u32>,
+    /// Category key.
+    pub category: Spanned<String>,
+    /// Explicit override of the category's `retryable`, if written.
+    pub retryable_override: Option<Spanned<bool>>,
+    /// Explicit override of the category's `cause`, if written.
+    pub cause_override: Option<Spanned<Cause>>,
+    /// Resolved `retryable` (override or category default).
+    pub retryable: bool,
+    /// Resolved `cause` (override or category default).
+    pub cause: Cause,
+    /// One-line title, lowercase start, no final period.
+    pub title: Spanned<String>,
+    /// Long explanation in Markdown (what happened, an example, how to fix).
+    pub explanation: Spanned<String>,
+    /// Message template with `{param}` placeholders.
+    pub message: Spanned<String>,
+    /// Declared template parameters, in file order.
+    pub params: Vec<Param>,
+    /// Recovery hints (general guidance); non-empty unless removed. May use
+    /// `{param}` placeholders.
+    pub recovery_hints: Vec<Spanned<String>>,
+    /// Context fields every envelope of this code carries.
+    pub required_context: Vec<Spanned<crate::context::ContextField>>,
+    /// Context fields an envelope of this code may carry.
+    pub optional_context: Vec<Spanned<crate::context::ContextField>>,
+    /// Taxonomy version that introduced the code.
+    pub since: Spanned<semver::Version>,
+    /// Active, deprecated or removed.
+    pub lifecycle: Lifecycle,
+}
+
+impl Code {
+    /// True unless the code is removed (removed codes generate no Rust
+    /// variant and are not valid envelope codes).
+    pub fn is_emitted(&self) -> bool {
+        !matches!(self.lifecycle, Lifecycle::Removed { .. })
+    }
+
+    /// True if deprecated.
+    pub fn is_deprecated(&self) -> bool {
+        matches!(self.lifecycle, Lifecycle::Deprecated { .. })
+    }
+}
+
+impl Spec {
+    /// The category with this key.
+    pub fn category(&self, key: &str) -> Option<&Category> {
+        self.categories.iter().find(|c| c.key.value == key)
+    }
+
+    /// The code with this name.
+    pub fn code(&self, name: &str) -> Option<&Code> {
+        self.codes.iter().find(|c| c.name.value == name)
+    }
+
+    /// Codes that may appear in an envelope (active and deprecated).
+    pub fn emitted_codes(&self) -> impl Iterator<Item = &Code> {
+        self.codes.iter().filter(|c| c.is_emitted())
+    }
+}

@@ -1,0 +1,1 @@
+//! Placeholder: the splice MCP server arrives with issue 4.
