@@ -1,0 +1,1005 @@
+//! The Rust emitter: a checked [`Spec`] becomes the items `taxonomy!` expands to.
+//!
+//! The output is plain data types and `const fn` lookups, so a server built
+//! from it never reads YAML, never initialises a lazy static and never
+//! allocates to answer "is this code retryable?". Everything a caller could
+//! get wrong by hand (the numeric code, `retryable`, `cause`, the hints, which
+//! context fields a code must carry) is filled in by the generated
+//! constructors, one per code, whose parameters are exactly that code's
+//! required context fields and message parameters. Optional context goes
+//! through a per-code builder that only has methods for the fields that code
+//! may carry, so a wrong field is a compile error at the call site.
+//!
+//! The emitted items land in the module that invokes the macro, next to the
+//! user's own items, so the generated code is defensive: absolute paths
+//! (`::core::`, `::std::`, `::serde::`, `::schemars::`), no glob imports, and
+//! `#[allow(deprecated)]` wherever the generated code itself has to name a
+//! deprecated code. Callers of a deprecated code still get the warning.
+//!
+//! The shapes of the support types come from [`crate::context`], the same
+//! table the JSON Schema emitter reads, so the Rust types and the published
+//! schema cannot drift apart.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::context::{ContextField, FieldType, Placement, SUPPORT_TYPES, StructDef};
+use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
+
+/// The items of the generated module, as tokens (what the proc macro returns).
+pub fn emit(spec: &Spec) -> TokenStream {
+    let category = emit_category(spec);
+    let cause = emit_cause();
+    let error_code = emit_error_code(spec);
+    let support = emit_support_types();
+    let envelope = emit_envelope();
+    let constructors = emit_constructors(spec);
+    let builders = emit_builders(spec);
+    quote! {
+        #category
+        #cause
+        #error_code
+        #support
+        #envelope
+        #constructors
+        #builders
+    }
+}
+
+/// The generated items as formatted Rust source (for `splice-codegen rust`,
+/// snapshots and reading).
+pub fn emit_pretty(spec: &Spec) -> String {
+    let tokens = emit(spec);
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        // Unreachable unless the emitter itself is broken; showing the raw
+        // tokens is more useful to whoever debugs that than a panic.
+        Err(_) => tokens.to_string(),
+    }
+}
+
+fn emit_category(spec: &Spec) -> TokenStream {
+    let variants: Vec<Ident> = spec
+        .categories
+        .iter()
+        .map(|c| ident(&upper_camel(&c.key.value)))
+        .collect();
+    let keys: Vec<&str> = spec
+        .categories
+        .iter()
+        .map(|c| c.key.value.as_str())
+        .collect();
+    let docs = spec.categories.iter().map(|c| {
+        let (lo, hi) = c.range.value;
+        let summary = format!(
+            "`{}` ({lo}..={hi}): {}",
+            c.key.value,
+            c.description.value.trim()
+        );
+        doc_attrs(&summary)
+    });
+    quote! {
+        /// The category of an error code: a numeric range and the defaults
+        /// (`retryable`, `cause`) its codes inherit.
+        #[derive(
+            ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+            ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+        )]
+        #[allow(dead_code)]
+        pub enum Category {
+            #(
+                #docs
+                #[serde(rename = #keys)]
+                #variants,
+            )*
+        }
+
+        #[allow(dead_code)]
+        impl Category {
+            /// Every category, in spec order.
+            pub const ALL: &'static [Category] = &[#(Category::#variants),*];
+
+            /// The key used in `errors.yaml` and in the envelope.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(Category::#variants => #keys,)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::fmt::Display for Category {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    }
+}
+
+fn emit_cause() -> TokenStream {
+    let variants: Vec<Ident> = Cause::ALL
+        .iter()
+        .map(|c| ident(&upper_camel(c.as_str())))
+        .collect();
+    let names: Vec<&str> = Cause::ALL.iter().map(|c| c.as_str()).collect();
+    let docs = Cause::ALL.iter().map(|c| {
+        doc_attrs(match c {
+            Cause::Input => "The caller's arguments: the caller can fix its call.",
+            Cause::Environment => {
+                "The environment: file system state, permissions, disk, other processes."
+            }
+            Cause::Server => "The server itself: a bug or an unimplemented feature.",
+        })
+    });
+    quote! {
+        /// Who is to blame for a failure. Independent of `retryable`.
+        #[derive(
+            ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+            ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+        )]
+        #[allow(dead_code)]
+        pub enum Cause {
+            #(
+                #docs
+                #[serde(rename = #names)]
+                #variants,
+            )*
+        }
+
+        #[allow(dead_code)]
+        impl Cause {
+            /// Every cause.
+            pub const ALL: &'static [Cause] = &[#(Cause::#variants),*];
+
+            /// The spelling used in `errors.yaml` and in the envelope.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(Cause::#variants => #names,)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::fmt::Display for Cause {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    }
+}
+
+fn emit_error_code(spec: &Spec) -> TokenStream {
+    let codes: Vec<&Code> = spec.emitted_codes().collect();
+    let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
+    let names: Vec<&str> = codes.iter().map(|c| c.name.value.as_str()).collect();
+    let variant_docs = codes.iter().map(|c| {
+        let retry = if c.retryable {
+            "retryable"
+        } else {
+            "not retryable"
+        };
+        let summary = format!(
+            "{}\n\n`{}` · {} · {} · {} · cause: {}\n\n{}",
+            c.title.value.trim(),
+            c.name.value,
+            c.number.value,
+            c.category.value,
+            retry,
+            c.cause.as_str(),
+            c.explanation.value.trim(),
+        );
+        doc_attrs(&summary)
+    });
+    let deprecations = codes.iter().map(|c| deprecated_attr(spec, c));
+    let numbers = codes
+        .iter()
+        .map(|c| Literal::u32_unsuffixed(c.number.value));
+    let categories = codes.iter().map(|c| {
+        let v = ident(&upper_camel(&c.category.value));
+        quote!(Category::#v)
+    });
+    let retryables = codes.iter().map(|c| c.retryable);
+    let causes = codes.iter().map(|c| {
+        let v = ident(&upper_camel(c.cause.as_str()));
+        quote!(Cause::#v)
+    });
+    let titles = codes.iter().map(|c| c.title.value.as_str());
+    let hints = codes.iter().map(|c| {
+        let hints = c.recovery_hints.iter().map(|h| h.value.as_str());
+        quote!(&[#(#hints),*])
+    });
+    let messages = codes.iter().map(|c| c.message.value.as_str());
+    let explanations = codes.iter().map(|c| c.explanation.value.as_str());
+    let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
+
+    quote! {
+        /// A code of the error taxonomy. Removed codes have no variant;
+        /// deprecated ones are `#[deprecated]`.
+        ///
+        /// Serialized as its SCREAMING_SNAKE name (`Display` and `FromStr`
+        /// use the same spelling). Every property of a code is a `const fn`
+        /// lookup compiled from `errors.yaml`.
+        #[derive(
+            ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+            ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize,
+        )]
+        #[allow(dead_code)]
+        pub enum ErrorCode {
+            #(
+                #variant_docs
+                #deprecations
+                #[serde(rename = #names)]
+                #variants,
+            )*
+        }
+
+        #[allow(dead_code, deprecated)]
+        impl ErrorCode {
+            /// Every code that may appear in an envelope (active and
+            /// deprecated), in spec order.
+            pub const ALL: &'static [ErrorCode] = &[#(ErrorCode::#variants),*];
+
+            /// The SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(ErrorCode::#variants => #names,)*
+                }
+            }
+
+            /// The numeric code, inside the category's range.
+            pub const fn number(self) -> u32 {
+                match self {
+                    #(ErrorCode::#variants => #numbers,)*
+                }
+            }
+
+            /// The category the code belongs to.
+            pub const fn category(self) -> Category {
+                match self {
+                    #(ErrorCode::#variants => #categories,)*
+                }
+            }
+
+            /// Whether the caller can fix its input and retry.
+            pub const fn retryable(self) -> bool {
+                match self {
+                    #(ErrorCode::#variants => #retryables,)*
+                }
+            }
+
+            /// Who is to blame.
+            pub const fn cause(self) -> Cause {
+                match self {
+                    #(ErrorCode::#variants => #causes,)*
+                }
+            }
+
+            /// The one-line title.
+            pub const fn title(self) -> &'static str {
+                match self {
+                    #(ErrorCode::#variants => #titles,)*
+                }
+            }
+
+            /// The recovery hint templates (`{param}` placeholders unrendered).
+            pub const fn recovery_hints(self) -> &'static [&'static str] {
+                match self {
+                    #(ErrorCode::#variants => #hints,)*
+                }
+            }
+
+            /// The message template (`{param}` placeholders unrendered).
+            pub const fn message_template(self) -> &'static str {
+                match self {
+                    #(ErrorCode::#variants => #messages,)*
+                }
+            }
+
+            /// The long explanation (Markdown).
+            pub const fn explanation(self) -> &'static str {
+                match self {
+                    #(ErrorCode::#variants => #explanations,)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::fmt::Display for ErrorCode {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(deprecated)]
+        impl ::core::str::FromStr for ErrorCode {
+            type Err = UnknownErrorCode;
+
+            fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+                match s {
+                    #(#names => ::core::result::Result::Ok(ErrorCode::#variants),)*
+                    _ => ::core::result::Result::Err(UnknownErrorCode {
+                        name: ::std::string::String::from(s),
+                    }),
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl ::schemars::JsonSchema for ErrorCode {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed("ErrorCode")
+            }
+
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorCode"))
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({
+                    "type": "string",
+                    "description": #schema_doc,
+                    "enum": [#(#names),*]
+                })
+            }
+        }
+
+        /// The error of `ErrorCode::from_str`: the string is not the name of
+        /// an emitted code.
+        #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug)]
+        #[allow(dead_code)]
+        pub struct UnknownErrorCode {
+            name: ::std::string::String,
+        }
+
+        #[allow(dead_code)]
+        impl UnknownErrorCode {
+            /// The string that was not recognised.
+            pub fn name(&self) -> &str {
+                &self.name
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::fmt::Display for UnknownErrorCode {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::write!(f, "unknown error code `{}`", self.name)
+            }
+        }
+
+        #[automatically_derived]
+        impl ::std::error::Error for UnknownErrorCode {}
+    }
+}
+
+/// `#[deprecated(note = "...")]` for a deprecated code, nothing otherwise.
+fn deprecated_attr(spec: &Spec, code: &Code) -> TokenStream {
+    let Lifecycle::Deprecated {
+        since,
+        replaced_by,
+        note,
+    } = &code.lifecycle
+    else {
+        return TokenStream::new();
+    };
+    let replacement = match spec.code(&replaced_by.value) {
+        Some(r) => format!(
+            "use {} (`ErrorCode::{}`) instead",
+            r.name.value,
+            variant_ident(r)
+        ),
+        None => format!("use {} instead", replaced_by.value),
+    };
+    let mut text = format!("since taxonomy {}; {replacement}", since.value);
+    if let Some(note) = note {
+        text.push_str(" (");
+        text.push_str(note.value.trim());
+        text.push(')');
+    }
+    quote!(#[deprecated(note = #text)])
+}
+
+fn emit_support_types() -> TokenStream {
+    let mut enums: Vec<(&'static str, &'static [&'static str], &'static str)> = Vec::new();
+    for def in SUPPORT_TYPES {
+        for m in def.members {
+            if let FieldType::Enum(name, values) = m.ty
+                && !enums.iter().any(|(n, _, _)| *n == name)
+            {
+                enums.push((name, values, m.doc));
+            }
+        }
+    }
+    let enums = enums.into_iter().map(|(name, values, doc)| {
+        let name = ident(name);
+        let variants: Vec<Ident> = values.iter().map(|v| ident(&upper_camel(v))).collect();
+        let docs = values.iter().map(|v| doc_attrs(&format!("`{v}`")));
+        quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+                ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(
+                    #docs
+                    #[serde(rename = #values)]
+                    #variants,
+                )*
+            }
+        }
+    });
+    let structs = SUPPORT_TYPES.iter().map(emit_support_struct);
+    quote! {
+        #(#enums)*
+        #(#structs)*
+    }
+}
+
+fn emit_support_struct(def: &StructDef) -> TokenStream {
+    let name = ident(def.name);
+    let doc = def.doc;
+    let fields = def.members.iter().map(|m| {
+        let field = ident(m.name);
+        let ty = field_type(m.ty, &TokenStream::new());
+        let doc = m.doc;
+        if m.required {
+            quote! {
+                #[doc = #doc]
+                pub #field: #ty,
+            }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub #field: ::core::option::Option<#ty>,
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        pub struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+fn emit_envelope() -> TokenStream {
+    let optional_field = |f: &ContextField| {
+        let name = field_ident(*f);
+        let ty = field_type(f.ty(), &TokenStream::new());
+        let doc = f.doc();
+        quote! {
+            #[doc = #doc]
+            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+            pub #name: ::core::option::Option<#ty>,
+        }
+    };
+    let top_level = ContextField::ALL
+        .iter()
+        .filter(|f| f.placement() == Placement::TopLevel)
+        .map(optional_field);
+    let in_context = ContextField::ALL
+        .iter()
+        .filter(|f| f.placement() == Placement::Context)
+        .map(optional_field);
+    quote! {
+        /// Details of an error that live in the envelope's `context` object.
+        /// Which fields a code carries is fixed by `errors.yaml`.
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::default::Default, ::serde::Serialize, ::serde::Deserialize,
+            ::schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        pub struct ErrorContext {
+            #(#in_context)*
+        }
+
+        /// The JSON error envelope returned for every failed call.
+        ///
+        /// Build one with the constructor named after its code (e.g.
+        /// `ErrorEnvelope::match_not_found(..)`), which fills the number,
+        /// category, `retryable`, `cause`, message and hints from the spec.
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        pub struct ErrorEnvelope {
+            /// Always `false`.
+            pub success: bool,
+            /// The code, as its SCREAMING_SNAKE name.
+            pub error_code: ErrorCode,
+            /// The numeric code.
+            pub code: u32,
+            /// The code's category.
+            pub category: Category,
+            /// The rendered message.
+            pub message: ::std::string::String,
+            /// Whether the caller can fix its input and retry.
+            pub retryable: bool,
+            /// Who is to blame.
+            pub cause: Cause,
+            /// The rendered recovery hints.
+            pub recovery_hints: ::std::vec::Vec<::std::string::String>,
+            #(#top_level)*
+            /// Details that live in the `context` object; omitted when empty.
+            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+            pub context: ::core::option::Option<ErrorContext>,
+        }
+    }
+}
+
+fn emit_constructors(spec: &Spec) -> TokenStream {
+    let constructors = spec
+        .emitted_codes()
+        .map(|code| emit_constructor(spec, code));
+    quote! {
+        #[allow(dead_code)]
+        impl ErrorEnvelope {
+            #(#constructors)*
+        }
+    }
+}
+
+fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
+    let fn_name = ident(&code.name.value.to_ascii_lowercase());
+    let builder = variant_ident(code);
+    let variant = variant_ident(code);
+    let required = required_fields(code);
+
+    // Arguments: required context fields in canonical order, then params.
+    let mut args = Vec::new();
+    let mut conversions = Vec::new();
+    for f in &required {
+        let name = field_ident(*f);
+        args.push(argument(&name, f.ty(), &TokenStream::new()));
+        if f.ty() == FieldType::String {
+            conversions.push(quote! {
+                let #name: ::std::string::String = ::core::convert::Into::into(#name);
+            });
+        }
+    }
+    for p in &code.params {
+        let name = ident(&p.name.value);
+        match p.ty.value {
+            ParamType::String => {
+                args.push(quote!(#name: impl ::core::convert::Into<::std::string::String>));
+                conversions.push(quote! {
+                    let #name: ::std::string::String = ::core::convert::Into::into(#name);
+                });
+            }
+            ParamType::Integer => args.push(quote!(#name: u64)),
+        }
+    }
+
+    // Names a template may interpolate: params and required scalar fields.
+    let mut bindings: Vec<String> = code.params.iter().map(|p| p.name.value.clone()).collect();
+    bindings.extend(
+        required
+            .iter()
+            .filter(|f| f.is_scalar())
+            .map(|f| f.name().to_owned()),
+    );
+    let message = render_template(&code.message.value, &bindings);
+    let hints = code
+        .recovery_hints
+        .iter()
+        .map(|h| render_template(&h.value, &bindings));
+
+    let value_of = |f: &ContextField| {
+        let name = field_ident(*f);
+        if required.contains(f) {
+            quote!(#name: ::core::option::Option::Some(#name))
+        } else {
+            quote!(#name: ::core::option::Option::None)
+        }
+    };
+    let top_level = ContextField::ALL
+        .iter()
+        .filter(|f| f.placement() == Placement::TopLevel)
+        .map(value_of);
+    let context = if required.iter().any(|f| f.placement() == Placement::Context) {
+        let fields = ContextField::ALL
+            .iter()
+            .filter(|f| f.placement() == Placement::Context)
+            .map(value_of);
+        quote!(::core::option::Option::Some(ErrorContext { #(#fields,)* }))
+    } else {
+        quote!(::core::option::Option::None)
+    };
+
+    let number = Literal::u32_unsuffixed(code.number.value);
+    let category = ident(&upper_camel(&code.category.value));
+    let retryable = code.retryable;
+    let cause = ident(&upper_camel(code.cause.as_str()));
+    let deprecated = deprecated_attr(spec, code);
+    let doc = doc_attrs(&format!(
+        "Builds a `{}` envelope: {}.\n\nMessage: `{}`\n\n\
+         Arguments: the code's required context fields, then its message parameters. \
+         Optional context is set on the returned builder.",
+        code.name.value,
+        code.title.value.trim(),
+        code.message.value,
+    ));
+
+    quote! {
+        #doc
+        #deprecated
+        #[allow(deprecated, unused_variables)]
+        pub fn #fn_name(#(#args),*) -> builder::#builder {
+            #(#conversions)*
+            let message = #message;
+            let recovery_hints = ::std::vec![#(#hints),*];
+            builder::#builder {
+                envelope: ErrorEnvelope {
+                    success: false,
+                    error_code: ErrorCode::#variant,
+                    code: #number,
+                    category: Category::#category,
+                    message,
+                    retryable: #retryable,
+                    cause: Cause::#cause,
+                    recovery_hints,
+                    #(#top_level,)*
+                    context: #context,
+                },
+            }
+        }
+    }
+}
+
+fn emit_builders(spec: &Spec) -> TokenStream {
+    let builders = spec.emitted_codes().map(|code| {
+        let name = variant_ident(code);
+        let fn_name = code.name.value.to_ascii_lowercase();
+        let doc = format!(
+            "A `{}` envelope under construction; returned by `ErrorEnvelope::{fn_name}`.",
+            code.name.value
+        );
+        let prefix = quote!(super::);
+        let setters = code.optional_context.iter().map(|f| {
+            let f = f.value;
+            let method = field_ident(f);
+            let arg = argument(&method, f.ty(), &prefix);
+            let value = if f.ty() == FieldType::String {
+                quote!(::core::convert::Into::into(#method))
+            } else {
+                quote!(#method)
+            };
+            let doc = format!("Sets `{}`: {}", f.name(), f.doc());
+            let target = match f.placement() {
+                Placement::TopLevel => quote!(self.envelope.#method),
+                Placement::Context => quote! {
+                    ::core::option::Option::get_or_insert_with(
+                        &mut self.envelope.context,
+                        <super::ErrorContext as ::core::default::Default>::default,
+                    ).#method
+                },
+            };
+            quote! {
+                #[doc = #doc]
+                pub fn #method(mut self, #arg) -> Self {
+                    #target = ::core::option::Option::Some(#value);
+                    self
+                }
+            }
+        });
+        quote! {
+            #[doc = #doc]
+            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug)]
+            #[must_use = "call .build() to get the envelope"]
+            pub struct #name {
+                pub(super) envelope: super::ErrorEnvelope,
+            }
+
+            impl #name {
+                #(#setters)*
+
+                /// The finished envelope.
+                pub fn build(self) -> super::ErrorEnvelope {
+                    self.envelope
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::convert::From<#name> for super::ErrorEnvelope {
+                fn from(builder: #name) -> Self {
+                    builder.envelope
+                }
+            }
+        }
+    });
+    quote! {
+        /// One builder per code, returned by the `ErrorEnvelope` constructors.
+        /// Each has a method per optional context field of its code, and
+        /// nothing else, so a field the code may not carry does not compile.
+        #[allow(dead_code)]
+        pub mod builder {
+            #(#builders)*
+        }
+    }
+}
+
+/// Required context fields of a code, in canonical (`ContextField::ALL`) order.
+fn required_fields(code: &Code) -> Vec<ContextField> {
+    ContextField::ALL
+        .iter()
+        .copied()
+        .filter(|f| code.required_context.iter().any(|r| r.value == *f))
+        .collect()
+}
+
+/// `name: T` as a constructor or setter argument.
+fn argument(name: &Ident, ty: FieldType, prefix: &TokenStream) -> TokenStream {
+    if ty == FieldType::String {
+        quote!(#name: impl ::core::convert::Into<::std::string::String>)
+    } else {
+        let ty = field_type(ty, prefix);
+        quote!(#name: #ty)
+    }
+}
+
+/// The Rust type of a field; `prefix` (e.g. `super::`) qualifies generated types.
+fn field_type(ty: FieldType, prefix: &TokenStream) -> TokenStream {
+    match ty {
+        FieldType::String => quote!(::std::string::String),
+        FieldType::Integer => quote!(u64),
+        FieldType::Boolean => quote!(bool),
+        FieldType::Enum(name, _) | FieldType::Struct(name) => {
+            let name = ident(name);
+            quote!(#prefix #name)
+        }
+        FieldType::ErrorCode => quote!(#prefix ErrorCode),
+        FieldType::ArrayOf(name) => {
+            let name = ident(name);
+            quote!(::std::vec::Vec<#prefix #name>)
+        }
+    }
+}
+
+/// A piece of a message or hint template.
+#[derive(Debug, PartialEq, Eq)]
+enum Segment<'a> {
+    Text(String),
+    Placeholder(&'a str),
+}
+
+/// Splits a template into text and `{name}` placeholders; `{{` and `}}` are
+/// literal braces. Malformed braces (already rejected by the checker) are kept
+/// as text.
+fn parse_template(template: &str) -> Vec<Segment<'_>> {
+    let mut segments = Vec::new();
+    let mut text = String::new();
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        text.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            text.push_str(&tail[..1]);
+            rest = &tail[2..];
+        } else if tail.starts_with('{') {
+            match tail.find('}') {
+                Some(end) => {
+                    if !text.is_empty() {
+                        segments.push(Segment::Text(std::mem::take(&mut text)));
+                    }
+                    segments.push(Segment::Placeholder(&tail[1..end]));
+                    rest = &tail[end + 1..];
+                }
+                None => {
+                    text.push_str(tail);
+                    rest = "";
+                }
+            }
+        } else {
+            text.push('}');
+            rest = &tail[1..];
+        }
+    }
+    text.push_str(rest);
+    if !text.is_empty() {
+        segments.push(Segment::Text(text));
+    }
+    segments
+}
+
+/// An expression of type `String` rendering `template` with the bound
+/// arguments. A placeholder that names no binding (the checker rejects those)
+/// is kept literally rather than producing code that does not compile.
+fn render_template(template: &str, bindings: &[String]) -> TokenStream {
+    let mut format = String::new();
+    let mut args = Vec::new();
+    for segment in parse_template(template) {
+        match segment {
+            Segment::Placeholder(name) if bindings.iter().any(|b| b == name) => {
+                format.push_str("{}");
+                args.push(ident(name));
+            }
+            Segment::Placeholder(name) => {
+                format.push_str("{{");
+                format.push_str(name);
+                format.push_str("}}");
+            }
+            Segment::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+        }
+    }
+    if args.is_empty() {
+        let text = format.replace("{{", "{").replace("}}", "}");
+        quote!(::std::string::String::from(#text))
+    } else {
+        quote!(::std::format!(#format, #(#args),*))
+    }
+}
+
+/// `#[doc = ...]` lines for a Markdown text. Unlabelled code fences become
+/// `text` blocks so rustdoc does not run them as doctests of the user's crate.
+fn doc_attrs(markdown: &str) -> TokenStream {
+    let mut in_fence = false;
+    let lines = markdown.lines().map(|line| {
+        let trimmed = line.trim_start();
+        let line = if let Some(info) = trimmed.strip_prefix("```") {
+            let opening = !in_fence;
+            in_fence = !in_fence;
+            if opening && info.trim().is_empty() {
+                format!("{line}text")
+            } else {
+                line.to_owned()
+            }
+        } else {
+            line.to_owned()
+        };
+        // `///` comments keep a leading space; do the same so the rendered
+        // Markdown is identical.
+        let line = if line.is_empty() {
+            line
+        } else {
+            format!(" {line}")
+        };
+        quote!(#[doc = #line])
+    });
+    quote!(#(#lines)*)
+}
+
+fn variant_ident(code: &Code) -> Ident {
+    ident(&upper_camel(&code.name.value))
+}
+
+fn field_ident(field: ContextField) -> Ident {
+    ident(field.name())
+}
+
+/// `MATCH_NOT_FOUND` or `would_succeed` to `MatchNotFound` / `WouldSucceed`.
+fn upper_camel(name: &str) -> String {
+    name.split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) => {
+                    first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+                }
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// An identifier for a spec-provided name. Keywords become raw identifiers
+/// (`r#type`); the few that cannot be raw get a trailing underscore; anything
+/// that is not an identifier at all (the checker rejects those) is sanitised
+/// rather than panicking inside the user's build.
+fn ident(name: &str) -> Ident {
+    let mut clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() || clean.starts_with(|c: char| c.is_ascii_digit()) {
+        clean.insert(0, '_');
+    }
+    if matches!(clean.as_str(), "self" | "Self" | "super" | "crate" | "_") {
+        clean.push('_');
+    }
+    // Keywords of some edition that `syn` may still accept as identifiers.
+    const RESERVED: &[&str] = &[
+        "abstract", "async", "await", "become", "box", "do", "dyn", "final", "gen", "macro",
+        "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    ];
+    if !RESERVED.contains(&clean.as_str()) && syn::parse_str::<Ident>(&clean).is_ok() {
+        Ident::new(&clean, Span::call_site())
+    } else {
+        // A keyword: `syn` refuses it as a plain identifier.
+        format_ident!("r#{}", clean)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upper_camel_of_names() {
+        assert_eq!(upper_camel("MATCH_NOT_FOUND"), "MatchNotFound");
+        assert_eq!(upper_camel("would_succeed"), "WouldSucceed");
+        assert_eq!(upper_camel("SHA256_MISMATCH"), "Sha256Mismatch");
+        assert_eq!(upper_camel("input"), "Input");
+    }
+
+    #[test]
+    fn identifiers_survive_keywords() {
+        assert_eq!(ident("type").to_string(), "r#type");
+        assert_eq!(ident("gen").to_string(), "r#gen");
+        assert_eq!(ident("self").to_string(), "self_");
+        assert_eq!(ident("Self").to_string(), "Self_");
+        assert_eq!(ident("match_not_found").to_string(), "match_not_found");
+        assert_eq!(ident("9lives").to_string(), "_9lives");
+    }
+
+    #[test]
+    fn templates_split_into_text_and_placeholders() {
+        assert_eq!(
+            parse_template("edit {edit_index}: {{literal}} in {file_path}"),
+            vec![
+                Segment::Text("edit ".into()),
+                Segment::Placeholder("edit_index"),
+                Segment::Text(": {literal} in ".into()),
+                Segment::Placeholder("file_path"),
+            ]
+        );
+        assert_eq!(
+            parse_template("no placeholders"),
+            vec![Segment::Text("no placeholders".into())]
+        );
+        assert_eq!(parse_template("{x}"), vec![Segment::Placeholder("x")]);
+        assert_eq!(
+            parse_template("dangling { brace"),
+            vec![Segment::Text("dangling { brace".into())]
+        );
+    }
+
+    #[test]
+    fn templates_render_to_format_or_literal() {
+        let bound = vec!["n".to_owned()];
+        assert_eq!(
+            render_template("{{n}} is {n}", &bound).to_string(),
+            quote!(::std::format!("{{n}} is {}", n)).to_string()
+        );
+        assert_eq!(
+            render_template("braces {{ }}", &bound).to_string(),
+            quote!(::std::string::String::from("braces { }")).to_string()
+        );
+        // Unbound placeholders stay text instead of naming a missing variable.
+        assert_eq!(
+            render_template("{missing}", &bound).to_string(),
+            quote!(::std::string::String::from("{missing}")).to_string()
+        );
+    }
+
+    #[test]
+    fn unlabelled_fences_become_text() {
+        let docs = doc_attrs("a\n```\nx\n```\n```rust\ny\n```").to_string();
+        assert!(docs.contains("\" ```text\""), "{docs}");
+        assert!(docs.contains("\" ```rust\""), "{docs}");
+        assert_eq!(docs.matches("```text").count(), 1, "{docs}");
+    }
+}

@@ -1,0 +1,152 @@
+//! Snapshot of the Rust emitter on a small hand-built spec.
+//!
+//! The snapshot is the generated API as a reviewer reads it: a change to the
+//! emitter shows up here as a diff of the code every server build compiles.
+//! That the output compiles and behaves is tested in `tests/` (trybuild and
+//! `taxonomy.rs`).
+
+use splice_codegen::context::ContextField;
+use splice_codegen::emit_rust;
+use splice_codegen::spec::{
+    Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
+};
+
+fn s<T>(value: T) -> Spanned<T> {
+    Spanned::new(value, Loc::default())
+}
+
+fn version(v: &str) -> Spanned<semver::Version> {
+    s(semver::Version::parse(v).unwrap())
+}
+
+fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) -> Code {
+    Code {
+        name: s(name.to_owned()),
+        number: s(number),
+        category: s(category.to_owned()),
+        retryable_override: None,
+        cause_override: None,
+        retryable,
+        cause,
+        title: s(format!("title of {name}")),
+        explanation: s(format!("Explanation of {name}.\n\n```\nnot rust\n```\n")),
+        message: s("something failed".to_owned()),
+        params: Vec::new(),
+        recovery_hints: vec![s("Try again".to_owned())],
+        required_context: Vec::new(),
+        optional_context: Vec::new(),
+        since: version("1.0.0"),
+        lifecycle: Lifecycle::Active,
+    }
+}
+
+fn small_spec() -> Spec {
+    let mut match_not_found = code("MATCH_NOT_FOUND", 2000, "domain", true, Cause::Input);
+    match_not_found.message =
+        s("edit {edit_index}: old_string was not found in {file_path} ({{literal}})".to_owned());
+    match_not_found.params = vec![Param {
+        name: s("needle_preview".to_owned()),
+        ty: s(ParamType::String),
+        description: s("The first characters of old_string.".to_owned()),
+    }];
+    match_not_found.recovery_hints = vec![
+        s("Re-read {file_path} before retrying".to_owned()),
+        s("Check that `{needle_preview}` matches the file byte for byte".to_owned()),
+    ];
+    // Deliberately out of canonical order: the constructor must follow
+    // `ContextField::ALL`, not the spec.
+    match_not_found.required_context = vec![
+        s(ContextField::Snippet),
+        s(ContextField::FilePath),
+        s(ContextField::EditStatus),
+        s(ContextField::EditIndex),
+    ];
+    match_not_found.optional_context =
+        vec![s(ContextField::BackupPath), s(ContextField::MatchCount)];
+
+    let mut too_many = code("TOO_MANY_EDITS", 1001, "validation", false, Cause::Input);
+    too_many.message = s("{count} edits exceed the limit".to_owned());
+    too_many.params = vec![Param {
+        name: s("count".to_owned()),
+        ty: s(ParamType::Integer),
+        description: s("How many edits were sent.".to_owned()),
+    }];
+    too_many.optional_context = vec![s(ContextField::Limit)];
+
+    let mut old = code("OLD_MATCH_FAILURE", 2001, "domain", true, Cause::Input);
+    old.lifecycle = Lifecycle::Deprecated {
+        since: version("1.1.0"),
+        replaced_by: s("MATCH_NOT_FOUND".to_owned()),
+        note: Some(s("split into finer codes".to_owned())),
+    };
+
+    let mut gone = code("GONE", 2002, "domain", true, Cause::Input);
+    gone.lifecycle = Lifecycle::Removed {
+        since: version("1.2.0"),
+        reason: s("merged into MATCH_NOT_FOUND".to_owned()),
+    };
+
+    Spec {
+        taxonomy: Taxonomy {
+            name: s("small".to_owned()),
+            version: version("1.2.0"),
+            base_uri: s("schema://small".to_owned()),
+            description: None,
+        },
+        categories: vec![
+            Category {
+                key: s("validation".to_owned()),
+                range: s((1000, 1999)),
+                description: s("The arguments are malformed.".to_owned()),
+                retryable: s(false),
+                cause: s(Cause::Input),
+            },
+            Category {
+                key: s("domain".to_owned()),
+                range: s((2000, 2999)),
+                description: s("The edit does not apply to the file.".to_owned()),
+                retryable: s(true),
+                cause: s(Cause::Input),
+            },
+        ],
+        codes: vec![match_not_found, too_many, old, gone],
+    }
+}
+
+#[test]
+fn small_spec_snapshot() {
+    insta::assert_snapshot!(emit_rust::emit_pretty(&small_spec()));
+}
+
+#[test]
+fn removed_codes_have_no_variant_and_deprecated_ones_are_marked() {
+    let out = emit_rust::emit_pretty(&small_spec());
+    assert!(!out.contains("Gone"), "removed code leaked into the output");
+    assert!(out.contains(
+        "#[deprecated(\n        note = \"since taxonomy 1.1.0; use MATCH_NOT_FOUND (`ErrorCode::MatchNotFound`) instead (split into finer codes)\""
+    ), "{out}");
+}
+
+#[test]
+fn constructor_arguments_follow_canonical_order_then_params() {
+    let out = emit_rust::emit_pretty(&small_spec());
+    let start = out.find("pub fn match_not_found(").expect("constructor");
+    let signature = &out[start..start + out[start..].find(')').unwrap()];
+    let order: Vec<usize> = [
+        "file_path",
+        "edit_index",
+        "edit_status",
+        "snippet",
+        "needle_preview",
+    ]
+    .iter()
+    .map(|name| signature.find(&format!("{name}:")).expect(name))
+    .collect();
+    assert!(order.is_sorted(), "{signature}");
+}
+
+#[test]
+fn output_is_one_parseable_file() {
+    let tokens = emit_rust::emit(&small_spec());
+    syn::parse2::<syn::File>(tokens).expect("emitted tokens parse as items");
+}
