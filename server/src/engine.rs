@@ -1,0 +1,412 @@
+//! The edit engine: a sequence of exact string replacements applied to a
+//! file's bytes, all or nothing.
+//!
+//! This module is deliberately free of MCP types and of file-system access:
+//! bytes in, bytes out, plain Rust errors. The tool handler reads the file,
+//! calls [`apply`], maps a [`Failure`] to its taxonomy envelope, and writes
+//! [`Outcome::content`] back. Keeping the engine pure is what lets the
+//! property tests compare it with a naive reference implementation and the
+//! benches measure it without I/O noise.
+//!
+//! # Semantics
+//!
+//! - **Order.** Edits apply in order, each to the result of the previous one,
+//!   so an edit may match text written by an earlier edit of the same call.
+//! - **All or nothing.** The first failing edit stops the call and only the
+//!   [`Failure`] is returned; the caller never sees a half-edited buffer.
+//! - **Exact match.** `old_string` is compared byte for byte; nothing is
+//!   trimmed, normalised or fuzzy-matched.
+//! - **Uniqueness.** Without `replace_all`, `old_string` must start at exactly
+//!   one position of the text; occurrences are counted *overlapping* here
+//!   (`"aa"` occurs twice in `"aaa"`), because an edit whose target is not a
+//!   single span cannot be applied without guessing. With `replace_all`,
+//!   every non-overlapping occurrence, left to right, is replaced. Zero
+//!   occurrences is [`Failure::NotFound`] in both cases.
+//! - **No-op edits.** An edit whose `old_string` equals its `new_string` must
+//!   still be found (otherwise [`Failure::NotFound`]: it tells the caller its
+//!   view of the file is stale) but is never ambiguous and changes nothing;
+//!   its report says 0 replacements.
+//! - **Empty `old_string`** is refused with [`Failure::EmptyOldString`]
+//!   (argument validation should have refused it before).
+//! - **Encoding.** The input must be UTF-8, else [`Failure::InvalidEncoding`]
+//!   with the offset of the first invalid byte; the engine never decodes
+//!   lossily. Matches start and end on character boundaries (a UTF-8 needle in
+//!   UTF-8 text can match nowhere else), so the output is always UTF-8.
+//! - **BOM.** A UTF-8 byte order mark is not part of the editable text: it is
+//!   kept as is, `old_string` never needs to contain it, and line/column
+//!   numbers start after it.
+//! - **Line endings.** Models see files with their `\r` hidden and write
+//!   `\n`. A `\n` not preceded by `\r` in an edit string is a *bare LF*. For
+//!   each edit, against the text as it is after the earlier edits:
+//!   1. If `old_string` has no bare LF, it is searched as is.
+//!   2. If it has one and the text's line breaks are all CRLF, it is searched
+//!      with every bare LF written as `\r\n` (searching it as is could only
+//!      match by splitting a `\r\n` pair).
+//!   3. Otherwise (LF, mixed or no line breaks) it is searched as is first;
+//!      if that finds nothing and the text has a CRLF, it is searched again
+//!      with bare LFs written as `\r\n`.
+//!
+//!   When the CRLF form matched, `new_string`'s bare LFs are written as
+//!   `\r\n` too. They are also when `old_string` contains no `\n` at all and
+//!   every line break of the text is CRLF (when the edits have removed every
+//!   line break, the original file's style decides). In every other case
+//!   `new_string` is written as given: in a mixed file, or when `old_string`
+//!   spells its line breaks with `\r\n` itself (which makes "`\r\n` → `\n`"
+//!   a working CRLF-to-LF conversion), the caller's bytes are taken
+//!   literally. Bytes outside the replaced spans are never touched: other
+//!   line endings, the final newline or its absence stay as they were.
+//! - **Cost.** Each edit is one substring search ([`memchr::memmem`]) over the
+//!   text plus one in-place splice of the buffer (a `memmove` of the tail),
+//!   or, for `replace_all`, one pass that builds the output. Line numbers are
+//!   counted only up to the first replacement, and context excerpts are only
+//!   built for failures.
+
+mod context;
+mod eol;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use memchr::memmem::Finder;
+
+pub use context::{
+    AMBIGUOUS_RADIUS, MAX_LINE_BYTES, MAX_SNIPPET_BYTES, MIN_ANCHOR_CHARS, NOT_FOUND_LINES,
+};
+pub use eol::LineEnding;
+
+use eol::Eols;
+
+/// The UTF-8 byte order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Most match locations reported for an ambiguous edit; the total count is
+/// always reported.
+pub const MAX_MATCH_LOCATIONS: usize = 5;
+
+/// One replacement requested by the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit<'a> {
+    /// The exact text to find (not empty). Bare `\n` line breaks also match
+    /// `\r\n` ones in CRLF text, as the module docs describe.
+    pub old_string: &'a str,
+    /// The text written in its place.
+    pub new_string: &'a str,
+    /// Replace every occurrence instead of requiring exactly one.
+    pub replace_all: bool,
+}
+
+/// The result of a call whose edits all applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The new file bytes, BOM included when the input had one.
+    pub content: Vec<u8>,
+    /// Whether `content` differs from the input (edits may cancel out, and
+    /// no-op edits change nothing).
+    pub changed: bool,
+    /// One report per edit, in order.
+    pub per_edit: Vec<EditReport>,
+    /// The line-ending style of the input (BOM excluded).
+    pub line_ending: LineEnding,
+    /// Whether the input started with a UTF-8 BOM (kept in `content`).
+    pub bom: bool,
+    /// Whether any edit was matched or written in CRLF form from bare LFs.
+    pub eol_translated: bool,
+}
+
+/// What one edit did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EditReport {
+    /// Occurrences replaced: 1, the count for `replace_all`, 0 for a no-op.
+    pub replacements: usize,
+    /// 1-based line of the first occurrence, in the text as it was when this
+    /// edit applied (after the earlier edits, before this one).
+    pub first_line: usize,
+    /// Whether this edit's strings were translated from bare LF to CRLF.
+    pub eol_translated: bool,
+}
+
+/// Why a call applied nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The input is not UTF-8.
+    InvalidEncoding {
+        /// Offset in the input (BOM included) of the first invalid byte.
+        byte_offset: usize,
+    },
+    /// An edit's `old_string` is empty (a precondition that argument
+    /// validation normally enforces before the engine runs).
+    EmptyOldString {
+        /// 0-based index of the edit.
+        edit_index: usize,
+    },
+    /// An edit's `old_string` does not occur in the text.
+    NotFound {
+        /// 0-based index of the edit.
+        edit_index: usize,
+        /// Raw lines around where the edit most plausibly aimed, in the text
+        /// as the earlier edits left it (see [`NOT_FOUND_LINES`]).
+        snippet: String,
+    },
+    /// An edit without `replace_all` matches at more than one position.
+    Ambiguous {
+        /// 0-based index of the edit.
+        edit_index: usize,
+        /// Total number of (overlapping) occurrences.
+        count: usize,
+        /// The first [`MAX_MATCH_LOCATIONS`] occurrences.
+        locations: Vec<MatchLocation>,
+    },
+}
+
+impl Failure {
+    /// The index of the failed edit, if the failure belongs to one.
+    pub fn edit_index(&self) -> Option<usize> {
+        match *self {
+            Failure::InvalidEncoding { .. } => None,
+            Failure::EmptyOldString { edit_index }
+            | Failure::NotFound { edit_index, .. }
+            | Failure::Ambiguous { edit_index, .. } => Some(edit_index),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::InvalidEncoding { byte_offset } => {
+                write!(
+                    f,
+                    "file is not valid UTF-8 (first invalid byte at offset {byte_offset})"
+                )
+            }
+            Failure::EmptyOldString { edit_index } => {
+                write!(f, "edit {edit_index}: old_string is empty")
+            }
+            Failure::NotFound { edit_index, .. } => {
+                write!(f, "edit {edit_index}: old_string was not found")
+            }
+            Failure::Ambiguous {
+                edit_index, count, ..
+            } => write!(
+                f,
+                "edit {edit_index}: old_string occurs {count} times; add context to make it unique or set replace_all"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// One occurrence of an ambiguous `old_string`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchLocation {
+    /// 1-based line of the occurrence's first character.
+    pub line: usize,
+    /// 1-based column, in characters, of the occurrence's first character.
+    pub column: usize,
+    /// The line and [`AMBIGUOUS_RADIUS`] lines either side, raw.
+    pub snippet: String,
+}
+
+/// Applies `edits` in order to `original`; see the module docs for the rules.
+///
+/// Returns the new bytes and a report per edit, or the first failure (and
+/// nothing else: a failed call has no partial result).
+pub fn apply(original: &[u8], edits: &[Edit<'_>]) -> Result<Outcome, Failure> {
+    if let Err(e) = std::str::from_utf8(original) {
+        return Err(Failure::InvalidEncoding {
+            byte_offset: e.valid_up_to(),
+        });
+    }
+    let bom = original.starts_with(BOM);
+    let mut buffer = Buffer {
+        bytes: original.to_vec(),
+        base: if bom { BOM.len() } else { 0 },
+        eols: Eols::default(),
+        original_style: LineEnding::None,
+    };
+    buffer.eols = Eols::count(buffer.text());
+    buffer.original_style = buffer.eols.style();
+
+    let mut per_edit = Vec::with_capacity(edits.len());
+    for (edit_index, edit) in edits.iter().enumerate() {
+        per_edit.push(buffer.apply(edit_index, edit)?);
+    }
+    let changed = buffer.bytes != original;
+    Ok(Outcome {
+        content: buffer.bytes,
+        changed,
+        eol_translated: per_edit.iter().any(|r| r.eol_translated),
+        per_edit,
+        line_ending: buffer.original_style,
+        bom,
+    })
+}
+
+/// The file being edited: its bytes, where the text starts (after a BOM),
+/// and the running count of its line breaks.
+struct Buffer {
+    bytes: Vec<u8>,
+    base: usize,
+    eols: Eols,
+    original_style: LineEnding,
+}
+
+impl Buffer {
+    /// The editable text: everything after the BOM.
+    fn text(&self) -> &[u8] {
+        &self.bytes[self.base..]
+    }
+
+    /// The line-ending style that decides translations: the current one,
+    /// or the original file's once edits have removed every line break.
+    fn style(&self) -> LineEnding {
+        match self.eols.style() {
+            LineEnding::None => self.original_style,
+            style => style,
+        }
+    }
+
+    fn apply(&mut self, edit_index: usize, edit: &Edit<'_>) -> Result<EditReport, Failure> {
+        let old = edit.old_string;
+        if old.is_empty() {
+            return Err(Failure::EmptyOldString { edit_index });
+        }
+        let style = self.style();
+        let crlf_old = eol::to_crlf(old);
+        let candidates: &[(&str, bool)] = if !eol::has_bare_lf(old) {
+            &[(old, false)]
+        } else if style == LineEnding::Crlf {
+            &[(&crlf_old, true)]
+        } else if self.eols.crlf > 0 {
+            &[(old, false), (&crlf_old, true)]
+        } else {
+            &[(old, false)]
+        };
+        let found = candidates.iter().find_map(|&(needle, translated)| {
+            let finder = Finder::new(needle.as_bytes());
+            finder
+                .find(self.text())
+                .map(|first| (finder, first, translated))
+        });
+        let Some((finder, first, translated)) = found else {
+            return Err(Failure::NotFound {
+                edit_index,
+                snippet: context::not_found_snippet(self.text(), old),
+            });
+        };
+        let first_line = context::line_index(self.text(), first) + 1;
+        if old == edit.new_string {
+            return Ok(EditReport {
+                replacements: 0,
+                first_line,
+                eol_translated: translated,
+            });
+        }
+        let new = if translated || (!old.contains('\n') && style == LineEnding::Crlf) {
+            eol::to_crlf(edit.new_string)
+        } else {
+            Cow::Borrowed(edit.new_string)
+        };
+        let eol_translated = translated || matches!(new, Cow::Owned(_));
+
+        let replacements = if edit.replace_all {
+            self.replace_all(&finder, first, new.as_bytes())
+        } else {
+            if let Some(second) = finder.find(&self.text()[first + 1..]) {
+                return Err(self.ambiguous(edit_index, &finder, first, first + 1 + second));
+            }
+            self.splice(first, first + finder.needle().len(), new.as_bytes());
+            1
+        };
+        Ok(EditReport {
+            replacements,
+            first_line,
+            eol_translated,
+        })
+    }
+
+    /// Replaces text bytes `start..end` with `new` in place, reusing the
+    /// buffer's capacity, and updates the line-break counts from the bytes
+    /// around the splice only.
+    fn splice(&mut self, start: usize, end: usize, new: &[u8]) {
+        let (start, end) = (self.base + start, self.base + end);
+        // A `\n` just after the span may change kind when the byte before it
+        // changes, so the windows reach one byte past each span.
+        let removed = Eols::count_range(&self.bytes, start, end + 1);
+        let tail = self.bytes.len();
+        let (old_len, new_len) = (end - start, new.len());
+        if new_len > old_len {
+            self.bytes.resize(tail + (new_len - old_len), 0);
+            self.bytes.copy_within(end..tail, start + new_len);
+        } else if new_len < old_len {
+            self.bytes.copy_within(end..tail, start + new_len);
+            self.bytes.truncate(tail - (old_len - new_len));
+        }
+        self.bytes[start..start + new_len].copy_from_slice(new);
+        let added = Eols::count_range(&self.bytes, start, start + new_len + 1);
+        self.eols = self.eols.splice(removed, added);
+    }
+
+    /// Replaces every non-overlapping occurrence from `first` on (there is
+    /// none before it) in one pass; returns how many.
+    fn replace_all(&mut self, finder: &Finder<'_>, first: usize, new: &[u8]) -> usize {
+        let needle_len = finder.needle().len();
+        let text = &self.bytes[self.base..];
+        let mut out = Vec::with_capacity(self.bytes.len() + new.len().saturating_sub(needle_len));
+        out.extend_from_slice(&self.bytes[..self.base]);
+        out.extend_from_slice(&text[..first]);
+        let mut count = 0;
+        let mut at = first;
+        for offset in finder.find_iter(&text[first..]) {
+            let start = first + offset;
+            out.extend_from_slice(&text[at..start]);
+            out.extend_from_slice(new);
+            at = start + needle_len;
+            count += 1;
+        }
+        out.extend_from_slice(&text[at..]);
+        self.bytes = out;
+        self.eols = Eols::count(self.text());
+        count
+    }
+
+    /// The failure for an edit that starts at `first`, `second` and maybe
+    /// more positions: counts them all (overlapping) and locates the first
+    /// [`MAX_MATCH_LOCATIONS`].
+    fn ambiguous(
+        &self,
+        edit_index: usize,
+        finder: &Finder<'_>,
+        first: usize,
+        second: usize,
+    ) -> Failure {
+        let text = self.text();
+        let mut shown = vec![first, second];
+        let mut count = 2;
+        let mut at = second;
+        while let Some(next) = finder.find(&text[at + 1..]) {
+            at += 1 + next;
+            count += 1;
+            if shown.len() < MAX_MATCH_LOCATIONS {
+                shown.push(at);
+            }
+        }
+        let locations = context::locate(text, &shown)
+            .into_iter()
+            .map(|l| MatchLocation {
+                line: l.line,
+                column: l.column,
+                snippet: l.snippet,
+            })
+            .collect();
+        Failure::Ambiguous {
+            edit_index,
+            count,
+            locations,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

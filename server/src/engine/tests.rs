@@ -1,0 +1,404 @@
+//! Unit tests of the engine's rules, one behaviour per test.
+
+use super::*;
+
+fn edit<'a>(old_string: &'a str, new_string: &'a str) -> Edit<'a> {
+    Edit {
+        old_string,
+        new_string,
+        replace_all: false,
+    }
+}
+
+fn all<'a>(old_string: &'a str, new_string: &'a str) -> Edit<'a> {
+    Edit {
+        old_string,
+        new_string,
+        replace_all: true,
+    }
+}
+
+/// Applies and returns the new content as a string, panicking on failure.
+fn ok(original: &str, edits: &[Edit<'_>]) -> String {
+    let outcome = apply(original.as_bytes(), edits).unwrap_or_else(|f| panic!("{f}: {f:?}"));
+    String::from_utf8(outcome.content).unwrap()
+}
+
+#[test]
+fn single_replacement_reports_count_and_line() {
+    let outcome = apply(b"one\ntwo\nthree\n", &[edit("two", "2")]).unwrap();
+    assert_eq!(outcome.content, b"one\n2\nthree\n");
+    assert!(outcome.changed);
+    assert_eq!(
+        outcome.per_edit,
+        [EditReport {
+            replacements: 1,
+            first_line: 2,
+            eol_translated: false
+        }]
+    );
+    assert_eq!(outcome.line_ending, LineEnding::Lf);
+    assert!(!outcome.bom);
+    assert!(!outcome.eol_translated);
+}
+
+#[test]
+fn edits_apply_in_order_to_the_previous_result() {
+    // Edit 1 creates the text edit 2 matches.
+    let out = ok(
+        "fn a() {}\n",
+        &[edit("a()", "renamed()"), edit("renamed", "b")],
+    );
+    assert_eq!(out, "fn b() {}\n");
+    // Edit 2 cannot match text edit 1 removed.
+    let err = apply(b"x = 1\n", &[edit("x", "y"), edit("x", "z")]).unwrap_err();
+    assert!(matches!(err, Failure::NotFound { edit_index: 1, .. }));
+}
+
+#[test]
+fn report_lines_are_counted_after_earlier_edits() {
+    let outcome = apply(b"a\nb\nc\n", &[edit("a\n", "x\ny\nz\n"), edit("c", "C")]).unwrap();
+    assert_eq!(outcome.per_edit[0].first_line, 1);
+    assert_eq!(outcome.per_edit[1].first_line, 5);
+}
+
+#[test]
+fn a_failure_returns_nothing_applied() {
+    let err = apply(
+        b"alpha beta gamma",
+        &[edit("alpha", "A"), edit("beta", "B"), edit("delta", "D")],
+    )
+    .unwrap_err();
+    let Failure::NotFound {
+        edit_index,
+        snippet,
+    } = err
+    else {
+        panic!("expected NotFound, got {err:?}");
+    };
+    assert_eq!(edit_index, 2);
+    // The snippet shows the text as the earlier edits of the call left it.
+    assert_eq!(snippet, "A B gamma");
+}
+
+#[test]
+fn replace_all_replaces_every_non_overlapping_occurrence() {
+    let outcome = apply(b"aaaaa b aa", &[all("aa", "x")]).unwrap();
+    assert_eq!(outcome.content, b"xxa b x");
+    assert_eq!(outcome.per_edit[0].replacements, 3);
+    assert_eq!(outcome.per_edit[0].first_line, 1);
+    assert_eq!(ok("a.b.c", &[all(".", "::")]), "a::b::c");
+    assert_eq!(ok("abab", &[all("ab", "abab")]), "abababab");
+}
+
+#[test]
+fn replace_all_with_no_occurrence_is_not_found() {
+    let err = apply(b"abc", &[all("z", "y")]).unwrap_err();
+    assert!(matches!(err, Failure::NotFound { edit_index: 0, .. }));
+}
+
+#[test]
+fn replace_all_with_a_single_occurrence_is_fine() {
+    let outcome = apply(b"x\nneedle\n", &[all("needle", "pin")]).unwrap();
+    assert_eq!(outcome.content, b"x\npin\n");
+    assert_eq!(outcome.per_edit[0].replacements, 1);
+    assert_eq!(outcome.per_edit[0].first_line, 2);
+}
+
+#[test]
+fn ambiguity_reports_every_location_with_line_and_column() {
+    let text = "let x = 1;\nlet y = x;\n  foo(x);\n";
+    let err = apply(text.as_bytes(), &[edit("x", "z")]).unwrap_err();
+    let Failure::Ambiguous {
+        edit_index,
+        count,
+        locations,
+    } = err
+    else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!((edit_index, count), (0, 3));
+    let at: Vec<(usize, usize)> = locations.iter().map(|l| (l.line, l.column)).collect();
+    assert_eq!(at, [(1, 5), (2, 9), (3, 7)]);
+    assert_eq!(locations[0].snippet, "let x = 1;\nlet y = x;\n  foo(x);");
+}
+
+#[test]
+fn ambiguity_snippets_hold_three_lines_each_side() {
+    let mut text: String = (1..=20).map(|i| format!("l{i}\n")).collect();
+    text = text.replace("l10\n", "dup\n").replace("l15\n", "dup\n");
+    let err = apply(text.as_bytes(), &[edit("dup", "x")]).unwrap_err();
+    let Failure::Ambiguous { locations, .. } = err else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!(locations[0].line, 10);
+    assert_eq!(locations[0].snippet, "l7\nl8\nl9\ndup\nl11\nl12\nl13");
+    assert_eq!(locations[1].line, 15);
+    assert_eq!(locations[1].snippet, "l12\nl13\nl14\ndup\nl16\nl17\nl18");
+}
+
+#[test]
+fn ambiguity_columns_count_characters_not_bytes() {
+    let err = apply("é€x x".as_bytes(), &[edit("x", "y")]).unwrap_err();
+    let Failure::Ambiguous { locations, .. } = err else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!((locations[0].column, locations[1].column), (3, 5));
+}
+
+#[test]
+fn ambiguity_locations_are_capped_but_the_count_is_not() {
+    let text = "hit\n".repeat(12);
+    let err = apply(text.as_bytes(), &[edit("hit", "miss")]).unwrap_err();
+    let Failure::Ambiguous {
+        count, locations, ..
+    } = err
+    else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!(count, 12);
+    assert_eq!(locations.len(), MAX_MATCH_LOCATIONS);
+    let lines: Vec<usize> = locations.iter().map(|l| l.line).collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn overlapping_occurrences_make_a_single_edit_ambiguous() {
+    let err = apply(b"------", &[edit("----", "====")]).unwrap_err();
+    assert!(
+        matches!(err, Failure::Ambiguous { count: 3, .. }),
+        "{err:?}"
+    );
+    // replace_all takes them left to right without overlap.
+    assert_eq!(ok("------", &[all("----", "====")]), "====--");
+}
+
+#[test]
+fn no_op_edit_changes_nothing_and_is_never_ambiguous() {
+    let outcome = apply(b"a b a", &[edit("a", "a")]).unwrap();
+    assert_eq!(outcome.content, b"a b a");
+    assert!(!outcome.changed);
+    assert_eq!(outcome.per_edit[0].replacements, 0);
+    assert_eq!(outcome.per_edit[0].first_line, 1);
+    let outcome = apply(b"a b a", &[all("a", "a")]).unwrap();
+    assert_eq!(outcome.per_edit[0].replacements, 0);
+}
+
+#[test]
+fn no_op_edit_must_still_be_found() {
+    let err = apply(b"abc", &[edit("zzz", "zzz")]).unwrap_err();
+    assert!(matches!(err, Failure::NotFound { edit_index: 0, .. }));
+}
+
+#[test]
+fn edits_that_cancel_out_report_unchanged() {
+    let outcome = apply(b"abc", &[edit("b", "X"), edit("X", "b")]).unwrap();
+    assert_eq!(outcome.content, b"abc");
+    assert!(!outcome.changed);
+}
+
+#[test]
+fn empty_old_string_is_refused_without_panicking() {
+    let err = apply(b"abc", &[edit("b", "c"), edit("", "x")]).unwrap_err();
+    assert_eq!(err, Failure::EmptyOldString { edit_index: 1 });
+}
+
+#[test]
+fn invalid_utf8_reports_the_first_bad_byte() {
+    let err = apply(b"ok\n\xC3\x28 rest", &[edit("ok", "no")]).unwrap_err();
+    assert_eq!(err, Failure::InvalidEncoding { byte_offset: 3 });
+    let err = apply(b"\xEF\xBB\xBFabc\xFF", &[edit("a", "b")]).unwrap_err();
+    assert_eq!(err, Failure::InvalidEncoding { byte_offset: 6 });
+    // A truncated multi-byte sequence at the very end.
+    let err = apply(b"abc\xE2\x82", &[edit("a", "b")]).unwrap_err();
+    assert_eq!(err, Failure::InvalidEncoding { byte_offset: 3 });
+    assert_eq!(err.edit_index(), None);
+}
+
+#[test]
+fn bom_is_preserved_and_never_needed_in_old_string() {
+    let outcome = apply(b"\xEF\xBB\xBFfirst\nsecond\n", &[edit("first", "1st")]).unwrap();
+    assert_eq!(outcome.content, b"\xEF\xBB\xBF1st\nsecond\n");
+    assert!(outcome.bom);
+    // Replacing the whole text keeps the BOM, and line/column start after it.
+    let outcome = apply(b"\xEF\xBB\xBFx", &[edit("x", "y")]).unwrap();
+    assert_eq!(outcome.content, b"\xEF\xBB\xBFy");
+    let err = apply(b"\xEF\xBB\xBFx x", &[edit("x", "y")]).unwrap_err();
+    let Failure::Ambiguous { locations, .. } = err else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!((locations[0].line, locations[0].column), (1, 1));
+    assert_eq!(locations[0].snippet, "x x");
+}
+
+#[test]
+fn missing_final_newline_stays_missing() {
+    assert_eq!(ok("a\nb", &[edit("b", "c")]), "a\nc");
+    assert_eq!(ok("a\r\nb", &[edit("a\nb", "x\ny")]), "x\r\ny");
+}
+
+#[test]
+fn lf_old_string_matches_crlf_text_and_writes_crlf() {
+    let text = "fn main() {\r\n    old();\r\n}\r\n";
+    let outcome = apply(
+        text.as_bytes(),
+        &[edit("    old();\n}\n", "    new();\n    more();\n}\n")],
+    )
+    .unwrap();
+    assert_eq!(
+        outcome.content,
+        b"fn main() {\r\n    new();\r\n    more();\r\n}\r\n"
+    );
+    assert_eq!(outcome.line_ending, LineEnding::Crlf);
+    assert!(outcome.eol_translated);
+    assert!(outcome.per_edit[0].eol_translated);
+    assert_eq!(outcome.per_edit[0].first_line, 2);
+}
+
+#[test]
+fn crlf_file_single_line_old_string_gets_crlf_line_breaks_in_new_string() {
+    // old_string has no line break; the lines it adds follow the file.
+    let out = ok("a\r\nb\r\n", &[edit("a", "a\nextra")]);
+    assert_eq!(out, "a\r\nextra\r\nb\r\n");
+}
+
+#[test]
+fn crlf_file_leading_lf_old_string_never_splits_a_crlf_pair() {
+    // Joining two lines: the \r must go with the \n.
+    assert_eq!(ok("a\r\nb\r\n", &[edit("\nb", "b")]), "ab\r\n");
+}
+
+#[test]
+fn explicit_crlf_in_old_string_is_taken_literally() {
+    // The caller spelled \r\n itself, so its new_string bytes are literal:
+    // this is how a CRLF file is converted to LF.
+    let outcome = apply(b"a\r\nb\r\n", &[all("\r\n", "\n")]).unwrap();
+    assert_eq!(outcome.content, b"a\nb\n");
+    assert_eq!(outcome.per_edit[0].replacements, 2);
+    assert!(!outcome.eol_translated);
+}
+
+#[test]
+fn crlf_edits_round_trip_with_lf_edits() {
+    let lf = "one\ntwo\nthree\nfour\n";
+    let crlf = lf.replace('\n', "\r\n");
+    let edits = [
+        edit("two\nthree\n", "2\n3\n"),
+        all("o", "0"),
+        edit("f0ur\n", "4\n5\n"),
+    ];
+    let from_lf = ok(lf, &edits);
+    let from_crlf = ok(&crlf, &edits);
+    assert_eq!(from_lf, "0ne\n2\n3\n4\n5\n");
+    assert_eq!(from_crlf, from_lf.replace('\n', "\r\n"));
+}
+
+#[test]
+fn mixed_file_prefers_the_exact_match_and_keeps_other_endings() {
+    let text = "a\nb\r\nc\nd\r\n";
+    // Exact LF match exists: written as given.
+    let outcome = apply(text.as_bytes(), &[edit("a\nb", "x\ny")]).unwrap();
+    assert_eq!(outcome.content, b"x\ny\r\nc\nd\r\n");
+    assert_eq!(outcome.line_ending, LineEnding::Mixed);
+    assert!(!outcome.eol_translated);
+    // Only the CRLF form exists: matched and written as CRLF.
+    let outcome = apply(text.as_bytes(), &[edit("b\nc", "y\nz")]).unwrap();
+    assert_eq!(outcome.content, b"a\ny\r\nz\nd\r\n");
+    assert!(outcome.eol_translated);
+    // No line break in old_string: new_string is written as given.
+    assert_eq!(ok(text, &[edit("c", "c\nC")]), "a\nb\r\nc\nC\nd\r\n");
+}
+
+#[test]
+fn line_break_removal_keeps_the_original_convention() {
+    // Edit 1 removes the only line break; edit 2 adds one back as CRLF.
+    let out = ok("a\r\nb", &[edit("a\nb", "ab"), edit("ab", "a\nb")]);
+    assert_eq!(out, "a\r\nb");
+}
+
+#[test]
+fn crlf_style_is_tracked_across_edits() {
+    // Edit 1 makes the file mixed; edit 2's single-line old_string then
+    // writes its line break as given.
+    let out = ok("a\r\nb\r\nc", &[edit("a\r\n", "a\n"), edit("c", "c\nd")]);
+    assert_eq!(out, "a\nb\r\nc\nd");
+    // Edit 1 keeps the file pure CRLF; edit 2 translates.
+    let out = ok("a\r\nb\r\nc", &[edit("a\r\n", "A\r\n"), edit("c", "c\nd")]);
+    assert_eq!(out, "A\r\nb\r\nc\r\nd");
+}
+
+#[test]
+fn lone_carriage_returns_are_not_line_breaks() {
+    let outcome = apply(b"a\rb\rc", &[edit("b", "x\ny")]).unwrap();
+    assert_eq!(outcome.content, b"a\rx\ny\rc");
+    assert_eq!(outcome.line_ending, LineEnding::None);
+}
+
+#[test]
+fn not_found_snippet_is_bounded_and_placed_near_the_target() {
+    let text: String = (1..=200)
+        .map(|i| format!("    let v{i} = {i};\n"))
+        .collect();
+    let err = apply(
+        text.as_bytes(),
+        &[edit(
+            "let v120 = 120;\nlet v121 = 999;\nlet v122 = 122;",
+            "x",
+        )],
+    )
+    .unwrap_err();
+    let Failure::NotFound { snippet, .. } = err else {
+        panic!("expected NotFound, got {err:?}");
+    };
+    let lines: Vec<&str> = snippet.lines().collect();
+    assert_eq!(lines.len(), NOT_FOUND_LINES);
+    assert!(lines.contains(&"    let v121 = 121;"));
+    assert_eq!(lines[0], "    let v114 = 114;");
+}
+
+#[test]
+fn not_found_in_a_short_file_shows_all_of_it() {
+    let err = apply(b"tiny\nfile\n", &[edit("nothing like it", "x")]).unwrap_err();
+    assert_eq!(
+        err,
+        Failure::NotFound {
+            edit_index: 0,
+            snippet: "tiny\nfile".to_owned()
+        }
+    );
+}
+
+#[test]
+fn empty_file_and_empty_edit_list() {
+    let outcome = apply(b"", &[]).unwrap();
+    assert_eq!(outcome.content, b"");
+    assert!(!outcome.changed);
+    assert_eq!(outcome.line_ending, LineEnding::None);
+    let err = apply(b"", &[edit("a", "b")]).unwrap_err();
+    assert_eq!(
+        err,
+        Failure::NotFound {
+            edit_index: 0,
+            snippet: String::new()
+        }
+    );
+}
+
+#[test]
+fn deleting_text_shrinks_the_buffer_in_place() {
+    let out = ok(
+        "keep DROP keep DROPPED",
+        &[edit("DROP ", ""), edit("DROPPED", "")],
+    );
+    assert_eq!(out, "keep keep ");
+}
+
+#[test]
+fn failure_messages_are_lowercase_and_precise() {
+    let err = apply(b"x x", &[edit("x", "y")]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "edit 0: old_string occurs 2 times; add context to make it unique or set replace_all"
+    );
+    assert_eq!(err.edit_index(), Some(0));
+}
