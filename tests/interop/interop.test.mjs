@@ -1,0 +1,169 @@
+// Interop: the official MCP TypeScript SDK client drives the real splice
+// binary over stdio. The SDK validates every structuredContent (success and
+// error) against the tool's outputSchema, and rejects a tool list whose
+// outputSchema lacks a top-level "type": "object"; both are exercised here.
+//
+// Run by tests/tests/interop.rs (cargo test), which sets SPLICE_BIN.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const bin = process.env.SPLICE_BIN;
+if (!bin) throw new Error("SPLICE_BIN must point at the splice binary");
+
+let root;
+let client;
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), "splice-interop-"));
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ["--root", root, "--journal-dir", join(root, ".journal")],
+    stderr: "inherit",
+  });
+  client = new Client({ name: "splice-interop", version: "1.0.0" });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+function file(name, text) {
+  const p = join(root, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+test("tools/list: both tools, object output schemas, destructive annotations", async () => {
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  assert.deepEqual(names, ["multi_edit", "multi_edit_files"]);
+  for (const t of tools) {
+    assert.equal(t.outputSchema.type, "object");
+    assert.equal(t.annotations.destructiveHint, true);
+    assert.equal(t.annotations.idempotentHint, false);
+    assert.ok(t.inputSchema.properties, "input schema has properties");
+  }
+});
+
+test("multi_edit success: structured + text copies agree, file written", async () => {
+  const p = file("ok.txt", "alpha\r\nbeta\r\ngamma\r\n");
+  const r = await client.callTool({
+    name: "multi_edit",
+    arguments: { file_path: p, edits: [{ old_string: "alpha\nbeta", new_string: "ALPHA\nBETA" }] },
+  });
+  assert.ok(!r.isError, JSON.stringify(r));
+  assert.equal(r.structuredContent.success, true);
+  assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent);
+  assert.equal(readFileSync(p, "utf8"), "ALPHA\r\nBETA\r\ngamma\r\n");
+  assert.ok(existsSync(p + ".bak"));
+});
+
+test("MATCH_NOT_FOUND: isError envelope validated by the SDK, file untouched", async () => {
+  const p = file("nf.txt", "one\ntwo\nthree\n");
+  const r = await client.callTool({
+    name: "multi_edit",
+    arguments: {
+      file_path: p,
+      edits: [
+        { old_string: "one", new_string: "1" },
+        { old_string: "fourteen", new_string: "14" },
+        { old_string: "three", new_string: "3" },
+      ],
+    },
+  });
+  assert.equal(r.isError, true);
+  const e = r.structuredContent;
+  assert.equal(e.error_code, "MATCH_NOT_FOUND");
+  assert.equal(e.retryable, true);
+  assert.equal(e.cause, "input");
+  assert.equal(e.edit_index, 1);
+  assert.ok(e.context.snippet.includes("two"));
+  assert.deepEqual(e.edit_status.map((s) => [s.edit_index, s.status]), [[1, "failed"], [2, "skipped"]]);
+  assert.equal(readFileSync(p, "utf8"), "one\ntwo\nthree\n");
+  assert.ok(!existsSync(p + ".bak"), "no backup on a failed call");
+});
+
+test("AMBIGUOUS_MATCH lists locations", async () => {
+  const p = file("amb.txt", "x = 1\nx = 1\n");
+  const r = await client.callTool({
+    name: "multi_edit",
+    arguments: { file_path: p, edits: [{ old_string: "x = 1", new_string: "x = 2" }] },
+  });
+  assert.equal(r.isError, true);
+  assert.equal(r.structuredContent.error_code, "AMBIGUOUS_MATCH");
+  assert.equal(r.structuredContent.context.match_count, 2);
+  assert.deepEqual(r.structuredContent.context.match_locations.map((l) => l.line), [1, 2]);
+});
+
+test("VALIDATION_FAILED lists every violation with its own code", async () => {
+  const r = await client.callTool({
+    name: "multi_edit",
+    arguments: { file_path: "relative.txt", edits: [{ old_string: "", new_string: "x" }] },
+  });
+  assert.equal(r.isError, true);
+  const e = r.structuredContent;
+  assert.equal(e.error_code, "VALIDATION_FAILED");
+  const got = e.violations.map((v) => `${v.path}:${v.code}`).sort();
+  assert.deepEqual(got, ["edits[0].old_string:EMPTY_OLD_STRING", "file_path:RELATIVE_PATH"]);
+});
+
+test("multi_edit_files: all or nothing", async () => {
+  const a = file("a.txt", "a1\n");
+  const b = file("b.txt", "b1\n");
+  const ok = await client.callTool({
+    name: "multi_edit_files",
+    arguments: {
+      files: [
+        { file_path: a, edits: [{ old_string: "a1", new_string: "a2" }] },
+        { file_path: b, edits: [{ old_string: "b1", new_string: "b2" }] },
+      ],
+      backup: false,
+    },
+  });
+  assert.ok(!ok.isError, JSON.stringify(ok));
+  assert.equal(ok.structuredContent.files.length, 2);
+  assert.equal(readFileSync(a, "utf8"), "a2\n");
+  const bad = await client.callTool({
+    name: "multi_edit_files",
+    arguments: {
+      files: [
+        { file_path: a, edits: [{ old_string: "a2", new_string: "a3" }] },
+        { file_path: b, edits: [{ old_string: "nope", new_string: "b3" }] },
+      ],
+    },
+  });
+  assert.equal(bad.isError, true);
+  assert.equal(bad.structuredContent.error_code, "MATCH_NOT_FOUND");
+  assert.equal(bad.structuredContent.file_index, 1);
+  assert.deepEqual(
+    bad.structuredContent.file_statuses.map((s) => s.status),
+    ["would_succeed", "failed"],
+  );
+  assert.equal(readFileSync(a, "utf8"), "a2\n");
+});
+
+test("unknown tool is a protocol error, not a tool result", async () => {
+  await assert.rejects(
+    client.callTool({ name: "no_such_tool", arguments: {} }),
+    (err) => err.code === -32602,
+  );
+});
+
+test("resources: the envelope schema and the error reference", async () => {
+  const { resources } = await client.listResources();
+  const schema = resources.find((r) => r.mimeType === "application/schema+json");
+  const docs = resources.find((r) => r.mimeType === "text/markdown");
+  assert.ok(schema && docs);
+  const read = await client.readResource({ uri: schema.uri });
+  const parsed = JSON.parse(read.contents[0].text);
+  assert.equal(parsed.$id, schema.uri);
+  const md = await client.readResource({ uri: docs.uri });
+  assert.ok(md.contents[0].text.includes("MATCH_NOT_FOUND"));
+});
