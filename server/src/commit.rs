@@ -1,0 +1,558 @@
+//! Writing edited files: all of them or none, durably, through faults and crashes.
+//!
+//! A [`Committer`] turns a list of [`FileChange`]s (what was read, what to write)
+//! into new file contents on disk as one transaction. It exists because writing
+//! files one by one and restoring `.bak`s on failure (the predecessor's way)
+//! leaves a half-applied change when the process dies in between, and loses
+//! updates when two calls race.
+//!
+//! # Protocol
+//!
+//! 1. **Lock** every file in sorted path order: an in-process table, then an
+//!    `flock` on the file (so other splice processes serialize too). Fixed order:
+//!    no deadlock. Disjoint commits never wait for each other.
+//! 2. **Verify** each file's sha256 against its snapshot, under the lock.
+//!    A mismatch is [`FsErrorKind::Stale`] and nothing is written.
+//! 3. **Begin** the journal (`<journal_dir>/<id>.journal`): every target, the
+//!    temp name that will replace it and an undo name for its original, fsynced
+//!    with its directory *before any of those names exist*.
+//! 4. **Stage**, beside each target: the temp file with the new bytes, the
+//!    target's mode (and owner, when root), fsynced; the undo name, a hard link
+//!    to the original inode (a fsynced copy when links are refused, e.g. on
+//!    immutable files); for backups, `<file>.bak`'s new content as another temp,
+//!    and an undo name for an existing `.bak`. Then fsync every directory.
+//! 5. **Prepare**: append the inode numbers of every temp and original to the
+//!    journal, fsync.
+//! 6. **Rename** every temp over its target (for a file with a backup: the
+//!    `.bak` first, then the file), then fsync every directory.
+//! 7. **Commit**: append `committed` to the journal, fsync. This is the point of
+//!    no return. Then remove the undo names and the journal.
+//!
+//! A failure before step 5 removes what was staged. A failure in steps 5-7
+//! rolls back: each target whose inode is its temp's gets its undo name renamed
+//! back over it (a `.bak` that did not exist before is removed), in reverse
+//! order; every temp is removed. A failed call therefore leaves no temp, no undo
+//! name and no new or changed `.bak`: an existing `.bak` is replaced only by a
+//! commit that succeeds, because its replacement is one of the transaction's
+//! renames. If cleanup itself fails (say, the file system went read-only), the
+//! journal is kept and [`Committer::recover`] finishes the job later.
+//!
+//! # Crash recovery, and why it is safe
+//!
+//! [`Committer::recover`] reads every journal no live process holds locked and
+//! applies one rule: **committed rolls forward, anything else rolls back.**
+//!
+//! - *Begun, not prepared*: no rename can have happened (renames start after
+//!   the prepare record is durable). Remove the temps and undo names; every
+//!   name a crashed staging could have created is in the begun record, which
+//!   was durable before the first of them was created.
+//! - *Prepared, not committed*: some prefix of the renames happened. Every undo
+//!   name and temp is complete and durable (fsynced files and directories before
+//!   the prepare record), so rolling back by inode as above restores the entire
+//!   set to its old content, whichever renames happened and whether or not they
+//!   reached the disk.
+//! - *Committed*: the record is written only after every rename and every
+//!   directory fsync, so all new contents are durable. Only the undo names
+//!   remain to be removed.
+//!
+//! Every recovery step is idempotent (a rename of an undo name that is already
+//! gone is skipped by the inode check; removals of missing names succeed), so an
+//! interrupted recovery is finished by the next one. Journal records end in a
+//! checksum; a torn record counts as not written, which is always the safe
+//! reading: a torn `prepared` means no rename started; a torn `committed` means
+//! the call never reported success, and rolling back is allowed.
+//!
+//! What this relies on: `rename(2)` atomic within a directory; `fsync(2)` on a
+//! file and on a directory makes its content and names durable (true of ext4,
+//! xfs, btrfs and tmpfs; not necessarily of NFS, or of disks that acknowledge
+//! flushes they have not done). Ordering comes from explicit fsyncs, not from
+//! file-system ordering, so `data=writeback` ext4 is covered. Other writers that
+//! ignore splice's locks can still race a commit; recovery never clobbers a file
+//! they replaced (it reports a conflict instead).
+//!
+//! Limits: extended attributes and ACLs are not copied to the new file; a file
+//! with several hard links is replaced by a new inode (its other names keep the
+//! old content), as with any atomic-rename editor; the target's directory must
+//! be writable.
+//!
+//! Journal location: chosen by the caller (the server uses
+//! `$XDG_STATE_HOME/splice/journal`, else `~/.local/state/splice/journal`).
+
+mod journal;
+mod lock;
+mod recovery;
+mod stage;
+
+use std::fs::{self, File, Metadata};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use recovery::{RecoveredTransaction, RecoveryOutcome, RecoveryReport};
+
+use crate::fsio::{FileSnapshot, FsError, FsErrorKind, FsOp, file_id, hash_reader};
+use journal::{Journal, Replacement, Role, Staged};
+use lock::LockTable;
+use stage::Attrs;
+
+/// One file to rewrite.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    /// What was read; the commit fails as stale if the file differs from it.
+    pub snapshot: FileSnapshot,
+    pub new_bytes: Vec<u8>,
+    /// Keep the original as `<file>.bak` (only if the file is actually written).
+    pub backup: bool,
+}
+
+/// A successful commit, one entry per change, in input order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitReport {
+    pub files: Vec<FileCommitReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileCommitReport {
+    pub path: PathBuf,
+    /// False when the new bytes equal the old ones: nothing was written.
+    pub written: bool,
+    pub backup_path: Option<PathBuf>,
+}
+
+/// What went wrong and how far the commit got before it was undone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitFailure {
+    /// The change (input index) whose step failed; `None` for a failure of the
+    /// transaction itself (its journal, or a directory shared by several files).
+    pub failed_index: Option<usize>,
+    pub error: FsError,
+    /// Edited files (not `.bak`s) renamed into place before the failure.
+    pub renamed_before_failure: usize,
+    pub rollback: RollbackOutcome,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RollbackOutcome {
+    /// Whether any rename had to be undone (false: failed before the renames).
+    pub attempted: bool,
+    /// Files put back to their original content.
+    pub restored: usize,
+    /// Files that could not be put back.
+    pub failed: usize,
+    /// Whether every temp and undo name is gone. If not, the journal was kept
+    /// and [`Committer::recover`] removes them once the file system allows.
+    pub cleanup_complete: bool,
+}
+
+/// A point between the steps of a commit, for tests that inject faults.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Every lock taken, nothing verified yet.
+    Locked,
+    /// Every temp staged and the prepare record durable: renames come next.
+    Prepared,
+    /// The `n`th rename (counting `.bak`s) just happened.
+    Renamed(usize),
+    /// The commit record is durable.
+    Committed,
+}
+
+type Hook = Arc<dyn Fn(Phase) + Send + Sync>;
+
+/// Commits sets of file changes atomically; one per server, shared by all calls.
+pub struct Committer {
+    journal_dir: PathBuf,
+    locks: LockTable,
+    durable: bool,
+    lock_timeout: Duration,
+    hook: Option<Hook>,
+}
+
+impl std::fmt::Debug for Committer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Committer")
+            .field("journal_dir", &self.journal_dir)
+            .field("durable", &self.durable)
+            .field("lock_timeout", &self.lock_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Committer {
+    /// A committer journaling in `journal_dir` (created, mode 0700, if missing).
+    pub fn new(journal_dir: PathBuf) -> io::Result<Committer> {
+        use std::os::unix::fs::DirBuilderExt;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&journal_dir)?;
+        let journal_dir = fs::canonicalize(&journal_dir)?;
+        Ok(Committer {
+            journal_dir,
+            locks: LockTable::default(),
+            durable: true,
+            lock_timeout: Duration::from_secs(10),
+            hook: None,
+        })
+    }
+
+    /// The default journal directory: `$XDG_STATE_HOME/splice/journal`, else
+    /// `$HOME/.local/state/splice/journal`.
+    pub fn default_journal_dir() -> Option<PathBuf> {
+        let state = std::env::var_os("XDG_STATE_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| {
+                let home = std::env::var_os("HOME").filter(|v| !v.is_empty())?;
+                Some(PathBuf::from(home).join(".local/state"))
+            })?;
+        Some(state.join("splice/journal"))
+    }
+
+    pub fn journal_dir(&self) -> &Path {
+        &self.journal_dir
+    }
+
+    /// Turns every fsync off (`false`) or on. Only for measuring what
+    /// durability costs: without fsync a power loss can lose or mix commits.
+    pub fn durable(mut self, durable: bool) -> Committer {
+        self.durable = durable;
+        self
+    }
+
+    /// How long to wait for another process's lock on a file (default 10 s)
+    /// before failing with [`FsErrorKind::Busy`].
+    pub fn lock_timeout(mut self, timeout: Duration) -> Committer {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    #[doc(hidden)]
+    pub fn with_hook(mut self, hook: impl Fn(Phase) + Send + Sync + 'static) -> Committer {
+        self.hook = Some(Arc::new(hook));
+        self
+    }
+
+    fn at(&self, phase: Phase) {
+        if let Some(hook) = &self.hook {
+            hook(phase);
+        }
+    }
+
+    /// Finishes or undoes every transaction a dead process left in the journal
+    /// directory (see the module docs). Journals of live commits are skipped.
+    pub fn recover(&self) -> io::Result<RecoveryReport> {
+        recovery::recover(&self.journal_dir)
+    }
+
+    /// Writes every change or none. See the module docs for the protocol.
+    pub fn commit(&self, changes: Vec<FileChange>) -> Result<CommitReport, CommitFailure> {
+        let fail = |index: Option<usize>, error: FsError| CommitFailure {
+            failed_index: index,
+            error,
+            renamed_before_failure: 0,
+            rollback: RollbackOutcome {
+                cleanup_complete: true,
+                ..RollbackOutcome::default()
+            },
+        };
+
+        // 1. Lock, in sorted path order.
+        let mut order: Vec<usize> = (0..changes.len()).collect();
+        order.sort_by(|&a, &b| changes[a].snapshot.path.cmp(&changes[b].snapshot.path));
+        for pair in order.windows(2) {
+            if changes[pair[0]].snapshot.path == changes[pair[1]].snapshot.path {
+                let index = pair[0].max(pair[1]);
+                let path = &changes[index].snapshot.path;
+                return Err(fail(
+                    Some(index),
+                    FsError::new(FsErrorKind::DuplicatePath, FsOp::Lock, path),
+                ));
+            }
+        }
+        let sorted: Vec<&Path> = order
+            .iter()
+            .map(|&i| changes[i].snapshot.path.as_path())
+            .collect();
+        let _table = self.locks.lock_all(&sorted);
+        let mut locked: Vec<Option<File>> = (0..changes.len()).map(|_| None).collect();
+        for &i in &order {
+            let file = lock::lock_file(&changes[i].snapshot.path, self.lock_timeout)
+                .map_err(|e| fail(Some(i), e))?;
+            locked[i] = Some(file);
+        }
+        let locked: Vec<File> = locked.into_iter().flatten().collect();
+        self.at(Phase::Locked);
+
+        // 2. Verify, under the locks.
+        let mut current: Vec<Metadata> = Vec::with_capacity(changes.len());
+        for (i, (change, file)) in changes.iter().zip(&locked).enumerate() {
+            let path = &change.snapshot.path;
+            let verify_err = |e: io::Error| fail(Some(i), FsError::from_io(&e, FsOp::Verify, path));
+            let hash = hash_reader(file).map_err(verify_err)?;
+            if hash != change.snapshot.sha256 {
+                let kind = FsErrorKind::Stale {
+                    current_sha256: hex::encode(hash),
+                };
+                return Err(fail(Some(i), FsError::new(kind, FsOp::Verify, path)));
+            }
+            current.push(file.metadata().map_err(verify_err)?);
+        }
+
+        let mut report = CommitReport {
+            files: changes
+                .iter()
+                .map(|c| FileCommitReport {
+                    path: c.snapshot.path.clone(),
+                    written: false,
+                    backup_path: None,
+                })
+                .collect(),
+        };
+        let mut plan = Vec::new();
+        for (i, change) in changes.iter().enumerate() {
+            if change.new_bytes == change.snapshot.bytes {
+                continue;
+            }
+            let target = &change.snapshot.path;
+            if change.backup {
+                let bak = stage::backup_path(target);
+                plan.push(Replacement {
+                    role: Role::Backup(i),
+                    temp: stage::sibling(target, "bak.tmp"),
+                    undo: stage::sibling(target, "bak.undo"),
+                    target: bak,
+                });
+            }
+            plan.push(Replacement {
+                role: Role::File(i),
+                target: target.clone(),
+                temp: stage::sibling(target, "tmp"),
+                undo: stage::sibling(target, "undo"),
+            });
+        }
+        if plan.is_empty() {
+            return Ok(report);
+        }
+
+        // 3. Begin the journal.
+        let mut journal = Journal::begin(&self.journal_dir, &plan, self.durable)
+            .map_err(|e| fail(None, FsError::from_io(&e, FsOp::Journal, &self.journal_dir)))?;
+
+        // 4. Stage.
+        let mut staged = Vec::with_capacity(plan.len());
+        for rep in &plan {
+            let i = rep.role.index();
+            match self.stage(rep, &changes[i], &current[i]) {
+                Ok(s) => staged.push(s),
+                Err(error) => {
+                    let rollback = self.discard(&plan, journal);
+                    return Err(CommitFailure {
+                        failed_index: Some(i),
+                        error,
+                        renamed_before_failure: 0,
+                        rollback,
+                    });
+                }
+            }
+        }
+        if self.durable {
+            for dir in recovery::parents(&plan) {
+                if let Err(e) = stage::sync_dir(&dir) {
+                    let error = FsError::from_io(&e, FsOp::Sync, &dir);
+                    let rollback = self.discard(&plan, journal);
+                    return Err(CommitFailure {
+                        failed_index: None,
+                        error,
+                        renamed_before_failure: 0,
+                        rollback,
+                    });
+                }
+            }
+        }
+
+        // 5. Prepare.
+        if let Err(e) = journal.prepared(&staged) {
+            let error = FsError::from_io(&e, FsOp::Journal, journal.path());
+            let rollback = self.discard(&plan, journal);
+            return Err(CommitFailure {
+                failed_index: None,
+                error,
+                renamed_before_failure: 0,
+                rollback,
+            });
+        }
+        self.at(Phase::Prepared);
+
+        // 6. Rename.
+        let mut renamed_files = 0;
+        for (k, rep) in plan.iter().enumerate() {
+            if let Err(e) = fs::rename(&rep.temp, &rep.target) {
+                let op = match rep.role {
+                    Role::File(_) => FsOp::Rename,
+                    Role::Backup(_) => FsOp::Backup,
+                };
+                let error = FsError::from_io(&e, op, &rep.target);
+                return Err(self.abort(
+                    &plan,
+                    &staged,
+                    journal,
+                    Some(rep.role.index()),
+                    error,
+                    renamed_files,
+                ));
+            }
+            if let Role::File(_) = rep.role {
+                renamed_files += 1;
+            }
+            self.at(Phase::Renamed(k));
+        }
+        if self.durable {
+            for dir in recovery::parents(&plan) {
+                if let Err(e) = stage::sync_dir(&dir) {
+                    let error = FsError::from_io(&e, FsOp::Sync, &dir);
+                    return Err(self.abort(&plan, &staged, journal, None, error, renamed_files));
+                }
+            }
+        }
+
+        // 7. Commit.
+        if let Err(e) = journal.committed() {
+            let error = FsError::from_io(&e, FsOp::Journal, journal.path());
+            return Err(self.abort(&plan, &staged, journal, None, error, renamed_files));
+        }
+        self.at(Phase::Committed);
+        let leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        if leftovers.is_empty() {
+            if let Err(e) = journal.remove() {
+                tracing::warn!(error = %e, "could not remove a finished journal; recovery will");
+            }
+        } else {
+            // Committed: the edit stands. The journal stays so recovery removes
+            // the undo names once it can.
+            for problem in &leftovers {
+                tracing::warn!(%problem, "could not remove an undo file after a commit");
+            }
+        }
+        for rep in &plan {
+            let i = rep.role.index();
+            match rep.role {
+                Role::File(_) => report.files[i].written = true,
+                Role::Backup(_) => report.files[i].backup_path = Some(rep.target.clone()),
+            }
+        }
+        Ok(report)
+    }
+
+    /// Step 4 for one replacement.
+    fn stage(
+        &self,
+        rep: &Replacement,
+        change: &FileChange,
+        current: &Metadata,
+    ) -> Result<Staged, FsError> {
+        let attrs = Attrs::of(current);
+        match rep.role {
+            Role::File(_) => {
+                let err = |e: io::Error| FsError::from_io(&e, FsOp::Stage, &rep.target);
+                let temp = stage::write_new(&rep.temp, &change.new_bytes, attrs, self.durable)
+                    .map_err(err)?;
+                stage::make_undo(
+                    &rep.target,
+                    &rep.undo,
+                    Some(&change.snapshot.bytes),
+                    attrs,
+                    self.durable,
+                )
+                .map_err(err)?;
+                Ok(Staged {
+                    temp: file_id(&temp),
+                    orig: Some(file_id(current)),
+                })
+            }
+            Role::Backup(_) => {
+                let err = |e: io::Error| FsError::from_io(&e, FsOp::Backup, &rep.target);
+                let orig = match fs::symlink_metadata(&rep.target) {
+                    Ok(m) if m.is_dir() => {
+                        let kind = FsErrorKind::NotRegularFile("directory");
+                        return Err(FsError::new(kind, FsOp::Backup, &rep.target));
+                    }
+                    Ok(m) => Some(m),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                    Err(e) => return Err(err(e)),
+                };
+                let temp = stage::write_new(&rep.temp, &change.snapshot.bytes, attrs, self.durable)
+                    .map_err(err)?;
+                if let Some(old) = &orig {
+                    stage::make_undo(&rep.target, &rep.undo, None, Attrs::of(old), self.durable)
+                        .map_err(err)?;
+                }
+                Ok(Staged {
+                    temp: file_id(&temp),
+                    orig: orig.as_ref().map(file_id),
+                })
+            }
+        }
+    }
+
+    /// Undoes a transaction that failed before its prepare record.
+    fn discard(&self, plan: &[Replacement], journal: Journal) -> RollbackOutcome {
+        let problems = recovery::remove_leftovers(plan, recovery::Leftovers::TempsAndUndo);
+        let cleanup_complete = problems.is_empty();
+        if cleanup_complete {
+            if let Err(e) = journal.remove() {
+                tracing::warn!(error = %e, "could not remove an abandoned journal; recovery will");
+            }
+        } else {
+            for problem in &problems {
+                tracing::warn!(%problem, "could not remove a staged file; recovery will");
+            }
+        }
+        RollbackOutcome {
+            attempted: false,
+            restored: 0,
+            failed: 0,
+            cleanup_complete,
+        }
+    }
+
+    /// Undoes a prepared transaction after a failure (steps 5-7).
+    fn abort(
+        &self,
+        plan: &[Replacement],
+        staged: &[Staged],
+        journal: Journal,
+        failed_index: Option<usize>,
+        error: FsError,
+        renamed_before_failure: usize,
+    ) -> CommitFailure {
+        let undone = recovery::roll_back(plan, staged, self.durable);
+        let cleanup_complete = undone.problems.is_empty();
+        if cleanup_complete {
+            if let Err(e) = journal.remove() {
+                tracing::warn!(error = %e, "could not remove a rolled-back journal; recovery will");
+            }
+        } else {
+            for problem in &undone.problems {
+                tracing::warn!(%problem, "rollback step failed; the journal is kept for recovery");
+            }
+        }
+        CommitFailure {
+            failed_index,
+            error,
+            renamed_before_failure,
+            rollback: RollbackOutcome {
+                attempted: true,
+                restored: undone.restored,
+                failed: undone.failed,
+                cleanup_complete,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

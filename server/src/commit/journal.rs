@@ -1,0 +1,373 @@
+//! The on-disk record of one transaction, written so that a torn write is detected.
+//!
+//! A journal is a text file of records, one per line, each line ending in a
+//! checksum of its payload:
+//!
+//! ```text
+//! begin v1 <pid> <n> (<F|B> <index> <target> <temp> <undo>){n} <check>
+//! prepared <n> (<temp dev> <temp ino> <orig dev|-> <orig ino|->){n} <check>
+//! committed <check>
+//! ```
+//!
+//! Paths are hex-encoded bytes (any byte may appear in a Unix path). A line that
+//! is incomplete or fails its checksum ends the journal: everything from it on is
+//! ignored, which is exactly "that record was never written".
+//!
+//! The file is created under a hidden temp name, its `begin` record written and
+//! fsynced, its `flock` taken, and only then renamed to `<id>.journal`. So every
+//! `*.journal` file has a complete `begin` record, and one whose lock can be
+//! taken belongs to no live process.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sha2::{Digest, Sha256};
+
+/// Whether a replacement installs an edited file or its `.bak`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    File(usize),
+    Backup(usize),
+}
+
+impl Role {
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Role::File(i) | Role::Backup(i) => i,
+        }
+    }
+}
+
+/// One rename of the transaction: `temp` over `target`, with `undo` a second
+/// name for the original `target` (when it existed) to restore it from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    pub role: Role,
+    pub target: PathBuf,
+    pub temp: PathBuf,
+    pub undo: PathBuf,
+}
+
+/// A file identity: device and inode.
+pub(crate) type FileId = (u64, u64);
+
+/// What staging produced for one replacement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Staged {
+    pub temp: FileId,
+    /// The target's identity when staged; `None` if it did not exist (then no
+    /// undo name was made).
+    pub orig: Option<FileId>,
+}
+
+/// How far a transaction got, as far as the journal knows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Temps may exist; no rename happened.
+    Begun,
+    /// Every temp and undo name is complete; renames may have happened.
+    Prepared(Vec<Staged>),
+    /// Every rename happened and is durable; only cleanup remains.
+    Committed(Vec<Staged>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Parsed {
+    pub pid: u32,
+    pub replacements: Vec<Replacement>,
+    pub state: State,
+}
+
+/// An open journal, locked for the life of the transaction.
+pub(crate) struct Journal {
+    path: PathBuf,
+    file: File,
+    durable: bool,
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
+impl Journal {
+    /// Creates `<dir>/<id>.journal` holding the `begin` record, durably.
+    pub(crate) fn begin(
+        dir: &Path,
+        replacements: &[Replacement],
+        durable: bool,
+    ) -> io::Result<Journal> {
+        let id = format!(
+            "{}-{}-{}",
+            std::process::id(),
+            super::stage::nonce(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        );
+        let tmp = dir.join(format!(".{id}.journal.tmp"));
+        let path = dir.join(format!("{id}.journal"));
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        let result = (|| {
+            flock(&file, libc::LOCK_EX | libc::LOCK_NB)?;
+            file.write_all(&line(&begin_payload(replacements)))?;
+            if durable {
+                file.sync_all()?;
+            }
+            fs::rename(&tmp, &path)?;
+            if durable {
+                super::stage::sync_dir(dir)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(Journal {
+            path,
+            file,
+            durable,
+        })
+    }
+
+    pub(crate) fn prepared(&mut self, staged: &[Staged]) -> io::Result<()> {
+        let mut payload = format!("prepared {}", staged.len());
+        for s in staged {
+            payload.push_str(&format!(" {} {}", s.temp.0, s.temp.1));
+            match s.orig {
+                Some((dev, ino)) => payload.push_str(&format!(" {dev} {ino}")),
+                None => payload.push_str(" - -"),
+            }
+        }
+        self.append(&payload)
+    }
+
+    pub(crate) fn committed(&mut self) -> io::Result<()> {
+        self.append("committed")
+    }
+
+    fn append(&mut self, payload: &str) -> io::Result<()> {
+        self.file.write_all(&line(payload))?;
+        if self.durable {
+            self.file.sync_all()?;
+        }
+        Ok(())
+    }
+
+    /// Removes the journal: the transaction is finished. Not fsynced: if the
+    /// removal is lost, recovery redoes only idempotent cleanup.
+    pub(crate) fn remove(self) -> io::Result<()> {
+        fs::remove_file(&self.path)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Takes a `flock` on `file`.
+pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
+    loop {
+        // SAFETY: the fd is owned by `file`, open for the duration of the call.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+fn begin_payload(replacements: &[Replacement]) -> String {
+    let mut payload = format!("begin v1 {} {}", std::process::id(), replacements.len());
+    for r in replacements {
+        let (tag, index) = match r.role {
+            Role::File(i) => ("F", i),
+            Role::Backup(i) => ("B", i),
+        };
+        payload.push_str(&format!(
+            " {tag} {index} {} {} {}",
+            hex::encode(r.target.as_os_str().as_bytes()),
+            hex::encode(r.temp.as_os_str().as_bytes()),
+            hex::encode(r.undo.as_os_str().as_bytes()),
+        ));
+    }
+    payload
+}
+
+fn checksum(payload: &str) -> String {
+    hex::encode(&Sha256::digest(payload.as_bytes())[..8])
+}
+
+fn line(payload: &str) -> Vec<u8> {
+    format!("{payload} {}\n", checksum(payload)).into_bytes()
+}
+
+/// Reads a journal from an open file. `None` if it has no valid `begin` record.
+pub(crate) fn parse(mut file: &File) -> io::Result<Option<Parsed>> {
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)?;
+    Ok(parse_bytes(&text))
+}
+
+pub(crate) fn parse_bytes(text: &[u8]) -> Option<Parsed> {
+    let mut records = Vec::new();
+    let mut rest = text;
+    while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+        let Ok(line) = std::str::from_utf8(&rest[..end]) else {
+            break;
+        };
+        rest = &rest[end + 1..];
+        let Some((payload, check)) = line.rsplit_once(' ') else {
+            break;
+        };
+        if checksum(payload) != check {
+            break;
+        }
+        records.push(payload.to_owned());
+    }
+    let mut records = records.into_iter();
+    let (pid, replacements) = parse_begin(&records.next()?)?;
+    let mut state = State::Begun;
+    if let Some(prepared) = records.next()
+        && let Some(staged) = parse_prepared(&prepared, replacements.len())
+    {
+        state = match records.next() {
+            Some(r) if r == "committed" => State::Committed(staged),
+            _ => State::Prepared(staged),
+        };
+    }
+    Some(Parsed {
+        pid,
+        replacements,
+        state,
+    })
+}
+
+fn parse_begin(payload: &str) -> Option<(u32, Vec<Replacement>)> {
+    let mut t = payload.split(' ');
+    if t.next()? != "begin" || t.next()? != "v1" {
+        return None;
+    }
+    let pid = t.next()?.parse().ok()?;
+    let n: usize = t.next()?.parse().ok()?;
+    let mut replacements = Vec::with_capacity(n.min(4096));
+    for _ in 0..n {
+        let tag = t.next()?;
+        let index = t.next()?.parse().ok()?;
+        let role = match tag {
+            "F" => Role::File(index),
+            "B" => Role::Backup(index),
+            _ => return None,
+        };
+        let mut path = || -> Option<PathBuf> {
+            let bytes = hex::decode(t.next()?).ok()?;
+            Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+        };
+        let (target, temp, undo) = (path()?, path()?, path()?);
+        replacements.push(Replacement {
+            role,
+            target,
+            temp,
+            undo,
+        });
+    }
+    t.next().is_none().then_some((pid, replacements))
+}
+
+fn parse_prepared(payload: &str, n: usize) -> Option<Vec<Staged>> {
+    let mut t = payload.split(' ');
+    if t.next()? != "prepared" || t.next()?.parse::<usize>().ok()? != n {
+        return None;
+    }
+    let mut staged = Vec::with_capacity(n);
+    for _ in 0..n {
+        let temp = (t.next()?.parse().ok()?, t.next()?.parse().ok()?);
+        let (dev, ino) = (t.next()?, t.next()?);
+        let orig = match (dev, ino) {
+            ("-", "-") => None,
+            _ => Some((dev.parse().ok()?, ino.parse().ok()?)),
+        };
+        staged.push(Staged { temp, orig });
+    }
+    t.next().is_none().then_some(staged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Replacement> {
+        vec![
+            Replacement {
+                role: Role::Backup(0),
+                target: "/d/a b.bak".into(),
+                temp: "/d/.a b.t".into(),
+                undo: "/d/.a b.u".into(),
+            },
+            Replacement {
+                role: Role::File(0),
+                target: "/d/a b".into(),
+                temp: "/d/.a.t".into(),
+                undo: "/d/.a.u".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn round_trips_every_state_and_ignores_a_torn_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::begin(dir.path(), &sample(), true).unwrap();
+        let read = || parse_bytes(&fs::read(j_path(dir.path())).unwrap()).unwrap();
+        assert_eq!(read().state, State::Begun);
+        assert_eq!(read().replacements, sample());
+        let staged = vec![
+            Staged {
+                temp: (1, 2),
+                orig: None,
+            },
+            Staged {
+                temp: (1, 3),
+                orig: Some((1, 4)),
+            },
+        ];
+        j.prepared(&staged).unwrap();
+        assert_eq!(read().state, State::Prepared(staged.clone()));
+
+        // A torn "committed" record (no newline, or a bad checksum) is no record.
+        let mut bytes = fs::read(j.path()).unwrap();
+        bytes.extend_from_slice(b"committed ");
+        assert_eq!(
+            parse_bytes(&bytes).unwrap().state,
+            State::Prepared(staged.clone())
+        );
+        let mut bad = fs::read(j.path()).unwrap();
+        bad.extend_from_slice(b"committed 0000000000000000\n");
+        assert_eq!(
+            parse_bytes(&bad).unwrap().state,
+            State::Prepared(staged.clone())
+        );
+
+        j.committed().unwrap();
+        assert_eq!(read().state, State::Committed(staged));
+        j.remove().unwrap();
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    fn j_path(dir: &Path) -> PathBuf {
+        fs::read_dir(dir).unwrap().next().unwrap().unwrap().path()
+    }
+
+    #[test]
+    fn a_journal_without_a_valid_begin_is_none() {
+        assert_eq!(parse_bytes(b""), None);
+        assert_eq!(parse_bytes(b"begin v1 1 0"), None);
+        assert_eq!(parse_bytes(b"garbage 0123\n"), None);
+    }
+}

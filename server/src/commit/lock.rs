@@ -1,0 +1,176 @@
+//! Per-file locks: an in-process table plus an `flock` on the file itself.
+//!
+//! The table serializes calls of this process that touch the same file; the
+//! `flock` serializes them with other splice processes. Both are taken in the
+//! order of the sorted canonical paths, so two transactions can never each hold
+//! a lock the other waits for. Calls on disjoint files never wait for each other.
+//!
+//! The `flock` is on the target's inode, which a commit replaces. A waiter that
+//! wakes up holding the lock of a replaced inode notices (the path no longer
+//! names the inode it locked) and locks the new one instead.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::journal::flock;
+use crate::fsio::{FsError, FsErrorKind, FsOp, irregular_type};
+
+/// The files this process is committing right now.
+#[derive(Debug, Default)]
+pub(crate) struct LockTable {
+    held: Mutex<HashSet<PathBuf>>,
+    freed: Condvar,
+}
+
+/// Holds a set of paths in a [`LockTable`] until dropped.
+pub(crate) struct TableGuard<'a> {
+    table: &'a LockTable,
+    paths: Vec<PathBuf>,
+}
+
+impl LockTable {
+    /// Locks `paths`, which must be sorted and distinct, one by one in order.
+    pub(crate) fn lock_all(&self, paths: &[&Path]) -> TableGuard<'_> {
+        debug_assert!(paths.windows(2).all(|w| w[0] < w[1]));
+        let mut guard = TableGuard {
+            table: self,
+            paths: Vec::with_capacity(paths.len()),
+        };
+        for path in paths {
+            let mut held = self.held();
+            while held.contains(*path) {
+                held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
+            }
+            held.insert(path.to_path_buf());
+            guard.paths.push(path.to_path_buf());
+        }
+        guard
+    }
+
+    fn held(&self) -> MutexGuard<'_, HashSet<PathBuf>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Drop for TableGuard<'_> {
+    fn drop(&mut self) {
+        let mut held = self.table.held();
+        for path in &self.paths {
+            held.remove(path);
+        }
+        drop(held);
+        self.table.freed.notify_all();
+    }
+}
+
+/// Opens `path` and takes an exclusive `flock` on the inode it names when the
+/// lock is granted, waiting at most `timeout` for other processes. The open
+/// file is the lock: closing it releases it.
+pub(crate) fn lock_file(path: &Path, timeout: Duration) -> Result<File, FsError> {
+    let deadline = Instant::now() + timeout;
+    let err = |e: io::Error| FsError::from_io(&e, FsOp::Lock, path);
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .map_err(err)?;
+        let meta = file.metadata().map_err(err)?;
+        if let Some(ty) = irregular_type(&meta) {
+            return Err(FsError::new(
+                FsErrorKind::NotRegularFile(ty),
+                FsOp::Lock,
+                path,
+            ));
+        }
+        let mut pause = Duration::from_micros(200);
+        loop {
+            match flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
+                Ok(()) => break,
+                Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
+                    if Instant::now() >= deadline {
+                        return Err(FsError {
+                            kind: FsErrorKind::Busy,
+                            op: FsOp::Lock,
+                            path: path.to_path_buf(),
+                            os_error: Some("EWOULDBLOCK"),
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
+                Err(e) => return Err(err(e)),
+            }
+        }
+        // Still the file at `path`? If a commit replaced it while we waited, we
+        // hold the lock of the old inode: start over on the new one.
+        match std::fs::symlink_metadata(path) {
+            Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => return Ok(file),
+            Ok(_) => continue,
+            Err(e) => return Err(err(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn table_excludes_overlapping_sets_but_not_disjoint_ones() {
+        let table = Arc::new(LockTable::default());
+        let a = PathBuf::from("/a");
+        let b = PathBuf::from("/b");
+        let guard = table.lock_all(&[&a, &b]);
+        // A disjoint set is granted while /a and /b are held.
+        drop(table.lock_all(&[Path::new("/c")]));
+
+        let entered = Arc::new(AtomicUsize::new(0));
+        let t = {
+            let (table, entered) = (table.clone(), entered.clone());
+            std::thread::spawn(move || {
+                let _g = table.lock_all(&[Path::new("/b")]);
+                entered.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(entered.load(Ordering::SeqCst), 0, "/b was granted twice");
+        drop(guard);
+        t.join().unwrap();
+        assert_eq!(entered.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn flock_times_out_as_busy_and_follows_replaced_inodes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"1").unwrap();
+        let held = lock_file(&path, Duration::from_secs(1)).unwrap();
+        let err = lock_file(&path, Duration::from_millis(30)).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::Busy);
+        assert_eq!(err.op, FsOp::Lock);
+
+        // Replace the file while a waiter blocks on the old inode's lock.
+        let waiter = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let f = lock_file(&path, Duration::from_secs(5)).unwrap();
+                f.metadata().unwrap().ino()
+            })
+        };
+        std::thread::sleep(Duration::from_millis(30));
+        let tmp = dir.path().join("g");
+        std::fs::write(&tmp, b"2").unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        let new_ino = std::fs::metadata(&path).unwrap().ino();
+        drop(held);
+        assert_eq!(waiter.join().unwrap(), new_ino);
+    }
+}

@@ -1,0 +1,286 @@
+//! Undoing a transaction, live after a failure or after a crash from its journal.
+//!
+//! Both paths run the same code ([`roll_back`]), and every step of it is
+//! idempotent, so a recovery that is itself interrupted can simply run again.
+
+use std::collections::BTreeSet;
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use super::journal::{self, Replacement, Role, Staged, State};
+use super::stage::{id_of, remove_if_exists, sync_dir};
+use crate::fsio::{FsError, FsOp};
+
+/// What undoing a prepared transaction achieved.
+#[derive(Debug, Default)]
+pub(crate) struct Undone {
+    /// Edited files that had been renamed and were put back.
+    pub restored: usize,
+    /// Edited files that had been renamed and could not be put back.
+    pub failed: usize,
+    /// Targets some other writer replaced meanwhile: left as they are, with the
+    /// undo name (the original content) kept beside them.
+    pub conflicts: Vec<PathBuf>,
+    /// Every failed step, including cleanup of temps and undo names.
+    pub problems: Vec<FsError>,
+}
+
+/// Puts every target of a prepared transaction back as it was, newest rename
+/// first, and removes every temp and undo name.
+///
+/// For each replacement the target's identity decides: the temp's inode means
+/// the rename happened (restore the undo name over it, or remove it if the
+/// target did not exist before); the original inode means it did not (drop the
+/// undo name); anything else means another writer replaced the file, which we
+/// do not clobber.
+pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable: bool) -> Undone {
+    let mut out = Undone::default();
+    for (rep, st) in replacements.iter().zip(staged).rev() {
+        let is_file = matches!(rep.role, Role::File(_));
+        let restore_err = |e: &io::Error| FsError::from_io(e, FsOp::Restore, &rep.target);
+        let target = match id_of(&rep.target) {
+            Ok(id) => id,
+            Err(e) => {
+                out.problems.push(restore_err(&e));
+                out.failed += usize::from(is_file);
+                continue;
+            }
+        };
+        let renamed = target == Some(st.temp);
+        let result = match st.orig {
+            Some(_) if renamed || target.is_none() => fs::rename(&rep.undo, &rep.target),
+            Some(orig) if target == Some(orig) => remove_if_exists(&rep.undo),
+            Some(_) => {
+                tracing::warn!(
+                    target = %rep.target.display(),
+                    undo = %rep.undo.display(),
+                    "file replaced by another writer during a transaction; original kept beside it"
+                );
+                out.conflicts.push(rep.target.clone());
+                Ok(())
+            }
+            None if renamed => fs::remove_file(&rep.target),
+            None => Ok(()),
+        };
+        match result {
+            Ok(()) => out.restored += usize::from(is_file && renamed),
+            Err(e) => {
+                out.problems.push(restore_err(&e));
+                out.failed += usize::from(is_file && renamed);
+            }
+        }
+        if let Err(e) = remove_if_exists(&rep.temp) {
+            out.problems
+                .push(FsError::from_io(&e, FsOp::Restore, &rep.temp));
+        }
+    }
+    if durable {
+        for dir in parents(replacements) {
+            if let Err(e) = sync_dir(&dir) {
+                out.problems.push(FsError::from_io(&e, FsOp::Sync, dir));
+            }
+        }
+    }
+    out
+}
+
+/// Removes every temp and undo name of a transaction; for one that never
+/// renamed anything (begun) or renamed everything (committed).
+pub(crate) fn remove_leftovers(replacements: &[Replacement], names: Leftovers) -> Vec<FsError> {
+    let mut problems = Vec::new();
+    for rep in replacements {
+        let paths: &[&Path] = match names {
+            Leftovers::TempsAndUndo => &[&rep.temp, &rep.undo],
+            Leftovers::Undo => &[&rep.undo],
+        };
+        for path in paths {
+            if let Err(e) = remove_if_exists(path) {
+                problems.push(FsError::from_io(&e, FsOp::Restore, *path));
+            }
+        }
+    }
+    problems
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Leftovers {
+    TempsAndUndo,
+    Undo,
+}
+
+/// The distinct parent directories of the targets.
+pub(crate) fn parents(replacements: &[Replacement]) -> BTreeSet<PathBuf> {
+    replacements
+        .iter()
+        .filter_map(|r| r.target.parent().map(Path::to_path_buf))
+        .collect()
+}
+
+/// What [`super::Committer::recover`] found and did.
+#[derive(Debug, Default)]
+pub struct RecoveryReport {
+    pub transactions: Vec<RecoveredTransaction>,
+    /// Journals locked by a live process (a commit in progress): left alone.
+    pub skipped_live: usize,
+}
+
+#[derive(Debug)]
+pub struct RecoveredTransaction {
+    pub journal: PathBuf,
+    pub outcome: RecoveryOutcome,
+    /// The edited files of the transaction (not their `.bak`s).
+    pub files: Vec<PathBuf>,
+    /// Files whose new content was replaced by their original content.
+    pub restored: usize,
+    /// Files another writer replaced meanwhile (left as they are).
+    pub conflicts: Vec<PathBuf>,
+    /// Steps that failed; when non-empty the journal is kept for the next run.
+    pub problems: Vec<FsError>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecoveryOutcome {
+    /// Interrupted while staging: nothing had been renamed; temps removed.
+    Discarded,
+    /// Interrupted between the first rename and the commit record: every file
+    /// put back to its original content.
+    RolledBack,
+    /// Interrupted after the commit record: the new contents stay; leftover
+    /// undo names removed.
+    Completed,
+    /// The journal could not be read; renamed to `*.corrupt` for a human.
+    Corrupt,
+}
+
+pub(crate) fn recover(journal_dir: &Path) -> io::Result<RecoveryReport> {
+    let mut report = RecoveryReport::default();
+    let mut names: Vec<_> = fs::read_dir(journal_dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    names.sort();
+    for name in names {
+        let Some(name) = name.to_str() else { continue };
+        let path = journal_dir.join(name);
+        if let Some(tmp) = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".journal.tmp"))
+        {
+            // Crashed while creating its journal, before any staging.
+            if let Some(pid) = tmp.split('-').next().and_then(|p| p.parse().ok())
+                && !process_alive(pid)
+            {
+                remove_if_exists(&path)?;
+            }
+            continue;
+        }
+        if name.starts_with('.') || !name.ends_with(".journal") {
+            continue;
+        }
+        let file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        match journal::flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
+            Ok(()) => {}
+            Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
+                report.skipped_live += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
+        // Another recovery finished it while we waited for the lock.
+        if file.metadata()?.nlink() == 0 {
+            continue;
+        }
+        report
+            .transactions
+            .push(recover_one(&path, &file, journal_dir)?);
+    }
+    Ok(report)
+}
+
+fn recover_one(path: &Path, file: &File, journal_dir: &Path) -> io::Result<RecoveredTransaction> {
+    let Some(parsed) = journal::parse(file)? else {
+        let corrupt = path.with_extension("corrupt");
+        fs::rename(path, &corrupt)?;
+        tracing::error!(journal = %corrupt.display(), "unreadable transaction journal set aside");
+        return Ok(RecoveredTransaction {
+            journal: corrupt,
+            outcome: RecoveryOutcome::Corrupt,
+            files: Vec::new(),
+            restored: 0,
+            conflicts: Vec::new(),
+            problems: Vec::new(),
+        });
+    };
+    let reps = &parsed.replacements;
+    let files = reps
+        .iter()
+        .filter(|r| matches!(r.role, Role::File(_)))
+        .map(|r| r.target.clone())
+        .collect();
+    let (outcome, restored, conflicts, mut problems) = match &parsed.state {
+        State::Begun => (
+            RecoveryOutcome::Discarded,
+            0,
+            Vec::new(),
+            remove_leftovers(reps, Leftovers::TempsAndUndo),
+        ),
+        State::Prepared(staged) => {
+            let undone = roll_back(reps, staged, true);
+            (
+                RecoveryOutcome::RolledBack,
+                undone.restored,
+                undone.conflicts,
+                undone.problems,
+            )
+        }
+        State::Committed(_) => (
+            RecoveryOutcome::Completed,
+            0,
+            Vec::new(),
+            remove_leftovers(reps, Leftovers::TempsAndUndo),
+        ),
+    };
+    if problems.is_empty() {
+        for dir in parents(reps) {
+            if let Err(e) = sync_dir(&dir) {
+                problems.push(FsError::from_io(&e, FsOp::Sync, dir));
+            }
+        }
+    }
+    if problems.is_empty() {
+        fs::remove_file(path)?;
+        sync_dir(journal_dir)?;
+    }
+    tracing::info!(
+        journal = %path.display(),
+        pid = parsed.pid,
+        ?outcome,
+        restored,
+        problems = problems.len(),
+        "recovered an interrupted transaction"
+    );
+    Ok(RecoveredTransaction {
+        journal: path.to_path_buf(),
+        outcome,
+        files,
+        restored,
+        conflicts,
+        problems,
+    })
+}
+
+fn process_alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence and permission.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}

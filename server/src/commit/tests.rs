@@ -1,0 +1,428 @@
+//! Unit tests of the commit protocol that need no privileges. Real faults
+//! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/commit_*.rs`.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::*;
+use crate::fsio::read_file;
+
+const MAX: u64 = 1 << 20;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    journal: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        Fixture {
+            dir: tempfile::tempdir().unwrap(),
+            journal: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn committer(&self) -> Committer {
+        Committer::new(self.journal.path().to_path_buf()).unwrap()
+    }
+
+    fn write(&self, name: &str, bytes: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    fn change(&self, name: &str, new: &str, backup: bool) -> FileChange {
+        let snapshot = read_file(&self.dir.path().join(name), MAX).unwrap();
+        FileChange {
+            snapshot,
+            new_bytes: new.as_bytes().to_vec(),
+            backup,
+        }
+    }
+
+    /// Every directory entry, name => content (symlinks as "-> target").
+    fn listing(&self) -> BTreeMap<String, String> {
+        fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().into_string().unwrap();
+                let content = if e.file_type().unwrap().is_symlink() {
+                    format!("-> {}", fs::read_link(e.path()).unwrap().display())
+                } else {
+                    String::from_utf8(fs::read(e.path()).unwrap()).unwrap()
+                };
+                (name, content)
+            })
+            .collect()
+    }
+
+    fn journal_is_empty(&self) -> bool {
+        fs::read_dir(self.journal.path()).unwrap().next().is_none()
+    }
+}
+
+fn listing_of(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn commits_several_files_preserving_modes_and_symlinks() {
+    let fx = Fixture::new();
+    let a = fx.write("a", "old a");
+    fx.write("b", "old b");
+    fs::set_permissions(&a, fs::Permissions::from_mode(0o751)).unwrap();
+    symlink("b", fx.dir.path().join("link-to-b")).unwrap();
+    let link_change = {
+        let snapshot = read_file(&fx.dir.path().join("link-to-b"), MAX).unwrap();
+        FileChange {
+            snapshot,
+            new_bytes: b"new b".to_vec(),
+            backup: false,
+        }
+    };
+
+    let report = fx
+        .committer()
+        .commit(vec![fx.change("a", "new a", false), link_change])
+        .unwrap();
+    assert!(
+        report
+            .files
+            .iter()
+            .all(|f| f.written && f.backup_path.is_none())
+    );
+    assert_eq!(
+        fx.listing(),
+        listing_of(&[("a", "new a"), ("b", "new b"), ("link-to-b", "-> b")])
+    );
+    assert_eq!(
+        fs::metadata(&a).unwrap().permissions().mode() & 0o7777,
+        0o751
+    );
+    assert!(fx.journal_is_empty());
+}
+
+#[test]
+fn backups_hold_the_original_and_replace_an_old_bak_only_on_success() {
+    let fx = Fixture::new();
+    let a = fx.write("a", "v1");
+    fs::set_permissions(&a, fs::Permissions::from_mode(0o604)).unwrap();
+    fx.write("a.bak", "ancient");
+    let report = fx
+        .committer()
+        .commit(vec![fx.change("a", "v2", true)])
+        .unwrap();
+    assert_eq!(
+        report.files[0].backup_path,
+        Some(fx.dir.path().join("a.bak").canonicalize().unwrap())
+    );
+    assert_eq!(fx.listing(), listing_of(&[("a", "v2"), ("a.bak", "v1")]));
+    let bak_mode = fs::metadata(fx.dir.path().join("a.bak"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(bak_mode & 0o7777, 0o604);
+
+    // A stale call writes nothing, so the old .bak survives.
+    let stale = fx.change("a", "v3", true);
+    fs::write(&a, "changed behind our back").unwrap();
+    let failure = fx.committer().commit(vec![stale]).unwrap_err();
+    assert!(matches!(failure.error.kind, FsErrorKind::Stale { .. }));
+    assert_eq!(
+        fx.listing(),
+        listing_of(&[("a", "changed behind our back"), ("a.bak", "v1")])
+    );
+}
+
+#[test]
+fn unchanged_content_is_not_written_and_gets_no_backup() {
+    let fx = Fixture::new();
+    let a = fx.write("a", "same");
+    let ino = std::os::unix::fs::MetadataExt::ino(&fs::metadata(&a).unwrap());
+    let report = fx
+        .committer()
+        .commit(vec![fx.change("a", "same", true)])
+        .unwrap();
+    assert!(!report.files[0].written);
+    assert_eq!(report.files[0].backup_path, None);
+    assert_eq!(
+        std::os::unix::fs::MetadataExt::ino(&fs::metadata(&a).unwrap()),
+        ino
+    );
+    assert_eq!(fx.listing(), listing_of(&[("a", "same")]));
+    assert!(fx.journal_is_empty());
+}
+
+#[test]
+fn stale_files_are_reported_with_the_current_hash_and_nothing_is_written() {
+    let fx = Fixture::new();
+    fx.write("a", "a");
+    let b = fx.write("b", "b");
+    let changes = vec![fx.change("a", "A", false), fx.change("b", "B", false)];
+    fs::write(&b, "b2").unwrap();
+    let failure = fx.committer().commit(changes).unwrap_err();
+    assert_eq!(failure.failed_index, Some(1));
+    assert_eq!(failure.error.op, FsOp::Verify);
+    let expected = read_file(&b, MAX).unwrap().sha256_hex();
+    assert_eq!(
+        failure.error.kind,
+        FsErrorKind::Stale {
+            current_sha256: expected
+        }
+    );
+    assert_eq!(fx.listing(), listing_of(&[("a", "a"), ("b", "b2")]));
+}
+
+#[test]
+fn the_same_file_twice_is_refused_even_through_a_symlink() {
+    let fx = Fixture::new();
+    fx.write("a", "a");
+    symlink("a", fx.dir.path().join("l")).unwrap();
+    let failure = fx
+        .committer()
+        .commit(vec![fx.change("a", "x", false), fx.change("l", "y", false)])
+        .unwrap_err();
+    assert_eq!(failure.error.kind, FsErrorKind::DuplicatePath);
+    assert_eq!(failure.failed_index, Some(1));
+    assert_eq!(fx.listing(), listing_of(&[("a", "a"), ("l", "-> a")]));
+}
+
+/// Deletes the staged temp of `name` from inside the commit, after `after`
+/// renames, so the next rename fails with ENOENT.
+fn sabotage(fx: &Fixture, name: &'static str, after: usize) -> Committer {
+    let dir = fx.dir.path().to_path_buf();
+    fx.committer().with_hook(move |phase| {
+        if phase == Phase::Renamed(after - 1) {
+            for e in fs::read_dir(&dir).unwrap() {
+                let n = e.unwrap().file_name().into_string().unwrap();
+                if n.starts_with(&format!(".{name}.splice-"))
+                    && n.ends_with(".tmp")
+                    && !n.contains("bak")
+                {
+                    fs::remove_file(dir.join(n)).unwrap();
+                }
+            }
+        }
+    })
+}
+
+#[test]
+fn a_failed_rename_rolls_back_earlier_renames_and_their_backups() {
+    let fx = Fixture::new();
+    for n in ["a", "b", "c"] {
+        fx.write(n, &format!("old {n}"));
+    }
+    fx.write("a.bak", "old a.bak");
+    let before = fx.listing();
+    // Plan: a.bak, a, b.bak, b, c.bak, c. Break c's rename after 5 renames.
+    let committer = sabotage(&fx, "c", 5);
+    let changes = ["a", "b", "c"]
+        .map(|n| fx.change(n, &format!("new {n}"), true))
+        .to_vec();
+    let failure = committer.commit(changes).unwrap_err();
+    assert_eq!(failure.failed_index, Some(2));
+    assert_eq!(
+        (failure.error.kind.clone(), failure.error.op),
+        (FsErrorKind::NotFound, FsOp::Rename)
+    );
+    assert_eq!(failure.renamed_before_failure, 2);
+    assert_eq!(
+        failure.rollback,
+        RollbackOutcome {
+            attempted: true,
+            restored: 2,
+            failed: 0,
+            cleanup_complete: true
+        }
+    );
+    assert_eq!(fx.listing(), before);
+    assert!(fx.journal_is_empty());
+}
+
+/// Panics inside the commit at `phase`: the process state a crash leaves.
+fn crash_at(fx: &Fixture, phase: Phase, changes: Vec<FileChange>) {
+    let committer = fx.committer().with_hook(move |p| {
+        if p == phase {
+            panic!("simulated crash at {p:?}");
+        }
+    });
+    let result = catch_unwind(AssertUnwindSafe(|| committer.commit(changes)));
+    assert!(result.is_err(), "no crash at {phase:?}");
+}
+
+#[test]
+fn recovery_after_a_crash_at_every_phase_leaves_all_old_or_all_new() {
+    let phases = [
+        Phase::Locked,
+        Phase::Prepared,
+        Phase::Renamed(0),
+        Phase::Renamed(2),
+        Phase::Committed,
+    ];
+    for phase in phases {
+        let fx = Fixture::new();
+        for n in ["a", "b"] {
+            fx.write(n, &format!("old {n}"));
+        }
+        fx.write("b.bak", "old b.bak");
+        let before = fx.listing();
+        let changes = vec![fx.change("a", "new a", true), fx.change("b", "new b", true)];
+        crash_at(&fx, phase, changes);
+
+        let report = fx.committer().recover().unwrap();
+        let expect_new = phase == Phase::Committed;
+        if phase == Phase::Locked {
+            assert!(report.transactions.is_empty(), "{phase:?}: {report:?}");
+        } else {
+            assert_eq!(report.transactions.len(), 1, "{phase:?}");
+            let t = &report.transactions[0];
+            assert!(t.problems.is_empty(), "{phase:?}: {:?}", t.problems);
+            let outcome = if expect_new {
+                RecoveryOutcome::Completed
+            } else {
+                RecoveryOutcome::RolledBack
+            };
+            assert_eq!(t.outcome, outcome, "{phase:?}");
+        }
+        if expect_new {
+            assert_eq!(
+                fx.listing(),
+                listing_of(&[
+                    ("a", "new a"),
+                    ("a.bak", "old a"),
+                    ("b", "new b"),
+                    ("b.bak", "old b")
+                ])
+            );
+        } else {
+            assert_eq!(fx.listing(), before, "{phase:?}");
+        }
+        assert!(fx.journal_is_empty(), "{phase:?}");
+        // Idempotent: a second recovery finds nothing to do.
+        assert!(fx.committer().recover().unwrap().transactions.is_empty());
+    }
+}
+
+#[test]
+fn recovery_skips_the_journal_of_a_live_commit() {
+    let fx = Fixture::new();
+    fx.write("a", "old");
+    let journal_dir = fx.journal.path().to_path_buf();
+    let seen = Arc::new(AtomicUsize::new(usize::MAX));
+    let seen2 = seen.clone();
+    let committer = fx.committer().with_hook(move |p| {
+        if p == Phase::Prepared {
+            let other = Committer::new(journal_dir.clone()).unwrap();
+            let report = other.recover().unwrap();
+            seen2.store(
+                report.skipped_live * 10 + report.transactions.len(),
+                Ordering::SeqCst,
+            );
+        }
+    });
+    committer
+        .commit(vec![fx.change("a", "new", false)])
+        .unwrap();
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        10,
+        "one live journal skipped, none recovered"
+    );
+    assert_eq!(fx.listing(), listing_of(&[("a", "new")]));
+}
+
+#[test]
+fn concurrent_overlapping_commits_lose_no_update_and_do_not_deadlock() {
+    const THREADS: usize = 8;
+    const ROUNDS: usize = 25;
+    const FILES: usize = 6;
+    let fx = Arc::new(Fixture::new());
+    for f in 0..FILES {
+        fx.write(&format!("f{f}"), "0");
+    }
+    let committer = Arc::new(fx.committer().durable(false));
+    let expected: Vec<AtomicUsize> = (0..FILES).map(|_| AtomicUsize::new(0)).collect();
+    let expected = Arc::new(expected);
+    let stale_retries = Arc::new(AtomicUsize::new(0));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (fx, committer, expected, stale_retries) = (
+                fx.clone(),
+                committer.clone(),
+                expected.clone(),
+                stale_retries.clone(),
+            );
+            std::thread::spawn(move || {
+                for round in 0..ROUNDS {
+                    // Overlapping sets, listed in varying orders.
+                    let mut set: Vec<usize> = (0..3).map(|k| (t + round + k * 2) % FILES).collect();
+                    set.sort();
+                    set.dedup();
+                    if (t + round) % 2 == 1 {
+                        set.reverse();
+                    }
+                    loop {
+                        let changes: Vec<FileChange> = set
+                            .iter()
+                            .map(|f| {
+                                let snapshot =
+                                    read_file(&fx.dir.path().join(format!("f{f}")), MAX).unwrap();
+                                let n: usize = std::str::from_utf8(&snapshot.bytes)
+                                    .unwrap()
+                                    .parse()
+                                    .unwrap();
+                                FileChange {
+                                    snapshot,
+                                    new_bytes: (n + 1).to_string().into_bytes(),
+                                    backup: false,
+                                }
+                            })
+                            .collect();
+                        match committer.commit(changes) {
+                            Ok(_) => break,
+                            Err(f) if matches!(f.error.kind, FsErrorKind::Stale { .. }) => {
+                                stale_retries.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(f) => panic!("unexpected failure: {f:?}"),
+                        }
+                    }
+                    for f in &set {
+                        expected[*f].fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            })
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for h in handles {
+        while !h.is_finished() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "deadlock: threads still running after 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        h.join().unwrap();
+    }
+    for f in 0..FILES {
+        let n: usize = fs::read_to_string(fx.dir.path().join(format!("f{f}")))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(
+            n,
+            expected[f].load(Ordering::Relaxed),
+            "lost update on f{f}"
+        );
+    }
+    assert!(fx.listing().keys().all(|k| !k.contains(".splice-")));
+    assert!(fx.journal_is_empty());
+}

@@ -1,0 +1,461 @@
+//! Reading files for editing, and classifying file-system failures.
+//!
+//! Everything the server learns from the file system passes through here so that
+//! two rules hold everywhere:
+//!
+//! - A file is only ever edited if it is a regular file no larger than the limit.
+//!   Symlinks are followed: the snapshot records the resolved target, which is the
+//!   file that gets rewritten (the link itself survives). Non-regular files
+//!   (directories, FIFOs, sockets, devices) are refused *before* they are opened,
+//!   because opening a FIFO or a tape device has side effects.
+//! - An operating-system failure is reduced to an [`FsErrorKind`] chosen by errno,
+//!   the operation that failed ([`FsOp`]) and the errno's symbolic name. The raw OS
+//!   message never travels further: envelopes are built from these plain values.
+//!
+//! How the integrator maps a failure to a taxonomy code:
+//!
+//! | kind | code |
+//! | --- | --- |
+//! | `NotFound` | FILE_NOT_FOUND |
+//! | `PermissionDenied` | PERMISSION_DENIED |
+//! | `ReadOnly` | READ_ONLY_FS |
+//! | `DiskFull` | DISK_FULL |
+//! | `SymlinkLoop` | SYMLINK_LOOP |
+//! | `NotRegularFile` | the "not a regular file" code, with `file_type` |
+//! | `TooLarge` | the file-too-large code, with `limit` |
+//! | `Stale` | the stale-file code, with `current_sha256` |
+//! | `Busy`, `DuplicatePath`, `Other` | BACKUP_FAILED if `op` is [`FsOp::Backup`], else WRITE_FAILED (READ failures: the generic I/O code) |
+
+use std::fmt;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// What was read from disk: the bytes the edit engine works on and the facts the
+/// commit needs to check and preserve.
+#[derive(Debug, Clone)]
+pub struct FileSnapshot {
+    /// The resolved file (every symlink followed, absolute).
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub sha256: [u8; 32],
+    /// Metadata of the opened file (mode, owner, inode) at read time.
+    pub metadata: Metadata,
+}
+
+impl FileSnapshot {
+    /// The content hash as lowercase hex, the form `expected_sha256` uses.
+    pub fn sha256_hex(&self) -> String {
+        hex::encode(self.sha256)
+    }
+}
+
+/// The step during which a file-system failure happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FsOp {
+    /// Reading a file to edit it.
+    Read,
+    /// Re-checking a file's content at commit time.
+    Verify,
+    /// Writing a temp file (or an undo copy) beside the target.
+    Stage,
+    /// `fsync` of a staged file or a directory.
+    Sync,
+    /// Renaming a staged file over its target.
+    Rename,
+    /// Creating or installing `<file>.bak`.
+    Backup,
+    /// Undoing renames after a failure.
+    Restore,
+    /// Taking a file's lock.
+    Lock,
+    /// Writing or removing the transaction journal.
+    Journal,
+}
+
+impl FsOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FsOp::Read => "read",
+            FsOp::Verify => "verify",
+            FsOp::Stage => "stage",
+            FsOp::Sync => "sync",
+            FsOp::Rename => "rename",
+            FsOp::Backup => "backup",
+            FsOp::Restore => "restore",
+            FsOp::Lock => "lock",
+            FsOp::Journal => "journal",
+        }
+    }
+}
+
+/// Why a file-system operation failed, by errno (or by a check of ours).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FsErrorKind {
+    /// ENOENT, or ENOTDIR (a path component is not a directory).
+    NotFound,
+    /// EACCES or EPERM (EPERM is also what an immutable file gives).
+    PermissionDenied,
+    /// EROFS.
+    ReadOnly,
+    /// ENOSPC or EDQUOT.
+    DiskFull,
+    /// ELOOP.
+    SymlinkLoop,
+    /// Not a regular file: "directory", "fifo", "socket", "block device",
+    /// "char device" (EISDIR maps to "directory").
+    NotRegularFile(&'static str),
+    /// The file is larger than the configured limit.
+    TooLarge { size: u64, max: u64 },
+    /// The file changed since it was read; the hash (lowercase hex) of what is
+    /// on disk now.
+    Stale { current_sha256: String },
+    /// Another process held the file's lock for longer than the lock timeout.
+    Busy,
+    /// The same file appears twice in one commit.
+    DuplicatePath,
+    /// Anything else; `os_error` names the errno when there is one.
+    Other,
+}
+
+/// A classified file-system failure. Carries no OS message, only plain facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FsError {
+    pub kind: FsErrorKind,
+    pub op: FsOp,
+    pub path: PathBuf,
+    /// The errno's symbolic name ("ENOSPC"), when the failure came from the OS.
+    pub os_error: Option<&'static str>,
+}
+
+impl FsError {
+    pub fn new(kind: FsErrorKind, op: FsOp, path: impl Into<PathBuf>) -> FsError {
+        FsError {
+            kind,
+            op,
+            path: path.into(),
+            os_error: None,
+        }
+    }
+
+    /// Classifies an `io::Error` by its errno.
+    pub fn from_io(err: &io::Error, op: FsOp, path: impl Into<PathBuf>) -> FsError {
+        let errno = err.raw_os_error();
+        FsError {
+            kind: errno.map_or(FsErrorKind::Other, classify_errno),
+            op,
+            path: path.into(),
+            os_error: errno.and_then(errno_name),
+        }
+    }
+}
+
+impl fmt::Display for FsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        let op = self.op.as_str();
+        match &self.kind {
+            FsErrorKind::NotFound => write!(f, "{op} failed: {path} does not exist"),
+            FsErrorKind::PermissionDenied => write!(f, "{op} failed: permission denied on {path}"),
+            FsErrorKind::ReadOnly => write!(f, "{op} failed: {path} is on a read-only file system"),
+            FsErrorKind::DiskFull => write!(f, "{op} failed: no space left for {path}"),
+            FsErrorKind::SymlinkLoop => write!(
+                f,
+                "{op} failed: too many levels of symbolic links in {path}"
+            ),
+            FsErrorKind::NotRegularFile(ty) => write!(f, "{path} is a {ty}, not a regular file"),
+            FsErrorKind::TooLarge { size, max } => {
+                write!(f, "{path} is {size} bytes, over the {max} byte limit")
+            }
+            FsErrorKind::Stale { current_sha256 } => write!(
+                f,
+                "{path} changed since it was read (sha256 is now {current_sha256})"
+            ),
+            FsErrorKind::Busy => write!(f, "{op} failed: {path} is locked by another process"),
+            FsErrorKind::DuplicatePath => write!(f, "{path} appears more than once in one commit"),
+            FsErrorKind::Other => match self.os_error {
+                Some(name) => write!(f, "{op} failed on {path} ({name})"),
+                None => write!(f, "{op} failed on {path}"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for FsError {}
+
+/// Maps an errno to the kind callers act on.
+pub fn classify_errno(errno: i32) -> FsErrorKind {
+    match errno {
+        libc::ENOENT | libc::ENOTDIR => FsErrorKind::NotFound,
+        libc::EACCES | libc::EPERM => FsErrorKind::PermissionDenied,
+        libc::EROFS => FsErrorKind::ReadOnly,
+        libc::ENOSPC | libc::EDQUOT => FsErrorKind::DiskFull,
+        libc::ELOOP => FsErrorKind::SymlinkLoop,
+        libc::EISDIR => FsErrorKind::NotRegularFile("directory"),
+        _ => FsErrorKind::Other,
+    }
+}
+
+/// The symbolic name of an errno, for the errnos file operations produce.
+pub fn errno_name(errno: i32) -> Option<&'static str> {
+    Some(match errno {
+        libc::EPERM => "EPERM",
+        libc::ENOENT => "ENOENT",
+        libc::EINTR => "EINTR",
+        libc::EIO => "EIO",
+        libc::ENXIO => "ENXIO",
+        libc::E2BIG => "E2BIG",
+        libc::EBADF => "EBADF",
+        libc::EAGAIN => "EAGAIN",
+        libc::ENOMEM => "ENOMEM",
+        libc::EACCES => "EACCES",
+        libc::EFAULT => "EFAULT",
+        libc::EBUSY => "EBUSY",
+        libc::EEXIST => "EEXIST",
+        libc::EXDEV => "EXDEV",
+        libc::ENODEV => "ENODEV",
+        libc::ENOTDIR => "ENOTDIR",
+        libc::EISDIR => "EISDIR",
+        libc::EINVAL => "EINVAL",
+        libc::ENFILE => "ENFILE",
+        libc::EMFILE => "EMFILE",
+        libc::ETXTBSY => "ETXTBSY",
+        libc::EFBIG => "EFBIG",
+        libc::ENOSPC => "ENOSPC",
+        libc::ESPIPE => "ESPIPE",
+        libc::EROFS => "EROFS",
+        libc::EMLINK => "EMLINK",
+        libc::EPIPE => "EPIPE",
+        libc::ENAMETOOLONG => "ENAMETOOLONG",
+        libc::ENOLCK => "ENOLCK",
+        libc::ENOSYS => "ENOSYS",
+        libc::ENOTEMPTY => "ENOTEMPTY",
+        libc::ELOOP => "ELOOP",
+        libc::ENODATA => "ENODATA",
+        libc::EOVERFLOW => "EOVERFLOW",
+        libc::EOPNOTSUPP => "EOPNOTSUPP",
+        libc::ESTALE => "ESTALE",
+        libc::EDQUOT => "EDQUOT",
+        libc::ETIMEDOUT => "ETIMEDOUT",
+        libc::ECANCELED => "ECANCELED",
+        _ => return None,
+    })
+}
+
+/// The name of a non-regular file type, or `None` for a regular file.
+pub fn irregular_type(metadata: &Metadata) -> Option<&'static str> {
+    let ty = metadata.file_type();
+    if ty.is_file() {
+        None
+    } else if ty.is_dir() {
+        Some("directory")
+    } else if ty.is_fifo() {
+        Some("fifo")
+    } else if ty.is_socket() {
+        Some("socket")
+    } else if ty.is_block_device() {
+        Some("block device")
+    } else if ty.is_char_device() {
+        Some("char device")
+    } else {
+        Some("special file")
+    }
+}
+
+/// Reads `path` (following symlinks) for editing.
+///
+/// Refuses non-regular files without opening them, and files over `max_size`
+/// without reading past the limit (at most `max_size + 1` bytes are read, to
+/// notice a file that grew after its size was checked).
+pub fn read_file(path: &Path, max_size: u64) -> Result<FileSnapshot, FsError> {
+    let resolved =
+        std::fs::canonicalize(path).map_err(|e| FsError::from_io(&e, FsOp::Read, path))?;
+    let stat =
+        std::fs::metadata(&resolved).map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+    if let Some(ty) = irregular_type(&stat) {
+        return Err(FsError::new(
+            FsErrorKind::NotRegularFile(ty),
+            FsOp::Read,
+            resolved,
+        ));
+    }
+    if stat.len() > max_size {
+        return Err(FsError::new(
+            FsErrorKind::TooLarge {
+                size: stat.len(),
+                max: max_size,
+            },
+            FsOp::Read,
+            resolved,
+        ));
+    }
+    // O_NONBLOCK: if the path was swapped for a FIFO since the stat, opening
+    // must not hang; O_NOFOLLOW: the path is resolved, a symlink now is a race.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(&resolved)
+        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+    let metadata = file
+        .metadata()
+        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+    if let Some(ty) = irregular_type(&metadata) {
+        return Err(FsError::new(
+            FsErrorKind::NotRegularFile(ty),
+            FsOp::Read,
+            resolved,
+        ));
+    }
+    let bytes = read_limited(&file, metadata.len(), max_size)
+        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+    let bytes = match bytes {
+        Ok(bytes) => bytes,
+        Err(size) => {
+            return Err(FsError::new(
+                FsErrorKind::TooLarge {
+                    size,
+                    max: max_size,
+                },
+                FsOp::Read,
+                resolved,
+            ));
+        }
+    };
+    let sha256 = Sha256::digest(&bytes).into();
+    Ok(FileSnapshot {
+        path: resolved,
+        bytes,
+        sha256,
+        metadata,
+    })
+}
+
+/// Reads at most `max + 1` bytes; `Err(n)` if there were more than `max`.
+fn read_limited(file: &File, hint: u64, max: u64) -> io::Result<Result<Vec<u8>, u64>> {
+    let mut bytes = Vec::with_capacity(hint.min(max) as usize);
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Ok(Err(bytes.len() as u64));
+    }
+    Ok(Ok(bytes))
+}
+
+/// The sha256 of everything readable from `file`, streamed.
+pub(crate) fn hash_reader(mut reader: impl Read) -> io::Result<[u8; 32]> {
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(hasher.finalize().into())
+}
+
+/// The device and inode of a file, which identify it across renames.
+pub(crate) fn file_id(metadata: &Metadata) -> (u64, u64) {
+    (metadata.dev(), metadata.ino())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn reads_regular_file_and_hashes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, b"hello\n").unwrap();
+        let snap = read_file(&path, 1024).unwrap();
+        assert_eq!(snap.bytes, b"hello\n");
+        assert_eq!(
+            snap.sha256_hex(),
+            "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
+        );
+        assert_eq!(snap.path, std::fs::canonicalize(&path).unwrap());
+    }
+
+    #[test]
+    fn follows_symlinks_to_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&target, b"x").unwrap();
+        symlink(&target, &link).unwrap();
+        let snap = read_file(&link, 1024).unwrap();
+        assert_eq!(snap.path, std::fs::canonicalize(&target).unwrap());
+    }
+
+    #[test]
+    fn refuses_directories_fifos_and_sockets_by_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_file(dir.path(), 1024).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotRegularFile("directory"));
+
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = read_file(&fifo, 1024).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotRegularFile("fifo"));
+
+        let sock = dir.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let err = read_file(&sock, 1024).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotRegularFile("socket"));
+
+        let err = read_file(Path::new("/dev/null"), 1024).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotRegularFile("char device"));
+    }
+
+    #[test]
+    fn refuses_files_over_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        std::fs::write(&path, vec![b'a'; 100]).unwrap();
+        let err = read_file(&path, 99).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::TooLarge { size: 100, max: 99 });
+        assert_eq!(err.op, FsOp::Read);
+        assert!(read_file(&path, 100).is_ok());
+    }
+
+    #[test]
+    fn classifies_missing_files_and_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_file(&dir.path().join("nope"), 10).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotFound);
+        assert_eq!(err.os_error, Some("ENOENT"));
+
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        symlink(&b, &a).unwrap();
+        symlink(&a, &b).unwrap();
+        let err = read_file(&a, 10).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::SymlinkLoop);
+        assert_eq!(err.os_error, Some("ELOOP"));
+
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"").unwrap();
+        let err = read_file(&file.join("child"), 10).unwrap_err();
+        assert_eq!(err.kind, FsErrorKind::NotFound);
+        assert_eq!(err.os_error, Some("ENOTDIR"));
+    }
+
+    #[test]
+    fn errno_classification_table() {
+        assert_eq!(classify_errno(libc::EPERM), FsErrorKind::PermissionDenied);
+        assert_eq!(classify_errno(libc::EDQUOT), FsErrorKind::DiskFull);
+        assert_eq!(classify_errno(libc::EIO), FsErrorKind::Other);
+        let err = FsError::from_io(&io::Error::from_raw_os_error(libc::EIO), FsOp::Sync, "/x");
+        assert_eq!(err.os_error, Some("EIO"));
+        assert_eq!(err.to_string(), "sync failed on /x (EIO)");
+        let err = FsError::from_io(&io::Error::other("no errno"), FsOp::Stage, "/x");
+        assert_eq!((err.kind, err.os_error), (FsErrorKind::Other, None));
+    }
+}
