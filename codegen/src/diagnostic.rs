@@ -1,0 +1,337 @@
+//! Problems found in a spec, and how they are shown to a person.
+//!
+//! Loading never stops at the first problem: every stage pushes
+//! [`Diagnostic`]s and the caller gets them all at once in a
+//! [`Diagnostics`], which owns the file name and source text so it can render
+//! each problem the way rustc does (message, `--> file:line:col`, the
+//! offending snippet with a caret, then `help:`). The proc macro uses the
+//! compact [`Diagnostic::one_line`] form instead.
+//!
+//! Wording follows rustc: messages are lowercase, have no final period, name
+//! the key and say what is wrong; `help` says how to fix it.
+
+use std::fmt;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use crate::spec::Loc;
+
+/// One problem in the spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Where the problem is. `line == 0` means "the file as a whole" (for
+    /// example an I/O error), and nothing is underlined.
+    pub loc: Loc,
+    /// What is wrong: lowercase, no final period, names the key.
+    pub message: String,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// A short label printed next to the caret.
+    pub label: Option<String>,
+    /// Other places that explain the problem (the first definition of a
+    /// duplicate, the code that owns a number), each with its own label.
+    pub related: Vec<(Loc, String)>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `loc` with `message` and nothing else.
+    pub fn new(loc: Loc, message: impl Into<String>) -> Self {
+        Diagnostic {
+            loc,
+            message: message.into(),
+            help: None,
+            label: None,
+            related: Vec::new(),
+        }
+    }
+
+    /// Adds a help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a help line when there is one.
+    pub fn with_help_opt(mut self, help: Option<String>) -> Self {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
+    /// Adds a label next to the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Points at another place that explains the problem.
+    pub fn with_related(mut self, loc: Loc, label: impl Into<String>) -> Self {
+        self.related.push((loc, label.into()));
+        self
+    }
+
+    /// The compact form `errors.yaml:LINE:COL: message`, used where a
+    /// multi-line report does not fit (the proc macro, editors' quickfix).
+    pub fn one_line(&self, file_name: &str) -> String {
+        if self.loc.line == 0 {
+            format!("{file_name}: {}", self.message)
+        } else {
+            format!(
+                "{file_name}:{}:{}: {}",
+                self.loc.line, self.loc.col, self.message
+            )
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `LINE:COL: message` (no file name; see [`Diagnostic::one_line`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.loc.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.loc, self.message)
+        }
+    }
+}
+
+/// Every problem found in one spec file, with the text needed to show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics {
+    /// The file name shown in `-->` lines, as the user gave it.
+    pub file_name: String,
+    /// The full source text (empty when the file could not be read).
+    pub source: String,
+    /// The problems, sorted by position.
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Collects `items` for `file_name`, sorted by position (file-level
+    /// problems first), with exact repeats removed.
+    pub fn new(
+        file_name: impl Into<String>,
+        source: impl Into<String>,
+        mut items: Vec<Diagnostic>,
+    ) -> Self {
+        items.sort_by(|a, b| {
+            (a.loc.start, a.loc.line, a.loc.col, &a.message).cmp(&(
+                b.loc.start,
+                b.loc.line,
+                b.loc.col,
+                &b.message,
+            ))
+        });
+        items.dedup();
+        Diagnostics {
+            file_name: file_name.into(),
+            source: source.into(),
+            items,
+        }
+    }
+
+    /// Number of problems.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True when there is no problem.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Every problem rendered like rustc, without colors, followed by a
+    /// summary line (`error: could not load errors.yaml: 3 problems`).
+    pub fn render(&self) -> String {
+        self.render_with(Renderer::plain())
+    }
+
+    /// Like [`Diagnostics::render`], with ANSI colors (for terminals).
+    pub fn render_styled(&self) -> String {
+        self.render_with(Renderer::styled())
+    }
+
+    fn render_with(&self, renderer: Renderer) -> String {
+        let mut out = String::new();
+        for item in &self.items {
+            out.push_str(&self.render_one(&renderer, item));
+            out.push_str("\n\n");
+        }
+        let n = self.items.len();
+        let summary = format!(
+            "could not load `{}` due to {n} previous {}",
+            self.file_name,
+            if n == 1 { "error" } else { "errors" }
+        );
+        out.push_str(&renderer.render(&[Group::with_title(Level::ERROR.primary_title(summary))]));
+        out.push('\n');
+        out
+    }
+
+    fn render_one(&self, renderer: &Renderer, d: &Diagnostic) -> String {
+        let title = Level::ERROR.primary_title(d.message.as_str());
+        let mut group = Group::with_title(title);
+        if d.loc.line != 0 {
+            let mut snippet = Snippet::source(self.source.as_str()).path(self.file_name.as_str());
+            let primary = AnnotationKind::Primary.span(self.span(d.loc));
+            snippet = snippet.annotation(match &d.label {
+                Some(label) => primary.label(label.as_str()),
+                None => primary,
+            });
+            for (loc, label) in &d.related {
+                if loc.line != 0 {
+                    snippet = snippet.annotation(
+                        AnnotationKind::Context
+                            .span(self.span(*loc))
+                            .label(label.as_str()),
+                    );
+                }
+            }
+            group = group.element(snippet);
+        }
+        if let Some(help) = &d.help {
+            group = group.element(Level::HELP.message(help.as_str()));
+        }
+        renderer.render(&[group])
+    }
+
+    /// A byte range that is safe to hand to the renderer: inside the source,
+    /// on character boundaries, and not spanning past the first line (a
+    /// multi-line underline of a whole mapping says less than a caret).
+    fn span(&self, loc: Loc) -> std::ops::Range<usize> {
+        let src = self.source.as_str();
+        let mut start = loc.start.min(src.len());
+        while !src.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = loc.end.clamp(start, src.len());
+        while !src.is_char_boundary(end) {
+            end += 1;
+        }
+        if let Some(nl) = src[start..end].find('\n') {
+            end = start + nl;
+        }
+        // Trailing whitespace of a block scalar is not worth underlining.
+        let trimmed = src[start..end].trim_end().len();
+        if trimmed > 0 {
+            end = start + trimmed;
+        }
+        start..end
+    }
+
+    /// One [`Diagnostic::one_line`] per problem, joined by newlines.
+    pub fn one_lines(&self) -> String {
+        self.items
+            .iter()
+            .map(|d| d.one_line(&self.file_name))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// The closest of `candidates` to `word`, if one is close enough to be a
+/// plausible typo (same rule of thumb as rustc: an edit distance of at most
+/// a third of the word's length, or equal ignoring case).
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let max = (word.chars().count() / 3).max(1);
+    let lower = word.to_lowercase();
+    candidates
+        .into_iter()
+        .filter_map(|c| {
+            if c.to_lowercase() == lower {
+                return Some((0, c));
+            }
+            let d = strsim::damerau_levenshtein(word, c);
+            (d <= max).then_some((d, c))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// `help: did you mean `x`?` when a candidate is close, otherwise a list of
+/// what is allowed.
+pub fn suggest<'a>(word: &str, candidates: &[&'a str], what: &str) -> String {
+    match did_you_mean(word, candidates.iter().copied()) {
+        Some(c) => format!("did you mean `{c}`?"),
+        None => format!("{what}: {}", list(candidates)),
+    }
+}
+
+/// `` `a`, `b` or `c` ``.
+pub fn list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("`{s}`")).collect();
+    match quoted.len() {
+        0 => String::new(),
+        1 => quoted[0].clone(),
+        n => format!("{} or {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_keys_only() {
+        assert_eq!(did_you_mean("titel", ["title", "message"]), Some("title"));
+        assert_eq!(did_you_mean("Title", ["title", "message"]), Some("title"));
+        assert_eq!(did_you_mean("zzz", ["title", "message"]), None);
+    }
+
+    #[test]
+    fn renders_caret_and_help() {
+        let source = "codes:\n  X:\n    titel: a\n";
+        let d = Diagnostic::new(
+            Loc {
+                line: 3,
+                col: 5,
+                start: 16,
+                end: 21,
+            },
+            "unknown key `titel` in code `X`",
+        )
+        .with_help("did you mean `title`?");
+        let all = Diagnostics::new("errors.yaml", source, vec![d]);
+        let text = all.render();
+        assert!(
+            text.contains("error: unknown key `titel` in code `X`"),
+            "{text}"
+        );
+        assert!(text.contains("--> errors.yaml:3:5"), "{text}");
+        assert!(text.contains("^^^^^"), "{text}");
+        assert!(text.contains("help: did you mean `title`?"), "{text}");
+        assert_eq!(
+            all.one_lines(),
+            "errors.yaml:3:5: unknown key `titel` in code `X`"
+        );
+    }
+
+    #[test]
+    fn file_level_problem_renders_without_snippet() {
+        let all = Diagnostics::new(
+            "x.yaml",
+            "",
+            vec![Diagnostic::new(
+                Loc::default(),
+                "cannot read `x.yaml`: gone",
+            )],
+        );
+        assert!(
+            all.render()
+                .starts_with("error: cannot read `x.yaml`: gone")
+        );
+        assert_eq!(all.one_lines(), "x.yaml: cannot read `x.yaml`: gone");
+    }
+}

@@ -1,0 +1,1106 @@
+//! Lowering the spanned YAML tree into the spec model.
+//!
+//! This is where the *shape* of `errors.yaml` is checked: unknown or
+//! duplicate keys, missing keys, wrong types, name casing, semver strings,
+//! context field names, causes and ranges. Lowering never stops at a problem:
+//! a field that cannot be read is left out of the [`Draft`] (so it causes no
+//! follow-up errors) and checking goes on, so one run reports everything.
+//!
+//! The draft is then checked as a whole by [`crate::validate`] and, only if
+//! nothing at all was reported, turned into a [`Spec`] whose invariants the
+//! emitters rely on.
+
+use std::path::Path;
+
+use crate::context::ContextField;
+use crate::diagnostic::{Diagnostic, Diagnostics, list, suggest};
+use crate::spec::{
+    Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
+};
+use crate::yaml::{self, Node, NodeKind, ScalarType, Style};
+
+/// Loads and checks a spec from its text. `file_name` is only used in
+/// diagnostics.
+pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
+    let fail = |items| Err(Diagnostics::new(file_name, source, items));
+    let parsed = yaml::parse(source);
+    if !parsed.complete {
+        return fail(parsed.diagnostics);
+    }
+    let mut diags = parsed.diagnostics;
+    let Some(root) = parsed.root else {
+        diags.push(
+            Diagnostic::new(Loc::default(), "the spec is empty")
+                .with_help("start from the annotated example in docs/spec-format.md"),
+        );
+        return fail(diags);
+    };
+    let mut lower = Lower { diags };
+    let draft = lower.root(&root);
+    let mut diags = lower.diags;
+    if let Some(draft) = &draft {
+        crate::validate::check(draft, source, &mut diags);
+    }
+    if !diags.is_empty() {
+        return fail(diags);
+    }
+    match draft.and_then(|d| d.finish()) {
+        Some(spec) => Ok(spec),
+        None => fail(vec![
+            Diagnostic::new(
+                root.loc,
+                "internal error: the spec passed every check but could not be assembled",
+            )
+            .with_help("this is a bug in splice-codegen; please report it with the spec"),
+        ]),
+    }
+}
+
+/// Reads and loads a spec file. A file that cannot be read, or is not UTF-8,
+/// is reported as a diagnostic like any other problem.
+pub fn load_path(path: &Path) -> Result<Spec, Diagnostics> {
+    let file_name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(Diagnostics::new(
+                file_name.clone(),
+                "",
+                vec![Diagnostic::new(
+                    Loc::default(),
+                    format!("cannot read `{file_name}`: {e}"),
+                )],
+            ));
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(source) => load_str(&source, &file_name),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let source = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // The lossy text is identical up to `at`, so the offset holds;
+            // the replacement character there is 3 bytes long.
+            let loc = yaml::loc_of_range(&source, at, at + '\u{FFFD}'.len_utf8());
+            Err(Diagnostics::new(
+                file_name,
+                source,
+                vec![
+                    Diagnostic::new(loc, "the spec is not valid UTF-8")
+                        .with_label("invalid byte sequence")
+                        .with_help("save the file as UTF-8"),
+                ],
+            ))
+        }
+    }
+}
+
+/// The spec as written, before cross-cutting checks. Fields that could not
+/// be read are `None` and have already been reported.
+#[derive(Debug)]
+pub(crate) struct Draft {
+    pub taxonomy: Option<DraftTaxonomy>,
+    pub categories: Vec<DraftCategory>,
+    pub codes: Vec<DraftCode>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftTaxonomy {
+    pub name: Option<Spanned<String>>,
+    pub version: Option<Spanned<semver::Version>>,
+    pub base_uri: Option<Spanned<String>>,
+    pub description: Option<Spanned<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftCategory {
+    pub key: Spanned<String>,
+    pub range: Option<Spanned<(u32, u32)>>,
+    pub description: Option<Spanned<String>>,
+    pub retryable: Option<Spanned<bool>>,
+    pub cause: Option<Spanned<Cause>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftCode {
+    pub name: Spanned<String>,
+    pub number: Option<Spanned<u32>>,
+    pub category: Option<Spanned<String>>,
+    pub retryable: Option<Spanned<bool>>,
+    pub cause: Option<Spanned<Cause>>,
+    pub title: Option<Spanned<String>>,
+    pub explanation: Option<Spanned<String>>,
+    pub message: Option<Spanned<String>>,
+    pub params: Vec<Param>,
+    /// The list (with the location of the list itself) when written.
+    pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
+    pub required_context: Vec<Spanned<ContextField>>,
+    pub optional_context: Vec<Spanned<ContextField>>,
+    pub since: Option<Spanned<semver::Version>>,
+    pub deprecated: Option<DraftDeprecated>,
+    pub removed: Option<DraftRemoved>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftDeprecated {
+    /// The `deprecated` key.
+    pub loc: Loc,
+    pub since: Option<Spanned<semver::Version>>,
+    pub replaced_by: Option<Spanned<String>>,
+    pub note: Option<Spanned<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftRemoved {
+    /// The `removed` key.
+    pub loc: Loc,
+    pub since: Option<Spanned<semver::Version>>,
+    pub reason: Option<Spanned<String>>,
+}
+
+impl Draft {
+    /// Builds the checked model. Only called when no diagnostic was
+    /// reported; `None` would mean a check is missing.
+    fn finish(self) -> Option<Spec> {
+        let t = self.taxonomy?;
+        let taxonomy = Taxonomy {
+            name: t.name?,
+            version: t.version?,
+            base_uri: t.base_uri?,
+            description: t.description,
+        };
+        let categories = self
+            .categories
+            .into_iter()
+            .map(|c| {
+                Some(Category {
+                    key: c.key,
+                    range: c.range?,
+                    description: c.description?,
+                    retryable: c.retryable?,
+                    cause: c.cause?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let codes = self
+            .codes
+            .into_iter()
+            .map(|c| {
+                let key = &c.category.as_ref()?.value;
+                let category = categories.iter().find(|k| &k.key.value == key)?;
+                let lifecycle = match (c.deprecated, c.removed) {
+                    (None, None) => Lifecycle::Active,
+                    (Some(d), None) => Lifecycle::Deprecated {
+                        since: d.since?,
+                        replaced_by: d.replaced_by?,
+                        note: d.note,
+                    },
+                    (None, Some(r)) => Lifecycle::Removed {
+                        since: r.since?,
+                        reason: r.reason?,
+                    },
+                    (Some(_), Some(_)) => return None,
+                };
+                Some(Code {
+                    retryable: c
+                        .retryable
+                        .as_ref()
+                        .map_or(category.retryable.value, |r| r.value),
+                    cause: c.cause.as_ref().map_or(category.cause.value, |r| r.value),
+                    name: c.name,
+                    number: c.number?,
+                    category: c.category?,
+                    retryable_override: c.retryable,
+                    cause_override: c.cause,
+                    title: c.title?,
+                    explanation: c.explanation?,
+                    message: c.message?,
+                    params: c.params,
+                    recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
+                    required_context: c.required_context,
+                    optional_context: c.optional_context,
+                    since: c.since?,
+                    lifecycle,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Spec {
+            taxonomy,
+            categories,
+            codes,
+        })
+    }
+}
+
+const TOP_KEYS: &[&str] = &["taxonomy", "categories", "codes"];
+const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
+const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
+const CODE_KEYS: &[&str] = &[
+    "number",
+    "category",
+    "retryable",
+    "cause",
+    "since",
+    "title",
+    "message",
+    "params",
+    "recovery_hints",
+    "context",
+    "deprecated",
+    "removed",
+    "explanation",
+];
+const PARAM_KEYS: &[&str] = &["type", "description"];
+const CONTEXT_KEYS: &[&str] = &["required", "optional"];
+const DEPRECATED_KEYS: &[&str] = &["since", "replaced_by", "note"];
+const REMOVED_KEYS: &[&str] = &["since", "reason"];
+const CAUSES: &[&str] = &["input", "environment", "server"];
+const PARAM_TYPES: &[&str] = &["string", "integer"];
+
+/// Rust keywords (strict and reserved, 2024 edition): a parameter becomes a
+/// constructor argument, so it cannot be named like one.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// The entries of a mapping by key, first occurrence only; problems already
+/// reported.
+struct Fields<'n> {
+    entries: Vec<(&'static str, &'n Node, &'n Node)>,
+}
+
+impl<'n> Fields<'n> {
+    fn get(&self, key: &str) -> Option<&'n Node> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, _, v)| *v)
+    }
+
+    fn key_loc(&self, key: &str) -> Option<Loc> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, k, _)| k.loc)
+    }
+}
+
+struct Lower {
+    diags: Vec<Diagnostic>,
+}
+
+impl Lower {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn root(&mut self, root: &Node) -> Option<Draft> {
+        let Some(f) = self.fields(root, "the spec", TOP_KEYS, &[], root.loc, "the spec") else {
+            return None;
+        };
+        let taxonomy = match f.get("taxonomy") {
+            Some(n) => self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)),
+            None => {
+                self.push(missing(root.loc, "the spec", "taxonomy"));
+                None
+            }
+        };
+        let categories = match f.get("categories") {
+            Some(n) => self.categories(n),
+            None => {
+                self.push(missing(root.loc, "the spec", "categories"));
+                Vec::new()
+            }
+        };
+        let codes = match f.get("codes") {
+            Some(n) => self.codes(n),
+            None => {
+                self.push(missing(root.loc, "the spec", "codes"));
+                Vec::new()
+            }
+        };
+        Some(Draft {
+            taxonomy,
+            categories,
+            codes,
+        })
+    }
+
+    fn taxonomy(&mut self, node: &Node, key_loc: Loc) -> Option<DraftTaxonomy> {
+        let owner = "`taxonomy`";
+        let f = self.fields(
+            node,
+            owner,
+            TAXONOMY_KEYS,
+            &["name", "version", "base_uri"],
+            key_loc,
+            "taxonomy",
+        )?;
+        let name = f.get("name").and_then(|n| self.string(n, "name", owner));
+        let version = f
+            .get("version")
+            .and_then(|n| self.version(n, "version", owner));
+        let base_uri = f
+            .get("base_uri")
+            .and_then(|n| self.string(n, "base_uri", owner));
+        if let Some(uri) = &base_uri
+            && (uri.value.trim().is_empty()
+                || uri.value.chars().any(char::is_whitespace)
+                || !uri.value.contains(':'))
+        {
+            self.push(
+                Diagnostic::new(
+                    uri.loc,
+                    format!("`base_uri` of {owner} is not a URI: `{}`", uri.value),
+                )
+                .with_help("write an absolute URI without spaces, e.g. `schema://splice`"),
+            );
+        }
+        let description = f
+            .get("description")
+            .and_then(|n| self.string(n, "description", owner));
+        Some(DraftTaxonomy {
+            name,
+            version,
+            base_uri,
+            description,
+        })
+    }
+
+    fn categories(&mut self, node: &Node) -> Vec<DraftCategory> {
+        let Some(entries) = self.named_entries(node, "categories", "category") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, value) in entries {
+            self.check_case(&key, Case::LowerSnake, "category key");
+            let owner = format!("category `{}`", key.value);
+            let Some(f) = self.fields(value, &owner, CATEGORY_KEYS, CATEGORY_KEYS, key.loc, &owner)
+            else {
+                continue;
+            };
+            let range = f.get("range").and_then(|n| self.range(n, &owner));
+            let description = f
+                .get("description")
+                .and_then(|n| self.string(n, "description", &owner));
+            let retryable = f
+                .get("retryable")
+                .and_then(|n| self.boolean(n, "retryable", &owner));
+            let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
+            out.push(DraftCategory {
+                key,
+                range,
+                description,
+                retryable,
+                cause,
+            });
+        }
+        out
+    }
+
+    fn codes(&mut self, node: &Node) -> Vec<DraftCode> {
+        let Some(entries) = self.named_entries(node, "codes", "code") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::ScreamingSnake, "code name");
+            let owner = format!("code `{}`", name.value);
+            let required = [
+                "number",
+                "category",
+                "since",
+                "title",
+                "message",
+                "explanation",
+            ];
+            let Some(f) = self.fields(value, &owner, CODE_KEYS, &required, name.loc, &owner) else {
+                continue;
+            };
+            let number = f.get("number").and_then(|n| self.number(n, &owner));
+            let category = f
+                .get("category")
+                .and_then(|n| self.string(n, "category", &owner));
+            let retryable = f
+                .get("retryable")
+                .and_then(|n| self.boolean(n, "retryable", &owner));
+            let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
+            let since = f
+                .get("since")
+                .and_then(|n| self.version(n, "since", &owner));
+            let title = f.get("title").and_then(|n| self.line(n, "title", &owner));
+            let message = f
+                .get("message")
+                .and_then(|n| self.line(n, "message", &owner));
+            let explanation = f
+                .get("explanation")
+                .and_then(|n| self.string(n, "explanation", &owner));
+            let params = f
+                .get("params")
+                .map(|n| self.params(n, &owner))
+                .unwrap_or_default();
+            let recovery_hints = f.get("recovery_hints").and_then(|n| self.hints(n, &owner));
+            let (required_context, optional_context) = match f.get("context") {
+                Some(n) => self.context(n, &owner, f.key_loc("context").unwrap_or(n.loc)),
+                None => (Vec::new(), Vec::new()),
+            };
+            let deprecated = f.get("deprecated").and_then(|n| {
+                let loc = f.key_loc("deprecated").unwrap_or(n.loc);
+                let what = format!("`deprecated` of {owner}");
+                let g = self.fields(n, &what, DEPRECATED_KEYS, &["since"], loc, &what)?;
+                if g.get("replaced_by").is_none() {
+                    self.push(
+                        Diagnostic::new(loc, format!("{owner} is deprecated without `replaced_by`"))
+                            .with_label("deprecated here")
+                            .with_help("name the active code that callers should handle instead: `replaced_by: OTHER_CODE`"),
+                    );
+                }
+                Some(DraftDeprecated {
+                    loc,
+                    since: g.get("since").and_then(|n| self.version(n, "since", &what)),
+                    replaced_by: g.get("replaced_by").and_then(|n| self.string(n, "replaced_by", &what)),
+                    note: g.get("note").and_then(|n| self.line(n, "note", &what)),
+                })
+            });
+            let removed = f.get("removed").and_then(|n| {
+                let loc = f.key_loc("removed").unwrap_or(n.loc);
+                let what = format!("`removed` of {owner}");
+                let g = self.fields(n, &what, REMOVED_KEYS, REMOVED_KEYS, loc, &what)?;
+                Some(DraftRemoved {
+                    loc,
+                    since: g.get("since").and_then(|n| self.version(n, "since", &what)),
+                    reason: g.get("reason").and_then(|n| self.line(n, "reason", &what)),
+                })
+            });
+            out.push(DraftCode {
+                name,
+                number,
+                category,
+                retryable,
+                cause,
+                title,
+                explanation,
+                message,
+                params,
+                recovery_hints,
+                required_context,
+                optional_context,
+                since,
+                deprecated,
+                removed,
+            });
+        }
+        out
+    }
+
+    fn params(&mut self, node: &Node, owner: &str) -> Vec<Param> {
+        let NodeKind::Map(entries) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "params",
+                owner,
+                "a mapping of parameter names to `{ type, description }`",
+            ));
+            return Vec::new();
+        };
+        let mut out: Vec<Param> = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = self.key(k, "parameter name") else {
+                continue;
+            };
+            if let Some(first) = out.iter().find(|p| p.name.value == name.value) {
+                self.push(duplicate(
+                    &name,
+                    first.name.loc,
+                    &format!("parameter `{}` of {owner}", name.value),
+                ));
+                continue;
+            }
+            self.check_case(&name, Case::LowerSnake, "parameter name");
+            if RUST_KEYWORDS.contains(&name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("parameter name `{}` is a Rust keyword", name.value),
+                    )
+                    .with_help("parameters become constructor arguments; choose another name"),
+                );
+            }
+            let what = format!("parameter `{}` of {owner}", name.value);
+            let Some(f) = self.fields(v, &what, PARAM_KEYS, PARAM_KEYS, name.loc, &what) else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| {
+                let s = self.string(n, "type", &what)?;
+                match s.value.as_str() {
+                    "string" => Some(Spanned::new(ParamType::String, s.loc)),
+                    "integer" => Some(Spanned::new(ParamType::Integer, s.loc)),
+                    other => {
+                        self.push(
+                            Diagnostic::new(s.loc, format!("unknown parameter type `{other}`"))
+                                .with_help(suggest(other, PARAM_TYPES, "expected")),
+                        );
+                        None
+                    }
+                }
+            });
+            let description = f
+                .get("description")
+                .and_then(|n| self.line(n, "description", &what));
+            if let (Some(ty), Some(description)) = (ty, description) {
+                out.push(Param {
+                    name,
+                    ty,
+                    description,
+                });
+            }
+        }
+        out
+    }
+
+    fn hints(&mut self, node: &Node, owner: &str) -> Option<Spanned<Vec<Spanned<String>>>> {
+        let NodeKind::Seq(items) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "recovery_hints",
+                owner,
+                "a list of strings",
+            ));
+            return None;
+        };
+        let hints = items
+            .iter()
+            .filter_map(|n| self.line(n, "recovery_hints", owner))
+            .collect();
+        Some(Spanned::new(hints, node.loc))
+    }
+
+    fn context(
+        &mut self,
+        node: &Node,
+        owner: &str,
+        key_loc: Loc,
+    ) -> (Vec<Spanned<ContextField>>, Vec<Spanned<ContextField>>) {
+        let what = format!("`context` of {owner}");
+        let Some(f) = self.fields(node, &what, CONTEXT_KEYS, &[], key_loc, &what) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut lists = CONTEXT_KEYS.iter().map(|key| {
+            let Some(n) = f.get(key) else {
+                return Vec::new();
+            };
+            let NodeKind::Seq(items) = &n.kind else {
+                self.push(wrong_type(n, key, &what, "a list of context field names"));
+                return Vec::new();
+            };
+            items
+                .iter()
+                .filter_map(|item| {
+                    let s = self.string(item, key, &what)?;
+                    match ContextField::from_name(&s.value) {
+                        Some(field) => Some(Spanned::new(field, s.loc)),
+                        None => {
+                            let names: Vec<&str> =
+                                ContextField::ALL.iter().map(|f| f.name()).collect();
+                            self.push(
+                                Diagnostic::new(
+                                    s.loc,
+                                    format!("unknown context field `{}`", s.value),
+                                )
+                                .with_label("not in the context vocabulary")
+                                .with_help(suggest(
+                                    &s.value,
+                                    &names,
+                                    "the context fields are",
+                                )),
+                            );
+                            None
+                        }
+                    }
+                })
+                .collect()
+        });
+        let required = lists.next().unwrap_or_default();
+        let optional = lists.next().unwrap_or_default();
+        (required, optional)
+    }
+
+    // ---- shapes -------------------------------------------------------
+
+    /// Checks that `node` is a mapping whose keys are in `allowed` (once
+    /// each) and include `required`; returns its entries.
+    fn fields<'n>(
+        &mut self,
+        node: &'n Node,
+        owner: &str,
+        allowed: &[&'static str],
+        required: &[&str],
+        owner_loc: Loc,
+        owner_label: &str,
+    ) -> Option<Fields<'n>> {
+        let NodeKind::Map(entries) = &node.kind else {
+            let expected = format!(
+                "a mapping with {}",
+                list(&required_or_all(required, allowed))
+            );
+            let d = match node.scalar_type() {
+                Some(ScalarType::Null) => Diagnostic::new(owner_loc, format!("{owner} is empty"))
+                    .with_label(format!("{owner_label} has no value"))
+                    .with_help(format!("expected {expected}")),
+                _ => Diagnostic::new(
+                    node.loc,
+                    format!("{owner} must be a mapping, found {}", node.describe()),
+                )
+                .with_help(format!("expected {expected}")),
+            };
+            self.push(d);
+            return None;
+        };
+        let mut fields = Fields {
+            entries: Vec::new(),
+        };
+        for (k, v) in entries {
+            let Some(key) = self.key(k, "key") else {
+                continue;
+            };
+            if let Some((_, first, _)) = fields
+                .entries
+                .iter()
+                .find(|(name, _, _)| *name == key.value)
+            {
+                self.push(duplicate(
+                    &key,
+                    first.loc,
+                    &format!("key `{}` in {owner}", key.value),
+                ));
+                continue;
+            }
+            if !allowed.contains(&key.value.as_str()) {
+                self.push(
+                    Diagnostic::new(key.loc, format!("unknown key `{}` in {owner}", key.value))
+                        .with_label("unknown key")
+                        .with_help(suggest(&key.value, allowed, "expected one of")),
+                );
+                continue;
+            }
+            let name = allowed
+                .iter()
+                .find(|a| **a == key.value)
+                .copied()
+                .unwrap_or_default();
+            fields.entries.push((name, k, v));
+        }
+        for key in required {
+            if fields.get(key).is_none() {
+                self.push(missing(owner_loc, owner, key));
+            }
+        }
+        Some(fields)
+    }
+
+    /// The entries of a map keyed by user-chosen names (categories, codes),
+    /// duplicates reported and dropped.
+    fn named_entries<'n>(
+        &mut self,
+        node: &'n Node,
+        key: &str,
+        what: &str,
+    ) -> Option<Vec<(Spanned<String>, &'n Node)>> {
+        let NodeKind::Map(entries) = &node.kind else {
+            if node.scalar_type() == Some(ScalarType::Null) {
+                return Some(Vec::new());
+            }
+            self.push(wrong_type(
+                node,
+                key,
+                "the spec",
+                &format!("a mapping keyed by {what} name"),
+            ));
+            return None;
+        };
+        let mut out: Vec<(Spanned<String>, &Node)> = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = self.key(k, &format!("{what} name")) else {
+                continue;
+            };
+            if let Some((first, _)) = out.iter().find(|(n, _)| n.value == name.value) {
+                let first = first.loc;
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("{what} `{}` is defined twice", name.value),
+                    )
+                    .with_label("second definition")
+                    .with_related(first, "first defined here")
+                    .with_help(format!(
+                        "give each {what} a unique name, or merge the two entries"
+                    )),
+                );
+                continue;
+            }
+            out.push((name, v));
+        }
+        Some(out)
+    }
+
+    /// A mapping key: any scalar's text.
+    fn key(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
+        match &node.kind {
+            NodeKind::Scalar(s, _) => Some(Spanned::new(s.clone(), node.loc)),
+            _ => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("{what} must be a plain string, found {}", node.describe()),
+                    )
+                    .with_help("complex YAML keys are not supported"),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_case(&mut self, name: &Spanned<String>, case: Case, what: &str) {
+        if case.matches(&name.value) {
+            return;
+        }
+        let fixed = case.convert(&name.value);
+        let help = if case.matches(&fixed) {
+            format!("rename it to `{fixed}`")
+        } else {
+            format!("use {}, e.g. `{}`", case.describe(), case.example())
+        };
+        self.push(
+            Diagnostic::new(
+                name.loc,
+                format!("{what} `{}` is not {}", name.value, case.describe()),
+            )
+            .with_help(help),
+        );
+    }
+
+    // ---- scalars ------------------------------------------------------
+
+    fn string(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<String>> {
+        match (&node.kind, node.scalar_type()) {
+            (NodeKind::Scalar(s, _), Some(ScalarType::Str)) => {
+                Some(Spanned::new(s.clone(), node.loc))
+            }
+            (NodeKind::Scalar(s, _), Some(ScalarType::Null)) => {
+                self.push(
+                    Diagnostic::new(node.loc, format!("{} has no value", name_of(key, owner)))
+                        .with_help(format!("write a string after `{key}:`"))
+                        .with_label("empty"),
+                );
+                let _ = s;
+                None
+            }
+            (NodeKind::Scalar(s, _), _) => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!(
+                            "{} must be a string, found {}",
+                            name_of(key, owner),
+                            node.describe()
+                        ),
+                    )
+                    .with_help(format!("quote it: `\"{s}\"`")),
+                );
+                None
+            }
+            _ => {
+                self.push(wrong_type(node, key, owner, "a string"));
+                None
+            }
+        }
+    }
+
+    /// A one-line string: a trailing newline (from a block scalar) is
+    /// dropped; an embedded newline is an error.
+    fn line(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<String>> {
+        let mut s = self.string(node, key, owner)?;
+        let trimmed = s.value.trim_end_matches('\n').len();
+        s.value.truncate(trimmed);
+        if s.value.contains('\n') {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("{} must be a single line", name_of(key, owner)),
+                )
+                .with_help("use a folded block (`>-`) or join the lines"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    fn boolean(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<bool>> {
+        match node.scalar_type() {
+            Some(ScalarType::Bool(b)) => Some(Spanned::new(b, node.loc)),
+            _ => {
+                self.push(wrong_type(node, key, owner, "`true` or `false`"));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, node: &Node, owner: &str) -> Option<Spanned<u32>> {
+        match node.scalar_type() {
+            Some(ScalarType::Int(n)) => {
+                match u32::try_from(n) {
+                    Ok(n) => Some(Spanned::new(n, node.loc)),
+                    Err(_) => {
+                        self.push(
+                        Diagnostic::new(node.loc, format!("`number` of {owner} is out of range: {n}"))
+                            .with_help("numbers are non-negative and inside the category's range, e.g. `2000`"),
+                    );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.push(wrong_type(node, "number", owner, "an integer"));
+                None
+            }
+        }
+    }
+
+    fn version(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<semver::Version>> {
+        if matches!(
+            node.scalar_type(),
+            Some(ScalarType::Float | ScalarType::Int(_))
+        ) {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!(
+                        "{} must be a semver version, found {}",
+                        name_of(key, owner),
+                        node.describe()
+                    ),
+                )
+                .with_help("write all three parts, MAJOR.MINOR.PATCH, e.g. `1.0.0`"),
+            );
+            return None;
+        }
+        let s = self.string(node, key, owner)?;
+        match semver::Version::parse(s.value.trim()) {
+            Ok(v) => Some(Spanned::new(v, s.loc)),
+            Err(e) => {
+                self.push(
+                    Diagnostic::new(
+                        s.loc,
+                        format!("{} is not a semver version: {e}", name_of(key, owner)),
+                    )
+                    .with_label(format!("`{}`", s.value))
+                    .with_help("write it as MAJOR.MINOR.PATCH, e.g. `1.0.0`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn cause(&mut self, node: &Node, owner: &str) -> Option<Spanned<Cause>> {
+        let s = self.string(node, "cause", owner)?;
+        match Cause::ALL.iter().find(|c| c.as_str() == s.value) {
+            Some(c) => Some(Spanned::new(*c, s.loc)),
+            None => {
+                self.push(
+                    Diagnostic::new(s.loc, format!("unknown cause `{}` in {owner}", s.value))
+                        .with_help(suggest(&s.value, CAUSES, "expected")),
+                );
+                None
+            }
+        }
+    }
+
+    fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(u32, u32)>> {
+        let bad = |node: &Node| {
+            Diagnostic::new(
+                node.loc,
+                format!("`range` of {owner} must be a list of two integers `[low, high]`"),
+            )
+            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`")
+        };
+        let NodeKind::Seq(items) = &node.kind else {
+            self.push(bad(node));
+            return None;
+        };
+        let bounds: Vec<Option<u32>> = items
+            .iter()
+            .map(|n| match n.scalar_type() {
+                Some(ScalarType::Int(v)) => u32::try_from(v).ok(),
+                _ => None,
+            })
+            .collect();
+        match bounds.as_slice() {
+            [Some(lo), Some(hi)] if lo <= hi => Some(Spanned::new((*lo, *hi), node.loc)),
+            [Some(lo), Some(hi)] => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("`range` of {owner} is empty: {lo} is greater than {hi}"),
+                    )
+                    .with_help(format!("write the low bound first: `[{hi}, {lo}]`")),
+                );
+                None
+            }
+            _ => {
+                self.push(bad(node));
+                None
+            }
+        }
+    }
+}
+
+/// "`number` of code `X`", or just "`version`" at the top.
+fn name_of(key: &str, owner: &str) -> String {
+    if owner.is_empty() {
+        format!("`{key}`")
+    } else {
+        format!("`{key}` of {owner}")
+    }
+}
+
+fn wrong_type(node: &Node, key: &str, owner: &str, expected: &str) -> Diagnostic {
+    let d = Diagnostic::new(
+        node.loc,
+        format!(
+            "{} must be {expected}, found {}",
+            name_of(key, owner),
+            node.describe()
+        ),
+    );
+    match node.kind {
+        NodeKind::Scalar(_, Style::Quoted)
+            if expected == "an integer" || expected.starts_with("`true`") =>
+        {
+            d.with_help("remove the quotes")
+        }
+        _ => d,
+    }
+}
+
+fn missing(owner_loc: Loc, owner: &str, key: &str) -> Diagnostic {
+    let what = match key {
+        "number" => "its numeric id, inside the category's range",
+        "category" => "the key of its category",
+        "since" => "the taxonomy version that introduced it, e.g. `1.0.0`",
+        "title" => "a one-line summary, lowercase, no final period",
+        "message" => "the message template, with `{param}` placeholders",
+        "explanation" => "a Markdown explanation: what happened, an example, how to fix",
+        "range" => "its inclusive numeric range, e.g. `[1000, 1999]`",
+        "retryable" => "whether the caller can fix its call and retry (`true`/`false`)",
+        "cause" => "who is to blame by default: `input`, `environment` or `server`",
+        "version" => "the semver version of the taxonomy, e.g. `1.0.0`",
+        "base_uri" => "the base URI of the published schema, e.g. `schema://splice`",
+        "reason" => "why the code was removed",
+        "type" => "`string` or `integer`",
+        _ => "a value",
+    };
+    Diagnostic::new(owner_loc, format!("{owner} is missing `{key}`"))
+        .with_label(format!("`{key}` is required here"))
+        .with_help(format!("add `{key}:` with {what}"))
+}
+
+fn duplicate(key: &Spanned<String>, first: Loc, what: &str) -> Diagnostic {
+    Diagnostic::new(key.loc, format!("duplicate {what}"))
+        .with_label("second definition")
+        .with_related(first, "first defined here")
+        .with_help("remove one of them")
+}
+
+fn required_or_all<'a>(required: &[&'a str], all: &[&'a str]) -> Vec<&'a str> {
+    if required.is_empty() {
+        all.to_vec()
+    } else {
+        required.to_vec()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Case {
+    ScreamingSnake,
+    LowerSnake,
+}
+
+impl Case {
+    fn matches(self, s: &str) -> bool {
+        let ok_char = |c: char| match self {
+            Case::ScreamingSnake => c.is_ascii_uppercase() || c.is_ascii_digit(),
+            Case::LowerSnake => c.is_ascii_lowercase() || c.is_ascii_digit(),
+        };
+        let first_alpha = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        first_alpha
+            && s.split('_')
+                .all(|w| !w.is_empty() && w.chars().all(ok_char))
+    }
+
+    fn convert(self, s: &str) -> String {
+        let mut words: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        let mut prev_lower = false;
+        for c in s.chars() {
+            if !c.is_ascii_alphanumeric() {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                prev_lower = false;
+                continue;
+            }
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c);
+        }
+        if !cur.is_empty() {
+            words.push(cur);
+        }
+        let joined = words.join("_");
+        match self {
+            Case::ScreamingSnake => joined.to_ascii_uppercase(),
+            Case::LowerSnake => joined.to_ascii_lowercase(),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Case::ScreamingSnake => "SCREAMING_SNAKE_CASE",
+            Case::LowerSnake => "lower_snake_case",
+        }
+    }
+
+    fn example(self) -> &'static str {
+        match self {
+            Case::ScreamingSnake => "MATCH_NOT_FOUND",
+            Case::LowerSnake => "file_path",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_conversion() {
+        assert_eq!(
+            Case::ScreamingSnake.convert("matchNotFound"),
+            "MATCH_NOT_FOUND"
+        );
+        assert_eq!(
+            Case::ScreamingSnake.convert("match-not-found"),
+            "MATCH_NOT_FOUND"
+        );
+        assert_eq!(Case::LowerSnake.convert("NeedlePreview"), "needle_preview");
+        assert!(Case::ScreamingSnake.matches("E2BIG_2"));
+        assert!(!Case::ScreamingSnake.matches("A__B"));
+        assert!(!Case::ScreamingSnake.matches("_A"));
+        assert!(!Case::LowerSnake.matches("2fast"));
+    }
+}

@@ -1,0 +1,700 @@
+//! Rules that look at more than one node at a time.
+//!
+//! [`crate::load`] checks that each value has the right shape; this module
+//! checks that the values agree with each other: numbers are unique and
+//! inside their category's range, ranges follow SPEC-003 and do not overlap,
+//! templates only name declared parameters, context lists are consistent,
+//! lifecycle references point at codes that exist, and versions are not in
+//! the future. Every rule runs on whatever could be read, and every failure
+//! is reported; nothing stops at the first problem.
+//!
+//! Fields that could not be read are `None` in the draft and were already
+//! reported, so rules skip them rather than pile follow-up errors on top.
+
+use std::collections::HashMap;
+
+use crate::context::{ContextField, FieldType};
+use crate::diagnostic::{Diagnostic, did_you_mean, list};
+use crate::load::{Draft, DraftCategory, DraftCode};
+use crate::spec::{Loc, Spanned};
+use crate::yaml::loc_of_range;
+
+/// Runs every cross-cutting rule on `draft`, pushing problems to `diags`.
+/// `source` is the spec text, used to point inside strings.
+pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
+    let mut v = Validator { source, diags };
+    v.categories(&draft.categories);
+    v.numbers(draft);
+    let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
+    for code in &draft.codes {
+        v.code(draft, code, version);
+    }
+}
+
+struct Validator<'a> {
+    source: &'a str,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+/// A placeholder found in a template.
+struct Placeholder<'t> {
+    name: &'t str,
+    /// Byte offset of the `{` inside the template text.
+    offset: usize,
+}
+
+/// A template problem.
+enum TemplateError {
+    /// A `{` that is not closed, or a `}` that was never opened.
+    Unbalanced { offset: usize, brace: char },
+    /// `{}` or `{ x }`: not a valid placeholder name.
+    BadName { offset: usize, text: String },
+}
+
+/// Splits a template into its placeholders. `{{` and `}}` are literal
+/// braces; a placeholder name is an identifier (`[a-z0-9_]`, any case).
+fn placeholders(template: &str) -> (Vec<Placeholder<'_>>, Vec<TemplateError>) {
+    let bytes = template.as_bytes();
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
+            b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
+            b'{' => match template[i + 1..].find(['}', '{']) {
+                Some(rel) if bytes[i + 1 + rel] == b'}' => {
+                    let name = &template[i + 1..i + 1 + rel];
+                    if !name.is_empty()
+                        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        found.push(Placeholder { name, offset: i });
+                    } else {
+                        errors.push(TemplateError::BadName {
+                            offset: i,
+                            text: name.to_string(),
+                        });
+                    }
+                    i += rel + 2;
+                }
+                _ => {
+                    errors.push(TemplateError::Unbalanced {
+                        offset: i,
+                        brace: '{',
+                    });
+                    i += 1;
+                }
+            },
+            b'}' => {
+                errors.push(TemplateError::Unbalanced {
+                    offset: i,
+                    brace: '}',
+                });
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    (found, errors)
+}
+
+impl Validator<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Where `needle` is written inside the node at `loc`, if it appears
+    /// verbatim in the source (it does unless escapes or folding changed
+    /// it); otherwise the whole node.
+    fn inside(&self, loc: Loc, needle: &str, nth: usize) -> Loc {
+        let text = self.source.get(loc.start..loc.end).unwrap_or("");
+        match text.match_indices(needle).nth(nth) {
+            Some((at, _)) => {
+                loc_of_range(self.source, loc.start + at, loc.start + at + needle.len())
+            }
+            None => loc,
+        }
+    }
+
+    fn categories(&mut self, categories: &[DraftCategory]) {
+        for (i, cat) in categories.iter().enumerate() {
+            if let Some(d) = &cat.description
+                && d.value.trim().is_empty()
+            {
+                self.push(
+                    Diagnostic::new(
+                        d.loc,
+                        format!("`description` of category `{}` is empty", cat.key.value),
+                    )
+                    .with_help("say in one line which failures belong to this category"),
+                );
+            }
+            let Some(range) = &cat.range else { continue };
+            let (lo, hi) = range.value;
+            if lo / 1000 != hi / 1000 {
+                let block = lo / 1000 * 1000;
+                self.push(
+                    Diagnostic::new(
+                        range.loc,
+                        format!(
+                            "`range` of category `{}` spans more than one thousand-block: [{lo}, {hi}]",
+                            cat.key.value
+                        ),
+                    )
+                    .with_label("crosses a multiple of 1000")
+                    .with_help(format!(
+                        "SPEC-003 gives each category its own thousand (validation 1xxx, domain 2xxx, session 3xxx, \
+                         external 4xxx, configuration 5xxx, internal 9xxx); use e.g. `[{block}, {}]`",
+                        block + 999
+                    )),
+                );
+            }
+            for other in &categories[..i] {
+                let Some(o) = &other.range else { continue };
+                let (olo, ohi) = o.value;
+                if lo <= ohi && olo <= hi {
+                    self.push(
+                        Diagnostic::new(
+                            range.loc,
+                            format!(
+                                "`range` of category `{}` overlaps category `{}`: [{lo}, {hi}] and [{olo}, {ohi}]",
+                                cat.key.value, other.key.value
+                            ),
+                        )
+                        .with_label("overlapping range")
+                        .with_related(o.loc, format!("range of `{}`", other.key.value))
+                        .with_help("every number must belong to exactly one category; make the ranges disjoint"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Unique numbers, removed numbers never reused, and each number inside
+    /// its category's range.
+    fn numbers(&mut self, draft: &Draft) {
+        let mut seen: HashMap<u32, &DraftCode> = HashMap::new();
+        for code in &draft.codes {
+            let Some(number) = &code.number else { continue };
+            if let Some(first) = seen.get(&number.value) {
+                let first_loc = first.number.as_ref().map_or(first.name.loc, |n| n.loc);
+                let n = number.value;
+                let d = if first.removed.is_some() {
+                    reused(number.loc, n, &first.name.value, first_loc)
+                } else if code.removed.is_some() {
+                    reused(first_loc, n, &code.name.value, number.loc)
+                } else {
+                    Diagnostic::new(
+                        number.loc,
+                        format!(
+                            "number {n} of code `{}` is already used by code `{}`",
+                            code.name.value, first.name.value
+                        ),
+                    )
+                    .with_label("duplicate number")
+                    .with_related(first_loc, format!("used by `{}` here", first.name.value))
+                    .with_help("give each code its own number inside its category's range")
+                };
+                self.push(d);
+            } else {
+                seen.insert(number.value, code);
+            }
+            let Some(cat_key) = &code.category else {
+                continue;
+            };
+            let Some(cat) = draft
+                .categories
+                .iter()
+                .find(|c| c.key.value == cat_key.value)
+            else {
+                continue;
+            };
+            let Some(range) = &cat.range else { continue };
+            let (lo, hi) = range.value;
+            if number.value < lo || number.value > hi {
+                let owner = draft.categories.iter().find(|c| {
+                    c.range
+                        .as_ref()
+                        .is_some_and(|r| r.value.0 <= number.value && number.value <= r.value.1)
+                });
+                let help = match owner {
+                    Some(o) => format!(
+                        "pick a number in [{lo}, {hi}], or change `category` to `{}` whose range contains {}",
+                        o.key.value, number.value
+                    ),
+                    None => format!("pick a number in [{lo}, {hi}]"),
+                };
+                self.push(
+                    Diagnostic::new(
+                        number.loc,
+                        format!(
+                            "number {} of code `{}` is outside the range of category `{}` [{lo}, {hi}]",
+                            number.value, code.name.value, cat.key.value
+                        ),
+                    )
+                    .with_label("outside the category's range")
+                    .with_related(range.loc, format!("range of `{}`", cat.key.value))
+                    .with_help(help),
+                );
+            }
+        }
+    }
+
+    fn code(
+        &mut self,
+        draft: &Draft,
+        code: &DraftCode,
+        version: Option<&Spanned<semver::Version>>,
+    ) {
+        let name = &code.name.value;
+        let owner = format!("code `{name}`");
+
+        if let Some(cat) = &code.category
+            && !draft.categories.iter().any(|c| c.key.value == cat.value)
+        {
+            let keys: Vec<&str> = draft
+                .categories
+                .iter()
+                .map(|c| c.key.value.as_str())
+                .collect();
+            let help = match did_you_mean(&cat.value, keys.iter().copied()) {
+                Some(k) => format!("did you mean `{k}`?"),
+                None if keys.is_empty() => "declare the category under `categories:`".to_string(),
+                None => format!("the categories are {}", list(&keys)),
+            };
+            self.push(
+                Diagnostic::new(
+                    cat.loc,
+                    format!("unknown category `{}` in {owner}", cat.value),
+                )
+                .with_label("not declared under `categories`")
+                .with_help(help),
+            );
+        }
+
+        self.title(code, &owner);
+        for (field, key, help) in [
+            (
+                &code.explanation,
+                "explanation",
+                "explain what happened, give an example, and say how to fix it",
+            ),
+            (
+                &code.message,
+                "message",
+                "write the one-line message template",
+            ),
+        ] {
+            if let Some(f) = field
+                && f.value.trim().is_empty()
+            {
+                self.push(
+                    Diagnostic::new(f.loc, format!("`{key}` of {owner} is empty")).with_help(help),
+                );
+            }
+        }
+
+        let removed = code.removed.is_some();
+        match &code.recovery_hints {
+            None if !removed => self.push(
+                Diagnostic::new(code.name.loc, format!("{owner} has no `recovery_hints`"))
+                    .with_label("`recovery_hints` is required here")
+                    .with_help("add `recovery_hints:` with at least one piece of general guidance for the caller"),
+            ),
+            Some(h) if h.value.is_empty() && !removed => self.push(
+                Diagnostic::new(h.loc, format!("`recovery_hints` of {owner} is empty"))
+                    .with_help("give at least one piece of general guidance for the caller"),
+            ),
+            _ => {}
+        }
+        for hint in code.recovery_hints.iter().flat_map(|h| &h.value) {
+            if hint.value.trim().is_empty() {
+                self.push(
+                    Diagnostic::new(
+                        hint.loc,
+                        format!("empty hint in `recovery_hints` of {owner}"),
+                    )
+                    .with_help("write the guidance, or remove the entry"),
+                );
+            }
+        }
+
+        self.context(code, &owner);
+        self.templates(code, &owner);
+        self.lifecycle(draft, code, &owner, version);
+    }
+
+    fn title(&mut self, code: &DraftCode, owner: &str) {
+        let Some(title) = &code.title else { return };
+        let t = title.value.trim();
+        if t.is_empty() {
+            self.push(
+                Diagnostic::new(title.loc, format!("`title` of {owner} is empty"))
+                    .with_help("write a one-line summary, lowercase, no final period"),
+            );
+            return;
+        }
+        let first_word = t.split_whitespace().next().unwrap_or("");
+        // An acronym (`SHA-256`, `UTF-8`) may start a title; a capitalised
+        // word may not.
+        let acronym = first_word.chars().filter(|c| c.is_alphabetic()).count() > 1
+            && first_word.chars().all(|c| !c.is_lowercase());
+        if t.chars().next().is_some_and(char::is_uppercase) && !acronym {
+            let mut fixed = String::new();
+            let mut chars = t.chars();
+            if let Some(c) = chars.next() {
+                fixed.extend(c.to_lowercase());
+            }
+            fixed.push_str(chars.as_str());
+            self.push(
+                Diagnostic::new(
+                    title.loc,
+                    format!("`title` of {owner} must start with a lowercase letter"),
+                )
+                .with_help(format!(
+                    "titles are fragments like rustc messages: `{fixed}`"
+                )),
+            );
+        }
+        if t.ends_with('.') {
+            self.push(
+                Diagnostic::new(
+                    self.inside(title.loc, ".", usize::MAX),
+                    format!("`title` of {owner} ends with a period"),
+                )
+                .with_help("remove the final period"),
+            );
+        }
+    }
+
+    fn context(&mut self, code: &DraftCode, owner: &str) {
+        for (list, which) in [
+            (&code.required_context, "required"),
+            (&code.optional_context, "optional"),
+        ] {
+            for (i, f) in list.iter().enumerate() {
+                if let Some(first) = list[..i].iter().find(|g| g.value == f.value) {
+                    self.push(
+                        Diagnostic::new(
+                            f.loc,
+                            format!(
+                                "context field `{}` is listed twice in `{which}` of {owner}",
+                                f.value
+                            ),
+                        )
+                        .with_label("second mention")
+                        .with_related(first.loc, "first mention")
+                        .with_help("remove one of them"),
+                    );
+                }
+            }
+        }
+        for f in &code.optional_context {
+            if let Some(r) = code.required_context.iter().find(|r| r.value == f.value) {
+                self.push(
+                    Diagnostic::new(
+                        f.loc,
+                        format!(
+                            "context field `{}` of {owner} is both required and optional",
+                            f.value
+                        ),
+                    )
+                    .with_label("listed as optional")
+                    .with_related(r.loc, "listed as required")
+                    .with_help("keep it in exactly one of `required` and `optional`"),
+                );
+            }
+        }
+        for p in &code.params {
+            if ContextField::from_name(&p.name.value).is_some() {
+                self.push(
+                    Diagnostic::new(p.name.loc, format!("parameter `{}` of {owner} has the name of a context field", p.name.value))
+                        .with_help(format!(
+                            "use the context field instead: list `{}` under `context.required` and use `{{{}}}` directly; \
+                             or rename the parameter",
+                            p.name.value, p.name.value
+                        )),
+                );
+            }
+        }
+    }
+
+    /// Placeholders in the message and hints name declared parameters or
+    /// required scalar context fields; every parameter is used somewhere.
+    fn templates(&mut self, code: &DraftCode, owner: &str) {
+        let mut used: Vec<&str> = Vec::new();
+        let mut templates: Vec<(&Spanned<String>, String)> = Vec::new();
+        if let Some(m) = &code.message {
+            templates.push((m, "`message`".to_string()));
+        }
+        for h in code.recovery_hints.iter().flat_map(|h| &h.value) {
+            templates.push((h, "a recovery hint".to_string()));
+        }
+        for (t, where_) in templates {
+            let (found, errors) = placeholders(&t.value);
+            for e in errors {
+                let d = match e {
+                    TemplateError::Unbalanced { offset, brace } => {
+                        let nth = t.value[..offset].matches(brace).count();
+                        let (needle, help) = if brace == '{' {
+                            (
+                                "{",
+                                "close the placeholder with `}`, or write `{{` for a literal brace",
+                            )
+                        } else {
+                            (
+                                "}",
+                                "open the placeholder with `{`, or write `}}` for a literal brace",
+                            )
+                        };
+                        Diagnostic::new(
+                            self.inside(t.loc, needle, nth),
+                            format!("unbalanced `{brace}` in {where_} of {owner}"),
+                        )
+                        .with_help(help)
+                    }
+                    TemplateError::BadName { offset, text } => {
+                        let needle = format!("{{{text}}}");
+                        let nth = t.value[..offset].matches(needle.as_str()).count();
+                        Diagnostic::new(
+                            self.inside(t.loc, &needle, nth),
+                            format!("invalid placeholder `{needle}` in {where_} of {owner}"),
+                        )
+                        .with_help("a placeholder is a parameter or context field name like `{file_path}`; write `{{` and `}}` for literal braces")
+                    }
+                };
+                self.push(d);
+            }
+            for p in found {
+                used.push(p.name);
+                if code.params.iter().any(|q| q.name.value == p.name) {
+                    continue;
+                }
+                let needle = format!("{{{}}}", p.name);
+                let nth = t.value[..p.offset].matches(needle.as_str()).count();
+                let loc = self.inside(t.loc, &needle, nth);
+                let field = ContextField::from_name(p.name);
+                let required =
+                    field.and_then(|f| code.required_context.iter().find(|r| r.value == f));
+                let d = match (field, required) {
+                    (Some(f), Some(_)) if f.is_scalar() => continue,
+                    (Some(f), Some(_)) => Diagnostic::new(
+                        loc,
+                        format!("placeholder `{needle}` in {where_} of {owner} names context field `{f}`, which is not a string or integer"),
+                    )
+                    .with_help(format!("`{f}` is {}; only string and integer fields can be written into a message", describe_type(f.ty()))),
+                    (Some(f), None) if code.optional_context.iter().any(|o| o.value == f) => Diagnostic::new(
+                        loc,
+                        format!("placeholder `{needle}` in {where_} of {owner} names optional context field `{f}`"),
+                    )
+                    .with_help(format!("a message can only use fields that are always present: move `{f}` to `context.required`")),
+                    (Some(f), None) => Diagnostic::new(
+                        loc,
+                        format!("placeholder `{needle}` in {where_} of {owner} names context field `{f}`, which this code does not carry"),
+                    )
+                    .with_help(format!("add `{f}` to `context.required` of this code")),
+                    (None, _) => {
+                        let mut names: Vec<&str> = code.params.iter().map(|q| q.name.value.as_str()).collect();
+                        names.extend(code.required_context.iter().filter(|r| r.value.is_scalar()).map(|r| r.value.name()));
+                        let help = match did_you_mean(p.name, names.iter().copied()) {
+                            Some(n) => format!("did you mean `{{{n}}}`?"),
+                            None => format!(
+                                "declare it under `params:` (`{}: {{ type: string, description: ... }}`), or use a required context field",
+                                p.name
+                            ),
+                        };
+                        Diagnostic::new(loc, format!("unknown placeholder `{needle}` in {where_} of {owner}"))
+                            .with_label("not a parameter or required context field")
+                            .with_help(help)
+                    }
+                };
+                self.push(d);
+            }
+        }
+        for p in &code.params {
+            if !used.contains(&p.name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        p.name.loc,
+                        format!("parameter `{}` of {owner} is never used", p.name.value),
+                    )
+                    .with_label("declared here")
+                    .with_help(format!(
+                        "use `{{{}}}` in `message` or a recovery hint, or remove the parameter",
+                        p.name.value
+                    )),
+                );
+            }
+        }
+    }
+
+    fn lifecycle(
+        &mut self,
+        draft: &Draft,
+        code: &DraftCode,
+        owner: &str,
+        version: Option<&Spanned<semver::Version>>,
+    ) {
+        if let (Some(d), Some(r)) = (&code.deprecated, &code.removed) {
+            self.push(
+                Diagnostic::new(r.loc, format!("{owner} is both deprecated and removed"))
+                    .with_related(d.loc, "deprecated here")
+                    .with_help("a removed code is no longer emitted; delete the `deprecated` block and keep `removed`"),
+            );
+        }
+        let mut versions: Vec<(&Spanned<semver::Version>, String)> = Vec::new();
+        if let Some(s) = &code.since {
+            versions.push((s, format!("`since` of {owner}")));
+        }
+        if let Some(d) = &code.deprecated {
+            if let Some(s) = &d.since {
+                versions.push((s, format!("`deprecated.since` of {owner}")));
+            }
+            if let Some(by) = &d.replaced_by {
+                self.replaced_by(draft, code, by, owner);
+            }
+        }
+        if let Some(r) = &code.removed
+            && let Some(s) = &r.since
+        {
+            versions.push((s, format!("`removed.since` of {owner}")));
+        }
+        if let Some(v) = version {
+            for (s, what) in &versions {
+                if s.value > v.value {
+                    self.push(
+                        Diagnostic::new(
+                            s.loc,
+                            format!(
+                                "{what} is {}, later than the taxonomy version {}",
+                                s.value, v.value
+                            ),
+                        )
+                        .with_related(v.loc, "taxonomy version")
+                        .with_help(format!(
+                            "bump `taxonomy.version` to at least {}, or correct `since`",
+                            s.value
+                        )),
+                    );
+                }
+            }
+        }
+        if let Some(intro) = &code.since {
+            for (s, what) in versions.iter().skip(1) {
+                if s.value < intro.value {
+                    self.push(
+                        Diagnostic::new(
+                            s.loc,
+                            format!(
+                                "{what} is {}, before the code was introduced in {}",
+                                s.value, intro.value
+                            ),
+                        )
+                        .with_related(intro.loc, "introduced here")
+                        .with_help(
+                            "a code can only be deprecated or removed after it was introduced",
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn replaced_by(&mut self, draft: &Draft, code: &DraftCode, by: &Spanned<String>, owner: &str) {
+        if by.value == code.name.value {
+            self.push(
+                Diagnostic::new(by.loc, format!("{owner} is replaced by itself"))
+                    .with_help("name a different, active code in `replaced_by`"),
+            );
+            return;
+        }
+        let Some(target) = draft.codes.iter().find(|c| c.name.value == by.value) else {
+            let help =
+                match did_you_mean(&by.value, draft.codes.iter().map(|c| c.name.value.as_str())) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => "name an active code defined in this file".to_string(),
+                };
+            self.push(
+                Diagnostic::new(
+                    by.loc,
+                    format!("`replaced_by` of {owner} names unknown code `{}`", by.value),
+                )
+                .with_help(help),
+            );
+            return;
+        };
+        let state = if target.removed.is_some() {
+            "removed"
+        } else if target.deprecated.is_some() {
+            "deprecated"
+        } else {
+            return;
+        };
+        self.push(
+            Diagnostic::new(
+                by.loc,
+                format!("`replaced_by` of {owner} names {state} code `{}`", by.value),
+            )
+            .with_related(target.name.loc, format!("`{}` is {state}", by.value))
+            .with_help("point at the active code that replaces both of them"),
+        );
+    }
+}
+
+fn reused(at: Loc, n: u32, removed: &str, removed_loc: Loc) -> Diagnostic {
+    Diagnostic::new(
+        at,
+        format!("number {n} belongs to removed code `{removed}`; numbers are never reused"),
+    )
+    .with_label("reuses a removed number")
+    .with_related(
+        removed_loc,
+        format!("`{removed}` was removed but keeps its number"),
+    )
+    .with_help("pick an unused number inside the category's range")
+}
+
+fn describe_type(ty: FieldType) -> &'static str {
+    match ty {
+        FieldType::String | FieldType::Integer => "a scalar",
+        FieldType::Boolean => "a boolean",
+        FieldType::Enum(..) => "an enum",
+        FieldType::ErrorCode => "an error code",
+        FieldType::Struct(_) => "an object",
+        FieldType::ArrayOf(_) => "an array",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholder_scanning() {
+        let (p, e) = placeholders("edit {edit_index}: {{literal}} in {file_path}");
+        assert!(e.is_empty());
+        let names: Vec<_> = p.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["edit_index", "file_path"]);
+        assert_eq!(p[1].offset, 34);
+
+        let (_, e) = placeholders("open {x and");
+        assert!(matches!(
+            e[..],
+            [TemplateError::Unbalanced {
+                offset: 5,
+                brace: '{'
+            }]
+        ));
+        let (_, e) = placeholders("a } b");
+        assert!(matches!(
+            e[..],
+            [TemplateError::Unbalanced {
+                offset: 2,
+                brace: '}'
+            }]
+        ));
+        let (_, e) = placeholders("{} and {a b}");
+        assert!(e.iter().all(|e| matches!(e, TemplateError::BadName { .. })));
+        assert_eq!(e.len(), 2);
+    }
+}

@@ -1,0 +1,544 @@
+//! A YAML tree in which every node knows where it was written.
+//!
+//! serde-based YAML loaders stop at the first error and silently keep the
+//! last of two duplicate keys; we need every problem at once, each with a
+//! line and column. So this module builds its own small tree from the events
+//! of `saphyr-parser`: scalars keep their text and quoting style (a quoted
+//! `"2000"` is a string, a plain `2000` an integer), mappings keep every
+//! entry in order *including duplicates* (the loader reports them with both
+//! locations), and each node carries a [`Loc`].
+//!
+//! The spec format needs nothing beyond plain YAML, so anchors, aliases,
+//! tags and multiple documents are rejected with a diagnostic: they would
+//! only make the file harder to read and to point into.
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle};
+
+use crate::diagnostic::Diagnostic;
+use crate::spec::Loc;
+
+/// Deeper nesting than this is rejected. The spec needs five levels; the cap
+/// keeps adversarial input from exhausting the stack when trees are dropped
+/// or walked recursively.
+pub const MAX_DEPTH: usize = 64;
+
+/// How a scalar was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Unquoted: subject to typing (`true`, `12`, `~`).
+    Plain,
+    /// `'...'` or `"..."`: always a string.
+    Quoted,
+    /// `|` or `>` block: always a string.
+    Block,
+}
+
+/// A node of the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// What the node is.
+    pub kind: NodeKind,
+    /// Where it was written. For collections, from the first to the end of
+    /// the last child.
+    pub loc: Loc,
+}
+
+/// The three shapes of YAML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A scalar, with its (unescaped) text and style.
+    Scalar(String, Style),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping, entries in file order, duplicates kept.
+    Map(Vec<(Node, Node)>),
+}
+
+/// What a plain scalar means under the YAML 1.2 core schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarType {
+    /// `~`, `null`, or nothing at all.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A decimal integer.
+    Int(i128),
+    /// A float (`1.5`, `.inf`).
+    Float,
+    /// Anything else, and every quoted or block scalar.
+    Str,
+}
+
+impl Node {
+    /// A short description of the node's type for messages
+    /// ("a string", "a list", "nothing").
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Seq(_) => "a list",
+            NodeKind::Map(_) => "a mapping",
+            NodeKind::Scalar(..) => match self.scalar_type() {
+                Some(ScalarType::Null) => "nothing",
+                Some(ScalarType::Bool(_)) => "a boolean",
+                Some(ScalarType::Int(_)) => "an integer",
+                Some(ScalarType::Float) => "a number",
+                _ => "a string",
+            },
+        }
+    }
+
+    /// The scalar's text, whatever its type.
+    pub fn as_scalar(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Scalar(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The type of a scalar under the core schema; `None` for collections.
+    pub fn scalar_type(&self) -> Option<ScalarType> {
+        let NodeKind::Scalar(s, style) = &self.kind else {
+            return None;
+        };
+        if *style != Style::Plain {
+            return Some(ScalarType::Str);
+        }
+        Some(match s.as_str() {
+            "" | "~" | "null" | "Null" | "NULL" => ScalarType::Null,
+            "true" | "True" | "TRUE" => ScalarType::Bool(true),
+            "false" | "False" | "FALSE" => ScalarType::Bool(false),
+            ".inf" | ".Inf" | ".INF" | "-.inf" | "+.inf" | ".nan" | ".NaN" | ".NAN" => {
+                ScalarType::Float
+            }
+            t => {
+                let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    match t.parse::<i128>() {
+                        Ok(n) => ScalarType::Int(n),
+                        Err(_) => ScalarType::Float,
+                    }
+                } else if t.parse::<f64>().is_ok() && t.bytes().any(|b| b.is_ascii_digit()) {
+                    ScalarType::Float
+                } else {
+                    ScalarType::Str
+                }
+            }
+        })
+    }
+}
+
+/// The result of [`parse`].
+#[derive(Debug)]
+pub struct Parsed {
+    /// The document's root; `None` for a file with no document at all.
+    pub root: Option<Node>,
+    /// Every problem found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// False when a syntax error (or a second document, or excessive
+    /// nesting) stopped the parser: `root` is then only the part before the
+    /// error, and checking it would report keys as missing that are merely
+    /// unparsed.
+    pub complete: bool,
+}
+
+/// Parses `source` into its single document.
+///
+/// Anchors, aliases and tags are reported but do not stop parsing; a syntax
+/// error does (see [`Parsed::complete`]).
+pub fn parse(source: &str) -> Parsed {
+    let mut builder = Builder {
+        offsets: Offsets::new(source),
+        stack: Vec::new(),
+        root: None,
+        diags: Vec::new(),
+        documents: 0,
+        complete: true,
+    };
+    // The parser is third-party code; a panic inside it must not take the
+    // caller (a proc macro, the CLI) down with it.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.run(source)));
+    if result.is_err() {
+        builder.diags.push(
+            Diagnostic::new(
+                builder.offsets.loc_at_byte(0),
+                "the YAML parser failed on this file",
+            )
+            .with_help("this is a bug in the YAML parser; simplify the file and report it"),
+        );
+        builder.complete = false;
+    }
+    Parsed {
+        root: builder.root,
+        diagnostics: builder.diags,
+        complete: builder.complete,
+    }
+}
+
+enum Frame {
+    Seq {
+        start: Loc,
+        items: Vec<Node>,
+    },
+    Map {
+        start: Loc,
+        entries: Vec<(Node, Node)>,
+        key: Option<Node>,
+    },
+}
+
+struct Builder {
+    offsets: Offsets,
+    stack: Vec<Frame>,
+    root: Option<Node>,
+    diags: Vec<Diagnostic>,
+    documents: usize,
+    complete: bool,
+}
+
+impl Builder {
+    fn run(&mut self, source: &str) {
+        let mut parser = Parser::new_from_str(source);
+        while let Some(next) = parser.next_event() {
+            let (event, span) = match next {
+                Ok(ev) => ev,
+                Err(e) => {
+                    let loc = self.offsets.loc(*e.marker(), *e.marker());
+                    self.diags.push(
+                        Diagnostic::new(loc, format!("invalid YAML: {}", e.info()))
+                            .with_label("the YAML parser stopped here")
+                            .with_help(
+                                "fix the YAML syntax first; the spec is checked once it parses",
+                            ),
+                    );
+                    self.complete = false;
+                    self.close_all();
+                    return;
+                }
+            };
+            let loc = self.offsets.loc(span.start, span.end);
+            if !self.event(event, loc) {
+                self.complete = false;
+                self.close_all();
+                return;
+            }
+        }
+    }
+
+    /// Handles one event; `false` stops parsing.
+    fn event(&mut self, event: Event<'_>, loc: Loc) -> bool {
+        match event {
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => true,
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    self.diags.push(
+                        Diagnostic::new(loc, "the spec must be a single YAML document")
+                            .with_label("a second document starts here")
+                            .with_help("remove the `---` separator and merge the documents"),
+                    );
+                    return false;
+                }
+                true
+            }
+            Event::Alias(_) => {
+                self.diags.push(anchors_unsupported(loc, "alias"));
+                // Keep the tree shape: the alias stands for a null.
+                self.finish(Node {
+                    kind: NodeKind::Scalar(String::new(), Style::Plain),
+                    loc,
+                });
+                true
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                self.check_decorations(loc, anchor, tag.is_some());
+                let style = match style {
+                    ScalarStyle::Plain => Style::Plain,
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
+                    ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
+                };
+                self.finish(Node {
+                    kind: NodeKind::Scalar(text.into_owned(), style),
+                    loc,
+                });
+                true
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.check_decorations(loc, anchor, tag.is_some());
+                self.open(Frame::Seq {
+                    start: loc,
+                    items: Vec::new(),
+                })
+            }
+            Event::MappingStart(anchor, tag) => {
+                self.check_decorations(loc, anchor, tag.is_some());
+                self.open(Frame::Map {
+                    start: loc,
+                    entries: Vec::new(),
+                    key: None,
+                })
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(frame) = self.stack.pop() {
+                    let node = close(frame);
+                    self.finish(node);
+                }
+                true
+            }
+        }
+    }
+
+    fn open(&mut self, frame: Frame) -> bool {
+        if self.stack.len() >= MAX_DEPTH {
+            let loc = match &frame {
+                Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
+            };
+            self.diags.push(
+                Diagnostic::new(
+                    loc,
+                    format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
+                )
+                .with_help("the spec format needs at most five levels of nesting"),
+            );
+            return false;
+        }
+        self.stack.push(frame);
+        true
+    }
+
+    fn check_decorations(&mut self, loc: Loc, anchor: usize, tagged: bool) {
+        if anchor != 0 {
+            self.diags.push(anchors_unsupported(loc, "anchor"));
+        }
+        if tagged {
+            self.diags.push(
+                Diagnostic::new(loc, "YAML tags are not supported in the spec")
+                    .with_label("tagged node")
+                    .with_help("remove the `!tag`; values are typed by the key they belong to"),
+            );
+        }
+    }
+
+    /// Attaches a completed node to its parent (or makes it the root).
+    fn finish(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => entries.push((k, node)),
+            },
+        }
+    }
+
+    /// After an error: closes every open collection so the partial tree is
+    /// still well-formed.
+    fn close_all(&mut self) {
+        while let Some(frame) = self.stack.pop() {
+            let node = close(frame);
+            self.finish(node);
+        }
+    }
+}
+
+fn close(frame: Frame) -> Node {
+    match frame {
+        Frame::Seq { start, items } => {
+            let loc = extend(start, items.last().map(|n| n.loc));
+            Node {
+                kind: NodeKind::Seq(items),
+                loc,
+            }
+        }
+        Frame::Map {
+            start,
+            mut entries,
+            key,
+        } => {
+            // A key without a value (only possible after a syntax error).
+            if let Some(k) = key {
+                let loc = k.loc;
+                entries.push((
+                    k,
+                    Node {
+                        kind: NodeKind::Scalar(String::new(), Style::Plain),
+                        loc,
+                    },
+                ));
+            }
+            let loc = extend(start, entries.last().map(|(_, v)| v.loc));
+            Node {
+                kind: NodeKind::Map(entries),
+                loc,
+            }
+        }
+    }
+}
+
+fn extend(start: Loc, last: Option<Loc>) -> Loc {
+    match last {
+        Some(last) if last.end > start.end => Loc {
+            end: last.end,
+            ..start
+        },
+        _ => start,
+    }
+}
+
+fn anchors_unsupported(loc: Loc, what: &str) -> Diagnostic {
+    Diagnostic::new(loc, format!("YAML {what}s are not supported in the spec"))
+        .with_label(format!("{what} here"))
+        .with_help("write the value out in full; every code is self-contained")
+}
+
+/// Converts the parser's character indices into byte offsets.
+struct Offsets {
+    /// Byte offset of each character, plus the source length at the end.
+    bytes: Vec<usize>,
+    /// Length of the source in bytes.
+    len: usize,
+}
+
+impl Offsets {
+    fn new(source: &str) -> Self {
+        let mut bytes: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
+        bytes.push(source.len());
+        Offsets {
+            bytes,
+            len: source.len(),
+        }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        self.bytes.get(char_index).copied().unwrap_or(self.len)
+    }
+
+    fn loc(&self, start: Marker, end: Marker) -> Loc {
+        let s = self.byte(start.index());
+        let e = self.byte(end.index()).max(s);
+        Loc {
+            line: start.line().max(1),
+            col: start.col() + 1,
+            start: s,
+            end: e,
+        }
+    }
+
+    fn loc_at_byte(&self, byte: usize) -> Loc {
+        Loc {
+            line: 1,
+            col: 1,
+            start: byte.min(self.len),
+            end: byte.min(self.len),
+        }
+    }
+}
+
+/// The location of the `n`-th byte of `source`, for diagnostics that are
+/// computed from text rather than from the tree (a placeholder inside a
+/// message, invalid UTF-8).
+pub fn loc_of_range(source: &str, start: usize, end: usize) -> Loc {
+    let mut start = start.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &source[..start];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = source[line_start..start].chars().count() + 1;
+    Loc {
+        line,
+        col,
+        start,
+        end: end.clamp(start, source.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(src: &str) -> Node {
+        let p = parse(src);
+        assert!(
+            p.diagnostics.is_empty() && p.complete,
+            "{:?}",
+            p.diagnostics
+        );
+        p.root.expect("a document")
+    }
+
+    fn diags(src: &str) -> Vec<Diagnostic> {
+        parse(src).diagnostics
+    }
+
+    #[test]
+    fn keeps_duplicates_and_locations() {
+        let src = "a: 1\nb: \"x\"\na: 2\n";
+        let NodeKind::Map(entries) = root(src).kind else {
+            panic!()
+        };
+        let keys: Vec<_> = entries
+            .iter()
+            .map(|(k, _)| k.as_scalar().unwrap())
+            .collect();
+        assert_eq!(keys, ["a", "b", "a"]);
+        let third = &entries[2].0;
+        assert_eq!((third.loc.line, third.loc.col), (3, 1));
+        assert_eq!(&src[third.loc.start..third.loc.end], "a");
+        assert_eq!(entries[1].1.scalar_type(), Some(ScalarType::Str));
+        assert_eq!(entries[0].1.scalar_type(), Some(ScalarType::Int(1)));
+    }
+
+    #[test]
+    fn byte_offsets_survive_multibyte_text() {
+        let src = "é: ü\nk: v\n";
+        let NodeKind::Map(entries) = root(src).kind else {
+            panic!()
+        };
+        let k = &entries[1].0;
+        assert_eq!(&src[k.loc.start..k.loc.end], "k");
+        assert_eq!((k.loc.line, k.loc.col), (2, 1));
+    }
+
+    #[test]
+    fn rejects_anchors_tags_and_second_documents() {
+        let d = diags("a: &x 1\nb: *x\n");
+        assert_eq!(d.len(), 2, "{d:?}");
+        let d = diags("a: !!str 1\n");
+        assert!(d[0].message.contains("tags"), "{d:?}");
+        let d = diags("a: 1\n---\nb: 2\n");
+        assert!(d[0].message.contains("single YAML document"), "{d:?}");
+    }
+
+    #[test]
+    fn syntax_error_points_at_its_marker() {
+        let p = parse("a: [1, 2\nb: 3\n");
+        assert!(!p.complete);
+        let d = p.diagnostics;
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.starts_with("invalid YAML"), "{d:?}");
+        assert!(d[0].loc.line >= 1);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let d = diags(&"[".repeat(100));
+        assert!(
+            d.iter().any(|d| d.message.contains("nested more than 64")),
+            "{d:?}"
+        );
+        // The parser's own limit may fire first on very deep input.
+        assert!(!diags(&"[".repeat(100_000)).is_empty());
+    }
+
+    #[test]
+    fn empty_file_has_no_root() {
+        for src in ["", "# only a comment\n"] {
+            let p = parse(src);
+            assert!(p.root.is_none() && p.diagnostics.is_empty() && p.complete);
+        }
+    }
+}
