@@ -2,4 +2,12 @@
 #![deny(missing_docs)]
 
 pub mod context;
+pub mod diagnostic;
+pub mod emit_rust;
+pub mod load;
 pub mod spec;
+mod validate;
+pub mod yaml;
+
+pub use diagnostic::{Diagnostic, Diagnostics};
+pub use load::{load_path, load_str};
