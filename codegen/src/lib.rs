@@ -3,6 +3,7 @@
 
 pub mod context;
 pub mod diagnostic;
+pub mod diff;
 pub mod emit_rust;
 pub mod load;
 pub mod spec;

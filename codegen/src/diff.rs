@@ -1,0 +1,740 @@
+//! Compatibility of two versions of the taxonomy.
+//!
+//! The envelope is a contract with clients that match on `error_code`, read
+//! `retryable` and `cause`, and rely on the context fields a code promises.
+//! Like a semver checker comparing a crate against its last published
+//! version, [`diff`] compares a spec against the last released one
+//! (`schema/baseline/errors.yaml`) and classifies every difference as
+//! [`Compat::Breaking`] or [`Compat::Compatible`]. CI fails on a breaking
+//! change unless the new spec bumps the major version.
+//!
+//! Classification (documented in `docs/spec-format.md`):
+//!
+//! - breaking: a code deleted from the file, renumbered, moved to another
+//!   category, a changed (resolved) `retryable` or `cause`, a required
+//!   context field added or no longer required, an active code marked
+//!   removed, a number reused by a different code, a category deleted or its
+//!   range changed, a changed `base_uri` (the schema `$id`);
+//! - compatible: codes and categories added, text reworded (title, message,
+//!   hints, explanation, descriptions), parameters changed, deprecations,
+//!   optional context added or dropped.
+//!
+//! Independently, the version must move forward: a spec whose content
+//! changed needs a higher version than the baseline.
+
+use std::fmt::Write as _;
+
+use crate::spec::{Code, Lifecycle, Loc, Spec};
+
+/// Whether a change can break a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Compat {
+    /// A client written against the old spec may misbehave.
+    Breaking,
+    /// Old clients keep working.
+    Compatible,
+}
+
+/// One difference between the two specs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Its classification.
+    pub compat: Compat,
+    /// What changed, lowercase, naming the code.
+    pub message: String,
+    /// Where in the new spec, when the thing still exists there.
+    pub loc: Option<Loc>,
+}
+
+/// The result of [`diff`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffReport {
+    /// Version of the old spec.
+    pub old_version: semver::Version,
+    /// Version of the new spec.
+    pub new_version: semver::Version,
+    /// Every difference, breaking ones first, then in new-file order.
+    pub changes: Vec<Change>,
+    /// Problems with the version number itself (it went backwards, or the
+    /// content changed without a new version). Always fatal.
+    pub version_problems: Vec<String>,
+}
+
+impl DiffReport {
+    /// True if any change is breaking.
+    pub fn has_breaking(&self) -> bool {
+        self.changes.iter().any(|c| c.compat == Compat::Breaking)
+    }
+
+    /// True if the new spec has a higher major version.
+    pub fn major_bump(&self) -> bool {
+        self.new_version.major > self.old_version.major
+    }
+
+    /// True when the new spec may be released: the version moved forward as
+    /// needed, and breaking changes (if any) come with a major bump.
+    pub fn is_acceptable(&self) -> bool {
+        self.version_problems.is_empty() && (!self.has_breaking() || self.major_bump())
+    }
+
+    /// The report for people: one line per change, then the verdict.
+    /// `new_file` prefixes locations (`errors.yaml:12:5`).
+    pub fn render(&self, new_file: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "comparing taxonomy {} -> {}",
+            self.old_version, self.new_version
+        );
+        for c in &self.changes {
+            let tag = match c.compat {
+                Compat::Breaking => "breaking",
+                Compat::Compatible => "compatible",
+            };
+            match c.loc {
+                Some(loc) => {
+                    let _ = writeln!(out, "{tag}: {new_file}:{loc}: {}", c.message);
+                }
+                None => {
+                    let _ = writeln!(out, "{tag}: {}", c.message);
+                }
+            }
+        }
+        for p in &self.version_problems {
+            let _ = writeln!(out, "error: {p}");
+        }
+        let breaking = self
+            .changes
+            .iter()
+            .filter(|c| c.compat == Compat::Breaking)
+            .count();
+        let compatible = self.changes.len() - breaking;
+        let _ = write!(
+            out,
+            "{breaking} breaking, {compatible} compatible change(s): "
+        );
+        let verdict = if !self.version_problems.is_empty() {
+            "not acceptable (see the version errors above)".to_string()
+        } else if breaking > 0 && self.major_bump() {
+            format!(
+                "breaking changes are allowed by the major version bump {} -> {}",
+                self.old_version, self.new_version
+            )
+        } else if breaking > 0 {
+            format!(
+                "not acceptable: breaking changes need a new major version (taxonomy.version {} -> {}.0.0), \
+                 or undo them",
+                self.new_version,
+                self.old_version.major + 1
+            )
+        } else {
+            "compatible".to_string()
+        };
+        let _ = writeln!(out, "{verdict}");
+        out
+    }
+}
+
+/// Compares `old` (the released baseline) with `new`.
+pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
+    let mut d = Differ {
+        changes: Vec::new(),
+    };
+    d.taxonomy(old, new);
+    d.categories(old, new);
+    d.codes(old, new);
+    let mut changes = d.changes;
+    // Stable: breaking first, each group in the order found.
+    changes.sort_by_key(|c| c.compat);
+
+    let (ov, nv) = (&old.taxonomy.version.value, &new.taxonomy.version.value);
+    let mut version_problems = Vec::new();
+    if nv < ov {
+        version_problems.push(format!("taxonomy.version went backwards: {ov} -> {nv}"));
+    } else if nv == ov && (!changes.is_empty() || old != new && content_differs(old, new)) {
+        version_problems.push(format!(
+            "the taxonomy changed but taxonomy.version is still {nv}; bump it ({})",
+            if changes.iter().any(|c| c.compat == Compat::Breaking) {
+                format!("{}.0.0 for breaking changes", ov.major + 1)
+            } else {
+                format!("at least {}.{}.{}", ov.major, ov.minor, ov.patch + 1)
+            }
+        ));
+    }
+    DiffReport {
+        old_version: ov.clone(),
+        new_version: nv.clone(),
+        changes,
+        version_problems,
+    }
+}
+
+/// True when the specs differ in anything but where things are written
+/// (comments and formatting are not content).
+fn content_differs(old: &Spec, new: &Spec) -> bool {
+    let strip = |s: &Spec| format!("{:?}", erase_locs(s.clone()));
+    strip(old) != strip(new)
+}
+
+fn erase_locs(mut s: Spec) -> Spec {
+    // Rebuilding every Spanned would be long; the Debug text with the
+    // locations zeroed is compared instead.
+    fn z(loc: &mut Loc) {
+        *loc = Loc::default();
+    }
+    z(&mut s.taxonomy.name.loc);
+    z(&mut s.taxonomy.version.loc);
+    z(&mut s.taxonomy.base_uri.loc);
+    if let Some(d) = &mut s.taxonomy.description {
+        z(&mut d.loc);
+    }
+    for c in &mut s.categories {
+        z(&mut c.key.loc);
+        z(&mut c.range.loc);
+        z(&mut c.description.loc);
+        z(&mut c.retryable.loc);
+        z(&mut c.cause.loc);
+    }
+    for c in &mut s.codes {
+        z(&mut c.name.loc);
+        z(&mut c.number.loc);
+        z(&mut c.category.loc);
+        if let Some(r) = &mut c.retryable_override {
+            z(&mut r.loc);
+        }
+        if let Some(r) = &mut c.cause_override {
+            z(&mut r.loc);
+        }
+        z(&mut c.title.loc);
+        z(&mut c.explanation.loc);
+        z(&mut c.message.loc);
+        for p in &mut c.params {
+            z(&mut p.name.loc);
+            z(&mut p.ty.loc);
+            z(&mut p.description.loc);
+        }
+        for h in &mut c.recovery_hints {
+            z(&mut h.loc);
+        }
+        for f in c.required_context.iter_mut().chain(&mut c.optional_context) {
+            z(&mut f.loc);
+        }
+        z(&mut c.since.loc);
+        match &mut c.lifecycle {
+            Lifecycle::Active => {}
+            Lifecycle::Deprecated {
+                since,
+                replaced_by,
+                note,
+            } => {
+                z(&mut since.loc);
+                z(&mut replaced_by.loc);
+                if let Some(n) = note {
+                    z(&mut n.loc);
+                }
+            }
+            Lifecycle::Removed { since, reason } => {
+                z(&mut since.loc);
+                z(&mut reason.loc);
+            }
+        }
+    }
+    s
+}
+
+struct Differ {
+    changes: Vec<Change>,
+}
+
+impl Differ {
+    fn breaking(&mut self, loc: Option<Loc>, message: String) {
+        self.changes.push(Change {
+            compat: Compat::Breaking,
+            message,
+            loc,
+        });
+    }
+
+    fn compatible(&mut self, loc: Option<Loc>, message: String) {
+        self.changes.push(Change {
+            compat: Compat::Compatible,
+            message,
+            loc,
+        });
+    }
+
+    fn taxonomy(&mut self, old: &Spec, new: &Spec) {
+        let (o, n) = (&old.taxonomy, &new.taxonomy);
+        if o.base_uri.value != n.base_uri.value {
+            self.breaking(
+                Some(n.base_uri.loc),
+                format!(
+                    "base_uri changed from `{}` to `{}`: the schema $id changes",
+                    o.base_uri.value, n.base_uri.value
+                ),
+            );
+        }
+        if o.name.value != n.name.value {
+            self.compatible(
+                Some(n.name.loc),
+                format!(
+                    "taxonomy renamed from `{}` to `{}`",
+                    o.name.value, n.name.value
+                ),
+            );
+        }
+        if o.description.as_ref().map(|d| &d.value) != n.description.as_ref().map(|d| &d.value) {
+            self.compatible(
+                n.description.as_ref().map(|d| d.loc),
+                "taxonomy description reworded".into(),
+            );
+        }
+    }
+
+    fn categories(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.categories {
+            let key = &o.key.value;
+            let Some(n) = new.category(key) else {
+                self.breaking(None, format!("category `{key}` was deleted"));
+                continue;
+            };
+            if o.range.value != n.range.value {
+                self.breaking(
+                    Some(n.range.loc),
+                    format!(
+                        "range of category `{key}` changed from [{}, {}] to [{}, {}]",
+                        o.range.value.0, o.range.value.1, n.range.value.0, n.range.value.1
+                    ),
+                );
+            }
+            if o.description.value != n.description.value {
+                self.compatible(
+                    Some(n.description.loc),
+                    format!("description of category `{key}` reworded"),
+                );
+            }
+            // Changed defaults surface as per-code retryable/cause changes;
+            // a category without codes has no client-visible default.
+        }
+        for n in &new.categories {
+            if old.category(&n.key.value).is_none() {
+                self.compatible(Some(n.key.loc), format!("category `{}` added", n.key.value));
+            }
+        }
+    }
+
+    fn codes(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.codes {
+            let name = &o.name.value;
+            match new.code(name) {
+                None if o.is_emitted() => self.breaking(
+                    None,
+                    format!(
+                        "code `{name}` ({}) was deleted from the spec; mark it `removed` instead so its number stays reserved",
+                        o.number.value
+                    ),
+                ),
+                None => self.breaking(
+                    None,
+                    format!(
+                        "removed code `{name}` ({}) was deleted from the spec; removed codes stay in the file so their number is never reused",
+                        o.number.value
+                    ),
+                ),
+                Some(n) => self.code(o, n),
+            }
+        }
+        for n in &new.codes {
+            if old.code(&n.name.value).is_some() {
+                continue;
+            }
+            if let Some(o) = old.codes.iter().find(|o| o.number.value == n.number.value) {
+                let state = if o.is_emitted() { "" } else { "removed " };
+                self.breaking(
+                    Some(n.number.loc),
+                    format!(
+                        "code `{}` reuses number {} of {state}code `{}`; numbers are never reused",
+                        n.name.value, n.number.value, o.name.value
+                    ),
+                );
+            } else {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("code `{}` ({}) added", n.name.value, n.number.value),
+                );
+            }
+        }
+    }
+
+    fn code(&mut self, o: &Code, n: &Code) {
+        let name = &n.name.value;
+        match (&o.lifecycle, &n.lifecycle) {
+            (Lifecycle::Removed { .. }, Lifecycle::Removed { .. }) => {}
+            (Lifecycle::Removed { .. }, _) => {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("removed code `{name}` was restored"),
+                );
+            }
+            (_, Lifecycle::Removed { since, .. }) => {
+                self.breaking(
+                    Some(since.loc),
+                    format!(
+                        "code `{name}` was removed: clients matching on it will never see it again"
+                    ),
+                );
+            }
+            (Lifecycle::Active, Lifecycle::Deprecated { replaced_by, .. }) => {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!(
+                        "code `{name}` deprecated in favour of `{}`",
+                        replaced_by.value
+                    ),
+                );
+            }
+            (Lifecycle::Deprecated { .. }, Lifecycle::Active) => {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("code `{name}` is no longer deprecated"),
+                );
+            }
+            _ => {}
+        }
+        if o.number.value != n.number.value {
+            self.breaking(
+                Some(n.number.loc),
+                format!(
+                    "code `{name}` was renumbered from {} to {}",
+                    o.number.value, n.number.value
+                ),
+            );
+        }
+        if o.category.value != n.category.value {
+            self.breaking(
+                Some(n.category.loc),
+                format!(
+                    "code `{name}` moved from category `{}` to `{}`",
+                    o.category.value, n.category.value
+                ),
+            );
+        }
+        if o.retryable != n.retryable {
+            let loc = n.retryable_override.as_ref().map_or(n.name.loc, |r| r.loc);
+            self.breaking(
+                Some(loc),
+                format!(
+                    "`retryable` of code `{name}` changed from {} to {}",
+                    o.retryable, n.retryable
+                ),
+            );
+        }
+        if o.cause != n.cause {
+            let loc = n.cause_override.as_ref().map_or(n.name.loc, |r| r.loc);
+            self.breaking(
+                Some(loc),
+                format!(
+                    "`cause` of code `{name}` changed from {} to {}",
+                    o.cause.as_str(),
+                    n.cause.as_str()
+                ),
+            );
+        }
+        if !n.is_emitted() {
+            // Nothing below is visible to clients any more.
+            return;
+        }
+        let had = |list: &[crate::spec::Spanned<crate::context::ContextField>], f| {
+            list.iter().any(|x| x.value == f)
+        };
+        for f in &n.required_context {
+            if !had(&o.required_context, f.value) {
+                self.breaking(
+                    Some(f.loc),
+                    format!(
+                        "code `{name}` now requires context field `{}`: clients building or validating envelopes break",
+                        f.value
+                    ),
+                );
+            }
+        }
+        for f in &o.required_context {
+            if !had(&n.required_context, f.value) {
+                let now = if had(&n.optional_context, f.value) {
+                    "is now only optional"
+                } else {
+                    "was dropped"
+                };
+                self.breaking(
+                    Some(n.name.loc),
+                    format!(
+                        "required context field `{}` of code `{name}` {now}: clients reading it break",
+                        f.value
+                    ),
+                );
+            }
+        }
+        for f in &n.optional_context {
+            if !had(&o.optional_context, f.value) && !had(&o.required_context, f.value) {
+                self.compatible(
+                    Some(f.loc),
+                    format!("code `{name}` may now carry context field `{}`", f.value),
+                );
+            }
+        }
+        for f in &o.optional_context {
+            if !had(&n.optional_context, f.value) && !had(&n.required_context, f.value) {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!(
+                        "code `{name}` no longer carries optional context field `{}`",
+                        f.value
+                    ),
+                );
+            }
+        }
+        for (what, a, b, loc) in [
+            ("title", &o.title.value, &n.title.value, n.title.loc),
+            ("message", &o.message.value, &n.message.value, n.message.loc),
+            (
+                "explanation",
+                &o.explanation.value,
+                &n.explanation.value,
+                n.explanation.loc,
+            ),
+        ] {
+            if a != b {
+                self.compatible(Some(loc), format!("{what} of code `{name}` reworded"));
+            }
+        }
+        let hints = |c: &Code| {
+            c.recovery_hints
+                .iter()
+                .map(|h| h.value.clone())
+                .collect::<Vec<_>>()
+        };
+        if hints(o) != hints(n) {
+            let loc = n.recovery_hints.first().map_or(n.name.loc, |h| h.loc);
+            self.compatible(
+                Some(loc),
+                format!("recovery hints of code `{name}` changed"),
+            );
+        }
+        let params = |c: &Code| {
+            c.params
+                .iter()
+                .map(|p| {
+                    (
+                        p.name.value.clone(),
+                        p.ty.value,
+                        p.description.value.clone(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        if params(o) != params(n) {
+            self.compatible(
+                Some(n.name.loc),
+                format!("message parameters of code `{name}` changed"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = r#"
+taxonomy: { name: t, version: 1.0.0, base_uri: "schema://t" }
+categories:
+  validation: { range: [1000, 1999], description: bad input, retryable: true, cause: input }
+  external: { range: [4000, 4999], description: environment, retryable: false, cause: environment }
+codes:
+  EMPTY_EDITS:
+    number: 1000
+    category: validation
+    since: 1.0.0
+    title: no edits
+    message: "no edits"
+    recovery_hints: [Pass at least one edit]
+    context: { required: [file_path], optional: [backup_path] }
+    explanation: x
+  DISK_FULL:
+    number: 4000
+    category: external
+    since: 1.0.0
+    title: disk full
+    message: "disk full"
+    recovery_hints: [Free space]
+    explanation: x
+"#;
+
+    fn spec(src: &str) -> Spec {
+        crate::load_str(src, "t.yaml").unwrap_or_else(|d| panic!("{}", d.render()))
+    }
+
+    fn changed(edit: impl Fn(&str) -> String) -> DiffReport {
+        diff(&spec(BASE), &spec(&edit(BASE)))
+    }
+
+    fn only(report: &DiffReport, compat: Compat, needle: &str) {
+        assert!(
+            report
+                .changes
+                .iter()
+                .any(|c| c.compat == compat && c.message.contains(needle)),
+            "no {compat:?} change containing {needle:?} in {report:#?}"
+        );
+    }
+
+    #[test]
+    fn identical_specs_are_compatible_without_a_bump() {
+        let r = diff(&spec(BASE), &spec(BASE));
+        assert!(r.changes.is_empty() && r.version_problems.is_empty() && r.is_acceptable());
+        // Comments and formatting are not content.
+        let r = diff(&spec(BASE), &spec(&format!("# a comment\n{BASE}")));
+        assert!(r.is_acceptable(), "{r:#?}");
+    }
+
+    #[test]
+    fn breaking_changes() {
+        let bump = |s: &str| s.replace("version: 1.0.0", "version: 1.1.0");
+        let cases: Vec<(Box<dyn Fn(&str) -> String>, &str)> = vec![
+            (
+                Box::new(|s: &str| bump(s).replace("number: 4000", "number: 4001")),
+                "renumbered from 4000 to 4001",
+            ),
+            (
+                Box::new(|s: &str| {
+                    bump(s).replace(
+                        "    category: external\n",
+                        "    category: external\n    retryable: true\n",
+                    )
+                }),
+                "`retryable` of code `DISK_FULL` changed from false to true",
+            ),
+            (
+                Box::new(|s: &str| {
+                    bump(s).replace(
+                        "    category: external\n",
+                        "    category: external\n    cause: server\n",
+                    )
+                }),
+                "`cause` of code `DISK_FULL` changed from environment to server",
+            ),
+            (
+                Box::new(|s: &str| {
+                    bump(s).replace("required: [file_path]", "required: [file_path, snippet]")
+                }),
+                "now requires context field `snippet`",
+            ),
+            (
+                Box::new(|s: &str| {
+                    bump(s).replace(
+                        "required: [file_path], optional: [backup_path]",
+                        "optional: [backup_path, file_path]",
+                    )
+                }),
+                "required context field `file_path` of code `EMPTY_EDITS` is now only optional",
+            ),
+            (
+                Box::new(|s: &str| {
+                    bump(s).replace(
+                        "recovery_hints: [Free space]\n",
+                        "removed: { since: 1.1.0, reason: gone }\n",
+                    )
+                }),
+                "code `DISK_FULL` was removed",
+            ),
+            (
+                Box::new(|s: &str| bump(s).replace("range: [4000, 4999]", "range: [4000, 4499]")),
+                "range of category `external` changed",
+            ),
+            (
+                Box::new(|s: &str| bump(s).replace("DISK_FULL", "NO_SPACE")),
+                "code `DISK_FULL` (4000) was deleted",
+            ),
+            (
+                Box::new(|s: &str| bump(s).replace("DISK_FULL", "NO_SPACE")),
+                "code `NO_SPACE` reuses number 4000",
+            ),
+        ];
+        for (edit, needle) in cases {
+            let r = changed(edit);
+            only(&r, Compat::Breaking, needle);
+            assert!(
+                !r.is_acceptable(),
+                "breaking without a major bump must fail: {needle}"
+            );
+            assert!(r.render("t.yaml").contains("need a new major version"));
+        }
+    }
+
+    #[test]
+    fn a_major_bump_allows_breaking_changes() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 2.0.0")
+                .replace("number: 4000", "number: 4001")
+        });
+        assert!(r.has_breaking() && r.is_acceptable());
+        assert!(
+            r.render("t.yaml")
+                .contains("allowed by the major version bump 1.0.0 -> 2.0.0")
+        );
+    }
+
+    #[test]
+    fn compatible_changes() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.1.0")
+                .replace("title: disk full", "title: the disk is full")
+                .replace(
+                    "optional: [backup_path]",
+                    "optional: [backup_path, snippet]",
+                )
+                .replace("[Free space]", "[Free some space]")
+                + "  READ_ONLY_FS:\n    number: 4001\n    category: external\n    since: 1.1.0\n    title: read-only\n    message: ro\n    recovery_hints: [Remount]\n    explanation: x\n"
+        });
+        assert!(!r.has_breaking(), "{r:#?}");
+        assert!(r.is_acceptable());
+        only(&r, Compat::Compatible, "title of code `DISK_FULL` reworded");
+        only(
+            &r,
+            Compat::Compatible,
+            "may now carry context field `snippet`",
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "recovery hints of code `DISK_FULL` changed",
+        );
+        only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    #[test]
+    fn deprecation_is_compatible() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.1.0").replace(
+                "recovery_hints: [Free space]\n",
+                "recovery_hints: [Free space]\n    deprecated: { since: 1.1.0, replaced_by: EMPTY_EDITS }\n",
+            )
+        });
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "deprecated in favour of `EMPTY_EDITS`",
+        );
+    }
+
+    #[test]
+    fn version_must_move_forward() {
+        let r = changed(|s| s.replace("title: disk full", "title: the disk is full"));
+        assert!(!r.is_acceptable());
+        assert!(r.version_problems[0].contains("still 1.0.0"), "{r:#?}");
+        let old = spec(&BASE.replace("version: 1.0.0", "version: 1.2.0"));
+        let r = diff(&old, &spec(BASE));
+        assert!(r.version_problems[0].contains("went backwards"), "{r:#?}");
+    }
+}
