@@ -4,7 +4,11 @@
 pub mod context;
 pub mod diagnostic;
 pub mod diff;
+pub mod emit_markdown;
 pub mod emit_rust;
+pub mod emit_schema;
+pub mod emit_ts;
+pub mod generate;
 pub mod load;
 pub mod spec;
 mod validate;
