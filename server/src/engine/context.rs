@@ -45,6 +45,9 @@ pub const MAX_LINE_BYTES: usize = 500;
 pub const MAX_SNIPPET_BYTES: usize = 4096;
 /// Shortest line (in non-blank characters) that may anchor a not-found excerpt.
 pub const MIN_ANCHOR_CHARS: usize = 4;
+/// Most lines of one `old_string` a repeated file line votes for, which bounds
+/// the work on files of near-identical lines.
+const MAX_VOTES_PER_LINE: usize = 8;
 /// Prefix and suffix lengths tried, in characters, when no line anchors.
 const PREFIX_CHARS: [usize; 3] = [20, 10, 5];
 
@@ -157,7 +160,10 @@ fn vote_for_start(text: &[u8], old: &str) -> Option<isize> {
         } else if multi && i == last {
             tail = Some(buf.clone());
         } else {
-            whole.entry(buf.clone()).or_default().push(i);
+            let indices = whole.entry(buf.clone()).or_default();
+            if indices.len() < MAX_VOTES_PER_LINE {
+                indices.push(i);
+            }
         }
     }
     // A single-line old_string may sit anywhere inside a file line.
@@ -371,6 +377,17 @@ mod tests {
         let snippet = not_found_snippet(text.as_bytes(), "qqqq");
         assert_eq!(snippet.lines().next(), Some("line number 1"));
         assert_eq!(snippet.lines().count(), NOT_FOUND_LINES);
+    }
+
+    #[test]
+    fn repetitive_files_stay_cheap_to_search() {
+        let text = "    return;\n".repeat(20_000);
+        let old = format!("{}nope\n", "    return;\n".repeat(2_000));
+        let start = std::time::Instant::now();
+        let snippet = not_found_snippet(text.as_bytes(), &old);
+        assert_eq!(snippet.lines().count(), NOT_FOUND_LINES);
+        // Unbounded voting would cast 40 million votes here.
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
