@@ -104,7 +104,11 @@ fn summary_section(out: &mut String, spec: &Spec) {
         let title = match &code.lifecycle {
             Lifecycle::Active => cell(&code.title.value),
             Lifecycle::Deprecated { since, .. } => {
-                format!("{} (deprecated since {})", cell(&code.title.value), since.value)
+                format!(
+                    "{} (deprecated since {})",
+                    cell(&code.title.value),
+                    since.value
+                )
             }
             Lifecycle::Removed { since, .. } => {
                 format!("{} (removed in {})", cell(&code.title.value), since.value)
@@ -227,8 +231,13 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     if code.required_context.is_empty() && code.optional_context.is_empty() {
         out.push_str("**Context:** none.\n\n");
     } else {
-        out.push_str("**Context:**\n\n| field | where | type | required |\n| --- | --- | --- | --- |\n");
-        let lists = [(&code.required_context, "yes"), (&code.optional_context, "no")];
+        out.push_str(
+            "**Context:**\n\n| field | where | type | required |\n| --- | --- | --- | --- |\n",
+        );
+        let lists = [
+            (&code.required_context, "yes"),
+            (&code.optional_context, "no"),
+        ];
         for (list, required) in lists {
             for f in list.iter() {
                 let f = f.value;
@@ -261,7 +270,10 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
     }
     let mut values: Vec<(String, Value)> = Vec::new();
     for p in &code.params {
-        values.push((p.name.value.clone(), param_example(spec, code, &p.name.value, p.ty.value)));
+        values.push((
+            p.name.value.clone(),
+            param_example(spec, code, &p.name.value, p.ty.value),
+        ));
     }
     let required = |f: ContextField| code.required_context.iter().any(|r| r.value == f);
     let mut top = Map::new();
@@ -282,7 +294,10 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
     env.insert("error_code".into(), json!(code.name.value));
     env.insert("code".into(), json!(code.number.value));
     env.insert("category".into(), json!(code.category.value));
-    env.insert("message".into(), json!(render(&code.message.value, &values)));
+    env.insert(
+        "message".into(),
+        json!(render(&code.message.value, &values)),
+    );
     env.insert("retryable".into(), json!(code.retryable));
     env.insert("cause".into(), json!(code.cause.as_str()));
     env.insert(
@@ -511,18 +526,36 @@ mod tests {
         let spec = fixture();
         let code = spec.code("MATCH_NOT_FOUND").unwrap();
         let env = example_envelope(&spec, code).unwrap();
-        assert_eq!(env["message"], format!("edit 1: old_string was not found in {EXAMPLE_FILE}"));
-        assert_eq!(env["recovery_hints"][1], "Check edit 1 for whitespace differences");
+        assert_eq!(
+            env["message"],
+            format!("edit 1: old_string was not found in {EXAMPLE_FILE}")
+        );
+        assert_eq!(
+            env["recovery_hints"][1],
+            "Check edit 1 for whitespace differences"
+        );
         assert_eq!(env["context"]["snippet"], EXAMPLE_SNIPPET);
-        assert!(env.get("file_index").is_none(), "optional fields are left out");
+        assert!(
+            env.get("file_index").is_none(),
+            "optional fields are left out"
+        );
         assert!(example_envelope(&spec, spec.code("GONE").unwrap()).is_none());
     }
 
     #[test]
     fn every_code_gets_a_section_and_removed_ones_say_so() {
         let md = emit(&fixture());
-        for name in ["BAD_PATH", "MATCH_NOT_FOUND", "OLD_THING", "GONE", "DISK_FULL"] {
-            assert!(md.contains(&format!("<a id=\"{name}\"></a>\n\n### {name}\n")), "{name}");
+        for name in [
+            "BAD_PATH",
+            "MATCH_NOT_FOUND",
+            "OLD_THING",
+            "GONE",
+            "DISK_FULL",
+        ] {
+            assert!(
+                md.contains(&format!("<a id=\"{name}\"></a>\n\n### {name}\n")),
+                "{name}"
+            );
         }
         assert!(md.contains("> **No longer emitted** since 2.0.0: it was never emitted."));
         assert!(md.contains("> **Deprecated** since 2.0.0: use [`MATCH_NOT_FOUND`](#MATCH_NOT_FOUND) instead. Renamed."));

@@ -66,8 +66,8 @@ pub fn emit(spec: &Spec) -> Value {
 /// `emit` pretty-printed with two-space indentation and a final newline, as
 /// committed to `schema/error-envelope.schema.json`.
 pub fn emit_string(spec: &Spec) -> String {
-    let mut text = serde_json::to_string_pretty(&emit(spec))
-        .expect("a serde_json::Value always serializes");
+    let mut text =
+        serde_json::to_string_pretty(&emit(spec)).expect("a serde_json::Value always serializes");
     text.push('\n');
     text
 }
@@ -203,7 +203,10 @@ fn type_schema(ty: FieldType) -> Value {
 
 fn defs(spec: &Spec) -> Map<String, Value> {
     let mut defs = Map::new();
-    let codes: Vec<&str> = spec.emitted_codes().map(|c| c.name.value.as_str()).collect();
+    let codes: Vec<&str> = spec
+        .emitted_codes()
+        .map(|c| c.name.value.as_str())
+        .collect();
     let deprecated: Vec<&str> = spec
         .emitted_codes()
         .filter(|c| c.is_deprecated())
@@ -329,8 +332,14 @@ fn rule(spec: &Spec, code: &Code) -> Value {
 }
 
 fn rule_description(_spec: &Spec, code: &Code) -> String {
-    let mut text = format!("{} ({}): {}", code.name.value, code.number.value, code.title.value);
-    if let Lifecycle::Deprecated { since, replaced_by, .. } = &code.lifecycle {
+    let mut text = format!(
+        "{} ({}): {}",
+        code.name.value, code.number.value, code.title.value
+    );
+    if let Lifecycle::Deprecated {
+        since, replaced_by, ..
+    } = &code.lifecycle
+    {
         text.push_str(&format!(
             "; deprecated since {}, use {}",
             since.value, replaced_by.value
@@ -369,10 +378,16 @@ mod tests {
             then["required"],
             json!(["file_path", "edit_index", "edit_status", "context"])
         );
-        assert_eq!(then["properties"]["context"]["required"], json!(["snippet"]));
+        assert_eq!(
+            then["properties"]["context"]["required"],
+            json!(["snippet"])
+        );
         // Not in the code's lists: forbidden.
         assert_eq!(then["properties"]["backup_path"], json!(false));
-        assert_eq!(then["properties"]["context"]["properties"]["limit"], json!(false));
+        assert_eq!(
+            then["properties"]["context"]["properties"]["limit"],
+            json!(false)
+        );
         // In its optional list: allowed.
         assert!(then["properties"].get("file_index").is_none());
     }

@@ -28,11 +28,21 @@ pub fn emit(spec: &Spec) -> String {
     doc(&mut out, "", "Every error code an envelope may carry.");
     out.push_str("export type ErrorCode =\n");
     let codes: Vec<&Code> = spec.emitted_codes().collect();
-    union(&mut out, codes.iter().map(|c| string_literal(&c.name.value)));
+    union(
+        &mut out,
+        codes.iter().map(|c| string_literal(&c.name.value)),
+    );
 
-    doc(&mut out, "", "The category of an error code, from its numeric range.");
+    doc(
+        &mut out,
+        "",
+        "The category of an error code, from its numeric range.",
+    );
     out.push_str("export type Category =\n");
-    union(&mut out, spec.categories.iter().map(|c| string_literal(&c.key.value)));
+    union(
+        &mut out,
+        spec.categories.iter().map(|c| string_literal(&c.key.value)),
+    );
 
     doc(
         &mut out,
@@ -40,7 +50,10 @@ pub fn emit(spec: &Spec) -> String {
         "Who is to blame: the caller's input, the environment, or the server itself.",
     );
     out.push_str("export type Cause =\n");
-    union(&mut out, Cause::ALL.iter().map(|c| string_literal(c.as_str())));
+    union(
+        &mut out,
+        Cause::ALL.iter().map(|c| string_literal(c.as_str())),
+    );
 
     let mut enums_done: Vec<&str> = Vec::new();
     for def in SUPPORT_TYPES {
@@ -82,13 +95,25 @@ pub fn emit(spec: &Spec) -> String {
     out.push_str("export interface ErrorEnvelopeBase {\n");
     let base: [(&str, &str, &str); 8] = [
         ("success", "false", "Always false for an error."),
-        ("error_code", "ErrorCode", "The error code; discriminates ErrorEnvelope."),
+        (
+            "error_code",
+            "ErrorCode",
+            "The error code; discriminates ErrorEnvelope.",
+        ),
         ("code", "number", "The numeric id of error_code."),
         ("category", "Category", "The category of error_code."),
         ("message", "string", "What went wrong, in one line."),
-        ("retryable", "boolean", "True when the caller can fix its call and retry."),
+        (
+            "retryable",
+            "boolean",
+            "True when the caller can fix its call and retry.",
+        ),
         ("cause", "Cause", "Who is to blame."),
-        ("recovery_hints", "string[]", "General guidance for recovering, most relevant first."),
+        (
+            "recovery_hints",
+            "string[]",
+            "General guidance for recovering, most relevant first.",
+        ),
     ];
     for (name, ty, text) in base {
         doc(&mut out, "  ", text);
@@ -243,7 +268,10 @@ mod tests {
         assert!(ts.contains("  file_index?: number;\n"));
         assert!(ts.contains("  context: { snippet: string };\n"));
         assert!(ts.contains("@deprecated since 2.0.0: use `MATCH_NOT_FOUND`."));
-        assert!(!ts.contains("GONE"), "removed codes are not part of the union");
+        assert!(
+            !ts.contains("GONE"),
+            "removed codes are not part of the union"
+        );
     }
 
     #[test]

@@ -203,7 +203,10 @@ fn diff(path: &Path, old: &str, new: &str) -> String {
     let text = similar::TextDiff::from_lines(old.as_str(), new)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("{name} (committed)"), &format!("{name} (expected)"))
+        .header(
+            &format!("{name} (committed)"),
+            &format!("{name} (expected)"),
+        )
         .to_string();
     let total = text.lines().count();
     if total <= MAX_DIFF_LINES {

@@ -1,0 +1,282 @@
+//! The published envelope schema, checked with an independent validator.
+//!
+//! These tests read the committed `schema/error-envelope.schema.json` and
+//! `docs/errors.md` (what clients actually get; `artifacts.rs` checks they
+//! match `errors.yaml`) and use the `jsonschema` crate to show that:
+//! - the schema is a valid draft 2020-12 schema;
+//! - every example envelope in the error reference validates;
+//! - envelopes that break the contract are rejected: missing required
+//!   context, unknown or removed codes, a number, `retryable` or `cause` that
+//!   does not match the code, unknown or forbidden fields.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use splice_codegen::emit_markdown::EXAMPLE_MARKER;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen/ has a parent")
+        .to_path_buf()
+}
+
+fn read(rel: &str) -> String {
+    let path = root().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+fn schema() -> Value {
+    serde_json::from_str(&read("schema/error-envelope.schema.json")).expect("the schema is JSON")
+}
+
+fn validator() -> jsonschema::Validator {
+    jsonschema::draft202012::new(&schema()).expect("the schema compiles")
+}
+
+/// The example envelopes of docs/errors.md, keyed by their error_code.
+fn doc_examples() -> Vec<(String, Value)> {
+    let md = read("docs/errors.md");
+    let mut out = Vec::new();
+    for (i, piece) in md.split(EXAMPLE_MARKER).enumerate().skip(1) {
+        let body = piece
+            .trim_start()
+            .strip_prefix("```json\n")
+            .unwrap_or_else(|| panic!("example {i} is not followed by a ```json block"));
+        let end = body.find("\n```").expect("example block is closed");
+        let value: Value = serde_json::from_str(&body[..end])
+            .unwrap_or_else(|e| panic!("example {i} is not JSON: {e}"));
+        let code = value["error_code"]
+            .as_str()
+            .expect("example has error_code")
+            .to_owned();
+        out.push((code, value));
+    }
+    out
+}
+
+fn example(code: &str) -> Value {
+    doc_examples()
+        .into_iter()
+        .find(|(c, _)| c == code)
+        .unwrap_or_else(|| panic!("no example for {code}"))
+        .1
+}
+
+fn errors(v: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+    v.iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn schema_passes_draft_2020_12_meta_validation() {
+    let schema = schema();
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert_eq!(schema["$id"], "schema://splice/error-envelope/v1");
+    if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
+        panic!("meta-validation failed: {e} at {}", e.instance_path());
+    }
+}
+
+#[test]
+fn every_example_envelope_in_the_reference_validates() {
+    let v = validator();
+    let spec = splice_codegen::load_path(&root().join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("errors.yaml does not load:\n{}", d.render()));
+    let examples = doc_examples();
+    let mut seen: Vec<&str> = examples.iter().map(|(c, _)| c.as_str()).collect();
+    let mut emitted: Vec<&str> = spec
+        .emitted_codes()
+        .map(|c| c.name.value.as_str())
+        .collect();
+    seen.sort();
+    emitted.sort();
+    assert_eq!(
+        seen, emitted,
+        "one example per emitted code, none for removed codes"
+    );
+    for (code, example) in &examples {
+        let problems = errors(&v, example);
+        assert!(
+            problems.is_empty(),
+            "example for {code} is invalid: {problems:#?}"
+        );
+    }
+}
+
+#[test]
+fn optional_context_is_accepted() {
+    let v = validator();
+    let mut e = example("MATCH_NOT_FOUND");
+    e["file_index"] = json!(0);
+    e["file_statuses"] = json!([{"file_index": 0, "file_path": "/a", "status": "failed", "error_code": "MATCH_NOT_FOUND"}]);
+    assert!(errors(&v, &e).is_empty(), "{:#?}", errors(&v, &e));
+
+    let mut e = example("STALE_FILE");
+    e["context"]["expected_sha256"] = json!("00".repeat(32));
+    assert!(errors(&v, &e).is_empty(), "{:#?}", errors(&v, &e));
+}
+
+/// Each case: what is wrong, and the envelope with that mistake.
+fn invalid_cases() -> Vec<(&'static str, Value)> {
+    let base = example("MATCH_NOT_FOUND");
+    let with = |f: &dyn Fn(&mut Value)| {
+        let mut e = base.clone();
+        f(&mut e);
+        e
+    };
+    vec![
+        (
+            "MATCH_NOT_FOUND without context.snippet",
+            with(&|e| {
+                e["context"].as_object_mut().unwrap().remove("snippet");
+            }),
+        ),
+        (
+            "MATCH_NOT_FOUND without a context object",
+            with(&|e| {
+                e.as_object_mut().unwrap().remove("context");
+            }),
+        ),
+        (
+            "MATCH_NOT_FOUND without edit_index",
+            with(&|e| {
+                e.as_object_mut().unwrap().remove("edit_index");
+            }),
+        ),
+        (
+            "MATCH_NOT_FOUND without edit_status",
+            with(&|e| {
+                e.as_object_mut().unwrap().remove("edit_status");
+            }),
+        ),
+        (
+            "unknown error_code",
+            with(&|e| e["error_code"] = json!("NO_SUCH_CODE")),
+        ),
+        (
+            "removed code UNKNOWN_TOOL",
+            json!({
+                "success": false, "error_code": "UNKNOWN_TOOL", "code": 9003,
+                "category": "internal", "message": "unknown tool", "retryable": false,
+                "cause": "server", "recovery_hints": ["Call tools/list"]
+            }),
+        ),
+        (
+            "code number of another error_code",
+            with(&|e| e["code"] = json!(2001)),
+        ),
+        (
+            "retryable flipped",
+            with(&|e| e["retryable"] = json!(false)),
+        ),
+        (
+            "cause changed",
+            with(&|e| e["cause"] = json!("environment")),
+        ),
+        (
+            "category changed",
+            with(&|e| e["category"] = json!("validation")),
+        ),
+        ("success true", with(&|e| e["success"] = json!(true))),
+        ("unknown top-level property", with(&|e| e["foo"] = json!(1))),
+        (
+            "unknown context property",
+            with(&|e| e["context"]["foo"] = json!(1)),
+        ),
+        (
+            "a context field the code may not carry (backup_path)",
+            with(&|e| e["backup_path"] = json!("/a.bak")),
+        ),
+        (
+            "a context-object field the code may not carry (limit)",
+            with(&|e| e["context"]["limit"] = json!({"name": "max_edits", "max": 1})),
+        ),
+        (
+            "edit_index as a string",
+            with(&|e| e["edit_index"] = json!("1")),
+        ),
+        (
+            "negative edit_index",
+            with(&|e| e["edit_index"] = json!(-1)),
+        ),
+        (
+            "empty recovery_hints",
+            with(&|e| e["recovery_hints"] = json!([])),
+        ),
+        (
+            "edit_status entry with an unknown status",
+            with(&|e| e["edit_status"][1]["status"] = json!("done")),
+        ),
+        (
+            "edit_status entry with an unknown member",
+            with(&|e| e["edit_status"][1]["note"] = json!("x")),
+        ),
+        (
+            "violation with an unknown code",
+            with_example("VALIDATION_FAILED", |e| {
+                e["violations"][0]["code"] = json!("SCHEMA_ERROR")
+            }),
+        ),
+        (
+            "violation without a path",
+            with_example("VALIDATION_FAILED", |e| {
+                e["violations"][0].as_object_mut().unwrap().remove("path");
+            }),
+        ),
+        (
+            "STALE_FILE blamed on the input",
+            with_example("STALE_FILE", |e| e["cause"] = json!("input")),
+        ),
+        (
+            "FILE_NOT_FOUND marked not retryable",
+            with_example("FILE_NOT_FOUND", |e| e["retryable"] = json!(false)),
+        ),
+        (
+            "AMBIGUOUS_MATCH without match_count",
+            with_example("AMBIGUOUS_MATCH", |e| {
+                e["context"].as_object_mut().unwrap().remove("match_count");
+            }),
+        ),
+        (
+            "ROLLBACK_FAILED without rollback",
+            with_example("ROLLBACK_FAILED", |e| {
+                e.as_object_mut().unwrap().remove("rollback");
+            }),
+        ),
+    ]
+}
+
+fn with_example(code: &str, f: impl FnOnce(&mut Value)) -> Value {
+    let mut e = example(code);
+    f(&mut e);
+    e
+}
+
+#[test]
+fn envelopes_that_break_the_contract_are_rejected() {
+    let v = validator();
+    let mut accepted = Vec::new();
+    for (what, envelope) in invalid_cases() {
+        if v.is_valid(&envelope) {
+            accepted.push(what);
+        }
+    }
+    assert!(accepted.is_empty(), "the schema accepted: {accepted:#?}");
+}
+
+#[test]
+fn a_missing_required_field_is_reported_where_it_belongs() {
+    let v = validator();
+    let mut e = example("MATCH_NOT_FOUND");
+    e["context"].as_object_mut().unwrap().remove("snippet");
+    let problems = errors(&v, &e);
+    assert!(
+        problems.iter().any(|p| p.contains("\"snippet\" is a required property") && p.ends_with("at /context")),
+        "{problems:#?}"
+    );
+}
