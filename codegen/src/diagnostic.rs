@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use crate::spec::Loc;
 
@@ -189,6 +189,8 @@ impl Diagnostics {
                 }
             }
             group = group.element(snippet);
+        } else {
+            group = group.element(Origin::path(self.file_name.as_str()));
         }
         if let Some(help) = &d.help {
             group = group.element(Level::HELP.message(help.as_str()));
@@ -262,7 +264,7 @@ pub fn did_you_mean<'a>(
 
 /// `help: did you mean `x`?` when a candidate is close, otherwise a list of
 /// what is allowed.
-pub fn suggest<'a>(word: &str, candidates: &[&'a str], what: &str) -> String {
+pub fn suggest(word: &str, candidates: &[&str], what: &str) -> String {
     match did_you_mean(word, candidates.iter().copied()) {
         Some(c) => format!("did you mean `{c}`?"),
         None => format!("{what}: {}", list(candidates)),

@@ -599,69 +599,59 @@ codes:
 
     #[test]
     fn breaking_changes() {
-        let bump = |s: &str| s.replace("version: 1.0.0", "version: 1.1.0");
-        let cases: Vec<(Box<dyn Fn(&str) -> String>, &str)> = vec![
+        let cases = [
             (
-                Box::new(|s: &str| bump(s).replace("number: 4000", "number: 4001")),
+                "number: 4000",
+                "number: 4001",
                 "renumbered from 4000 to 4001",
             ),
             (
-                Box::new(|s: &str| {
-                    bump(s).replace(
-                        "    category: external\n",
-                        "    category: external\n    retryable: true\n",
-                    )
-                }),
+                "    category: external\n",
+                "    category: external\n    retryable: true\n",
                 "`retryable` of code `DISK_FULL` changed from false to true",
             ),
             (
-                Box::new(|s: &str| {
-                    bump(s).replace(
-                        "    category: external\n",
-                        "    category: external\n    cause: server\n",
-                    )
-                }),
+                "    category: external\n",
+                "    category: external\n    cause: server\n",
                 "`cause` of code `DISK_FULL` changed from environment to server",
             ),
             (
-                Box::new(|s: &str| {
-                    bump(s).replace("required: [file_path]", "required: [file_path, snippet]")
-                }),
+                "required: [file_path]",
+                "required: [file_path, snippet]",
                 "now requires context field `snippet`",
             ),
             (
-                Box::new(|s: &str| {
-                    bump(s).replace(
-                        "required: [file_path], optional: [backup_path]",
-                        "optional: [backup_path, file_path]",
-                    )
-                }),
+                "required: [file_path], optional: [backup_path]",
+                "optional: [backup_path, file_path]",
                 "required context field `file_path` of code `EMPTY_EDITS` is now only optional",
             ),
             (
-                Box::new(|s: &str| {
-                    bump(s).replace(
-                        "recovery_hints: [Free space]\n",
-                        "removed: { since: 1.1.0, reason: gone }\n",
-                    )
-                }),
+                "recovery_hints: [Free space]\n",
+                "removed: { since: 1.1.0, reason: gone }\n",
                 "code `DISK_FULL` was removed",
             ),
             (
-                Box::new(|s: &str| bump(s).replace("range: [4000, 4999]", "range: [4000, 4499]")),
+                "range: [4000, 4999]",
+                "range: [4000, 4499]",
                 "range of category `external` changed",
             ),
             (
-                Box::new(|s: &str| bump(s).replace("DISK_FULL", "NO_SPACE")),
+                "DISK_FULL",
+                "NO_SPACE",
                 "code `DISK_FULL` (4000) was deleted",
             ),
             (
-                Box::new(|s: &str| bump(s).replace("DISK_FULL", "NO_SPACE")),
+                "DISK_FULL",
+                "NO_SPACE",
                 "code `NO_SPACE` reuses number 4000",
             ),
+            ("schema://t", "schema://u", "base_uri changed"),
         ];
-        for (edit, needle) in cases {
-            let r = changed(edit);
+        for (from, to, needle) in cases {
+            let r = changed(|s| {
+                s.replace("version: 1.0.0", "version: 1.1.0")
+                    .replace(from, to)
+            });
             only(&r, Compat::Breaking, needle);
             assert!(
                 !r.is_acceptable(),

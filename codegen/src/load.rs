@@ -131,6 +131,9 @@ pub(crate) struct DraftCode {
     pub explanation: Option<Spanned<String>>,
     pub message: Option<Spanned<String>>,
     pub params: Vec<Param>,
+    /// Names of declared parameters that could not be read (already
+    /// reported); templates may use them without a follow-up error.
+    pub broken_params: Vec<String>,
     /// The list (with the location of the list itself) when written.
     pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
     pub required_context: Vec<Spanned<ContextField>>,
@@ -298,9 +301,7 @@ impl Lower {
     }
 
     fn root(&mut self, root: &Node) -> Option<Draft> {
-        let Some(f) = self.fields(root, "the spec", TOP_KEYS, &[], root.loc, "the spec") else {
-            return None;
-        };
+        let f = self.fields(root, "the spec", TOP_KEYS, &[], root.loc, "the spec")?;
         let taxonomy = match f.get("taxonomy") {
             Some(n) => self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)),
             None => {
@@ -438,7 +439,7 @@ impl Lower {
             let explanation = f
                 .get("explanation")
                 .and_then(|n| self.string(n, "explanation", &owner));
-            let params = f
+            let (params, broken_params) = f
                 .get("params")
                 .map(|n| self.params(n, &owner))
                 .unwrap_or_default();
@@ -485,6 +486,7 @@ impl Lower {
                 explanation,
                 message,
                 params,
+                broken_params,
                 recovery_hints,
                 required_context,
                 optional_context,
@@ -496,7 +498,8 @@ impl Lower {
         out
     }
 
-    fn params(&mut self, node: &Node, owner: &str) -> Vec<Param> {
+    /// The readable parameters, and the names of the unreadable ones.
+    fn params(&mut self, node: &Node, owner: &str) -> (Vec<Param>, Vec<String>) {
         let NodeKind::Map(entries) = &node.kind else {
             self.push(wrong_type(
                 node,
@@ -504,9 +507,10 @@ impl Lower {
                 owner,
                 "a mapping of parameter names to `{ type, description }`",
             ));
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
         let mut out: Vec<Param> = Vec::new();
+        let mut broken = Vec::new();
         for (k, v) in entries {
             let Some(name) = self.key(k, "parameter name") else {
                 continue;
@@ -531,6 +535,7 @@ impl Lower {
             }
             let what = format!("parameter `{}` of {owner}", name.value);
             let Some(f) = self.fields(v, &what, PARAM_KEYS, PARAM_KEYS, name.loc, &what) else {
+                broken.push(name.value);
                 continue;
             };
             let ty = f.get("type").and_then(|n| {
@@ -550,15 +555,16 @@ impl Lower {
             let description = f
                 .get("description")
                 .and_then(|n| self.line(n, "description", &what));
-            if let (Some(ty), Some(description)) = (ty, description) {
-                out.push(Param {
+            match (ty, description) {
+                (Some(ty), Some(description)) => out.push(Param {
                     name,
                     ty,
                     description,
-                });
+                }),
+                _ => broken.push(name.value),
             }
         }
-        out
+        (out, broken)
     }
 
     fn hints(&mut self, node: &Node, owner: &str) -> Option<Spanned<Vec<Spanned<String>>>> {

@@ -1,1 +1,155 @@
-fn main() {}
+//! `splice-codegen`: check the taxonomy, compare it with the last release,
+//! and print what it generates.
+//!
+//! Exit status: 0 when everything is fine, 1 when the spec has problems, a
+//! comparison finds an unacceptable change, or generated files are stale;
+//! 2 for usage errors (from clap).
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use splice_codegen::spec::Spec;
+use splice_codegen::{Diagnostics, diff, load_path};
+
+/// The splice error-taxonomy compiler.
+#[derive(Debug, Parser)]
+#[command(name = "splice-codegen", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Load and check a spec; print every problem with its line and column.
+    Check {
+        /// The spec file [default: errors.yaml of the enclosing workspace].
+        spec: Option<PathBuf>,
+    },
+    /// Compare two versions of the spec: breaking and compatible changes.
+    ///
+    /// Fails on a breaking change unless NEW bumps the major version, and
+    /// when the content changed without a version bump. CI runs
+    /// `diff schema/baseline/errors.yaml errors.yaml`.
+    Diff {
+        /// The released spec (usually schema/baseline/errors.yaml).
+        old: PathBuf,
+        /// The candidate spec (usually errors.yaml).
+        new: PathBuf,
+    },
+    /// Print the Rust code that `taxonomy!` expands to, formatted.
+    Rust {
+        /// The spec file [default: errors.yaml of the enclosing workspace].
+        spec: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one command; `Ok(false)` means "reported problems, exit 1".
+fn run(command: Command) -> Result<bool, String> {
+    match command {
+        Command::Check { spec } => {
+            let path = spec_path(spec)?;
+            let Some(spec) = load(&path) else {
+                return Ok(false);
+            };
+            out(&format!("ok: {}: {}\n", path.display(), summary(&spec)));
+            Ok(true)
+        }
+        Command::Diff { old, new } => {
+            let (Some(old_spec), Some(new_spec)) = (load(&old), load(&new)) else {
+                return Ok(false);
+            };
+            let report = diff::diff(&old_spec, &new_spec);
+            out(&report.render(&new.display().to_string()));
+            Ok(report.is_acceptable())
+        }
+        Command::Rust { spec } => {
+            let path = spec_path(spec)?;
+            let Some(spec) = load(&path) else {
+                return Ok(false);
+            };
+            out(&splice_codegen::emit_rust::emit_pretty(&spec));
+            Ok(true)
+        }
+    }
+}
+
+/// Loads a spec, printing its diagnostics to stderr on failure.
+fn load(path: &Path) -> Option<Spec> {
+    match load_path(path) {
+        Ok(spec) => Some(spec),
+        Err(diagnostics) => {
+            report(&diagnostics);
+            None
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`splice-codegen rust | head`) is not an
+/// error worth a panic.
+fn out(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+fn report(diagnostics: &Diagnostics) {
+    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        eprint!("{}", diagnostics.render_styled());
+    } else {
+        eprint!("{}", diagnostics.render());
+    }
+}
+
+/// `taxonomy splice 1.0.0: 6 categories, 33 codes (1 deprecated, 2 removed)`.
+fn summary(spec: &Spec) -> String {
+    let deprecated = spec.codes.iter().filter(|c| c.is_deprecated()).count();
+    let removed = spec.codes.iter().filter(|c| !c.is_emitted()).count();
+    format!(
+        "taxonomy {} {}: {} categories, {} codes ({deprecated} deprecated, {removed} removed)",
+        spec.taxonomy.name.value,
+        spec.taxonomy.version.value,
+        spec.categories.len(),
+        spec.codes.len()
+    )
+}
+
+/// The given spec path, or `errors.yaml` in the nearest ancestor of the
+/// current directory that has one.
+fn spec_path(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    match given {
+        Some(p) => Ok(p),
+        None => Ok(workspace_root()?.join("errors.yaml")),
+    }
+}
+
+/// The nearest ancestor of the current directory containing `errors.yaml`.
+fn workspace_root() -> Result<PathBuf, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    cwd.ancestors()
+        .find(|dir| dir.join("errors.yaml").is_file())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            format!(
+                "no errors.yaml in {} or any parent directory; pass the spec path explicitly",
+                cwd.display()
+            )
+        })
+}

@@ -467,7 +467,9 @@ impl Validator<'_> {
             }
             for p in found {
                 used.push(p.name);
-                if code.params.iter().any(|q| q.name.value == p.name) {
+                if code.params.iter().any(|q| q.name.value == p.name)
+                    || code.broken_params.iter().any(|b| b == p.name)
+                {
                     continue;
                 }
                 let needle = format!("{{{}}}", p.name);

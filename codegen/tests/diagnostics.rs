@@ -59,3 +59,124 @@ fn the_real_taxonomy_and_the_demo_fixture_load() {
         }
     }
 }
+
+/// Every file in `tests/fixtures/rules/` breaks one rule. Its trailing
+/// `# expect: LINE:COL: message` comments list exactly the diagnostics it
+/// must produce; the rendered report is pinned by an insta snapshot.
+///
+/// `SPLICE_BLESS_EXPECT=1 cargo test` rewrites the expectations from the
+/// current output (review the diff before committing).
+#[test]
+fn each_rule_has_its_diagnostic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    assert!(
+        paths.len() >= 50,
+        "expected one fixture per rule, found {}",
+        paths.len()
+    );
+    let bless = std::env::var_os("SPLICE_BLESS_EXPECT").is_some();
+    let mut failures = Vec::new();
+    for path in paths {
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with("# expect: "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let expected: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("# expect: "))
+            .collect();
+        let file_name = format!("rules/{name}.yaml");
+        let diags = match load_str(&text, &file_name) {
+            Ok(_) => {
+                failures.push(format!("{name}: loaded without any diagnostic"));
+                continue;
+            }
+            Err(d) => d,
+        };
+        let actual: Vec<String> = diags.items.iter().map(|d| d.to_string()).collect();
+        if bless {
+            let mut new = body.clone();
+            for a in &actual {
+                new.push_str(&format!("# expect: {a}\n"));
+            }
+            std::fs::write(&path, new).unwrap();
+        } else if actual != expected {
+            failures.push(format!(
+                "{name}:\n  expected {expected:#?}\n  actual   {actual:#?}"
+            ));
+        }
+        insta::assert_snapshot!(format!("rule_{name}"), diags.render());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A spec with many different problems reports all of them at once, each
+/// at its own line and column.
+#[test]
+fn broken_spec_reports_every_problem_at_once() {
+    let diags =
+        load_str(&fixture("broken.yaml"), "broken.yaml").expect_err("broken.yaml must not load");
+    let actual: Vec<String> = diags
+        .items
+        .iter()
+        .map(|d| d.one_line("broken.yaml"))
+        .collect();
+    let expected = [
+        "broken.yaml:4:12: `version` of `taxonomy` must be a semver version, found a number",
+        "broken.yaml:12:3: category key `Domain` is not lower_snake_case",
+        "broken.yaml:13:12: `range` of category `Domain` overlaps category `validation`: [1500, 2999] and [1000, 1999]",
+        "broken.yaml:13:12: `range` of category `Domain` spans more than one thousand-block: [1500, 2999]",
+        "broken.yaml:15:16: `retryable` of category `Domain` must be `true` or `false`, found a string",
+        "broken.yaml:16:12: unknown cause `user` in category `Domain`",
+        "broken.yaml:18:3: code `match_not_found` is missing `title`",
+        "broken.yaml:18:3: code name `match_not_found` is not SCREAMING_SNAKE_CASE",
+        "broken.yaml:20:15: unknown category `domain` in code `match_not_found`",
+        "broken.yaml:22:5: unknown key `titel` in code `match_not_found`",
+        "broken.yaml:23:47: unknown placeholder `{file_pat}` in `message` of code `match_not_found`",
+        "broken.yaml:24:21: `recovery_hints` of code `match_not_found` is empty",
+        "broken.yaml:26:30: unknown context field `fille_path`",
+        "broken.yaml:27:18: context field `edit_index` of code `match_not_found` is both required and optional",
+        "broken.yaml:30:13: `number` of code `EMPTY_EDITS` must be an integer, found a string",
+        "broken.yaml:31:15: unknown category `validaton` in code `EMPTY_EDITS`",
+        "broken.yaml:34:24: unbalanced `{` in `message` of code `EMPTY_EDITS`",
+        "broken.yaml:36:22: unknown parameter type `int`",
+        "broken.yaml:37:7: parameter `unused` of code `EMPTY_EDITS` is never used",
+        "broken.yaml:39:9: empty hint in `recovery_hints` of code `EMPTY_EDITS`",
+        "broken.yaml:42:13: number 2000 of code `DUPLICATE` is already used by code `match_not_found`",
+        "broken.yaml:48:26: `deprecated.since` of code `DUPLICATE` is 1.0.0, before the code was introduced in 2.0.0",
+        "broken.yaml:48:46: `replaced_by` of code `DUPLICATE` names unknown code `NOWHERE`",
+        "broken.yaml:50:3: code `DUPLICATE` is defined twice",
+    ];
+    assert_eq!(actual, expected);
+    let rendered = diags.render();
+    assert!(
+        rendered.ends_with("error: could not load `broken.yaml` due to 24 previous errors\n"),
+        "{rendered}"
+    );
+    insta::assert_snapshot!("broken_spec", rendered);
+}
+
+#[test]
+fn unreadable_and_non_utf8_files_are_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.yaml");
+    let d = splice_codegen::load_path(&missing).unwrap_err();
+    assert_eq!(d.items.len(), 1);
+    assert!(d.items[0].message.starts_with("cannot read"), "{d:?}");
+    assert!(d.render().contains("missing.yaml"));
+
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(&bad, b"taxonomy:\n  name: \xff\xfe\n").unwrap();
+    let d = splice_codegen::load_path(&bad).unwrap_err();
+    assert_eq!(d.items[0].message, "the spec is not valid UTF-8");
+    assert_eq!((d.items[0].loc.line, d.items[0].loc.col), (2, 9));
+    assert!(d.render().contains("^"), "{}", d.render());
+}
