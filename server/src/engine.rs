@@ -224,6 +224,7 @@ pub fn apply(original: &[u8], edits: &[Edit<'_>]) -> Result<Outcome, Failure> {
         base: if bom { BOM.len() } else { 0 },
         eols: Eols::default(),
         original_style: LineEnding::None,
+        line_mark: (0, 0),
     };
     buffer.eols = Eols::count(buffer.text());
     buffer.original_style = buffer.eols.style();
@@ -250,6 +251,10 @@ struct Buffer {
     base: usize,
     eols: Eols,
     original_style: LineEnding,
+    /// A text offset and the number of `\n` before it, valid while no splice
+    /// lands before the offset: edits made in file order (the usual case)
+    /// then count lines once in total instead of once per edit.
+    line_mark: (usize, usize),
 }
 
 impl Buffer {
@@ -295,7 +300,7 @@ impl Buffer {
                 snippet: context::not_found_snippet(self.text(), old),
             });
         };
-        let first_line = context::line_index(self.text(), first) + 1;
+        let first_line = self.line_of(first);
         if old == edit.new_string {
             return Ok(EditReport {
                 replacements: 0,
@@ -326,10 +331,25 @@ impl Buffer {
         })
     }
 
+    /// 1-based line of text offset `offset`, counted from the line mark when
+    /// the mark lies before it.
+    fn line_of(&mut self, offset: usize) -> usize {
+        let (from, before) = match self.line_mark {
+            (mark, lines) if mark <= offset => (mark, lines),
+            _ => (0, 0),
+        };
+        let lines = before + context::line_index(&self.text()[from..], offset - from);
+        self.line_mark = (offset, lines);
+        lines + 1
+    }
+
     /// Replaces text bytes `start..end` with `new` in place, reusing the
     /// buffer's capacity, and updates the line-break counts from the bytes
     /// around the splice only.
     fn splice(&mut self, start: usize, end: usize, new: &[u8]) {
+        if start < self.line_mark.0 {
+            self.line_mark = (0, 0);
+        }
         let (start, end) = (self.base + start, self.base + end);
         // A `\n` just after the span may change kind when the byte before it
         // changes, so the windows reach one byte past each span.
@@ -351,6 +371,9 @@ impl Buffer {
     /// Replaces every non-overlapping occurrence from `first` on (there is
     /// none before it) in one pass; returns how many.
     fn replace_all(&mut self, finder: &Finder<'_>, first: usize, new: &[u8]) -> usize {
+        if first < self.line_mark.0 {
+            self.line_mark = (0, 0);
+        }
         let needle_len = finder.needle().len();
         let text = &self.bytes[self.base..];
         let mut out = Vec::with_capacity(self.bytes.len() + new.len().saturating_sub(needle_len));

@@ -15,7 +15,8 @@ const BOM: &str = "\u{FEFF}";
 enum Result_ {
     Applied {
         content: String,
-        replacements: Vec<usize>,
+        /// Per edit: (replacements, 1-based line of the first occurrence).
+        replacements: Vec<(usize, usize)>,
     },
     Empty(usize),
     NotFound(usize),
@@ -105,8 +106,9 @@ fn reference(original: &str, edits: &[TestEdit]) -> Result_ {
         else {
             return Result_::NotFound(i);
         };
+        let first_line = text[..text.find(&needle).unwrap()].matches('\n').count() + 1;
         if e.old == e.new {
-            replacements.push(0);
+            replacements.push((0, first_line));
             continue;
         }
         let new = if translated || (!e.old.contains('\n') && style == LineEnding::Crlf) {
@@ -115,14 +117,14 @@ fn reference(original: &str, edits: &[TestEdit]) -> Result_ {
             e.new.clone()
         };
         if e.all {
-            replacements.push(text.matches(needle.as_str()).count());
+            replacements.push((text.matches(needle.as_str()).count(), first_line));
             text = text.replace(needle.as_str(), &new);
         } else {
             let found = positions(&text, &needle);
             if found.len() > 1 {
                 return Result_::Ambiguous(i, found.len());
             }
-            replacements.push(1);
+            replacements.push((1, first_line));
             text = text.replacen(needle.as_str(), &new, 1);
         }
     }
@@ -148,7 +150,11 @@ fn summarize(result: Result<engine::Outcome, Failure>) -> Result_ {
     match result {
         Ok(outcome) => Result_::Applied {
             content: String::from_utf8(outcome.content).expect("engine output is UTF-8"),
-            replacements: outcome.per_edit.iter().map(|r| r.replacements).collect(),
+            replacements: outcome
+                .per_edit
+                .iter()
+                .map(|r| (r.replacements, r.first_line))
+                .collect(),
         },
         Err(Failure::EmptyOldString { edit_index }) => Result_::Empty(edit_index),
         Err(Failure::NotFound { edit_index, .. }) => Result_::NotFound(edit_index),
