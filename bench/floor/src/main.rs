@@ -1,0 +1,201 @@
+//! The benchmark floor: the least work an exact, durable edit of one file
+//! must do, so the report can say how close splice gets to the physical
+//! limit of the machine.
+//!
+//! It is a long-lived process driven over stdin/stdout, one JSON request per
+//! line and one JSON reply per line, so that the per-edit cost it reports
+//! excludes process start-up, exactly like the MCP servers it is compared
+//! with (which are also measured over one open connection). A request is
+//!
+//! ```json
+//! {"path": "/abs/file", "edits": [{"old": "a", "new": "b", "all": false}], "fsync": true}
+//! ```
+//!
+//! and for it the floor does, in this order, and nothing else:
+//!
+//! 1. read the whole file into memory;
+//! 2. for each edit, in order, against the result of the previous edits:
+//!    search `old` with [`memchr::memmem`]; without `all`, look for a second
+//!    (overlapping) start too, so a unique match costs one full scan, and
+//!    refuse zero or several matches; then splice `new` into the buffer in
+//!    place (one `memmove` of the tail). With `all`, build the output in one
+//!    left-to-right pass over the non-overlapping occurrences;
+//! 3. create a temp file next to the target (`O_EXCL`), write the buffer;
+//! 4. `fsync` the temp file (when `fsync` is true);
+//! 5. `rename` it over the target;
+//! 6. `fsync` the directory (when `fsync` is true).
+//!
+//! It does not validate paths, check encodings, preserve permissions,
+//! journal, back up or compute a diff: those are what a real server adds on
+//! top. The reply is `{"ok":true,"replacements":N,"bytes":LEN}` or
+//! `{"ok":false,"error":"..."}`; a malformed request gets an error reply and
+//! the loop goes on.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use memchr::memmem;
+use serde_json::{Value, json};
+
+/// One find-and-replace of a request.
+struct Edit {
+    old: Vec<u8>,
+    new: Vec<u8>,
+    all: bool,
+}
+
+/// One decoded request line.
+struct Request {
+    path: PathBuf,
+    edits: Vec<Edit>,
+    fsync: bool,
+}
+
+fn main() {
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut counter: u64 = 0;
+    for line in stdin.lock().lines() {
+        let line = match line {
+            Ok(line) => line,
+            Err(err) => {
+                eprintln!("splice-bench-floor: cannot read stdin: {err}");
+                std::process::exit(1);
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        counter += 1;
+        let reply = match decode(&line).and_then(|req| run(&req, counter)) {
+            Ok((replacements, bytes)) => {
+                json!({"ok": true, "replacements": replacements, "bytes": bytes})
+            }
+            Err(error) => json!({"ok": false, "error": error}),
+        };
+        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+            // The driver went away: nothing left to answer.
+            return;
+        }
+    }
+}
+
+fn decode(line: &str) -> Result<Request, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("bad request json: {e}"))?;
+    let path = value
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or("request needs a string `path`")?;
+    let edits = value
+        .get("edits")
+        .and_then(Value::as_array)
+        .ok_or("request needs an array `edits`")?;
+    let edits = edits
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let text = |key: &str| {
+                e.get(key)
+                    .and_then(Value::as_str)
+                    .map(|s| s.as_bytes().to_vec())
+                    .ok_or_else(|| format!("edits[{i}] needs a string `{key}`"))
+            };
+            let old = text("old")?;
+            if old.is_empty() {
+                return Err(format!("edits[{i}].old is empty"));
+            }
+            Ok(Edit {
+                old,
+                new: text("new")?,
+                all: e.get("all").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Request {
+        path: PathBuf::from(path),
+        edits,
+        fsync: value.get("fsync").and_then(Value::as_bool).unwrap_or(true),
+    })
+}
+
+/// Applies `req`; returns (replacements, bytes written).
+fn run(req: &Request, counter: u64) -> Result<(usize, usize), String> {
+    let path = &req.path;
+    let mut buf = fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut replacements = 0;
+    for (i, edit) in req.edits.iter().enumerate() {
+        replacements += if edit.all {
+            replace_all(&mut buf, edit).ok_or_else(|| format!("edits[{i}]: no match"))?
+        } else {
+            replace_one(&mut buf, edit).map_err(|e| format!("edits[{i}]: {e}"))?
+        };
+    }
+    write_atomically(path, &buf, req.fsync, counter)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok((replacements, buf.len()))
+}
+
+fn replace_one(buf: &mut Vec<u8>, edit: &Edit) -> Result<usize, &'static str> {
+    let finder = memmem::Finder::new(&edit.old);
+    let at = finder.find(buf).ok_or("no match")?;
+    // A second start anywhere after the first (overlapping counts) makes the
+    // edit ambiguous; for a unique match this completes one full scan.
+    if finder.find(&buf[at + 1..]).is_some() {
+        return Err("ambiguous match");
+    }
+    buf.splice(at..at + edit.old.len(), edit.new.iter().copied());
+    Ok(1)
+}
+
+fn replace_all(buf: &mut Vec<u8>, edit: &Edit) -> Option<usize> {
+    let mut out = Vec::with_capacity(buf.len());
+    let mut last = 0;
+    let mut count = 0;
+    for at in memmem::find_iter(buf, &edit.old) {
+        // find_iter yields non-overlapping occurrences, left to right.
+        out.extend_from_slice(&buf[last..at]);
+        out.extend_from_slice(&edit.new);
+        last = at + edit.old.len();
+        count += 1;
+    }
+    if count == 0 {
+        return None;
+    }
+    out.extend_from_slice(&buf[last..]);
+    *buf = out;
+    Some(count)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8], fsync: bool, counter: u64) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other("path has no file name"))?;
+    let mut temp_name = name.to_os_string();
+    temp_name.push(format!(".{}.{counter}.floor-tmp", std::process::id()));
+    let temp = dir.join(temp_name);
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        if fsync {
+            file.sync_all()?;
+        }
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+        return result;
+    }
+    if fsync {
+        File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
