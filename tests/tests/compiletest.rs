@@ -1,0 +1,21 @@
+//! The compile-time contract of `taxonomy!`, checked with trybuild.
+//!
+//! `ui/spec/`: a spec that breaks a rule of the format must fail the build
+//! with the spec's `FILE:LINE:COL`, and with nothing but the spec's problems.
+//! `ui/call-site/`: code that breaks the generated API (a missing required
+//! field, a field the code may not carry, an unknown or deprecated code, a
+//! non-exhaustive match) must not compile. `ui/macro/`: misuse of the macro
+//! itself. `ui/pass/`: a minimal spec and the real `errors.yaml` expand to
+//! code that compiles and behaves.
+//!
+//! The `.stderr` files are rustc's output and depend on its version; see
+//! `tests/README.md` for the pinned toolchain and `TRYBUILD=overwrite`.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.pass("ui/pass/*.rs");
+    t.compile_fail("ui/spec/*.rs");
+    t.compile_fail("ui/call-site/*.rs");
+    t.compile_fail("ui/macro/*.rs");
+}

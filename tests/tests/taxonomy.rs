@@ -1,0 +1,350 @@
+//! The Rust types `taxonomy!` generates from the real `errors.yaml` agree
+//! with the spec and with the published JSON Schema.
+//!
+//! Three views of the taxonomy exist: the spec (read here through
+//! `splice_codegen`), the Rust types (expanded below) and
+//! `schema/error-envelope.schema.json` (what clients validate against). These
+//! tests fail when any two disagree: a lookup that does not match the spec, a
+//! constructor whose output the schema rejects, or a schemars schema whose
+//! codes, fields or required sets differ from the published one.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use splice_codegen::context::{ContextField, Placement, SUPPORT_TYPES};
+use splice_codegen::spec::Spec;
+
+mod taxonomy {
+    splice_macros::taxonomy!("../../errors.yaml");
+
+    /// One constructor's output, from `build.rs`.
+    pub struct Sample {
+        pub code: ErrorCode,
+        pub minimal: ErrorEnvelope,
+        pub full: ErrorEnvelope,
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/samples.rs"));
+}
+
+use taxonomy::{ErrorCode, ErrorEnvelope, Sample};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is inside the workspace")
+        .to_owned()
+}
+
+fn spec() -> Spec {
+    let path = workspace().join("errors.yaml");
+    splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()))
+}
+
+fn published_schema() -> Value {
+    let path = workspace().join("schema/error-envelope.schema.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+fn samples() -> Vec<Sample> {
+    let samples = taxonomy::samples();
+    let covered: Vec<ErrorCode> = samples.iter().map(|s| s.code).collect();
+    assert_eq!(
+        covered,
+        ErrorCode::ALL,
+        "build.rs must sample every code, in order"
+    );
+    samples
+}
+
+#[test]
+fn all_lists_exactly_the_emitted_codes_in_spec_order() {
+    let spec = spec();
+    let expected: Vec<&str> = spec
+        .emitted_codes()
+        .map(|c| c.name.value.as_str())
+        .collect();
+    let actual: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn every_code_round_trips_through_serde_display_and_from_str() {
+    for &code in ErrorCode::ALL {
+        let json = serde_json::to_value(code).unwrap();
+        assert_eq!(json, Value::String(code.as_str().to_owned()));
+        assert_eq!(serde_json::from_value::<ErrorCode>(json).unwrap(), code);
+        assert_eq!(code.to_string(), code.as_str());
+        assert_eq!(code.as_str().parse::<ErrorCode>(), Ok(code));
+    }
+    let unknown = "NOT_A_CODE".parse::<ErrorCode>().unwrap_err();
+    assert_eq!(unknown.to_string(), "unknown error code `NOT_A_CODE`");
+    assert_eq!(unknown.name(), "NOT_A_CODE");
+    assert!(serde_json::from_str::<ErrorCode>("\"match_not_found\"").is_err());
+}
+
+#[test]
+fn lookups_match_the_spec() {
+    let spec = spec();
+    for (&code, spec_code) in ErrorCode::ALL.iter().zip(spec.emitted_codes()) {
+        let name = code.as_str();
+        assert_eq!(code.number(), spec_code.number.value, "{name}");
+        assert_eq!(code.category().as_str(), spec_code.category.value, "{name}");
+        assert_eq!(code.retryable(), spec_code.retryable, "{name}");
+        assert_eq!(code.cause().as_str(), spec_code.cause.as_str(), "{name}");
+        assert_eq!(code.title(), spec_code.title.value, "{name}");
+        assert_eq!(code.message_template(), spec_code.message.value, "{name}");
+        assert_eq!(code.explanation(), spec_code.explanation.value, "{name}");
+        let hints: Vec<&str> = spec_code
+            .recovery_hints
+            .iter()
+            .map(|h| h.value.as_str())
+            .collect();
+        assert_eq!(code.recovery_hints(), hints, "{name}");
+    }
+}
+
+#[test]
+fn constructors_fill_the_envelope_from_the_spec() {
+    let spec = spec();
+    for sample in samples() {
+        let code = sample.code;
+        let spec_code = spec.code(code.as_str()).unwrap();
+        for envelope in [&sample.minimal, &sample.full] {
+            assert!(!envelope.success);
+            assert_eq!(envelope.error_code, code);
+            assert_eq!(envelope.code, code.number());
+            assert_eq!(envelope.category, code.category());
+            assert_eq!(envelope.retryable, code.retryable());
+            assert_eq!(envelope.cause, code.cause());
+            assert_eq!(envelope.recovery_hints.len(), code.recovery_hints().len());
+            // Every placeholder was rendered: no `{name}` of the template
+            // survives into the message or the hints.
+            for p in spec_code
+                .params
+                .iter()
+                .map(|p| p.name.value.as_str())
+                .chain(spec_code.required_context.iter().map(|f| f.value.name()))
+            {
+                let needle = format!("{{{p}}}");
+                assert!(
+                    !envelope.message.contains(&needle),
+                    "{code}: {}",
+                    envelope.message
+                );
+                for hint in &envelope.recovery_hints {
+                    assert!(!hint.contains(&needle), "{code}: {hint}");
+                }
+            }
+        }
+        let minimal = serde_json::to_value(&sample.minimal).unwrap();
+        let full = serde_json::to_value(&sample.full).unwrap();
+        for field in &spec_code.required_context {
+            assert!(
+                field_of(&minimal, field.value).is_some(),
+                "{code}: {} missing",
+                field.value
+            );
+        }
+        for field in &spec_code.optional_context {
+            assert!(
+                field_of(&minimal, field.value).is_none(),
+                "{code}: {} set",
+                field.value
+            );
+            assert!(
+                field_of(&full, field.value).is_some(),
+                "{code}: {} not set",
+                field.value
+            );
+        }
+        // Fields the code does not list are never present.
+        for field in ContextField::ALL {
+            let listed = spec_code
+                .required_context
+                .iter()
+                .chain(&spec_code.optional_context);
+            if !listed.clone().any(|f| f.value == *field) {
+                assert!(field_of(&full, *field).is_none(), "{code}: {field} present");
+            }
+        }
+        // An envelope without context fields in `context` has no `context`.
+        let has_context = spec_code
+            .required_context
+            .iter()
+            .any(|f| f.value.placement() == Placement::Context);
+        assert_eq!(minimal.get("context").is_some(), has_context, "{code}");
+    }
+}
+
+/// A context field of an envelope's JSON, at its placement.
+fn field_of(envelope: &Value, field: ContextField) -> Option<&Value> {
+    match field.placement() {
+        Placement::TopLevel => envelope.get(field.name()),
+        Placement::Context => envelope.get("context")?.get(field.name()),
+    }
+}
+
+#[test]
+fn every_constructor_output_validates_against_the_published_schema() {
+    let schema = published_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the published schema compiles");
+    for sample in samples() {
+        for envelope in [&sample.minimal, &sample.full] {
+            let json = serde_json::to_value(envelope).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&json)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:#?}\n{json:#}", sample.code);
+            // And the JSON reads back into the same envelope.
+            let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
+            assert_eq!(&back, envelope);
+        }
+    }
+}
+
+#[test]
+fn the_published_schema_rejects_an_envelope_missing_a_required_field() {
+    // The positive test above only means something if the schema enforces
+    // the per-code rules the constructors guarantee.
+    let schema = published_schema();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let spec = spec();
+    let mut checked = 0;
+    for sample in samples() {
+        let spec_code = spec.code(sample.code.as_str()).unwrap();
+        for field in &spec_code.required_context {
+            let mut json = serde_json::to_value(&sample.minimal).unwrap();
+            match field.value.placement() {
+                Placement::TopLevel => json.as_object_mut().unwrap().remove(field.value.name()),
+                Placement::Context => json["context"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove(field.value.name()),
+            };
+            assert!(
+                !validator.is_valid(&json),
+                "{}: accepted without {}",
+                sample.code,
+                field.value
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "errors.yaml has no required context at all");
+}
+
+#[test]
+fn envelopes_reject_unknown_fields() {
+    let sample = &samples()[0];
+    let mut json = serde_json::to_value(&sample.minimal).unwrap();
+    json["surprise"] = Value::Bool(true);
+    let err = serde_json::from_value::<ErrorEnvelope>(json).unwrap_err();
+    assert!(
+        err.to_string().contains("unknown field `surprise`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn schemars_schema_agrees_with_the_published_schema() {
+    let published = published_schema();
+    let generated = serde_json::to_value(schemars::schema_for!(ErrorEnvelope)).unwrap();
+
+    let codes = string_set(&object(&generated, &generated["properties"]["error_code"])["enum"]);
+    let expected: BTreeSet<String> = ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .collect();
+    assert_eq!(codes, expected, "schemars error_code enum");
+    assert_eq!(
+        codes,
+        string_set(&object(&published, &published["properties"]["error_code"])["enum"]),
+        "error_code enum"
+    );
+    assert_eq!(
+        key_set(&generated["properties"]),
+        key_set(&published["properties"]),
+        "top-level properties"
+    );
+    assert_eq!(
+        string_set(&generated["required"]),
+        string_set(&published["required"]),
+        "top-level required"
+    );
+    let generated_context = object(&generated, &generated["properties"]["context"]);
+    let published_context = object(&published, &published["properties"]["context"]);
+    assert_eq!(
+        key_set(&generated_context["properties"]),
+        key_set(&published_context["properties"]),
+        "context properties"
+    );
+    for def in SUPPORT_TYPES {
+        let name = def.name;
+        let g = &generated["$defs"][name];
+        let p = &published["$defs"][name];
+        assert!(
+            g.is_object() && p.is_object(),
+            "{name} is missing from a $defs"
+        );
+        let members: BTreeSet<String> = def.members.iter().map(|m| m.name.to_owned()).collect();
+        assert_eq!(
+            key_set(&g["properties"]),
+            members,
+            "{name} members (schemars)"
+        );
+        assert_eq!(
+            key_set(&p["properties"]),
+            members,
+            "{name} members (published)"
+        );
+        assert_eq!(
+            string_set(&g["required"]),
+            string_set(&p["required"]),
+            "{name} required"
+        );
+    }
+}
+
+/// The object schema `node` stands for: follows a local `$ref`, and looks
+/// through the `anyOf` schemars writes for `Option<T>`.
+fn object<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
+    if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+        let pointer = reference.strip_prefix('#').expect("local $ref");
+        let target = root
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("dangling {reference}"));
+        return object(root, target);
+    }
+    if let Some(options) = node.get("anyOf").and_then(Value::as_array)
+        && let Some(option) = options
+            .iter()
+            .find(|o| o.get("type") != Some(&Value::from("null")))
+    {
+        return object(root, option);
+    }
+    node
+}
+
+fn key_set(properties: &Value) -> BTreeSet<String> {
+    properties
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn string_set(array: &Value) -> BTreeSet<String> {
+    array
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}

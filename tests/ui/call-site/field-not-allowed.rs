@@ -1,0 +1,7 @@
+// EMPTY_OLD_STRING may not carry backup_path: its builder has no such method.
+
+splice_macros::taxonomy!("taxonomy.yaml");
+
+fn main() {
+    let _ = ErrorEnvelope::empty_old_string(0).backup_path("a.bak").build();
+}

@@ -1,0 +1,5 @@
+// Two codes may not share a number.
+
+splice_macros::taxonomy!("duplicate-number.yaml");
+
+fn main() {}

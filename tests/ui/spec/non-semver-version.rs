@@ -1,0 +1,5 @@
+// Versions are semver.
+
+splice_macros::taxonomy!("non-semver-version.yaml");
+
+fn main() {}

@@ -1,0 +1,5 @@
+// A code must name a declared category.
+
+splice_macros::taxonomy!("unknown-category.yaml");
+
+fn main() {}

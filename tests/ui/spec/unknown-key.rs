@@ -1,0 +1,5 @@
+// A misspelt key is an error, not silently ignored.
+
+splice_macros::taxonomy!("unknown-key.yaml");
+
+fn main() {}
