@@ -180,3 +180,159 @@ fn unreadable_and_non_utf8_files_are_diagnostics() {
     assert_eq!((d.items[0].loc.line, d.items[0].loc.col), (2, 9));
     assert!(d.render().contains("^"), "{}", d.render());
 }
+
+mod cli {
+    //! Exit codes and streams of the `splice-codegen` binary.
+
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Output};
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
+    }
+
+    fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+        let Output {
+            status,
+            stdout,
+            stderr,
+        } = Command::new(env!("CARGO_BIN_EXE_splice-codegen"))
+            .args(args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run splice-codegen");
+        (
+            status.code().expect("exit code"),
+            String::from_utf8(stdout).unwrap(),
+            String::from_utf8(stderr).unwrap(),
+        )
+    }
+
+    #[test]
+    fn check_exit_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let valid = fixture("valid.yaml");
+        let (code, out, err) = run(dir.path(), &["check", valid.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.starts_with("ok: ") && out.contains("5 codes (1 deprecated, 1 removed)"),
+            "{out}"
+        );
+
+        let (code, out, err) = run(
+            dir.path(),
+            &["check", fixture("broken.yaml").to_str().unwrap()],
+        );
+        assert_eq!(code, 1);
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains("broken.yaml:50:3") && err.contains("due to 24 previous errors"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn check_finds_the_spec_by_walking_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, _, err) = run(dir.path(), &["check"]);
+        assert_eq!(code, 1);
+        assert!(err.contains("no errors.yaml in"), "{err}");
+
+        std::fs::copy(fixture("valid.yaml"), dir.path().join("errors.yaml")).unwrap();
+        let nested = dir.path().join("a/b");
+        std::fs::create_dir_all(&nested).unwrap();
+        let (code, out, err) = run(&nested, &["check"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("taxonomy fixture 1.2.0"), "{out}");
+    }
+
+    #[test]
+    fn diff_exit_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let valid = std::fs::read_to_string(fixture("valid.yaml")).unwrap();
+        let old = dir.path().join("old.yaml");
+        std::fs::write(&old, &valid).unwrap();
+        let write = |name: &str, text: String| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p.to_str().unwrap().to_string()
+        };
+        let old = old.to_str().unwrap();
+
+        let (code, out, _) = run(dir.path(), &["diff", old, old]);
+        assert_eq!(code, 0);
+        assert!(
+            out.ends_with("0 breaking, 0 compatible change(s): compatible\n"),
+            "{out}"
+        );
+
+        let minor = write(
+            "minor.yaml",
+            valid.replace("version: 1.2.0", "version: 1.3.0").replace(
+                "title: no space left on the device",
+                "title: the device is full",
+            ),
+        );
+        let (code, out, _) = run(dir.path(), &["diff", old, &minor]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains("compatible: ") && out.contains("title of code `DISK_FULL` reworded"),
+            "{out}"
+        );
+
+        let breaking = valid.replace("number: 4000", "number: 4001");
+        let (code, out, _) = run(
+            dir.path(),
+            &[
+                "diff",
+                old,
+                &write(
+                    "b1.yaml",
+                    breaking.replace("version: 1.2.0", "version: 1.3.0"),
+                ),
+            ],
+        );
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("breaking: ") && out.contains("renumbered from 4000 to 4001"),
+            "{out}"
+        );
+
+        let (code, out, _) = run(
+            dir.path(),
+            &[
+                "diff",
+                old,
+                &write(
+                    "b2.yaml",
+                    breaking.replace("version: 1.2.0", "version: 2.0.0"),
+                ),
+            ],
+        );
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("allowed by the major version bump"), "{out}");
+
+        let (code, _, err) = run(
+            dir.path(),
+            &["diff", old, fixture("broken.yaml").to_str().unwrap()],
+        );
+        assert_eq!(code, 1);
+        assert!(err.contains("due to 24 previous errors"), "{err}");
+    }
+
+    #[test]
+    fn rust_prints_the_expansion_and_usage_errors_exit_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, out, err) = run(
+            dir.path(),
+            &["rust", fixture("valid.yaml").to_str().unwrap()],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("pub enum ErrorCode"), "{out}");
+        let (code, _, _) = run(dir.path(), &["frobnicate"]);
+        assert_eq!(code, 2);
+    }
+}
