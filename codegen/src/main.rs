@@ -1,5 +1,5 @@
 //! `splice-codegen`: check the taxonomy, compare it with the last release,
-//! and print what it generates.
+//! keep the generated artifacts fresh, and print the generated Rust.
 //!
 //! Exit status: 0 when everything is fine, 1 when the spec has problems, a
 //! comparison finds an unacceptable change, or generated files are stale;
@@ -39,6 +39,13 @@ enum Command {
         /// The candidate spec (usually errors.yaml).
         new: PathBuf,
     },
+    /// Rewrite the generated artifacts (schema/, docs/errors.md) from
+    /// errors.yaml of the enclosing workspace.
+    Generate {
+        /// Write nothing; exit 1 with a diff if any artifact is stale.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print the Rust code that `taxonomy!` expands to, formatted.
     Rust {
         /// The spec file [default: errors.yaml of the enclosing workspace].
@@ -76,6 +83,17 @@ fn run(command: Command) -> Result<bool, String> {
             let report = diff::diff(&old_spec, &new_spec);
             out(&report.render(&new.display().to_string()));
             Ok(report.is_acceptable())
+        }
+        Command::Generate { check } => {
+            let root = workspace_root()?;
+            let outcome = splice_codegen::generate::run(&root, check).map_err(|e| e.to_string())?;
+            let text = outcome.render();
+            if outcome.is_success() {
+                out(&text);
+            } else {
+                eprint!("{text}");
+            }
+            Ok(outcome.is_success())
         }
         Command::Rust { spec } => {
             let path = spec_path(spec)?;

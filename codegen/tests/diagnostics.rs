@@ -324,6 +324,29 @@ mod cli {
     }
 
     #[test]
+    fn generate_check_fails_on_stale_artifacts_until_generated() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(fixture("valid.yaml"), dir.path().join("errors.yaml")).unwrap();
+        let (code, _, err) = run(dir.path(), &["generate", "--check"]);
+        assert_eq!(code, 1);
+        assert!(
+            err.contains("is stale") && err.contains("generate"),
+            "{err}"
+        );
+        assert!(
+            !dir.path().join("docs/errors.md").exists(),
+            "--check must write nothing"
+        );
+
+        let (code, out, err) = run(dir.path(), &["generate"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("updated: docs/errors.md"), "{out}");
+        let (code, out, err) = run(dir.path(), &["generate", "--check"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("fresh: docs/errors.md"), "{out}");
+    }
+
+    #[test]
     fn rust_prints_the_expansion_and_usage_errors_exit_2() {
         let dir = tempfile::tempdir().unwrap();
         let (code, out, err) = run(
