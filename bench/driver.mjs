@@ -92,6 +92,8 @@ const SPLICE_MAX_FILE_SIZE = 64 * MB;
 const CALL_TIMEOUT_MS = 10 * 60 * 1000;
 
 const work = mkdtempSync(join(tmpdir(), "splice-bench-"));
+// Not a measured side: a floor process used only for its untimed `syncfs`.
+let flusher;
 const log = (...a) => console.error("[bench]", ...a);
 
 // ---------------------------------------------------------------- statistics
@@ -264,6 +266,14 @@ class Floor {
     return r;
   }
 
+  /** syncfs(2) on the file system of `dir` (the driver's untimed flush). */
+  async syncfs(dir) {
+    const reply = new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.child.stdin.write(JSON.stringify({ syncfs: dir }) + "\n");
+    const r = await reply;
+    if (!r.ok) throw new Error(`syncfs failed: ${r.error}`);
+  }
+
   async close() {
     this.child.stdin.end();
     await new Promise((ok) => (this.exited ? ok() : this.child.once("exit", ok)));
@@ -370,6 +380,9 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
   for (let op = 0; op < warmup + ops; op++) {
     const edits = op % 2 === 0 ? forwardEdits : backwardEdits;
     for (const side of rotate(sides, op)) {
+      // Untimed: flush every earlier write first, so that no side's fsync
+      // pays for another side's writeback (see bench/floor's `syncfs`).
+      await flusher.syncfs(work);
       const [ms] = await timed(() => side.edit(files.get(side), edits));
       if (op >= warmup) times.get(side).push(ms);
     }
@@ -574,7 +587,10 @@ function report(r) {
     "`StdioClientTransport`) from one Node process; inside each workload the sides alternate",
     "operation by operation and the order rotates every round. Times are wall-clock from the",
     "client's call to its reply (for the servers this includes the SDK's JSON-RPC framing and its",
-    "output-schema validation of `structuredContent`, which both servers declare). splice runs",
+    "output-schema validation of `structuredContent`, which both servers declare). Before every",
+    "timed operation the driver runs `syncfs(2)` on the bench file system, untimed, so that a side",
+    "which fsyncs never pays for the writeback of another side's earlier unsynced writes (on ext4",
+    "a journal commit can carry them). splice runs",
     "with `backup: false` to match the filesystem server, which keeps no backup; one row shows",
     "splice with its default `.bak` backup.",
     "",
@@ -735,6 +751,7 @@ async function main() {
     filesystem: median(cold.times.filesystem),
   };
 
+  flusher = new Floor(opts.floor);
   const splice = new Splice(opts.splice);
   const spliceBak = new Splice(opts.splice, { backup: true });
   const fsServer = new Filesystem();
@@ -742,6 +759,7 @@ async function main() {
   const floorNoSync = new Floor(opts.floor, { fsync: false });
   const all = [splice, spliceBak, fsServer, floor, floorNoSync];
   for (const side of all) await side.start();
+  await flusher.start();
   result.rss = {
     idle: { splice: median(cold.idle.splice), filesystem: median(cold.idle.filesystem) },
   };
@@ -784,7 +802,7 @@ async function main() {
       floor: readProcStatus(floor.pid, "VmHWM"),
     };
   } finally {
-    for (const side of all) await side.close().catch(() => {});
+    for (const side of [...all, flusher]) await side.close().catch(() => {});
   }
 
   result.targets = targets(result);

@@ -30,6 +30,12 @@
 //! top. The reply is `{"ok":true,"replacements":N,"bytes":LEN}` or
 //! `{"ok":false,"error":"..."}`; a malformed request gets an error reply and
 //! the loop goes on.
+//!
+//! One request is not an edit but a service to the driver: `{"syncfs":
+//! "/dir"}` runs `syncfs(2)` on the file system holding `/dir` and replies
+//! `{"ok":true}`. The driver sends it, untimed, before every timed edit, so
+//! that a side which fsyncs never pays for the writeback of another side's
+//! earlier (unsynced) writes: on ext4 a journal commit can carry them.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, Write};
@@ -68,6 +74,16 @@ fn main() {
             continue;
         }
         counter += 1;
+        if let Some(dir) = syncfs_request(&line) {
+            let reply = match syncfs(&dir) {
+                Ok(()) => json!({"ok": true}),
+                Err(e) => json!({"ok": false, "error": format!("syncfs {}: {e}", dir.display())}),
+            };
+            if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+                return;
+            }
+            continue;
+        }
         let reply = match decode(&line).and_then(|req| run(&req, counter)) {
             Ok((replacements, bytes)) => {
                 json!({"ok": true, "replacements": replacements, "bytes": bytes})
@@ -78,6 +94,24 @@ fn main() {
             // The driver went away: nothing left to answer.
             return;
         }
+    }
+}
+
+/// The directory of a `{"syncfs": DIR}` request, if `line` is one.
+fn syncfs_request(line: &str) -> Option<PathBuf> {
+    let value: Value = serde_json::from_str(line).ok()?;
+    value.get("syncfs")?.as_str().map(PathBuf::from)
+}
+
+fn syncfs(dir: &Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let dir = File::open(dir)?;
+    // SAFETY: `dir` is an open descriptor for the duration of the call;
+    // syncfs(2) only reads it.
+    if unsafe { libc::syncfs(dir.as_raw_fd()) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 
