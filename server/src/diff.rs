@@ -8,6 +8,12 @@
 //! the truncation is reported rather than hidden. Diffing is also bounded in
 //! time ([`DIFF_TIMEOUT`]): past it, `similar` falls back to a coarser (still
 //! correct) diff instead of running quadratically on pathological inputs.
+//!
+//! ```
+//! let (diff, truncated) = splice_server::diff::unified("src/a.rs", "a\nb\n", "a\nc\n", 4096);
+//! assert_eq!(diff, "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+//! assert!(!truncated);
+//! ```
 
 use std::fmt::Write as _;
 use std::time::Duration;

@@ -8,6 +8,25 @@
 //! property tests compare it with a naive reference implementation and the
 //! benches measure it without I/O noise.
 //!
+//! ```
+//! use splice_server::engine::{apply, Edit, Failure, LineEnding};
+//!
+//! // A CRLF file edited with the LF strings a model writes.
+//! let file = b"fn main() {\r\n    old();\r\n}\r\n";
+//! let edit = Edit { old_string: "    old();\n}", new_string: "    new();\n}", replace_all: false };
+//! let outcome = apply(file, &[edit]).unwrap();
+//! assert_eq!(outcome.content, b"fn main() {\r\n    new();\r\n}\r\n");
+//! assert_eq!(outcome.line_ending, LineEnding::Crlf);
+//! assert_eq!(outcome.per_edit[0].first_line, 2);
+//!
+//! // All or nothing: the second edit fails, so nothing is applied.
+//! let edits = [
+//!     Edit { old_string: "old", new_string: "new", replace_all: false },
+//!     Edit { old_string: "missing", new_string: "x", replace_all: false },
+//! ];
+//! assert!(matches!(apply(file, &edits), Err(Failure::NotFound { edit_index: 1, .. })));
+//! ```
+//!
 //! # Semantics
 //!
 //! - **Order.** Edits apply in order, each to the result of the previous one,
