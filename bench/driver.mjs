@@ -501,8 +501,12 @@ function machine() {
     serverFilesystem: pkg("@modelcontextprotocol/server-filesystem"),
     sdk: pkg("@modelcontextprotocol/sdk"),
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    loadStart: loadavg(),
   };
 }
+
+/** The 1-minute load average: other work on the machine skews every number. */
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 
 function readProcStatusLike(path, field) {
   const m = readFileSync(path, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"));
@@ -607,7 +611,7 @@ function report(r) {
     `| Rust | ${m.rustc} |`,
     `| filesystem server | @modelcontextprotocol/server-filesystem ${m.serverFilesystem} (run as \`node dist/index.js DIR\`) |`,
     `| client | @modelcontextprotocol/sdk ${m.sdk} |`,
-    `| Run | ${m.date} |`,
+    `| Run | ${m.date}; 1-minute load average ${m.loadStart} at the start, ${m.loadEnd} at the end (${m.nproc} cores) |`,
     "",
     "## Durability: who fsyncs",
     "",
@@ -805,6 +809,7 @@ async function main() {
     for (const side of [...all, flusher]) await side.close().catch(() => {});
   }
 
+  result.machine.loadEnd = loadavg();
   result.targets = targets(result);
   const md = report(result);
   const svg = chart(result.sweep);
