@@ -10,6 +10,7 @@
 //! nothing at all was reported, turned into a [`Spec`] whose invariants the
 //! emitters rely on.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::context::ContextField;
@@ -728,12 +729,12 @@ impl Lower {
             return None;
         };
         let mut out: Vec<(Spanned<String>, &Node)> = Vec::new();
+        let mut seen: HashMap<&str, Loc> = HashMap::new();
         for (k, v) in entries {
             let Some(name) = self.key(k, &format!("{what} name")) else {
                 continue;
             };
-            if let Some((first, _)) = out.iter().find(|(n, _)| n.value == name.value) {
-                let first = first.loc;
+            if let Some(&first) = seen.get(k.as_scalar().unwrap_or_default()) {
                 self.push(
                     Diagnostic::new(
                         name.loc,
@@ -747,6 +748,7 @@ impl Lower {
                 );
                 continue;
             }
+            seen.insert(k.as_scalar().unwrap_or_default(), name.loc);
             out.push((name, v));
         }
         Some(out)

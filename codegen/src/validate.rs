@@ -472,14 +472,17 @@ impl Validator<'_> {
                 {
                     continue;
                 }
-                let needle = format!("{{{}}}", p.name);
-                let nth = t.value[..p.offset].matches(needle.as_str()).count();
-                let loc = self.inside(t.loc, &needle, nth);
                 let field = ContextField::from_name(p.name);
                 let required =
                     field.and_then(|f| code.required_context.iter().find(|r| r.value == f));
+                if field.is_some_and(ContextField::is_scalar) && required.is_some() {
+                    continue;
+                }
+                // Only now (an error) is it worth locating the placeholder.
+                let needle = format!("{{{}}}", p.name);
+                let nth = t.value[..p.offset].matches(needle.as_str()).count();
+                let loc = self.inside(t.loc, &needle, nth);
                 let d = match (field, required) {
-                    (Some(f), Some(_)) if f.is_scalar() => continue,
                     (Some(f), Some(_)) => Diagnostic::new(
                         loc,
                         format!("placeholder `{needle}` in {where_} of {owner} names context field `{f}`, which is not a string or integer"),
