@@ -1008,6 +1008,11 @@ fn missing(owner_loc: Loc, owner: &str, key: &str) -> Diagnostic {
         "base_uri" => "the base URI of the published schema, e.g. `schema://splice`",
         "reason" => "why the code was removed",
         "type" => "`string` or `integer`",
+        "taxonomy" => "`name`, `version` and `base_uri`",
+        "categories" => "a mapping of category keys to their range and defaults",
+        "codes" => "a mapping of code names to their definitions",
+        "name" => "a human name",
+        "description" => "a one-line description",
         _ => "a value",
     };
     Diagnostic::new(owner_loc, format!("{owner} is missing `{key}`"))

@@ -278,7 +278,13 @@ impl Builder {
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(frame) = self.stack.pop() {
-                    let node = close(frame);
+                    let mut node = close(frame);
+                    // A flow collection's closing `]`/`}` has a real span;
+                    // the end of a block collection is an empty marker that
+                    // may lie after trailing comments, so it is ignored.
+                    if loc.end > loc.start && loc.end > node.loc.end {
+                        node.loc.end = loc.end;
+                    }
                     self.finish(node);
                 }
                 true
