@@ -173,20 +173,40 @@ impl Diagnostics {
         let title = Level::ERROR.primary_title(d.message.as_str());
         let mut group = Group::with_title(title);
         if d.loc.line != 0 {
-            let mut snippet = Snippet::source(self.source.as_str()).path(self.file_name.as_str());
-            let primary = AnnotationKind::Primary.span(self.span(d.loc));
+            // Only the lines between the first and the last annotation are
+            // handed to the renderer, so rendering many problems of a large
+            // file does not re-scan the whole file each time.
+            let primary = self.span(d.loc);
+            let related: Vec<(std::ops::Range<usize>, &str)> = d
+                .related
+                .iter()
+                .filter(|(loc, _)| loc.line != 0)
+                .map(|(loc, label)| (self.span(*loc), label.as_str()))
+                .collect();
+            let src = self.source.as_str();
+            let (mut first_line, mut lo, mut hi) = (d.loc.line, primary.start, primary.end);
+            for ((loc, _), (span, _)) in d.related.iter().filter(|(l, _)| l.line != 0).zip(&related)
+            {
+                if span.start < lo {
+                    lo = span.start;
+                    first_line = loc.line;
+                }
+                hi = hi.max(span.end);
+            }
+            let from = src[..lo].rfind('\n').map_or(0, |i| i + 1);
+            let to = src[hi..].find('\n').map_or(src.len(), |i| hi + i);
+            let shift = |r: &std::ops::Range<usize>| r.start - from..r.end - from;
+            let mut snippet = Snippet::source(&src[from..to])
+                .line_start(first_line)
+                .path(self.file_name.as_str());
+            let primary = AnnotationKind::Primary.span(shift(&primary));
             snippet = snippet.annotation(match &d.label {
                 Some(label) => primary.label(label.as_str()),
                 None => primary,
             });
-            for (loc, label) in &d.related {
-                if loc.line != 0 {
-                    snippet = snippet.annotation(
-                        AnnotationKind::Context
-                            .span(self.span(*loc))
-                            .label(label.as_str()),
-                    );
-                }
+            for (span, label) in &related {
+                snippet =
+                    snippet.annotation(AnnotationKind::Context.span(shift(span)).label(*label));
             }
             group = group.element(snippet);
         } else {
