@@ -293,11 +293,24 @@ pub fn suggest(word: &str, candidates: &[&str], what: &str) -> String {
 
 /// `` `a`, `b` or `c` ``.
 pub fn list(items: &[&str]) -> String {
+    join(items, "or")
+}
+
+/// `` `a`, `b` and `c` ``.
+pub fn list_all(items: &[&str]) -> String {
+    join(items, "and")
+}
+
+fn join(items: &[&str], conjunction: &str) -> String {
     let quoted: Vec<String> = items.iter().map(|s| format!("`{s}`")).collect();
     match quoted.len() {
         0 => String::new(),
         1 => quoted[0].clone(),
-        n => format!("{} or {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+        n => format!(
+            "{} {conjunction} {}",
+            quoted[..n - 1].join(", "),
+            quoted[n - 1]
+        ),
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::context::ContextField;
-use crate::diagnostic::{Diagnostic, Diagnostics, list, suggest};
+use crate::diagnostic::{Diagnostic, Diagnostics, list_all, suggest};
 use crate::spec::{
     Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
 };
@@ -649,10 +649,11 @@ impl Lower {
         owner_label: &str,
     ) -> Option<Fields<'n>> {
         let NodeKind::Map(entries) = &node.kind else {
-            let expected = format!(
-                "a mapping with {}",
-                list(&required_or_all(required, allowed))
-            );
+            let expected = if required.is_empty() {
+                format!("a mapping with any of {}", list_all(allowed))
+            } else {
+                format!("a mapping with {}", list_all(required))
+            };
             let d = match node.scalar_type() {
                 Some(ScalarType::Null) => Diagnostic::new(owner_loc, format!("{owner} is empty"))
                     .with_label(format!("{owner_label} has no value"))
@@ -797,13 +798,12 @@ impl Lower {
             (NodeKind::Scalar(s, _), Some(ScalarType::Str)) => {
                 Some(Spanned::new(s.clone(), node.loc))
             }
-            (NodeKind::Scalar(s, _), Some(ScalarType::Null)) => {
+            (NodeKind::Scalar(..), Some(ScalarType::Null)) => {
                 self.push(
                     Diagnostic::new(node.loc, format!("{} has no value", name_of(key, owner)))
                         .with_help(format!("write a string after `{key}:`"))
                         .with_label("empty"),
                 );
-                let _ = s;
                 None
             }
             (NodeKind::Scalar(s, _), _) => {
@@ -1025,14 +1025,6 @@ fn duplicate(key: &Spanned<String>, first: Loc, what: &str) -> Diagnostic {
         .with_label("second definition")
         .with_related(first, "first defined here")
         .with_help("remove one of them")
-}
-
-fn required_or_all<'a>(required: &[&'a str], all: &[&'a str]) -> Vec<&'a str> {
-    if required.is_empty() {
-        all.to_vec()
-    } else {
-        required.to_vec()
-    }
 }
 
 #[derive(Clone, Copy)]
