@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::context::ContextField;
-use crate::diagnostic::{Diagnostic, Diagnostics, list_all, suggest};
+use crate::diagnostic::{Diagnostic, Diagnostics, list, list_all, suggest};
 use crate::spec::{
     Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
 };
@@ -302,28 +302,15 @@ impl Lower {
     }
 
     fn root(&mut self, root: &Node) -> Option<Draft> {
-        let f = self.fields(root, "the spec", TOP_KEYS, &[], root.loc, "the spec")?;
-        let taxonomy = match f.get("taxonomy") {
-            Some(n) => self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)),
-            None => {
-                self.push(missing(root.loc, "the spec", "taxonomy"));
-                None
-            }
-        };
-        let categories = match f.get("categories") {
-            Some(n) => self.categories(n),
-            None => {
-                self.push(missing(root.loc, "the spec", "categories"));
-                Vec::new()
-            }
-        };
-        let codes = match f.get("codes") {
-            Some(n) => self.codes(n),
-            None => {
-                self.push(missing(root.loc, "the spec", "codes"));
-                Vec::new()
-            }
-        };
+        let f = self.fields(root, "the spec", TOP_KEYS, TOP_KEYS, root.loc, "the spec")?;
+        let taxonomy = f
+            .get("taxonomy")
+            .and_then(|n| self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)));
+        let categories = f
+            .get("categories")
+            .map(|n| self.categories(n))
+            .unwrap_or_default();
+        let codes = f.get("codes").map(|n| self.codes(n)).unwrap_or_default();
         Some(Draft {
             taxonomy,
             categories,
@@ -650,7 +637,7 @@ impl Lower {
     ) -> Option<Fields<'n>> {
         let NodeKind::Map(entries) = &node.kind else {
             let expected = if required.is_empty() {
-                format!("a mapping with any of {}", list_all(allowed))
+                format!("a mapping with {}", list(allowed))
             } else {
                 format!("a mapping with {}", list_all(required))
             };
