@@ -47,6 +47,20 @@ fn valid_fixture_loads_with_every_feature() {
     assert_eq!((m.number.loc.line, m.number.loc.col), (47, 13));
 }
 
+/// The complete annotated example of docs/spec-format.md is a valid spec.
+#[test]
+fn the_documented_example_loads() {
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
+    let doc = std::fs::read_to_string(doc_path).unwrap();
+    let start = doc.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
+    let len = doc[start..].find("\n```\n").expect("end of the example") + 1;
+    let spec = load_str(&doc[start..start + len], "spec-format.md")
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    assert_eq!(spec.codes.len(), 4);
+    assert!(spec.codes.iter().any(|c| c.is_deprecated()));
+    assert!(spec.codes.iter().any(|c| !c.is_emitted()));
+}
+
 #[test]
 fn the_real_taxonomy_and_the_demo_fixture_load() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
