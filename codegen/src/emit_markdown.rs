@@ -326,6 +326,9 @@ fn param_example(spec: &Spec, code: &Code, name: &str, ty: ParamType) -> Value {
         (ParamType::Integer, "first_index") => json!(0),
         (ParamType::Integer, "byte_offset") => json!(1042),
         (ParamType::Integer, _) => json!(2),
+        (ParamType::String, "detail") if code.category.value == "internal" => {
+            json!("the result could not be serialized")
+        }
         (ParamType::String, "detail") => json!("unknown field `dryrun`"),
         (ParamType::String, "reason") => json!("contains a NUL byte"),
         (ParamType::String, "feature") => json!("include_content for multi_edit_files"),
