@@ -345,7 +345,7 @@ impl Validator<'_> {
             if let Some(c) = chars.next() {
                 fixed.extend(c.to_lowercase());
             }
-            fixed.push_str(chars.as_str());
+            fixed.push_str(chars.as_str().trim_end_matches('.'));
             self.push(
                 Diagnostic::new(
                     title.loc,
@@ -359,7 +359,7 @@ impl Validator<'_> {
         if t.ends_with('.') {
             self.push(
                 Diagnostic::new(
-                    self.inside(title.loc, ".", usize::MAX),
+                    self.inside(title.loc, ".", t.matches('.').count() - 1),
                     format!("`title` of {owner} ends with a period"),
                 )
                 .with_help("remove the final period"),
