@@ -499,6 +499,38 @@ mod tests {
     }
 
     #[test]
+    fn plain_scalars_are_typed_quoted_ones_are_strings() {
+        let NodeKind::Map(entries) = root(
+            "a: 12\nb: '12'\nc: true\nd: ~\ne:\nf: 1.0\ng: 1.0.0\nh: -3\ni: .inf\nj: |\n  12\n",
+        )
+        .kind
+        else {
+            panic!()
+        };
+        let types: Vec<_> = entries
+            .iter()
+            .map(|(_, v)| v.scalar_type().unwrap())
+            .collect();
+        assert_eq!(
+            types,
+            [
+                ScalarType::Int(12),
+                ScalarType::Str,
+                ScalarType::Bool(true),
+                ScalarType::Null,
+                ScalarType::Null,
+                ScalarType::Float,
+                ScalarType::Str,
+                ScalarType::Int(-3),
+                ScalarType::Float,
+                ScalarType::Str,
+            ]
+        );
+        assert_eq!(entries[0].1.describe(), "an integer");
+        assert_eq!(entries[4].1.describe(), "nothing");
+    }
+
+    #[test]
     fn byte_offsets_survive_multibyte_text() {
         let src = "é: ü\nk: v\n";
         let NodeKind::Map(entries) = root(src).kind else {
