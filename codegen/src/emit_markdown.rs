@@ -206,7 +206,7 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
             );
         }
     }
-    let _ = writeln!(out, "{}\n", code.explanation.value.trim_end());
+    let _ = writeln!(out, "{}\n", balanced(code.explanation.value.trim_end()));
 
     let _ = writeln!(out, "**Message:** {}\n", code_span(&code.message.value));
     if !code.params.is_empty() {
@@ -492,6 +492,20 @@ fn type_name(ty: FieldType) -> String {
     }
 }
 
+/// Closes a code fence an explanation left open, so it cannot swallow the
+/// rest of the reference.
+fn balanced(markdown: &str) -> String {
+    let fences = markdown
+        .lines()
+        .filter(|l| l.trim_start().starts_with("```"))
+        .count();
+    if fences % 2 == 1 {
+        format!("{markdown}\n```")
+    } else {
+        markdown.to_owned()
+    }
+}
+
 /// Escapes a table cell.
 fn cell(text: &str) -> String {
     text.trim().replace('|', "\\|").replace('\n', " ")
@@ -522,6 +536,12 @@ mod tests {
             "edit 3: {x} in /a b {unknown}"
         );
         assert_eq!(render("}{ {", &values), "}{ {");
+    }
+
+    #[test]
+    fn an_unclosed_fence_in_an_explanation_is_closed() {
+        assert_eq!(balanced("a\n```json\n{}"), "a\n```json\n{}\n```");
+        assert_eq!(balanced("a\n```\nx\n```"), "a\n```\nx\n```");
     }
 
     #[test]
