@@ -125,7 +125,7 @@ impl DiffReport {
                 "not acceptable: breaking changes need a new major version (taxonomy.version {} -> {}.0.0), \
                  or undo them",
                 self.new_version,
-                self.old_version.major + 1
+                self.old_version.major.saturating_add(1)
             )
         } else {
             "compatible".to_string()
@@ -155,9 +155,14 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
         version_problems.push(format!(
             "the taxonomy changed but taxonomy.version is still {nv}; bump it ({})",
             if changes.iter().any(|c| c.compat == Compat::Breaking) {
-                format!("{}.0.0 for breaking changes", ov.major + 1)
+                format!("{}.0.0 for breaking changes", ov.major.saturating_add(1))
             } else {
-                format!("at least {}.{}.{}", ov.major, ov.minor, ov.patch + 1)
+                format!(
+                    "at least {}.{}.{}",
+                    ov.major,
+                    ov.minor,
+                    ov.patch.saturating_add(1)
+                )
             }
         ));
     }

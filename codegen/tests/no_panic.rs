@@ -1,23 +1,37 @@
 //! The loader never panics, whatever it is given: arbitrary text, and
 //! near-misses of a valid spec (flipped bytes, truncations, deleted lines),
 //! which reach much deeper into the loader and validator than random text.
-//! Rendering the resulting diagnostics must not panic either: the byte
-//! ranges handed to the renderer come from the same code.
+//! Rendering the resulting diagnostics must not panic either (the byte
+//! ranges handed to the renderer come from the same code), nor may comparing
+//! a mutant that still loads with the original.
 
 use proptest::prelude::*;
+use splice_codegen::diff::diff;
 use splice_codegen::load_str;
 
 const VALID: &str = include_str!("fixtures/valid.yaml");
 
-/// Loads `source`; on failure renders every form of the diagnostics.
+/// Loads `source`; on failure renders every form of the diagnostics; on
+/// success compares it with the valid fixture both ways (a mutant that
+/// still loads is a plausible next version of the spec).
 fn exercise(source: &str) {
-    if let Err(d) = load_str(source, "fuzz.yaml") {
-        assert!(
-            !d.items.is_empty(),
-            "an error without diagnostics for {source:?}"
-        );
-        let _ = d.render();
-        let _ = d.one_lines();
+    match load_str(source, "fuzz.yaml") {
+        Err(d) => {
+            assert!(
+                !d.items.is_empty(),
+                "an error without diagnostics for {source:?}"
+            );
+            let _ = d.render();
+            let _ = d.one_lines();
+        }
+        Ok(spec) => {
+            let valid = load_str(VALID, "valid.yaml").expect("the fixture is valid");
+            for report in [diff(&valid, &spec), diff(&spec, &valid)] {
+                let _ = report.render("fuzz.yaml");
+            }
+            let same = diff(&spec, &spec);
+            assert!(same.changes.is_empty() && same.is_acceptable(), "{same:#?}");
+        }
     }
 }
 
