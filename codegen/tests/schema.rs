@@ -280,3 +280,67 @@ fn a_missing_required_field_is_reported_where_it_belongs() {
         "{problems:#?}"
     );
 }
+
+/// Keywords the official TypeScript MCP client (Ajv, default draft-07 mode)
+/// enforces the same way as a 2020-12 validator. Anything else (for example
+/// `unevaluatedProperties`, `dependentRequired`, `prefixItems`) would be
+/// silently ignored there, so clients would accept envelopes we reject.
+const AJV_DRAFT7_SAFE: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "title",
+    "description",
+    "type",
+    "enum",
+    "const",
+    "required",
+    "properties",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "minimum",
+    "allOf",
+    "if",
+    "then",
+];
+
+fn keywords(schema: &Value, at: &str, out: &mut Vec<String>) {
+    let Value::Object(map) = schema else {
+        return; // boolean schemas
+    };
+    for (key, value) in map {
+        if !AJV_DRAFT7_SAFE.contains(&key.as_str()) {
+            out.push(format!("{at}/{key}"));
+        }
+        match key.as_str() {
+            "properties" | "$defs" => {
+                for (name, sub) in value.as_object().expect("a map of schemas") {
+                    keywords(sub, &format!("{at}/{key}/{name}"), out);
+                }
+            }
+            "allOf" => {
+                for (i, sub) in value
+                    .as_array()
+                    .expect("an array of schemas")
+                    .iter()
+                    .enumerate()
+                {
+                    keywords(sub, &format!("{at}/allOf/{i}"), out);
+                }
+            }
+            "items" | "if" | "then" | "additionalProperties" => {
+                keywords(value, &format!("{at}/{key}"), out)
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn schema_uses_only_keywords_ajv_draft7_enforces() {
+    let mut unsafe_keywords = Vec::new();
+    keywords(&schema(), "#", &mut unsafe_keywords);
+    assert!(unsafe_keywords.is_empty(), "{unsafe_keywords:#?}");
+}
