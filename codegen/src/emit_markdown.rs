@@ -385,9 +385,11 @@ fn field_example(spec: &Spec, code: &Code, field: ContextField) -> Value {
 fn limit_example(code: &str) -> Value {
     match code {
         "TOO_MANY_FILES" => json!({"name": "max_files", "max": 100, "actual": 250}),
-        "REQUEST_TOO_LARGE" => json!({"name": "max_request_bytes", "max": 16777216}),
+        "REQUEST_TOO_LARGE" => {
+            json!({"name": "max_request_bytes", "max": 67108864, "actual": 104857600})
+        }
         "FILE_TOO_LARGE" => {
-            json!({"name": "max_file_size", "max": 67108864, "actual": 2147483648_u64})
+            json!({"name": "max_file_size", "max": 16777216, "actual": 2147483648_u64})
         }
         _ => json!({"name": "max_edits", "max": 1000, "actual": 1500}),
     }
