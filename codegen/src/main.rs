@@ -31,13 +31,15 @@ enum Command {
     /// Compare two versions of the spec: breaking and compatible changes.
     ///
     /// Fails on a breaking change unless NEW bumps the major version, and
-    /// when the content changed without a version bump. CI runs
-    /// `diff schema/baseline/errors.yaml errors.yaml`.
+    /// when the content changed without a version bump. Without arguments,
+    /// compares the last release (schema/baseline/errors.yaml) with
+    /// errors.yaml of the enclosing workspace, as CI does.
     Diff {
-        /// The released spec (usually schema/baseline/errors.yaml).
-        old: PathBuf,
-        /// The candidate spec (usually errors.yaml).
-        new: PathBuf,
+        /// The released spec [default: schema/baseline/errors.yaml].
+        #[arg(requires = "new")]
+        old: Option<PathBuf>,
+        /// The candidate spec [default: errors.yaml].
+        new: Option<PathBuf>,
     },
     /// Rewrite the generated artifacts (schema/, docs/errors.md) from
     /// errors.yaml of the enclosing workspace.
@@ -52,6 +54,9 @@ enum Command {
         spec: Option<PathBuf>,
     },
 }
+
+/// The last released taxonomy, relative to the workspace root.
+const BASELINE_PATH: &str = "schema/baseline/errors.yaml";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -77,11 +82,25 @@ fn run(command: Command) -> Result<bool, String> {
             Ok(true)
         }
         Command::Diff { old, new } => {
+            let (old, new, new_name) = match (old, new) {
+                (Some(old), Some(new)) => {
+                    let name = new.display().to_string();
+                    (old, new, name)
+                }
+                _ => {
+                    let root = workspace_root()?;
+                    (
+                        root.join(BASELINE_PATH),
+                        root.join("errors.yaml"),
+                        "errors.yaml".to_string(),
+                    )
+                }
+            };
             let (Some(old_spec), Some(new_spec)) = (load(&old), load(&new)) else {
                 return Ok(false);
             };
             let report = diff::diff(&old_spec, &new_spec);
-            out(&report.render(&new.display().to_string()));
+            out(&report.render(&new_name));
             Ok(report.is_acceptable())
         }
         Command::Generate { check } => {

@@ -338,6 +338,29 @@ mod cli {
     }
 
     #[test]
+    fn diff_defaults_to_the_baseline_of_the_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let valid = std::fs::read_to_string(fixture("valid.yaml")).unwrap();
+        std::fs::create_dir_all(dir.path().join("schema/baseline")).unwrap();
+        std::fs::write(dir.path().join("schema/baseline/errors.yaml"), &valid).unwrap();
+        std::fs::write(dir.path().join("errors.yaml"), &valid).unwrap();
+        let (code, out, err) = run(dir.path(), &["diff"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("comparing taxonomy 1.2.0 -> 1.2.0"), "{out}");
+
+        let renumbered = valid
+            .replace("number: 4000", "number: 4001")
+            .replace("version: 1.2.0", "version: 1.3.0");
+        std::fs::write(dir.path().join("errors.yaml"), renumbered).unwrap();
+        let (code, out, _) = run(dir.path(), &["diff"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("breaking: errors.yaml:"), "{out}");
+
+        let (code, _, err) = run(dir.path(), &["diff", "only-one.yaml"]);
+        assert_eq!(code, 2, "{err}");
+    }
+
+    #[test]
     fn generate_check_fails_on_stale_artifacts_until_generated() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::copy(fixture("valid.yaml"), dir.path().join("errors.yaml")).unwrap();
