@@ -401,16 +401,20 @@ fn anchors_unsupported(loc: Loc, what: &str) -> Diagnostic {
 
 /// Converts the parser's character indices into byte offsets.
 struct Offsets {
-    /// Byte offset of each character, plus the source length at the end.
-    bytes: Vec<usize>,
+    /// Byte offset of each character, plus the source length at the end;
+    /// `None` for ASCII text, where the two are the same.
+    bytes: Option<Vec<usize>>,
     /// Length of the source in bytes.
     len: usize,
 }
 
 impl Offsets {
     fn new(source: &str) -> Self {
-        let mut bytes: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
-        bytes.push(source.len());
+        let bytes = (!source.is_ascii()).then(|| {
+            let mut bytes: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
+            bytes.push(source.len());
+            bytes
+        });
         Offsets {
             bytes,
             len: source.len(),
@@ -418,7 +422,10 @@ impl Offsets {
     }
 
     fn byte(&self, char_index: usize) -> usize {
-        self.bytes.get(char_index).copied().unwrap_or(self.len)
+        match &self.bytes {
+            None => char_index.min(self.len),
+            Some(bytes) => bytes.get(char_index).copied().unwrap_or(self.len),
+        }
     }
 
     fn loc(&self, start: Marker, end: Marker) -> Loc {
