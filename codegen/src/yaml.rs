@@ -202,13 +202,23 @@ impl Builder {
                 Ok(ev) => ev,
                 Err(e) => {
                     let loc = self.offsets.loc(*e.marker(), *e.marker());
-                    self.diags.push(
-                        Diagnostic::new(loc, format!("invalid YAML: {}", e.info()))
-                            .with_label("the YAML parser stopped here")
-                            .with_help(
-                                "fix the YAML syntax first; the spec is checked once it parses",
-                            ),
-                    );
+                    let mut d = Diagnostic::new(loc, format!("invalid YAML: {}", e.info()))
+                        .with_label("the YAML parser stopped here")
+                        .with_help("fix the YAML syntax first; the spec is checked once it parses");
+                    // The usual cause of a confusing parser message: a flow
+                    // collection left open on an earlier line.
+                    if let Some((open, close)) = self.unclosed_flow(source)
+                        && open.line < loc.line
+                    {
+                        let bracket = close_of(close);
+                        d = d
+                            .with_related(open, format!("this `{bracket}` is still open"))
+                            .with_help(format!(
+                                "check that the `{bracket}` opened on line {} is closed with `{close}`",
+                                open.line
+                            ));
+                    }
+                    self.diags.push(d);
                     self.complete = false;
                     self.close_all();
                     return;
@@ -221,6 +231,33 @@ impl Builder {
                 return;
             }
         }
+    }
+
+    /// The innermost open flow collection (`[` or `{`), with the bracket
+    /// that would close it.
+    fn unclosed_flow(&self, source: &str) -> Option<(Loc, char)> {
+        self.stack.iter().rev().find_map(|frame| {
+            let start = match frame {
+                Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
+            };
+            match source.as_bytes().get(start.start) {
+                Some(b'[') => Some((
+                    Loc {
+                        end: start.start + 1,
+                        ..start
+                    },
+                    ']',
+                )),
+                Some(b'{') => Some((
+                    Loc {
+                        end: start.start + 1,
+                        ..start
+                    },
+                    '}',
+                )),
+                _ => None,
+            }
+        })
     }
 
     /// Handles one event; `false` stops parsing.
@@ -391,6 +428,11 @@ fn extend(start: Loc, last: Option<Loc>) -> Loc {
         },
         _ => start,
     }
+}
+
+/// The opening bracket of a closing one.
+fn close_of(close: char) -> char {
+    if close == ']' { '[' } else { '{' }
 }
 
 fn anchors_unsupported(loc: Loc, what: &str) -> Diagnostic {
