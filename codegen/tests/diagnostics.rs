@@ -132,6 +132,41 @@ fn each_rule_has_its_diagnostic() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// House style of every diagnostic the fixtures produce: messages start
+/// lowercase (or with an acronym or a `code` span) and, like help lines and
+/// labels, have no final period.
+#[test]
+fn diagnostics_follow_the_house_style() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut sources = vec![fixture("broken.yaml")];
+    for entry in std::fs::read_dir(dir.join("rules")).unwrap() {
+        sources.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    let mut checked = 0;
+    for source in sources {
+        let Err(diags) = load_str(&source, "x.yaml") else {
+            continue;
+        };
+        for d in &diags.items {
+            let first_word = d.message.split_whitespace().next().unwrap_or("");
+            let acronym = first_word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '-');
+            let starts_ok = !d.message.starts_with(char::is_uppercase) || acronym;
+            assert!(starts_ok, "message must start lowercase: {:?}", d.message);
+            for text in [Some(&d.message), d.help.as_ref(), d.label.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                assert!(!text.ends_with('.'), "no final period: {text:?}");
+                assert!(!text.contains('\n'), "one line: {text:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "only {checked} diagnostics checked");
+}
+
 /// A spec with many different problems reports all of them at once, each
 /// at its own line and column.
 #[test]
