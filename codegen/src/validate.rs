@@ -23,6 +23,13 @@ use crate::yaml::loc_of_range;
 /// `source` is the spec text, used to point inside strings.
 pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     let mut v = Validator { source, diags };
+    if let Some(name) = draft.taxonomy.as_ref().and_then(|t| t.name.as_ref()) {
+        v.non_empty(
+            name,
+            "`name` of `taxonomy`",
+            "give the taxonomy a human name, e.g. `splice`",
+        );
+    }
     v.categories(&draft.categories);
     v.numbers(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
@@ -113,6 +120,13 @@ impl Validator<'_> {
                 loc_of_range(self.source, loc.start + at, loc.start + at + needle.len())
             }
             None => loc,
+        }
+    }
+
+    /// Reports `text` if it is blank.
+    fn non_empty(&mut self, text: &Spanned<String>, what: &str, help: &str) {
+        if text.value.trim().is_empty() {
+            self.push(Diagnostic::new(text.loc, format!("{what} is empty")).with_help(help));
         }
     }
 
@@ -319,6 +333,20 @@ impl Validator<'_> {
             }
         }
 
+        for p in &code.params {
+            self.non_empty(
+                &p.description,
+                &format!("`description` of parameter `{}` of {owner}", p.name.value),
+                "say in a few words what the parameter holds",
+            );
+        }
+        if let Some(reason) = code.removed.as_ref().and_then(|r| r.reason.as_ref()) {
+            self.non_empty(
+                reason,
+                &format!("`removed.reason` of {owner}"),
+                "say why the code was removed",
+            );
+        }
         self.context(code, &owner);
         self.templates(code, &owner);
         self.lifecycle(draft, code, &owner, version);
