@@ -55,38 +55,42 @@
 //!   kept as is, `old_string` never needs to contain it, and line/column
 //!   numbers start after it.
 //! - **Line endings.** Models see files with their `\r` hidden and write
-//!   `\n`. A `\n` not preceded by `\r` in an edit string is a *bare LF*. For
-//!   each edit, against the text as it is after the earlier edits:
-//!   1. If `old_string` has no bare LF, it is searched as is.
-//!   2. If it has one and the text's line breaks are all CRLF, it is searched
-//!      with every bare LF written as `\r\n` (searching it as is could only
-//!      match by splitting a `\r\n` pair).
-//!   3. Otherwise (LF, mixed or no line breaks) it is searched as is first;
-//!      if that finds nothing and the text has a CRLF, it is searched again
-//!      with bare LFs written as `\r\n`.
+//!   `\n`. A `\n` not preceded by `\r` in an edit string is a *bare LF*.
+//!   For each edit, against the text as it is after the earlier edits:
+//!   - An `old_string` without bare LFs is matched as is.
+//!   - An `old_string` with bare LFs occurs in two forms: as written, and,
+//!     when the text has a CRLF line break, with every bare LF written as
+//!     `\r\n` (each occurrence is in one form or the other; a span whose
+//!     lines end differently matches neither). A plain-form occurrence may
+//!     not begin between the `\r` and the `\n` of a pair, so in a CRLF file
+//!     only the CRLF form matches. Occurrences of both forms count together
+//!     for uniqueness (an LF and a CRLF copy of the same lines look the same
+//!     to the model, so they are ambiguous), and `replace_all` replaces both,
+//!     left to right.
+//!   - `new_string` follows the occurrence it replaces: for a CRLF-form
+//!     occurrence its bare LFs are written as `\r\n`. When `old_string`
+//!     contains no `\n` at all and every line break of the text is CRLF,
+//!     they are too (when the edits have removed every line break, the
+//!     original file's style decides). In every other case `new_string` is
+//!     written as given: in an LF or mixed file, or when `old_string` spells
+//!     its line breaks with `\r\n` itself (which makes "`\r\n` → `\n`" a
+//!     working CRLF-to-LF conversion), the caller's bytes are taken
+//!     literally.
 //!
-//!   When the CRLF form matched, `new_string`'s bare LFs are written as
-//!   `\r\n` too. They are also when `old_string` contains no `\n` at all and
-//!   every line break of the text is CRLF (when the edits have removed every
-//!   line break, the original file's style decides). In every other case
-//!   `new_string` is written as given: in a mixed file, or when `old_string`
-//!   spells its line breaks with `\r\n` itself (which makes "`\r\n` → `\n`"
-//!   a working CRLF-to-LF conversion), the caller's bytes are taken
-//!   literally. Bytes outside the replaced spans are never touched: other
-//!   line endings, the final newline or its absence stay as they were.
+//!   Bytes outside the replaced spans are never touched: other line
+//!   endings, the final newline or its absence stay as they were.
 //! - **Cost.** Each edit is one substring search ([`memchr::memmem`]) over the
-//!   text plus one in-place splice of the buffer (a `memmove` of the tail),
-//!   or, for `replace_all`, one pass that builds the output. Line numbers are
+//!   text (per form) plus one in-place splice of the buffer (a `memmove` of
+//!   the tail), or, for `replace_all`, one pass that builds the output. Line numbers are
 //!   counted only up to the first replacement, and context excerpts are only
 //!   built for failures.
 
 mod context;
 mod eol;
+mod matcher;
 
 use std::borrow::Cow;
 use std::fmt;
-
-use memchr::memmem::Finder;
 
 pub use context::{
     AMBIGUOUS_RADIUS, MAX_LINE_BYTES, MAX_SNIPPET_BYTES, MIN_ANCHOR_CHARS, NOT_FOUND_LINES,
@@ -94,6 +98,7 @@ pub use context::{
 pub use eol::LineEnding;
 
 use eol::Eols;
+use matcher::{Form, Hit, Matcher};
 
 /// The UTF-8 byte order mark.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -296,57 +301,50 @@ impl Buffer {
         if old.is_empty() {
             return Err(Failure::EmptyOldString { edit_index });
         }
-        let style = self.style();
-        let crlf_old = eol::to_crlf(old);
-        let candidates: &[(&str, bool)] = if !eol::has_bare_lf(old) {
-            &[(old, false)]
-        } else if style == LineEnding::Crlf {
-            &[(&crlf_old, true)]
-        } else if self.eols.crlf > 0 {
-            &[(old, false), (&crlf_old, true)]
-        } else {
-            &[(old, false)]
-        };
-        let found = candidates.iter().find_map(|&(needle, translated)| {
-            let finder = Finder::new(needle.as_bytes());
-            finder
-                .find(self.text())
-                .map(|first| (finder, first, translated))
-        });
-        let Some((finder, first, translated)) = found else {
+        let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
+        let matcher = Matcher::new(old, crlf_old.as_deref());
+        let Some(first) = matcher.next_from(self.text(), 0) else {
             return Err(Failure::NotFound {
                 edit_index,
                 snippet: context::not_found_snippet(self.text(), old),
             });
         };
-        let first_line = self.line_of(first);
+        let first_line = self.line_of(first.start);
         if old == edit.new_string {
             return Ok(EditReport {
                 replacements: 0,
                 first_line,
-                eol_translated: translated,
+                eol_translated: first.form == Form::Crlf,
             });
         }
-        let new = if translated || (!old.contains('\n') && style == LineEnding::Crlf) {
+        // What each form of occurrence is replaced with.
+        let plain_new = if !old.contains('\n') && self.style() == LineEnding::Crlf {
             eol::to_crlf(edit.new_string)
         } else {
             Cow::Borrowed(edit.new_string)
         };
-        let eol_translated = translated || matches!(new, Cow::Owned(_));
+        let crlf_new = match crlf_old {
+            Some(_) => eol::to_crlf(edit.new_string),
+            None => Cow::Borrowed(edit.new_string),
+        };
+        let replacement = |hit: Hit| match hit.form {
+            Form::Plain => plain_new.as_bytes(),
+            Form::Crlf => crlf_new.as_bytes(),
+        };
 
-        let replacements = if edit.replace_all {
-            self.replace_all(&finder, first, new.as_bytes())
+        let (replacements, translated) = if edit.replace_all {
+            self.replace_all(&matcher, first, replacement)
         } else {
-            if let Some(second) = finder.find(&self.text()[first + 1..]) {
-                return Err(self.ambiguous(edit_index, &finder, first, first + 1 + second));
+            if let Some(second) = matcher.next_from(self.text(), first.start + 1) {
+                return Err(self.ambiguous(edit_index, &matcher, first, second));
             }
-            self.splice(first, first + finder.needle().len(), new.as_bytes());
-            1
+            self.splice(first.start, first.end(), replacement(first));
+            (1, first.form == Form::Crlf)
         };
         Ok(EditReport {
             replacements,
             first_line,
-            eol_translated,
+            eol_translated: translated || matches!(plain_new, Cow::Owned(_)),
         })
     }
 
@@ -388,47 +386,52 @@ impl Buffer {
     }
 
     /// Replaces every non-overlapping occurrence from `first` on (there is
-    /// none before it) in one pass; returns how many.
-    fn replace_all(&mut self, finder: &Finder<'_>, first: usize, new: &[u8]) -> usize {
-        if first < self.line_mark.0 {
+    /// none before it), left to right, in one pass that builds the output.
+    /// Returns how many, and whether any was in CRLF form.
+    fn replace_all<'r>(
+        &mut self,
+        matcher: &Matcher<'_>,
+        first: Hit,
+        replacement: impl Fn(Hit) -> &'r [u8],
+    ) -> (usize, bool) {
+        if first.start < self.line_mark.0 {
             self.line_mark = (0, 0);
         }
-        let needle_len = finder.needle().len();
         let text = &self.bytes[self.base..];
-        let mut out = Vec::with_capacity(self.bytes.len() + new.len().saturating_sub(needle_len));
+        let mut out = Vec::with_capacity(self.bytes.len() + replacement(first).len());
         out.extend_from_slice(&self.bytes[..self.base]);
-        out.extend_from_slice(&text[..first]);
-        let mut count = 0;
-        let mut at = first;
-        for offset in finder.find_iter(&text[first..]) {
-            let start = first + offset;
-            out.extend_from_slice(&text[at..start]);
-            out.extend_from_slice(new);
-            at = start + needle_len;
+        let (mut count, mut translated, mut at) = (0, false, 0);
+        let mut next = Some(first);
+        while let Some(hit) = next {
+            out.extend_from_slice(&text[at..hit.start]);
+            out.extend_from_slice(replacement(hit));
+            at = hit.end();
             count += 1;
+            translated |= hit.form == Form::Crlf;
+            next = matcher.next_from(text, at);
         }
         out.extend_from_slice(&text[at..]);
         self.bytes = out;
         self.eols = Eols::count(self.text());
-        count
+        (count, translated)
     }
 
-    /// The failure for an edit that starts at `first`, `second` and maybe
-    /// more positions: counts them all (overlapping) and locates the first
-    /// [`MAX_MATCH_LOCATIONS`].
+    /// The failure for an edit that occurs at `first`, `second` and maybe
+    /// more positions: counts them all (overlapping ones included) and
+    /// locates the first [`MAX_MATCH_LOCATIONS`].
     fn ambiguous(
         &self,
         edit_index: usize,
-        finder: &Finder<'_>,
-        first: usize,
-        second: usize,
+        matcher: &Matcher<'_>,
+        first: Hit,
+        second: Hit,
     ) -> Failure {
         let text = self.text();
-        let mut shown = vec![first, second];
+        let mut shown = vec![first.start, second.start];
         let mut count = 2;
-        let mut at = second;
-        while let Some(next) = finder.find(&text[at + 1..]) {
-            at += 1 + next;
+        let mut at = second.start;
+        while let Some(hit) = matcher.next_from(text, at + 1) {
+            at = hit.start;
             count += 1;
             if shown.len() < MAX_MATCH_LOCATIONS {
                 shown.push(at);

@@ -294,9 +294,9 @@ fn crlf_edits_round_trip_with_lf_edits() {
 }
 
 #[test]
-fn mixed_file_prefers_the_exact_match_and_keeps_other_endings() {
+fn mixed_file_matches_either_form_and_keeps_other_endings() {
     let text = "a\nb\r\nc\nd\r\n";
-    // Exact LF match exists: written as given.
+    // Only the LF form exists: written as given.
     let outcome = apply(text.as_bytes(), &[edit("a\nb", "x\ny")]).unwrap();
     assert_eq!(outcome.content, b"x\ny\r\nc\nd\r\n");
     assert_eq!(outcome.line_ending, LineEnding::Mixed);
@@ -307,6 +307,30 @@ fn mixed_file_prefers_the_exact_match_and_keeps_other_endings() {
     assert!(outcome.eol_translated);
     // No line break in old_string: new_string is written as given.
     assert_eq!(ok(text, &[edit("c", "c\nC")]), "a\nb\r\nc\nC\nd\r\n");
+}
+
+#[test]
+fn mixed_file_lf_and_crlf_copies_are_ambiguous() {
+    let text = "fn a() {\n    x();\n}\r\nfn b() {\r\n    x();\r\n}\r\n";
+    let err = apply(text.as_bytes(), &[edit("    x();\n}", "    y();\n}")]).unwrap_err();
+    let Failure::Ambiguous {
+        count, locations, ..
+    } = err
+    else {
+        panic!("expected Ambiguous, got {err:?}");
+    };
+    assert_eq!(count, 2);
+    let lines: Vec<usize> = locations.iter().map(|l| l.line).collect();
+    assert_eq!(lines, [2, 5]);
+}
+
+#[test]
+fn mixed_file_replace_all_writes_each_occurrence_in_its_own_form() {
+    let text = "x\ny\r\nx\r\ny\nx\ny";
+    let outcome = apply(text.as_bytes(), &[all("x\ny", "1\n2")]).unwrap();
+    assert_eq!(outcome.content, b"1\n2\r\n1\r\n2\n1\n2");
+    assert_eq!(outcome.per_edit[0].replacements, 3);
+    assert!(outcome.eol_translated);
 }
 
 #[test]

@@ -1,0 +1,170 @@
+//! Finding an `old_string` in its plain and its CRLF form at once.
+//!
+//! An `old_string` with bare LFs stands for text the model saw with its `\r`
+//! hidden, so in a text that has CRLF line breaks it may occur in two forms:
+//! as written, and with every bare LF as `\r\n`. Treating the two forms as
+//! one set of occurrences keeps the uniqueness rule honest in mixed files
+//! (one LF and one CRLF copy of the same lines *are* ambiguous to the model)
+//! and lets `replace_all` reach both.
+//!
+//! [`Matcher::next_from`] yields the earliest occurrence starting at or after
+//! an offset. Each form caches its last search result, and callers only ever
+//! ask with growing offsets, so a whole scan costs one pass per form however
+//! the occurrences interleave.
+
+use std::cell::Cell;
+
+use memchr::memmem::Finder;
+
+/// The form in which an occurrence was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// The `old_string` bytes as given.
+    Plain,
+    /// The `old_string` with every bare LF written as `\r\n`.
+    Crlf,
+}
+
+/// One occurrence: where it starts, how long it is, in which form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+    pub(crate) form: Form,
+}
+
+impl Hit {
+    pub(crate) fn end(self) -> usize {
+        self.start + self.len
+    }
+}
+
+struct Searcher<'n> {
+    finder: Finder<'n>,
+    form: Form,
+    /// The last answer: the first start at or after `.0` is `.1`.
+    cache: Cell<Option<(usize, Option<usize>)>>,
+}
+
+/// Searches one text for the forms of one `old_string`.
+pub(crate) struct Matcher<'n> {
+    searchers: Vec<Searcher<'n>>,
+    /// Whether plain matches that begin between the `\r` and the `\n` of a
+    /// pair must be skipped (the plain form starts with a bare LF; such a
+    /// match would split the pair, and the CRLF form covers that line break).
+    skip_split: bool,
+}
+
+impl<'n> Matcher<'n> {
+    /// A matcher for `plain`, and also for `crlf` when given.
+    pub(crate) fn new(plain: &'n str, crlf: Option<&'n str>) -> Matcher<'n> {
+        let searcher = |needle: &'n str, form| Searcher {
+            finder: Finder::new(needle.as_bytes()),
+            form,
+            cache: Cell::new(None),
+        };
+        let mut searchers = vec![searcher(plain, Form::Plain)];
+        searchers.extend(crlf.map(|c| searcher(c, Form::Crlf)));
+        Matcher {
+            searchers,
+            skip_split: plain.starts_with('\n'),
+        }
+    }
+
+    /// The earliest occurrence in `text` starting at or after `from`.
+    ///
+    /// `text` must be the same on every call; calls are cheapest with
+    /// offsets that do not decrease.
+    pub(crate) fn next_from(&self, text: &[u8], from: usize) -> Option<Hit> {
+        self.searchers
+            .iter()
+            .filter_map(|s| {
+                let start = self.search(s, text, from)?;
+                Some(Hit {
+                    start,
+                    len: s.finder.needle().len(),
+                    form: s.form,
+                })
+            })
+            .min_by_key(|hit| hit.start)
+    }
+
+    fn search(&self, s: &Searcher<'_>, text: &[u8], from: usize) -> Option<usize> {
+        // A cached answer for an earlier offset still holds unless the
+        // occurrence it found lies before `from`.
+        if let Some((asked, answer)) = s.cache.get()
+            && asked <= from
+        {
+            match answer {
+                None => return None,
+                Some(at) if at >= from => return Some(at),
+                Some(_) => {}
+            }
+        }
+        let mut at = from;
+        let answer = loop {
+            if at > text.len() {
+                break None;
+            }
+            match s.finder.find(&text[at..]) {
+                None => break None,
+                Some(i) => {
+                    let start = at + i;
+                    let splits = self.skip_split
+                        && s.form == Form::Plain
+                        && start > 0
+                        && text[start - 1] == b'\r';
+                    if !splits {
+                        break Some(start);
+                    }
+                    at = start + 1;
+                }
+            }
+        };
+        s.cache.set(Some((from, answer)));
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(m: &Matcher<'_>, text: &[u8]) -> Vec<(usize, Form)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(hit) = m.next_from(text, from) {
+            out.push((hit.start, hit.form));
+            from = hit.start + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn yields_both_forms_in_order_with_overlaps() {
+        let m = Matcher::new("a\nb", Some("a\r\nb"));
+        let text = b"a\nb a\r\nb a\nb";
+        assert_eq!(
+            starts(&m, text),
+            [(0, Form::Plain), (4, Form::Crlf), (9, Form::Plain)]
+        );
+        let m = Matcher::new("aa", None);
+        assert_eq!(starts(&m, b"aaa"), [(0, Form::Plain), (1, Form::Plain)]);
+    }
+
+    #[test]
+    fn plain_matches_never_split_a_crlf_pair() {
+        let m = Matcher::new("\nb", Some("\r\nb"));
+        assert_eq!(
+            starts(&m, b"a\r\nb\nb"),
+            [(1, Form::Crlf), (4, Form::Plain)]
+        );
+    }
+
+    #[test]
+    fn searching_past_the_end_finds_nothing() {
+        let m = Matcher::new("x", None);
+        assert_eq!(m.next_from(b"x", 1), None);
+        assert_eq!(m.next_from(b"x", 5), None);
+    }
+}
