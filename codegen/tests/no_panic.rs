@@ -127,3 +127,255 @@ fn edge_cases() {
         exercise(source);
     }
 }
+
+/// Soundness of the checks: specs assembled from a grammar of plausible
+/// parts (valid or not) either fail with diagnostics, or load into a
+/// [`Spec`] that really has the invariants `spec.rs` promises the emitters.
+mod soundness {
+    use super::*;
+    use splice_codegen::context::ContextField;
+    use splice_codegen::spec::{Lifecycle, Spec};
+
+    fn pick<T: Clone + std::fmt::Debug + 'static>(items: &'static [T]) -> impl Strategy<Value = T> {
+        proptest::sample::select(items)
+    }
+
+    /// Usually right, sometimes wrong: 9 times in 10 `good`.
+    fn mostly(
+        good: &'static str,
+        bad: &'static [&'static str],
+    ) -> impl Strategy<Value = &'static str> {
+        prop_oneof![9 => Just(good), 1 => pick(bad)]
+    }
+
+    /// The standard categories, sometimes with an extra, conflicting one.
+    fn categories() -> impl Strategy<Value = String> {
+        let extra = prop_oneof![
+            9 => Just(""),
+            1 => pick(&[
+                "  Bad: { range: [5000, 5999], description: d, retryable: false, cause: server }\n",
+                "  overlap: { range: [2500, 2999], description: d, retryable: false, cause: server }\n",
+                "  wide: { range: [6000, 7999], description: d, retryable: false, cause: server }\n",
+                "  domain: { range: [3000, 3999], description: d, retryable: false, cause: input }\n",
+                "  odd: { range: [8000, 8999], description: d, retryable: false, cause: user }\n",
+            ]),
+        ];
+        (any::<bool>(), extra).prop_map(|(retryable, extra)| {
+            format!(
+                "  validation: {{ range: [1000, 1999], description: d, retryable: true, cause: input }}\n  \
+                 domain: {{ range: [2000, 2999], description: d, retryable: {retryable}, cause: input }}\n  \
+                 external: {{ range: [4000, 4999], description: d, retryable: false, cause: environment }}\n{extra}"
+            )
+        })
+    }
+
+    /// Message, params, hints and context that fit together, or one of
+    /// the ways they can disagree.
+    const BODIES: &[&str] = &[
+        "    message: plain\n    recovery_hints: [retry]\n",
+        "    message: \"at {file_path}\"\n    recovery_hints: [retry]\n    context: { required: [file_path], optional: [backup_path] }\n",
+        "    message: \"with {p}\"\n    params: { p: { type: string, description: d } }\n    recovery_hints: [\"use {p}\"]\n",
+        "    message: \"{{literal}} {edit_index}\"\n    recovery_hints: [\"edit {edit_index}\"]\n    context: { required: [edit_index, edit_status], optional: [snippet] }\n",
+        "    message: \"see {edit_status}\"\n    recovery_hints: [retry]\n    context: { required: [edit_status] }\n",
+        "    message: \"{bad\"\n    recovery_hints: [retry]\n",
+        "    message: \"{snippet}\"\n    recovery_hints: [retry]\n    context: { optional: [snippet] }\n",
+        "    message: plain\n    params: { file_path: { type: integer, description: d } }\n    recovery_hints: [retry]\n",
+        "    message: plain\n    recovery_hints: []\n",
+        "    message: plain\n    recovery_hints: [\"\"]\n",
+        "    message: plain\n    recovery_hints: [retry]\n    context: { required: [snippet], optional: [snippet] }\n",
+    ];
+
+    /// The `i`-th code: its name and number are unique unless the
+    /// generator decides otherwise.
+    fn code(i: usize) -> impl Strategy<Value = String> {
+        const NAMES: &[&str] = &["A_B", "MATCH", "X_Y", "Z_W", "V_U"];
+        (
+            mostly("unique", &["bad_name", "duplicate"]),
+            prop_oneof![8 => Just("validation"), 8 => Just("domain"), 8 => Just("external"), 1 => Just("nope")],
+            mostly("unique", &["2000", "1000", "99999"]),
+            mostly("1.0.0", &["1.1.0", "2.0.0"]),
+            mostly("a title", &["A title", "a title."]),
+            prop_oneof![8 => pick(&BODIES[..4]), 2 => pick(&BODIES[4..])],
+            prop_oneof![
+                12 => Just(String::new()),
+                1 => Just("    deprecated: { since: 1.0.0, replaced_by: A_B }\n".to_string()),
+                1 => Just("    deprecated: { since: 1.0.0, replaced_by: MATCH }\n".to_string()),
+                1 => Just("    removed: { since: 1.0.0, reason: r }\n".to_string()),
+                1 => Just("    deprecated: { since: 1.0.0 }\n".to_string()),
+            ],
+        )
+            .prop_map(move |(name, category, number, since, title, body, lifecycle)| {
+                let name = match name {
+                    "unique" => NAMES[i % NAMES.len()],
+                    "duplicate" => NAMES[0],
+                    other => other,
+                };
+                let base = match category {
+                    "validation" => 1000,
+                    "external" => 4000,
+                    _ => 2000,
+                };
+                let number = match number {
+                    "unique" => (base + i).to_string(),
+                    other => other.to_string(),
+                };
+                format!(
+                    "  {name}:\n    number: {number}\n    category: {category}\n    since: {since}\n    title: {title}\n{body}{lifecycle}    explanation: e\n"
+                )
+            })
+    }
+
+    fn spec() -> impl Strategy<Value = String> {
+        let codes = (0..5usize).map(code).collect::<Vec<_>>();
+        (
+            mostly("1.1.0", &["1.0.0"]),
+            categories(),
+            0..=5usize,
+            codes,
+        )
+            .prop_map(|(version, categories, n, codes)| {
+                format!(
+                    "taxonomy: {{ name: t, version: {version}, base_uri: \"schema://t\" }}\ncategories:\n{categories}codes:\n{}",
+                    codes[..n].concat()
+                )
+            })
+    }
+
+    fn placeholders(template: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = template;
+        while let Some(i) = rest.find(['{', '}']) {
+            let tail = &rest[i..];
+            if tail.starts_with("{{") || tail.starts_with("}}") {
+                rest = &tail[2..];
+            } else if let (true, Some(end)) = (tail.starts_with('{'), tail.find('}')) {
+                out.push(&tail[1..end]);
+                rest = &tail[end + 1..];
+            } else {
+                panic!("a spec with a lone brace loaded: {template:?}");
+            }
+        }
+        out
+    }
+
+    fn assert_invariants(spec: &Spec, source: &str) {
+        for (i, c) in spec.codes.iter().enumerate() {
+            let cat = spec
+                .category(&c.category.value)
+                .unwrap_or_else(|| panic!("unknown category loaded:\n{source}"));
+            let (lo, hi) = cat.range.value;
+            assert!(
+                lo <= c.number.value && c.number.value <= hi,
+                "number outside range loaded:\n{source}"
+            );
+            assert!(
+                spec.codes[..i]
+                    .iter()
+                    .all(|d| d.number.value != c.number.value),
+                "duplicate number loaded:\n{source}"
+            );
+            assert!(
+                c.name
+                    .value
+                    .chars()
+                    .all(|ch| ch.is_ascii_uppercase() || ch == '_'),
+                "bad name loaded:\n{source}"
+            );
+            assert!(
+                !c.title.value.starts_with(char::is_uppercase) && !c.title.value.ends_with('.'),
+                "bad title loaded:\n{source}"
+            );
+            if let Lifecycle::Deprecated { replaced_by, .. } = &c.lifecycle {
+                let target = spec
+                    .code(&replaced_by.value)
+                    .unwrap_or_else(|| panic!("unknown replacement loaded:\n{source}"));
+                assert!(
+                    target.name.value != c.name.value
+                        && matches!(target.lifecycle, Lifecycle::Active),
+                    "bad replacement loaded:\n{source}"
+                );
+            }
+            if c.is_emitted() {
+                assert!(
+                    !c.recovery_hints.is_empty(),
+                    "code without hints loaded:\n{source}"
+                );
+            }
+            for f in &c.optional_context {
+                assert!(
+                    c.required_context.iter().all(|r| r.value != f.value),
+                    "contradictory context loaded:\n{source}"
+                );
+            }
+            let mut used = Vec::new();
+            for t in
+                std::iter::once(&c.message.value).chain(c.recovery_hints.iter().map(|h| &h.value))
+            {
+                for name in placeholders(t) {
+                    used.push(name);
+                    let is_param = c.params.iter().any(|p| p.name.value == name);
+                    let is_field = c
+                        .required_context
+                        .iter()
+                        .any(|r| r.value.name() == name && r.value.is_scalar());
+                    assert!(
+                        is_param || is_field,
+                        "unresolvable placeholder {name} loaded:\n{source}"
+                    );
+                }
+            }
+            for p in &c.params {
+                assert!(
+                    used.contains(&p.name.value.as_str()),
+                    "unused parameter loaded:\n{source}"
+                );
+                assert!(
+                    ContextField::from_name(&p.name.value).is_none(),
+                    "parameter named like a field loaded:\n{source}"
+                );
+            }
+        }
+        for (i, a) in spec.categories.iter().enumerate() {
+            for b in &spec.categories[..i] {
+                assert!(
+                    a.range.value.0 > b.range.value.1 || b.range.value.0 > a.range.value.1,
+                    "overlap loaded:\n{source}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn loaded_specs_keep_their_invariants(source in spec()) {
+            match load_str(&source, "gen.yaml") {
+                Ok(spec) => assert_invariants(&spec, &source),
+                Err(d) => {
+                    assert!(!d.items.is_empty());
+                    let _ = d.render();
+                }
+            }
+        }
+    }
+
+    /// The grammar can produce valid specs at all (otherwise the property
+    /// above would only ever see errors).
+    #[test]
+    fn the_grammar_reaches_valid_specs() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let valid = (0..2000)
+            .filter(|_| {
+                let source = spec().new_tree(&mut runner).unwrap().current();
+                load_str(&source, "gen.yaml").is_ok()
+            })
+            .count();
+        eprintln!("{valid} of 2000 generated specs are valid");
+        assert!(
+            valid > 20,
+            "only {valid} of 2000 generated specs were valid"
+        );
+    }
+}
