@@ -302,7 +302,10 @@ impl Buffer {
             return Err(Failure::EmptyOldString { edit_index });
         }
         let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
-        let matcher = Matcher::new(old, crlf_old.as_deref());
+        let matcher = match &crlf_old {
+            Some(crlf) if self.eols.lf == 0 => Matcher::crlf_only(old, crlf),
+            crlf => Matcher::new(old, crlf.as_deref()),
+        };
         let Some(first) = matcher.next_from(self.text(), 0) else {
             return Err(Failure::NotFound {
                 edit_index,

@@ -58,12 +58,26 @@ pub(crate) struct Matcher<'n> {
 impl<'n> Matcher<'n> {
     /// A matcher for `plain`, and also for `crlf` when given.
     pub(crate) fn new(plain: &'n str, crlf: Option<&'n str>) -> Matcher<'n> {
+        Matcher::with_forms(plain, crlf, true)
+    }
+
+    /// A matcher for the CRLF form only, for a text without bare LFs: there,
+    /// every plain-form occurrence of an `old_string` with a bare LF would
+    /// split a `\r\n` pair, so searching the plain form is wasted work.
+    pub(crate) fn crlf_only(plain: &'n str, crlf: &'n str) -> Matcher<'n> {
+        Matcher::with_forms(plain, Some(crlf), false)
+    }
+
+    fn with_forms(plain: &'n str, crlf: Option<&'n str>, with_plain: bool) -> Matcher<'n> {
         let searcher = |needle: &'n str, form| Searcher {
             finder: Finder::new(needle.as_bytes()),
             form,
             cache: Cell::new(None),
         };
-        let mut searchers = vec![searcher(plain, Form::Plain)];
+        let mut searchers = Vec::with_capacity(2);
+        if with_plain {
+            searchers.push(searcher(plain, Form::Plain));
+        }
         searchers.extend(crlf.map(|c| searcher(c, Form::Crlf)));
         Matcher {
             searchers,
