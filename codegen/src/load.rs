@@ -137,6 +137,11 @@ pub(crate) struct DraftCode {
     pub broken_params: Vec<String>,
     /// The list (with the location of the list itself) when written.
     pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Part of `context` could not be read (already reported); templates
+    /// naming context fields are then not checked.
+    pub context_broken: bool,
+    /// `recovery_hints` was written but is not a list (already reported).
+    pub recovery_hints_broken: bool,
     pub required_context: Vec<Spanned<ContextField>>,
     pub optional_context: Vec<Spanned<ContextField>>,
     pub since: Option<Spanned<semver::Version>>,
@@ -432,10 +437,12 @@ impl Lower {
                 .map(|n| self.params(n, &owner))
                 .unwrap_or_default();
             let recovery_hints = f.get("recovery_hints").and_then(|n| self.hints(n, &owner));
+            let reported = self.diags.len();
             let (required_context, optional_context) = match f.get("context") {
                 Some(n) => self.context(n, &owner, f.key_loc("context").unwrap_or(n.loc)),
                 None => (Vec::new(), Vec::new()),
             };
+            let context_broken = self.diags.len() > reported;
             let deprecated = f.get("deprecated").and_then(|n| {
                 let loc = f.key_loc("deprecated").unwrap_or(n.loc);
                 let what = format!("`deprecated` of {owner}");
@@ -475,6 +482,9 @@ impl Lower {
                 message,
                 params,
                 broken_params,
+                context_broken,
+                recovery_hints_broken: recovery_hints.is_none()
+                    && f.get("recovery_hints").is_some(),
                 recovery_hints,
                 required_context,
                 optional_context,
@@ -970,11 +980,14 @@ fn wrong_type(node: &Node, key: &str, owner: &str, expected: &str) -> Diagnostic
             node.describe()
         ),
     );
-    match node.kind {
+    match &node.kind {
         NodeKind::Scalar(_, Style::Quoted)
             if expected == "an integer" || expected.starts_with("`true`") =>
         {
             d.with_help("remove the quotes")
+        }
+        NodeKind::Scalar(s, _) if expected.starts_with("a list") && !s.is_empty() => {
+            d.with_help(format!("write a list, even of one item: `[{s}]`"))
         }
         _ => d,
     }

@@ -310,7 +310,7 @@ impl Validator<'_> {
 
         let removed = code.removed.is_some();
         match &code.recovery_hints {
-            None if !removed => self.push(
+            None if !removed && !code.recovery_hints_broken => self.push(
                 Diagnostic::new(code.name.loc, format!("{owner} has no `recovery_hints`"))
                     .with_label("`recovery_hints` is required here")
                     .with_help("add `recovery_hints:` with at least one piece of general guidance for the caller"),
@@ -503,7 +503,9 @@ impl Validator<'_> {
                 let field = ContextField::from_name(p.name);
                 let required =
                     field.and_then(|f| code.required_context.iter().find(|r| r.value == f));
-                if field.is_some_and(ContextField::is_scalar) && required.is_some() {
+                if field.is_some_and(ContextField::is_scalar) && required.is_some()
+                    || field.is_some() && code.context_broken
+                {
                     continue;
                 }
                 // Only now (an error) is it worth locating the placeholder.
