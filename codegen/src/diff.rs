@@ -415,6 +415,11 @@ impl Differ {
                 ),
             );
         }
+        if !n.is_emitted() {
+            // Only the number of a removed code still matters (it stays
+            // reserved); nothing else about it reaches a client.
+            return;
+        }
         if o.category.value != n.category.value {
             self.breaking(
                 Some(n.category.loc),
@@ -444,10 +449,6 @@ impl Differ {
                     n.cause.as_str()
                 ),
             );
-        }
-        if !n.is_emitted() {
-            // Nothing below is visible to clients any more.
-            return;
         }
         let had = |list: &[crate::spec::Spanned<crate::context::ContextField>], f| {
             list.iter().any(|x| x.value == f)
