@@ -142,7 +142,21 @@ class McpSide {
     this.args = args;
   }
 
+  /** Runs the server under strace, counting its fsync-family calls into `file`. */
+  traceFsyncs(file) {
+    this.args = ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,syncfs", "-o", file, this.command, ...this.args];
+    this.command = "strace";
+    return this;
+  }
+
+  /**
+   * Spawns, connects (initialize) and lists the tools. Records when the
+   * tools/list reply reached the transport (`listReplyMs`, from the spawn)
+   * and its size, apart from when the SDK's `listTools()` resolved (which
+   * adds the client's compilation of every tool's output schema).
+   */
   async start() {
+    const t0 = performance.now();
     this.transport = new StdioClientTransport({
       command: this.command,
       args: this.args,
@@ -151,6 +165,14 @@ class McpSide {
     this.stderr = tailOf(this.transport.stderr);
     this.client = new Client({ name: "splice-bench", version: "1.0.0" });
     await this.client.connect(this.transport);
+    const deliver = this.transport.onmessage;
+    this.transport.onmessage = (msg, extra) => {
+      if (this.listReplyMs === undefined && Array.isArray(msg?.result?.tools)) {
+        this.listReplyMs = performance.now() - t0;
+        this.listBytes = Buffer.byteLength(JSON.stringify(msg));
+      }
+      deliver(msg, extra);
+    };
     this.tools = (await this.client.listTools()).tools;
     this.pid = this.transport.pid;
   }
@@ -234,8 +256,16 @@ class Floor {
     this.name = fsync ? "floor" : "floor (no fsync)";
   }
 
+  /** Runs the floor under strace, counting its fsync-family calls into `file`. */
+  traceFsyncs(file) {
+    this.strace = file;
+    return this;
+  }
+
   async start() {
-    this.child = spawn(this.bin, [], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child = this.strace
+      ? spawn("strace", ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,syncfs", "-o", this.strace, this.bin], { stdio: ["pipe", "pipe", "pipe"] })
+      : spawn(this.bin, [], { stdio: ["pipe", "pipe", "pipe"] });
     this.stderr = tailOf(this.child.stderr);
     this.pid = this.child.pid;
     this.waiting = [];
@@ -407,18 +437,68 @@ function summarize(times) {
 async function coldStart(spliceBin) {
   const makers = [() => new Splice(spliceBin), () => new Filesystem()];
   const times = { splice: [], filesystem: [] };
+  const resolved = { splice: [], filesystem: [] };
   const idle = { splice: [], filesystem: [] };
+  const listBytes = {};
+  const toolCount = {};
   for (let i = 0; i < plan.coldStarts; i++) {
     for (const make of rotate(makers, i)) {
       const side = make();
       const [ms] = await timed(() => side.start());
       assert.ok(side.tools.length > 0, `${side.name}: empty tools/list`);
-      times[side.name].push(ms);
+      assert.ok(side.listReplyMs > 0, `${side.name}: tools/list reply not seen`);
+      times[side.name].push(side.listReplyMs);
+      resolved[side.name].push(ms);
+      listBytes[side.name] = side.listBytes;
+      toolCount[side.name] = side.tools.length;
       idle[side.name].push(readProcStatus(side.pid, "VmRSS"));
       await side.close();
     }
   }
-  return { times, idle };
+  return { times, resolved, idle, listBytes, toolCount };
+}
+
+/**
+ * fsync-family calls per small edit of each side, counted with strace (null
+ * when strace is missing): what "durable" means for each of them, measured
+ * rather than read from their source.
+ */
+async function fsyncsPerEdit(spliceBin, floorBin) {
+  try {
+    execFileSync("strace", ["-V"], { stdio: "ignore" });
+  } catch {
+    return null;
+  }
+  const makers = {
+    splice: () => new Splice(spliceBin),
+    "splice (backup on)": () => new Splice(spliceBin, { backup: true }),
+    filesystem: () => new Filesystem(),
+    floor: () => new Floor(floorBin),
+  };
+  const edits = 4;
+  const src = smallSource().text;
+  const count = async (make, n) => {
+    const file = join(work, "fsync-trace.txt");
+    const p = join(work, "fsync-count.txt");
+    writeFileSync(p, src);
+    const side = make().traceFsyncs(file);
+    await side.start();
+    for (let i = 0; i < n; i++) await side.edit(p, smallEdits(i % 2 === 0));
+    await side.close();
+    // strace writes its last lines as the traced process exits.
+    await new Promise((ok) => setTimeout(ok, 200));
+    const calls = readFileSync(file, "utf8").split("\n").filter((l) => /\b(fsync|fdatasync|sync_file_range|syncfs)\(/.test(l) && !/<unfinished/.test(l)).length;
+    rmSync(file);
+    rmSync(p);
+    rmSync(p + ".bak", { force: true });
+    return calls;
+  };
+  const out = {};
+  for (const [name, make] of Object.entries(makers)) {
+    const idle = await count(make, 0);
+    out[name] = (await count(make, edits) - idle) / edits;
+  }
+  return out;
 }
 
 /** Failed-edit payloads: what an agent reads back when its edit is wrong. */
@@ -615,15 +695,17 @@ function report(r) {
     "",
     "## Durability: who fsyncs",
     "",
-    "- **splice** stages the new content in a temp file and `fsync`s it, writes and `fsync`s a",
-    "  journal record, renames, and `fsync`s the directory (see `server/src/commit.rs`): every",
-    "  successful reply means the edit is on disk.",
+    fsyncLine(r.fsyncs),
+    "",
+    "- **splice** commits through a journal (`server/src/commit.rs`): the journal's begin record",
+    "  and its directory, the staged temp file, the target's directory, the prepare record, the",
+    "  directory again after the rename, and the commit record are each fsynced, so every",
+    "  successful reply means the edit is on disk and a crash at any point rolls back or forward.",
     "- **filesystem server** (`applyFileEdits` in its `dist/lib.js`) writes a temp file with",
-    "  `fs.writeFile`, renames it and restores the mode bits. It never calls `fsync`, so its reply",
-    "  only means the edit is in the page cache; a crash can lose it (or, on some file systems,",
-    "  leave an empty file after the rename).",
-    "- **floor** is measured both ways: with `fsync` (splice's durability) and without (the",
-    "  filesystem server's).",
+    "  `fs.writeFile`, renames it and restores the mode bits. It never calls `fsync`: its reply",
+    "  only means the edit is in the page cache, and a crash can lose it.",
+    "- **floor**: `fsync` of the temp file and of the directory; it is also measured without",
+    "  either (the filesystem server's durability).",
     "",
     "## Results",
     "",
@@ -631,7 +713,9 @@ function report(r) {
     "",
     "| Workload | splice | filesystem | floor (fsync) | floor (no fsync) | splice / filesystem | splice / floor |",
     "|---|---|---|---|---|---|---|",
-    `| Cold start to first \`tools/list\` reply (N=${r.cold.n}) | ${ms(r.cold.splice)} ms | ${ms(r.cold.filesystem)} ms | | | ${ratio(r.cold.splice, r.cold.filesystem)} | |`,
+    `| Cold start: spawn to the first \`tools/list\` reply (N=${r.cold.n}) | ${ms(r.cold.splice)} ms | ${ms(r.cold.filesystem)} ms | | | ${ratio(r.cold.splice, r.cold.filesystem)} | |`,
+    `| Cold start: spawn to the SDK's \`listTools()\` resolving (adds the client's compilation of the output schemas) | ${ms(r.cold.resolved.splice)} ms | ${ms(r.cold.resolved.filesystem)} ms | | | ${ratio(r.cold.resolved.splice, r.cold.resolved.filesystem)} | |`,
+    `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools) | ${r.cold.listBytes.splice} B | ${r.cold.listBytes.filesystem} B | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
     `| Small edit with \`.bak\` backup (splice default), p50 / p99 | ${ms(small["splice (backup on)"].p50)} / ${ms(small["splice (backup on)"].p99)} ms | | | | | ${ratio(small["splice (backup on)"].p50, fl)} |`,
@@ -699,6 +783,16 @@ function report(r) {
   return lines.join("\n");
 }
 
+function fsyncLine(f) {
+  if (!f) return "fsync calls per edit were not counted (strace is not installed).";
+  const n = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+  return (
+    `fsync-family calls per small edit, counted with strace: splice ${n(f.splice)} ` +
+    `(${n(f["splice (backup on)"])} with its \`.bak\` backup), filesystem server ${n(f.filesystem)}, ` +
+    `floor ${n(f.floor)}.`
+  );
+}
+
 function targets(r) {
   const small = r.smallEdit;
   const t = [];
@@ -753,7 +847,13 @@ async function main() {
     n: plan.coldStarts,
     splice: median(cold.times.splice),
     filesystem: median(cold.times.filesystem),
+    resolved: { splice: median(cold.resolved.splice), filesystem: median(cold.resolved.filesystem) },
+    listBytes: cold.listBytes,
+    toolCount: cold.toolCount,
   };
+
+  log("fsyncs per edit (strace)");
+  result.fsyncs = await fsyncsPerEdit(opts.splice, opts.floor);
 
   flusher = new Floor(opts.floor);
   const splice = new Splice(opts.splice);
