@@ -1,0 +1,106 @@
+//! What durability costs: one 20-file, 200-edit `multi_edit_files`-shaped
+//! commit (read, apply 10 edits per file with the engine, commit with backups
+//! off), with every fsync on (the shipped behaviour) and with fsync off (the
+//! same journal protocol, no durability; for comparison only).
+//!
+//! The files live in a temp dir under `$SPLICE_BENCH_DIR` (default: the system
+//! temp dir), so point it at the file system you care about.
+
+use std::fs;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use splice_server::commit::{Committer, FileChange};
+use splice_server::engine::{self, Edit};
+use splice_server::fsio::read_file;
+
+const FILES: usize = 20;
+const EDITS_PER_FILE: usize = 10;
+
+/// About 8 KB of source-like text with `EDITS_PER_FILE` distinct markers.
+fn file_text(i: usize) -> String {
+    let mut text = String::new();
+    for line in 0..160 {
+        if line % 16 == 0 {
+            text.push_str(&format!("    let marker_{i}_{} = alpha();\n", line / 16));
+        } else {
+            text.push_str(&format!(
+                "    let value_{line:04} = compute({line}, {i}) + 1; // filler\n"
+            ));
+        }
+    }
+    text
+}
+
+/// One call: read every file, apply its 10 edits (alpha <-> beta, so the
+/// content alternates between two states), commit all 20 at once.
+fn round(committer: &Committer, paths: &[PathBuf]) {
+    let changes: Vec<FileChange> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, path)| {
+            let snapshot = read_file(path, 1 << 20).unwrap();
+            let (from, to) = if snapshot.bytes.windows(7).any(|w| w == b"alpha()") {
+                ("alpha()", "beta()")
+            } else {
+                ("beta()", "alpha()")
+            };
+            let olds: Vec<String> = (0..EDITS_PER_FILE)
+                .map(|k| format!("marker_{i}_{k} = {from}"))
+                .collect();
+            let news: Vec<String> = (0..EDITS_PER_FILE)
+                .map(|k| format!("marker_{i}_{k} = {to}"))
+                .collect();
+            let edits: Vec<Edit<'_>> = olds
+                .iter()
+                .zip(&news)
+                .map(|(o, n)| Edit {
+                    old_string: o,
+                    new_string: n,
+                    replace_all: false,
+                })
+                .collect();
+            let outcome = engine::apply(&snapshot.bytes, &edits).unwrap();
+            FileChange {
+                snapshot,
+                new_bytes: outcome.content,
+                backup: false,
+            }
+        })
+        .collect();
+    black_box(committer.commit(changes).unwrap());
+}
+
+fn setup(root: &Path) -> Vec<PathBuf> {
+    (0..FILES)
+        .map(|i| {
+            let p = root.join(format!("src_{i:02}.rs"));
+            fs::write(&p, file_text(i)).unwrap();
+            p
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let base = std::env::var_os("SPLICE_BENCH_DIR").map_or_else(std::env::temp_dir, PathBuf::from);
+    let dir = tempfile::tempdir_in(base).unwrap();
+    let journal = tempfile::tempdir_in(dir.path()).unwrap();
+    let paths = setup(dir.path());
+    let mut group = c.benchmark_group("commit_20_files_200_edits");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    for durable in [true, false] {
+        let committer = Committer::new(journal.path().into())
+            .unwrap()
+            .durable(durable);
+        let name = if durable { "fsync" } else { "no_fsync" };
+        group.bench_function(name, |b| b.iter(|| round(&committer, &paths)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
