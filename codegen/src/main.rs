@@ -27,6 +27,10 @@ enum Command {
     Check {
         /// The spec file [default: errors.yaml of the enclosing workspace].
         spec: Option<PathBuf>,
+        /// One `FILE:LINE:COL: message` line per problem (for editors and
+        /// grep) instead of the annotated report.
+        #[arg(long)]
+        short: bool,
     },
     /// Compare two versions of the spec: breaking and compatible changes.
     ///
@@ -73,10 +77,18 @@ fn main() -> ExitCode {
 /// Runs one command; `Ok(false)` means "reported problems, exit 1".
 fn run(command: Command) -> Result<bool, String> {
     match command {
-        Command::Check { spec } => {
+        Command::Check { spec, short } => {
             let path = spec_path(spec)?;
-            let Some(spec) = load(&path) else {
-                return Ok(false);
+            let spec = match load_path(&path) {
+                Ok(spec) => spec,
+                Err(diagnostics) if short => {
+                    eprintln!("{}", diagnostics.one_lines());
+                    return Ok(false);
+                }
+                Err(diagnostics) => {
+                    report(&diagnostics);
+                    return Ok(false);
+                }
             };
             out(&format!("ok: {}: {}\n", path.display(), summary(&spec)));
             Ok(true)

@@ -281,6 +281,18 @@ mod cli {
             err.contains("broken.yaml:50:3") && err.contains("due to 24 previous errors"),
             "{err}"
         );
+
+        let broken = fixture("broken.yaml");
+        let (code, _, err) = run(dir.path(), &["check", "--short", broken.to_str().unwrap()]);
+        assert_eq!(code, 1);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 24, "{err}");
+        assert!(
+            lines[0].ends_with(
+                "broken.yaml:4:12: `version` of `taxonomy` must be a semver version, found a number"
+            ),
+            "{err}"
+        );
     }
 
     #[test]
