@@ -79,11 +79,12 @@
 //!
 //!   Bytes outside the replaced spans are never touched: other line
 //!   endings, the final newline or its absence stay as they were.
-//! - **Cost.** Each edit is one substring search ([`memchr::memmem`]) over the
-//!   text (per form) plus one in-place splice of the buffer (a `memmove` of
-//!   the tail), or, for `replace_all`, one pass that builds the output. Line numbers are
-//!   counted only up to the first replacement, and context excerpts are only
-//!   built for failures.
+//! - **Cost.** Each edit is one substring search ([`memchr::memmem`]) over
+//!   the text (per form) plus one in-place splice of the buffer (a `memmove`
+//!   of the tail), or, for `replace_all`, one pass that builds the output.
+//!   Line numbers for the reports are counted from the previous edit's
+//!   position when it lies before, so edits in file order count each line
+//!   once; context excerpts are only built for failures.
 
 mod context;
 mod eol;
