@@ -10,7 +10,9 @@
 //!   one naive run at full scale too (printed, not sampled).
 //! - `distinct_edits`: a 2 MB file with 200 distinct single-occurrence edits
 //!   in one call. The naive reference checks each edit is unique and rebuilds
-//!   the string per edit, as the predecessor did.
+//!   the string per edit, as the predecessor did. The engine also runs on
+//!   the same file with LF and with CRLF endings, edited with two-line LF
+//!   strings, to compare the cost of the line-ending translation.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -118,6 +120,35 @@ fn distinct_edits(c: &mut Criterion) {
     let outcome = engine::apply(text.as_bytes(), &edits).expect("engine applies");
     assert_eq!(outcome.content, expected.as_bytes());
 
+    // The same file with CRLF endings, edited with two-line LF strings (the
+    // Windows case): matched and written in CRLF form.
+    let crlf_text = text.replace('\n', "\r\n");
+    let crlf_pairs: Vec<(String, String)> = (0..EDITS)
+        .map(|e| {
+            let line = (e * 7_919) % (LINES - 1);
+            let next = line + 1;
+            (
+                format!("over it {line:05}\n[{next:05}] the"),
+                format!("over it {line:05}\n[{next:05}] a"),
+            )
+        })
+        .collect();
+    let crlf_edits: Vec<Edit<'_>> = crlf_pairs
+        .iter()
+        .map(|(old, new)| Edit {
+            old_string: old,
+            new_string: new,
+            replace_all: false,
+        })
+        .collect();
+    let translated: Vec<(String, String)> = crlf_pairs
+        .iter()
+        .map(|(old, new)| (old.replace('\n', "\r\n"), new.replace('\n', "\r\n")))
+        .collect();
+    let expected = naive_edits(&crlf_text, &translated).expect("naive applies");
+    let outcome = engine::apply(crlf_text.as_bytes(), &crlf_edits).expect("engine applies");
+    assert_eq!(outcome.content, expected.as_bytes());
+
     let mut group = c.benchmark_group("distinct_edits");
     group.sample_size(10);
     group.bench_function(BenchmarkId::new("engine", "2MB/200"), |b| {
@@ -125,6 +156,12 @@ fn distinct_edits(c: &mut Criterion) {
     });
     group.bench_function(BenchmarkId::new("naive", "2MB/200"), |b| {
         b.iter(|| naive_edits(black_box(&text), &pairs))
+    });
+    group.bench_function(BenchmarkId::new("engine", "2MB-2line-lf/200"), |b| {
+        b.iter(|| engine::apply(black_box(text.as_bytes()), &crlf_edits))
+    });
+    group.bench_function(BenchmarkId::new("engine", "2MB-2line-crlf/200"), |b| {
+        b.iter(|| engine::apply(black_box(crlf_text.as_bytes()), &crlf_edits))
     });
     group.finish();
 }
