@@ -320,6 +320,12 @@ impl Committer {
             let target = &change.snapshot.path;
             if change.backup {
                 let bak = stage::backup_path(target);
+                // Editing `a` with a backup and `a.bak` itself in one call
+                // would make one transaction rename two files over one name.
+                if sorted.binary_search(&bak.as_path()).is_ok() {
+                    let error = FsError::new(FsErrorKind::DuplicatePath, FsOp::Backup, &bak);
+                    return Err(fail(Some(i), error));
+                }
                 plan.push(Replacement {
                     role: Role::Backup(i),
                     temp: stage::sibling(target, "bak.tmp"),

@@ -58,7 +58,7 @@ fn generation_of(bytes: &[u8]) -> u64 {
 }
 
 fn has_backup(i: usize) -> bool {
-    i % 4 == 0
+    i.is_multiple_of(4)
 }
 
 /// A small xorshift generator; the seed is printed so a failure can be replayed.

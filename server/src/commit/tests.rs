@@ -195,6 +195,29 @@ fn the_same_file_twice_is_refused_even_through_a_symlink() {
     assert_eq!(fx.listing(), listing_of(&[("a", "a"), ("l", "-> a")]));
 }
 
+#[test]
+fn a_backup_that_would_overwrite_another_edited_file_is_refused() {
+    let fx = Fixture::new();
+    fx.write("a", "a");
+    fx.write("a.bak", "edited too");
+    let failure = fx
+        .committer()
+        .commit(vec![
+            fx.change("a", "A", true),
+            fx.change("a.bak", "B", false),
+        ])
+        .unwrap_err();
+    assert_eq!(
+        (failure.error.kind.clone(), failure.error.op),
+        (FsErrorKind::DuplicatePath, FsOp::Backup)
+    );
+    assert_eq!(failure.failed_index, Some(0));
+    assert_eq!(
+        fx.listing(),
+        listing_of(&[("a", "a"), ("a.bak", "edited too")])
+    );
+}
+
 /// Deletes the staged temp of `name` from inside the commit, after `after`
 /// renames, so the next rename fails with ENOENT.
 fn sabotage(fx: &Fixture, name: &'static str, after: usize) -> Committer {
