@@ -55,6 +55,12 @@
 //!   directory fsync, so all new contents are durable. Only the undo names
 //!   remain to be removed.
 //!
+//! Rolling back takes the files' locks first, as a commit does, so it never
+//! interleaves with a live commit of another process (if a lock stays held past
+//! the timeout the transaction is [`RecoveryOutcome::Deferred`]). Until recovery
+//! runs, a crashed transaction's already-renamed files are visible to readers:
+//! run [`Committer::recover`] at start-up, before serving.
+//!
 //! Every recovery step is idempotent (a rename of an undo name that is already
 //! gone is skipped by the inode check; removals of missing names succeed), so an
 //! interrupted recovery is finished by the next one. Journal records end in a
@@ -245,7 +251,7 @@ impl Committer {
     /// Finishes or undoes every transaction a dead process left in the journal
     /// directory (see the module docs). Journals of live commits are skipped.
     pub fn recover(&self) -> io::Result<RecoveryReport> {
-        recovery::recover(&self.journal_dir)
+        recovery::recover(&self.journal_dir, &self.locks, self.lock_timeout)
     }
 
     /// Writes every change or none. See the module docs for the protocol.

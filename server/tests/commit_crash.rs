@@ -236,7 +236,9 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
                     RecoveryOutcome::Discarded => discarded += 1,
                     RecoveryOutcome::RolledBack => rolled_back += 1,
                     RecoveryOutcome::Completed => completed += 1,
-                    RecoveryOutcome::Corrupt => panic!("iteration {iteration}: corrupt journal"),
+                    RecoveryOutcome::Corrupt | RecoveryOutcome::Deferred => {
+                        panic!("iteration {iteration}: {:?}", t.outcome)
+                    }
                 }
             }
         }

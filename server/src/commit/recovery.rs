@@ -8,10 +8,12 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::journal::{self, Replacement, Role, Staged, State};
+use super::lock::{self, LockTable};
 use super::stage::{id_of, remove_if_exists, sync_dir};
-use crate::fsio::{FsError, FsOp};
+use crate::fsio::{FsError, FsErrorKind, FsOp};
 
 /// What undoing a prepared transaction achieved.
 #[derive(Debug, Default)]
@@ -152,9 +154,16 @@ pub enum RecoveryOutcome {
     Completed,
     /// The journal could not be read; renamed to `*.corrupt` for a human.
     Corrupt,
+    /// A file of the transaction stayed locked (by a live commit) past the
+    /// lock timeout; nothing was done, the journal is kept for the next run.
+    Deferred,
 }
 
-pub(crate) fn recover(journal_dir: &Path) -> io::Result<RecoveryReport> {
+pub(crate) fn recover(
+    journal_dir: &Path,
+    locks: &LockTable,
+    timeout: Duration,
+) -> io::Result<RecoveryReport> {
     let mut report = RecoveryReport::default();
     let mut names: Vec<_> = fs::read_dir(journal_dir)?
         .filter_map(Result::ok)
@@ -202,12 +211,18 @@ pub(crate) fn recover(journal_dir: &Path) -> io::Result<RecoveryReport> {
         }
         report
             .transactions
-            .push(recover_one(&path, &file, journal_dir)?);
+            .push(recover_one(&path, &file, journal_dir, locks, timeout)?);
     }
     Ok(report)
 }
 
-fn recover_one(path: &Path, file: &File, journal_dir: &Path) -> io::Result<RecoveredTransaction> {
+fn recover_one(
+    path: &Path,
+    file: &File,
+    journal_dir: &Path,
+    locks: &LockTable,
+    timeout: Duration,
+) -> io::Result<RecoveredTransaction> {
     let Some(parsed) = journal::parse(file)? else {
         let corrupt = path.with_extension("corrupt");
         fs::rename(path, &corrupt)?;
@@ -235,6 +250,32 @@ fn recover_one(path: &Path, file: &File, journal_dir: &Path) -> io::Result<Recov
             remove_leftovers(reps, Leftovers::TempsAndUndo),
         ),
         State::Prepared(staged) => {
+            // Lock the files as a commit would, so a live commit of another
+            // process on the same files is not interleaved with the rollback.
+            let mut targets: Vec<&Path> = reps.iter().map(|r| r.target.as_path()).collect();
+            targets.sort();
+            targets.dedup();
+            let _table = locks.lock_all(&targets);
+            let mut held = Vec::with_capacity(targets.len());
+            let mut busy = Vec::new();
+            for target in &targets {
+                match lock::lock_file(target, timeout) {
+                    Ok(file) => held.push(file),
+                    Err(e) if e.kind == FsErrorKind::NotFound => {}
+                    Err(e) => busy.push(e),
+                }
+            }
+            if !busy.is_empty() {
+                tracing::warn!(journal = %path.display(), "files of an interrupted transaction are locked; recovery deferred");
+                return Ok(RecoveredTransaction {
+                    journal: path.to_path_buf(),
+                    outcome: RecoveryOutcome::Deferred,
+                    files,
+                    restored: 0,
+                    conflicts: Vec::new(),
+                    problems: busy,
+                });
+            }
             let undone = roll_back(reps, staged, true);
             (
                 RecoveryOutcome::RolledBack,

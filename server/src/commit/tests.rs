@@ -335,6 +335,39 @@ fn recovery_after_a_crash_at_every_phase_leaves_all_old_or_all_new() {
 }
 
 #[test]
+fn recovery_waits_for_file_locks_and_defers_when_they_stay_held() {
+    let fx = Fixture::new();
+    fx.write("a", "old a");
+    fx.write("b", "old b");
+    let before = fx.listing();
+    let changes = vec![
+        fx.change("a", "new a", false),
+        fx.change("b", "new b", false),
+    ];
+    crash_at(&fx, Phase::Renamed(0), changes);
+
+    // Another process's commit holds b's lock.
+    let held = lock::lock_file(
+        &fx.dir.path().join("b").canonicalize().unwrap(),
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    let impatient = fx.committer().lock_timeout(Duration::from_millis(50));
+    let report = impatient.recover().unwrap();
+    assert_eq!(report.transactions[0].outcome, RecoveryOutcome::Deferred);
+    assert_eq!(report.transactions[0].problems[0].kind, FsErrorKind::Busy);
+    assert_eq!(fx.listing()["a"], "new a", "nothing touched while deferred");
+    assert!(!fx.journal_is_empty(), "journal kept for the next run");
+
+    drop(held);
+    let report = fx.committer().recover().unwrap();
+    assert_eq!(report.transactions[0].outcome, RecoveryOutcome::RolledBack);
+    assert_eq!(report.transactions[0].restored, 1);
+    assert_eq!(fx.listing(), before);
+    assert!(fx.journal_is_empty());
+}
+
+#[test]
 fn recovery_skips_the_journal_of_a_live_commit() {
     let fx = Fixture::new();
     fx.write("a", "old");
