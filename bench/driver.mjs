@@ -118,10 +118,16 @@ const rotate = (xs, i) => xs.map((_, k) => xs[(k + i) % xs.length]);
 
 /** User + system CPU time of a process so far, in ms (10 ms resolution). */
 function cpuMs(pid) {
+  const { user, sys } = cpuSplitMs(pid);
+  return user + sys;
+}
+
+/** User and system CPU time of a process so far, in ms. */
+function cpuSplitMs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // Fields after the parenthesised command name; utime and stime are 14 and 15.
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  return { user: (Number(f[11]) * 1000) / CLOCK_TICKS, sys: (Number(f[12]) * 1000) / CLOCK_TICKS };
 }
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
@@ -416,7 +422,7 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
     files.set(side, p);
   });
   const times = new Map(sides.map((s) => [s, []]));
-  const cpu0 = new Map(sides.map((s) => [s, cpuMs(s.pid)]));
+  const cpu0 = new Map(sides.map((s) => [s, cpuSplitMs(s.pid)]));
   for (let op = 0; op < warmup + ops; op++) {
     const edits = op % 2 === 0 ? forwardEdits : backwardEdits;
     for (const side of rotate(sides, op)) {
@@ -427,7 +433,12 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
       if (op >= warmup) times.get(side).push(ms);
     }
   }
-  for (const side of sides) times.get(side).cpuPerOp = (cpuMs(side.pid) - cpu0.get(side)) / (warmup + ops);
+  for (const side of sides) {
+    const now = cpuSplitMs(side.pid);
+    const before = cpu0.get(side);
+    times.get(side).cpuPerOp = (now.user + now.sys - before.user - before.sys) / (warmup + ops);
+    times.get(side).sysPerOp = (now.sys - before.sys) / (warmup + ops);
+  }
   const expected = (warmup + ops) % 2 === 0 ? text : forwardText;
   for (const side of sides) {
     const got = readFileSync(files.get(side), "utf8");
@@ -440,7 +451,7 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
 function summarize(times) {
   const out = {};
   for (const [side, s] of times) {
-    out[side.name] = { n: s.length, p50: median(s), p99: quantile(s, 0.99), min: Math.min(...s), cpu: s.cpuPerOp };
+    out[side.name] = { n: s.length, p50: median(s), p99: quantile(s, 0.99), min: Math.min(...s), cpu: s.cpuPerOp, sys: s.sysPerOp };
   }
   return out;
 }
@@ -452,6 +463,7 @@ async function coldStart(spliceBin) {
   const idle = { splice: [], filesystem: [] };
   const listBytes = {};
   const toolCount = {};
+  const outputSchemaBytes = {};
   for (let i = 0; i < plan.coldStarts; i++) {
     for (const make of rotate(makers, i)) {
       const side = make();
@@ -462,11 +474,15 @@ async function coldStart(spliceBin) {
       resolved[side.name].push(ms);
       listBytes[side.name] = side.listBytes;
       toolCount[side.name] = side.tools.length;
+      outputSchemaBytes[side.name] = side.tools.reduce(
+        (n, tool) => n + (tool.outputSchema ? Buffer.byteLength(JSON.stringify(tool.outputSchema)) : 0),
+        0,
+      );
       idle[side.name].push(readProcStatus(side.pid, "VmRSS"));
       await side.close();
     }
   }
-  return { times, resolved, idle, listBytes, toolCount };
+  return { times, resolved, idle, listBytes, toolCount, outputSchemaBytes };
 }
 
 /**
@@ -730,7 +746,7 @@ function report(r) {
     "|---|---|---|---|---|---|---|",
     `| Cold start: spawn to the first \`tools/list\` reply (N=${r.cold.n}) | ${ms(r.cold.splice)} ms | ${ms(r.cold.filesystem)} ms | | | ${ratio(r.cold.splice, r.cold.filesystem)} | |`,
     `| Cold start: spawn to the SDK's \`listTools()\` resolving (adds the client's compilation of the output schemas) | ${ms(r.cold.resolved.splice)} ms | ${ms(r.cold.resolved.filesystem)} ms | | | ${ratio(r.cold.resolved.splice, r.cold.resolved.filesystem)} | |`,
-    `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools) | ${r.cold.listBytes.splice} B | ${r.cold.listBytes.filesystem} B | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
+    `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools; in parentheses, the part that is output schemas) | ${r.cold.listBytes.splice} B (${r.cold.outputSchemaBytes.splice} B) | ${r.cold.listBytes.filesystem} B (${r.cold.outputSchemaBytes.filesystem} B) | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
     `| Small edit with \`.bak\` backup (splice default), p50 / p99 | ${ms(small["splice (backup on)"].p50)} / ${ms(small["splice (backup on)"].p99)} ms | | | | | ${ratio(small["splice (backup on)"].p50, fl)} |`,
@@ -741,6 +757,9 @@ function report(r) {
     `| Server CPU time per operation: ${sizeLabel(plan.replaceAll.size)} replace-all | ${ms(r.replaceAll.splice.cpu)} ms | | ${ms(r.replaceAll.floor.cpu)} ms | ${ms(r.replaceAll["floor (no fsync)"].cpu)} ms | | ${ratio(r.replaceAll.splice.cpu, r.replaceAll.floor.cpu)} |`,
     `| Idle RSS after connect + \`tools/list\` (median of ${r.cold.n} starts) | ${mib(r.rss.idle.splice)} | ${mib(r.rss.idle.filesystem)} | | | ${ratio(r.rss.idle.splice, r.rss.idle.filesystem)} | |`,
     `| Peak RSS (VmHWM) after all workloads, ${sizeLabel(plan.sweep.at(-1).size)} files included | ${mib(r.rss.peak.splice)} | ${mib(r.rss.peak.filesystem)} | ${mib(r.rss.peak.floor)} | | ${ratio(r.rss.peak.splice, r.rss.peak.filesystem)} | ${ratio(r.rss.peak.splice, r.rss.peak.floor)} |`,
+    "",
+    `Where splice's small-edit time goes: ${ms(small.splice.cpu)} ms of server CPU per call, ${ms(small.splice.sys)} ms of it in the kernel; ` +
+      `the rest of its ${ms(s)} ms median is waiting${r.fsyncs ? `, mostly on its ${r.fsyncs.splice} fsync calls per edit (the floor makes ${r.fsyncs.floor})` : ""}.`,
     "",
     "The filesystem server is measured on the same file sizes and the same edits; its replies",
     "also carry a unified diff of the change, which it computes on every call (splice computes",
@@ -900,6 +919,7 @@ async function main() {
     resolved: { splice: median(cold.resolved.splice), filesystem: median(cold.resolved.filesystem) },
     listBytes: cold.listBytes,
     toolCount: cold.toolCount,
+    outputSchemaBytes: cold.outputSchemaBytes,
   };
 
   log("fsyncs per edit (strace)");
