@@ -29,6 +29,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+// The SDK's schema compiler warns once per connection about every schema
+// keyword it does not know (splice's `"format": "uint64"`); say each once.
+const warned = new Set();
+const warn = console.warn.bind(console);
+console.warn = (...args) => {
+  const key = args.join(" ");
+  if (!warned.has(key)) {
+    warned.add(key);
+    warn("[sdk]", ...args);
+  }
+};
 const repo = resolve(here, "..");
 
 // ---------------------------------------------------------------- options
