@@ -94,7 +94,7 @@ const plan = opts.smoke
         { size: 256 * KB, rounds: 40 },
         { size: 1 * MB, rounds: 30 },
         { size: 4 * MB, rounds: 20 },
-        { size: 16 * MB, rounds: 10 },
+        { size: 16 * MB, rounds: 16 },
       ],
       warmup: 20,
     };
@@ -460,6 +460,51 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
   return times;
 }
 
+/**
+ * The latency-against-size sweep: one edit near the end of each file. The
+ * sizes are interleaved as well as the sides (each size's operations are
+ * spread evenly over the whole sweep), so that a slow spell of the disk
+ * lands on every size rather than on whichever ran at that moment.
+ */
+async function sweep(sides) {
+  const warmup = 2;
+  const jobs = plan.sweep.map(({ size, rounds }) => {
+    const text = markedText(size, 1, { nearEnd: true });
+    const files = new Map(
+      sides.map((side, i) => {
+        const p = join(work, `sweep-${size}-${i}.txt`);
+        writeFileSync(p, text);
+        return [side, p];
+      }),
+    );
+    const times = new Map(sides.map((side) => [side, []]));
+    return { size, total: rounds + warmup, text, files, times, done: 0 };
+  });
+  const slots = Math.max(...jobs.map((j) => j.total));
+  for (let slot = 0; slot < slots; slot++) {
+    for (const job of jobs) {
+      // Bresenham-style spreading of job.total operations over `slots`.
+      if (Math.floor(((slot + 1) * job.total) / slots) === Math.floor((slot * job.total) / slots)) continue;
+      const op = job.done++;
+      const edits = markerEdits(1, op % 2 === 0);
+      for (const side of rotate(sides, op + slot)) {
+        await flusher.syncfs(work);
+        const [ms] = await timed(() => side.edit(job.files.get(side), edits));
+        if (op >= warmup) job.times.get(side).push(ms);
+      }
+    }
+  }
+  return jobs.map((job) => {
+    assert.equal(job.done, job.total, "sweep scheduling lost operations");
+    const expected = job.done % 2 === 0 ? job.text : applyLocally(job.text, markerEdits(1, true));
+    for (const side of sides) {
+      assert.ok(readFileSync(job.files.get(side), "utf8") === expected, `sweep ${job.size}: ${side.name} left the file in an unexpected state`);
+      rmSync(job.files.get(side));
+    }
+    return { size: job.size, sides: summarize(job.times) };
+  });
+}
+
 function summarize(times) {
   const out = {};
   for (const [side, s] of times) {
@@ -808,7 +853,8 @@ function report(r) {
     "## Latency against file size",
     "",
     "One edit near the end of the file (so every side must scan the whole file), forward and",
-    "back, alternating sides. Median per size:",
+    "back, alternating sides; the sizes are interleaved too (each size's runs are spread over the",
+    "whole sweep), so a slow spell of the disk does not land on one size. Median per size:",
     "",
     "![latency against file size, log-log](benchmarks.svg)",
     "",
@@ -972,12 +1018,8 @@ async function main() {
         [{ old: "needle", new: "NEEDLE", all: true }], [{ old: "NEEDLE", new: "needle", all: true }], ra.rounds, 2),
     );
 
-    result.sweep = [];
-    for (const { size, rounds } of plan.sweep) {
-      log(`sweep ${sizeLabel(size)} x${rounds}`);
-      const times = await alternate(core, `sweep-${size}`, markedText(size, 1, { nearEnd: true }), markerEdits(1, true), markerEdits(1, false), rounds, 2);
-      result.sweep.push({ size, sides: summarize(times) });
-    }
+    log(`sweep ${plan.sweep.map((x) => `${sizeLabel(x.size)} x${x.rounds}`).join(", ")}, interleaved`);
+    result.sweep = await sweep(core);
 
     log("failure payloads");
     result.failures = await failurePayloads(splice, fsServer);
