@@ -443,3 +443,22 @@ mod cli {
         assert_eq!(code, 2);
     }
 }
+
+/// CI's compatibility gate: since the last release (its spec is copied to
+/// `schema/baseline/errors.yaml`), `errors.yaml` may only change compatibly
+/// with a higher version, or incompatibly with a higher major version.
+#[test]
+fn baseline_allows_the_current_taxonomy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let load = |p: &str| {
+        splice_codegen::load_path(&root.join(p)).unwrap_or_else(|d| panic!("{}", d.render()))
+    };
+    let report =
+        splice_codegen::diff::diff(&load("schema/baseline/errors.yaml"), &load("errors.yaml"));
+    assert!(
+        report.is_acceptable(),
+        "{}\nerrors.yaml is not an acceptable successor of the last release \
+         (schema/baseline/errors.yaml); see docs/spec-format.md, \"Release workflow\"",
+        report.render("errors.yaml")
+    );
+}
