@@ -193,6 +193,9 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
         doc_attrs(&summary)
     });
     let deprecations = codes.iter().map(|c| deprecated_attr(spec, c));
+    // The lookups index tables by discriminant (variants are numbered 0..N
+    // in `ALL` order): one element per code instead of one match arm per
+    // code per lookup keeps the expansion small for large taxonomies.
     let numbers = codes
         .iter()
         .map(|c| Literal::u32_unsuffixed(c.number.value));
@@ -224,14 +227,12 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
         #[derive(
             ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
             ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
-            ::serde::Serialize, ::serde::Deserialize,
         )]
         #[allow(dead_code)]
         pub enum ErrorCode {
             #(
                 #variant_docs
                 #deprecations
-                #[serde(rename = #names)]
                 #variants,
             )*
         }
@@ -242,67 +243,60 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             /// deprecated), in spec order.
             pub const ALL: &'static [ErrorCode] = &[#(ErrorCode::#variants),*];
 
+            #[doc(hidden)]
+            pub const __NAMES: &'static [&'static str] = &[#(#names),*];
+
             /// The SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
             pub const fn as_str(self) -> &'static str {
-                match self {
-                    #(ErrorCode::#variants => #names,)*
-                }
+                Self::__NAMES[self as usize]
             }
 
             /// The numeric code, inside the category's range.
             pub const fn number(self) -> u32 {
-                match self {
-                    #(ErrorCode::#variants => #numbers,)*
-                }
+                const TABLE: &[u32] = &[#(#numbers),*];
+                TABLE[self as usize]
             }
 
             /// The category the code belongs to.
             pub const fn category(self) -> Category {
-                match self {
-                    #(ErrorCode::#variants => #categories,)*
-                }
+                const TABLE: &[Category] = &[#(#categories),*];
+                TABLE[self as usize]
             }
 
             /// Whether the caller can fix its input and retry.
             pub const fn retryable(self) -> bool {
-                match self {
-                    #(ErrorCode::#variants => #retryables,)*
-                }
+                const TABLE: &[bool] = &[#(#retryables),*];
+                TABLE[self as usize]
             }
 
             /// Who is to blame.
             pub const fn cause(self) -> Cause {
-                match self {
-                    #(ErrorCode::#variants => #causes,)*
-                }
+                const TABLE: &[Cause] = &[#(#causes),*];
+                TABLE[self as usize]
             }
 
             /// The one-line title.
             pub const fn title(self) -> &'static str {
-                match self {
-                    #(ErrorCode::#variants => #titles,)*
-                }
+                const TABLE: &[&str] = &[#(#titles),*];
+                TABLE[self as usize]
             }
 
             /// The recovery hint templates (`{param}` placeholders unrendered).
             pub const fn recovery_hints(self) -> &'static [&'static str] {
-                match self {
-                    #(ErrorCode::#variants => #hints,)*
-                }
+                const TABLE: &[&[&str]] = &[#(#hints),*];
+                TABLE[self as usize]
             }
 
             /// The message template (`{param}` placeholders unrendered).
             pub const fn message_template(self) -> &'static str {
-                match self {
-                    #(ErrorCode::#variants => #messages,)*
-                }
+                const TABLE: &[&str] = &[#(#messages),*];
+                TABLE[self as usize]
             }
 
             /// The long explanation (Markdown).
             pub const fn explanation(self) -> &'static str {
-                match self {
-                    #(ErrorCode::#variants => #explanations,)*
-                }
+                const TABLE: &[&str] = &[#(#explanations),*];
+                TABLE[self as usize]
             }
         }
 
@@ -314,17 +308,59 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
         }
 
         #[automatically_derived]
-        #[allow(deprecated)]
         impl ::core::str::FromStr for ErrorCode {
             type Err = UnknownErrorCode;
 
             fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-                match s {
-                    #(#names => ::core::result::Result::Ok(ErrorCode::#variants),)*
-                    _ => ::core::result::Result::Err(UnknownErrorCode {
+                match Self::__NAMES.iter().position(|name| *name == s) {
+                    ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
+                    ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
                         name: ::std::string::String::from(s),
                     }),
                 }
+            }
+        }
+
+        // Hand-written rather than derived: the derive would repeat every
+        // name in a `rename` and in its visitor's match.
+        #[automatically_derived]
+        impl ::serde::Serialize for ErrorCode {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        #[automatically_derived]
+        impl<'de> ::serde::Deserialize<'de> for ErrorCode {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                struct Visitor;
+
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = ErrorCode;
+
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str("an error code name")
+                    }
+
+                    fn visit_str<E: ::serde::de::Error>(
+                        self,
+                        v: &str,
+                    ) -> ::core::result::Result<ErrorCode, E> {
+                        match ErrorCode::__NAMES.iter().position(|name| *name == v) {
+                            ::core::option::Option::Some(i) => ::core::result::Result::Ok(ErrorCode::ALL[i]),
+                            ::core::option::Option::None => ::core::result::Result::Err(
+                                E::unknown_variant(v, ErrorCode::__NAMES),
+                            ),
+                        }
+                    }
+                }
+
+                deserializer.deserialize_str(Visitor)
             }
         }
 
@@ -339,10 +375,14 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             }
 
             fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                // The names go in as one expression: `json!` recurses per
+                // array element and would hit the recursion limit on a
+                // large taxonomy.
+                const NAMES: &[&str] = ErrorCode::__NAMES;
                 ::schemars::json_schema!({
                     "type": "string",
                     "description": #schema_doc,
-                    "enum": [#(#names),*]
+                    "enum": NAMES,
                 })
             }
         }
@@ -545,12 +585,72 @@ fn emit_envelope() -> TokenStream {
 }
 
 fn emit_constructors(spec: &Spec) -> TokenStream {
+    let none = |f: &ContextField| {
+        let name = field_ident(*f);
+        quote!(#name: ::core::option::Option::None)
+    };
+    let top_level = ContextField::ALL
+        .iter()
+        .filter(|f| f.placement() == Placement::TopLevel)
+        .map(none);
+    let setters = ContextField::ALL.iter().map(|f| {
+        let setter = setter_ident(*f);
+        let name = field_ident(*f);
+        let ty = field_type(f.ty(), &TokenStream::new());
+        let target = match f.placement() {
+            Placement::TopLevel => quote!(self.#name),
+            Placement::Context => quote! {
+                ::core::option::Option::get_or_insert_with(
+                    &mut self.context,
+                    <ErrorContext as ::core::default::Default>::default,
+                ).#name
+            },
+        };
+        quote! {
+            #[doc(hidden)]
+            fn #setter(&mut self, value: #ty) {
+                #target = ::core::option::Option::Some(value);
+            }
+        }
+    });
     let constructors = spec
         .emitted_codes()
         .map(|code| emit_constructor(spec, code));
     quote! {
         #[allow(dead_code)]
+        impl ErrorCode {
+            // Shared by every constructor so that each one is short (a method of
+            // `ErrorCode`, so rustc never suggests it for building an
+            // `ErrorEnvelope`): the
+            // fixed members come from the code's lookups, context starts
+            // empty and is filled through the setters below.
+            #[doc(hidden)]
+            fn __splice_envelope(
+                self,
+                message: ::std::string::String,
+                recovery_hints: ::std::vec::Vec<::std::string::String>,
+            ) -> ErrorEnvelope {
+                let error_code = self;
+                ErrorEnvelope {
+                    success: false,
+                    error_code,
+                    code: error_code.number(),
+                    category: error_code.category(),
+                    message,
+                    retryable: error_code.retryable(),
+                    cause: error_code.cause(),
+                    recovery_hints,
+                    #(#top_level,)*
+                    context: ::core::option::Option::None,
+                }
+            }
+
+        }
+
+        #[allow(dead_code)]
         impl ErrorEnvelope {
+            #(#setters)*
+
             #(#constructors)*
         }
     }
@@ -558,7 +658,6 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
 
 fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let fn_name = ident(&code.name.value.to_ascii_lowercase());
-    let builder = variant_ident(code);
     let variant = variant_ident(code);
     let required = required_fields(code);
 
@@ -600,33 +699,12 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         .recovery_hints
         .iter()
         .map(|h| render_template(&h.value, &bindings));
-
-    let value_of = |f: &ContextField| {
+    let sets = required.iter().map(|f| {
+        let setter = setter_ident(*f);
         let name = field_ident(*f);
-        if required.contains(f) {
-            quote!(#name: ::core::option::Option::Some(#name))
-        } else {
-            quote!(#name: ::core::option::Option::None)
-        }
-    };
-    let top_level = ContextField::ALL
-        .iter()
-        .filter(|f| f.placement() == Placement::TopLevel)
-        .map(value_of);
-    let context = if required.iter().any(|f| f.placement() == Placement::Context) {
-        let fields = ContextField::ALL
-            .iter()
-            .filter(|f| f.placement() == Placement::Context)
-            .map(value_of);
-        quote!(::core::option::Option::Some(ErrorContext { #(#fields,)* }))
-    } else {
-        quote!(::core::option::Option::None)
-    };
+        quote!(envelope.#setter(#name);)
+    });
 
-    let number = Literal::u32_unsuffixed(code.number.value);
-    let category = ident(&upper_camel(&code.category.value));
-    let retryable = code.retryable;
-    let cause = ident(&upper_camel(code.cause.as_str()));
     let deprecated = deprecated_attr(spec, code);
     let doc = doc_attrs(&format!(
         "Builds a `{}` envelope: {}.\n\nMessage: `{}`\n\n\
@@ -641,24 +719,14 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         #doc
         #deprecated
         #[allow(deprecated, unused_variables)]
-        pub fn #fn_name(#(#args),*) -> builder::#builder {
+        pub fn #fn_name(#(#args),*) -> builder::#variant {
             #(#conversions)*
-            let message = #message;
-            let recovery_hints = ::std::vec![#(#hints),*];
-            builder::#builder {
-                envelope: ErrorEnvelope {
-                    success: false,
-                    error_code: ErrorCode::#variant,
-                    code: #number,
-                    category: Category::#category,
-                    message,
-                    retryable: #retryable,
-                    cause: Cause::#cause,
-                    recovery_hints,
-                    #(#top_level,)*
-                    context: #context,
-                },
-            }
+            let mut envelope = ErrorCode::#variant.__splice_envelope(
+                #message,
+                ::std::vec![#(#hints),*],
+            );
+            #(#sets)*
+            builder::#variant { envelope }
         }
     }
 }
@@ -675,6 +743,7 @@ fn emit_builders(spec: &Spec) -> TokenStream {
         let setters = code.optional_context.iter().map(|f| {
             let f = f.value;
             let method = field_ident(f);
+            let setter = setter_ident(f);
             let arg = argument(&method, f.ty(), &prefix);
             let value = if f.ty() == FieldType::String {
                 quote!(::core::convert::Into::into(#method))
@@ -682,26 +751,17 @@ fn emit_builders(spec: &Spec) -> TokenStream {
                 quote!(#method)
             };
             let doc = format!("Sets `{}`: {}", f.name(), f.doc());
-            let target = match f.placement() {
-                Placement::TopLevel => quote!(self.envelope.#method),
-                Placement::Context => quote! {
-                    ::core::option::Option::get_or_insert_with(
-                        &mut self.envelope.context,
-                        <super::ErrorContext as ::core::default::Default>::default,
-                    ).#method
-                },
-            };
             quote! {
                 #[doc = #doc]
                 pub fn #method(mut self, #arg) -> Self {
-                    #target = ::core::option::Option::Some(#value);
+                    self.envelope.#setter(#value);
                     self
                 }
             }
         });
         quote! {
             #[doc = #doc]
-            #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug)]
+            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
             #[must_use = "call .build() to get the envelope"]
             pub struct #name {
                 pub(super) envelope: super::ErrorEnvelope,
@@ -733,6 +793,11 @@ fn emit_builders(spec: &Spec) -> TokenStream {
             #(#builders)*
         }
     }
+}
+
+/// The private setter every constructor and builder uses for a field.
+fn setter_ident(field: ContextField) -> Ident {
+    format_ident!("__splice_set_{}", field.name())
 }
 
 /// Required context fields of a code, in canonical (`ContextField::ALL`) order.
@@ -846,33 +911,31 @@ fn render_template(template: &str, bindings: &[String]) -> TokenStream {
     }
 }
 
-/// `#[doc = ...]` lines for a Markdown text. Unlabelled code fences become
-/// `text` blocks so rustdoc does not run them as doctests of the user's crate.
+/// One `#[doc = ...]` for a Markdown text (one attribute, not one per
+/// line, keeps the token count down). Unlabelled code fences become `text`
+/// blocks so rustdoc does not run them as doctests of the user's crate.
 fn doc_attrs(markdown: &str) -> TokenStream {
     let mut in_fence = false;
-    let lines = markdown.lines().map(|line| {
-        let trimmed = line.trim_start();
-        let line = if let Some(info) = trimmed.strip_prefix("```") {
+    let mut doc = String::new();
+    for (i, line) in markdown.lines().enumerate() {
+        if i > 0 {
+            doc.push('\n');
+        }
+        // `///` comments keep a leading space; do the same so the rendered
+        // Markdown is identical.
+        if !line.is_empty() {
+            doc.push(' ');
+        }
+        doc.push_str(line);
+        if let Some(info) = line.trim_start().strip_prefix("```") {
             let opening = !in_fence;
             in_fence = !in_fence;
             if opening && info.trim().is_empty() {
-                format!("{line}text")
-            } else {
-                line.to_owned()
+                doc.push_str("text");
             }
-        } else {
-            line.to_owned()
-        };
-        // `///` comments keep a leading space; do the same so the rendered
-        // Markdown is identical.
-        let line = if line.is_empty() {
-            line
-        } else {
-            format!(" {line}")
-        };
-        quote!(#[doc = #line])
-    });
-    quote!(#(#lines)*)
+        }
+    }
+    quote!(#[doc = #doc])
 }
 
 fn variant_ident(code: &Code) -> Ident {
@@ -920,16 +983,18 @@ fn ident(name: &str) -> Ident {
     if matches!(clean.as_str(), "self" | "Self" | "super" | "crate" | "_") {
         clean.push('_');
     }
-    // Keywords of some edition that `syn` may still accept as identifiers.
-    const RESERVED: &[&str] = &[
-        "abstract", "async", "await", "become", "box", "do", "dyn", "final", "gen", "macro",
-        "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    // Every keyword of every edition, strict and reserved.
+    const KEYWORDS: &[&str] = &[
+        "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
+        "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in",
+        "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+        "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe",
+        "unsized", "use", "virtual", "where", "while", "yield",
     ];
-    if !RESERVED.contains(&clean.as_str()) && syn::parse_str::<Ident>(&clean).is_ok() {
-        Ident::new(&clean, Span::call_site())
+    if KEYWORDS.contains(&clean.as_str()) {
+        Ident::new_raw(&clean, Span::call_site())
     } else {
-        // A keyword: `syn` refuses it as a plain identifier.
-        format_ident!("r#{}", clean)
+        Ident::new(&clean, Span::call_site())
     }
 }
 
@@ -998,8 +1063,9 @@ mod tests {
     #[test]
     fn unlabelled_fences_become_text() {
         let docs = doc_attrs("a\n```\nx\n```\n```rust\ny\n```").to_string();
-        assert!(docs.contains("\" ```text\""), "{docs}");
-        assert!(docs.contains("\" ```rust\""), "{docs}");
-        assert_eq!(docs.matches("```text").count(), 1, "{docs}");
+        assert_eq!(
+            docs,
+            quote!(#[doc = " a\n ```text\n x\n ```\n ```rust\n y\n ```"]).to_string()
+        );
     }
 }
