@@ -1,6 +1,29 @@
-//! Placeholder: the splice MCP server arrives with issue 4.
+//! splice: an MCP server for exact, all-or-nothing multi-edits whose every
+//! failure is a structured envelope from the `errors.yaml` taxonomy.
+//!
+//! Layers, outermost first: [`mcp`] (protocol, thin handlers) → [`ops`]
+//! (the tools as plain functions) → [`args`] (decoding), [`resolve`]
+//! (allowed roots), [`fsio`] (reading), [`engine`] (pure edits),
+//! [`commit`] (atomic, journaled writes) → [`envelopes`] (failure → code).
+//! The engine has no MCP or file-system types; the handlers have no file
+//! logic.
 
+// The error type of the tool functions is the taxonomy's ErrorEnvelope
+// (~450 bytes): it is what the client receives, built once on a cold path,
+// so boxing it would only add an allocation and noise at every `?`.
+#![allow(clippy::result_large_err)]
+
+pub mod args;
 pub mod commit;
+pub mod config;
 pub mod diff;
 pub mod engine;
+pub mod envelopes;
+pub mod explain;
 pub mod fsio;
+pub mod mcp;
+pub mod ops;
+pub mod resolve;
+pub mod resources;
+pub mod response;
+pub mod taxonomy;

@@ -1,1 +1,167 @@
-fn main() {}
+//! `splice`: the binary. Parses the command line, sets up logging on
+//! stderr (stdout belongs to the protocol), recovers any interrupted commit,
+//! then serves MCP on stdio. See `splice --help`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use rmcp::ServiceExt;
+use splice_server::commit::Committer;
+use splice_server::config::{Config, Limits};
+use splice_server::explain;
+use splice_server::mcp::Splice;
+
+/// An MCP server for exact, all-or-nothing multi-edits with structured errors.
+///
+/// With no subcommand it speaks MCP on stdin/stdout. Logs go to stderr;
+/// set RUST_LOG (e.g. RUST_LOG=debug) for more.
+#[derive(Parser, Debug)]
+#[command(name = "splice", version, about, long_about)]
+struct Cli {
+    /// Directory the tools may edit (repeatable). Default: the working directory.
+    #[arg(long = "root", value_name = "DIR", global = true)]
+    roots: Vec<PathBuf>,
+    /// Largest file read or written, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_file_size, global = true)]
+    max_file_size: u64,
+    /// Most edits per file.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_edits, global = true)]
+    max_edits: usize,
+    /// Most files per multi_edit_files call.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_files, global = true)]
+    max_files: usize,
+    /// Largest tool-call arguments, in bytes of JSON.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_request_bytes, global = true)]
+    max_request_size: usize,
+    /// Where the commit journal lives (crash recovery). Default:
+    /// $XDG_STATE_HOME/splice/journal or ~/.local/state/splice/journal.
+    #[arg(long, value_name = "DIR", global = true)]
+    journal_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve MCP on stdio (the default).
+    Serve,
+    /// Explain an error code, like `rustc --explain` (e.g. `splice explain MATCH_NOT_FOUND` or `splice explain 2000`).
+    Explain {
+        /// Code name or number.
+        code: String,
+    },
+    /// Finish or undo any multi-file commit a crash interrupted, then exit.
+    Recover,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+
+    if let Some(Command::Explain { code }) = &cli.command {
+        return match explain::explain(code) {
+            Some(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("error: no error code `{code}`; see `docs/errors.md` for the list");
+                ExitCode::FAILURE
+            }
+        };
+    }
+
+    let roots = if cli.roots.is_empty() {
+        match std::env::current_dir() {
+            Ok(d) => vec![d],
+            Err(e) => {
+                eprintln!("error: cannot read the working directory: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        cli.roots.clone()
+    };
+    let limits = Limits {
+        max_file_size: cli.max_file_size,
+        max_edits: cli.max_edits,
+        max_files: cli.max_files,
+        max_request_bytes: cli.max_request_size,
+        ..Limits::default()
+    };
+    let journal_dir = cli
+        .journal_dir
+        .clone()
+        .unwrap_or_else(Config::default_journal_dir);
+    let cfg = match Config::new(&roots, limits, journal_dir.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let committer = match Committer::new(journal_dir.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: journal directory {}: {e}", journal_dir.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    match committer.recover() {
+        Ok(report) => tracing::info!("recovery: {report:?}"),
+        Err(e) => {
+            eprintln!("error: recovering interrupted commits: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(Command::Recover) = cli.command {
+        eprintln!("recovery finished");
+        return ExitCode::SUCCESS;
+    }
+
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "splice speaks MCP on stdin/stdout; start it from an MCP client (e.g. `claude mcp add splice -- splice --root DIR`). Roots: {}",
+            cfg.roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: starting the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = Splice::new(cfg, committer);
+    runtime.block_on(async move {
+        match server.serve(rmcp::transport::stdio()).await {
+            Ok(running) => {
+                if let Err(e) = running.waiting().await {
+                    tracing::error!("server stopped: {e}");
+                    return ExitCode::FAILURE;
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                tracing::error!("MCP initialization failed: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

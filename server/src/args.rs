@@ -1,0 +1,722 @@
+//! Tool arguments: their published shape and their decoding.
+//!
+//! The `*Params` structs are the tools' input schemas (schemars turns their
+//! doc comments into the descriptions a model reads). Arguments are *not*
+//! decoded with serde, because serde stops at the first problem and its
+//! messages name Rust types; an agent needs every problem at once, each with
+//! the exact path in its call (`edits[2].old_string`) and a specific code it
+//! can act on. [`decode_multi_edit`] and [`decode_multi_edit_files`] walk the
+//! raw JSON and collect every [`Violation`]. A test checks that the decoder
+//! and the schemars structs accept the same field names.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::config::Limits;
+use crate::taxonomy::{ErrorCode, Violation};
+
+/// One exact find-and-replace.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditParams {
+    /// The exact text to find (whitespace and indentation included). In a file
+    /// with CRLF line endings, LF line breaks here match CRLF ones.
+    pub old_string: String,
+    /// The replacement text. Its line breaks are written in the file's style.
+    pub new_string: String,
+    /// Replace every occurrence instead of requiring exactly one. Default false.
+    #[serde(default)]
+    pub replace_all: Option<bool>,
+}
+
+/// Arguments of `multi_edit`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MultiEditParams {
+    /// Absolute path of the file to edit; it must lie inside the server's allowed roots.
+    pub file_path: String,
+    /// Edits applied in order, each to the result of the previous one. All succeed or none is written.
+    pub edits: Vec<EditParams>,
+    /// Validate and return a unified diff without writing anything. Default false.
+    #[serde(default)]
+    pub dry_run: Option<bool>,
+    /// Write `<file>.bak` with the original bytes before replacing the file (only when a write happens). Default true.
+    #[serde(default)]
+    pub backup: Option<bool>,
+    /// Return the file's final content in the result. Default false.
+    #[serde(default)]
+    pub include_content: Option<bool>,
+    /// SHA-256 (64 hex digits) of the content you last read; if the file now differs, nothing is written and STALE_FILE is returned with the current hash.
+    #[serde(default)]
+    pub expected_sha256: Option<String>,
+}
+
+/// One file of a `multi_edit_files` call.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileEditsParams {
+    /// Absolute path of the file; inside the allowed roots; each file at most once per call.
+    pub file_path: String,
+    /// Edits for this file, applied in order.
+    pub edits: Vec<EditParams>,
+    /// SHA-256 (64 hex digits) of the content you last read of this file.
+    #[serde(default)]
+    pub expected_sha256: Option<String>,
+}
+
+/// Arguments of `multi_edit_files`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MultiEditFilesParams {
+    /// Files to edit; every file is validated and computed before any is written, and the whole set is committed atomically.
+    pub files: Vec<FileEditsParams>,
+    /// Validate and return a unified diff per file without writing anything. Default false.
+    #[serde(default)]
+    pub dry_run: Option<bool>,
+    /// Write `<file>.bak` for every written file. Default true.
+    #[serde(default)]
+    pub backup: Option<bool>,
+    /// Return each file's final content in the result. Default false.
+    #[serde(default)]
+    pub include_content: Option<bool>,
+}
+
+/// A decoded edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditArg {
+    /// Text to find.
+    pub old_string: String,
+    /// Replacement.
+    pub new_string: String,
+    /// Replace every occurrence.
+    pub replace_all: bool,
+}
+
+/// A decoded file request (the one file of `multi_edit`, or one of `multi_edit_files`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileArgs {
+    /// The path as the caller wrote it.
+    pub file_path: String,
+    /// Edits in order.
+    pub edits: Vec<EditArg>,
+    /// The hash the caller says it read, lowercase hex.
+    pub expected_sha256: Option<String>,
+}
+
+/// Decoded arguments of either tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditRequest {
+    /// The files, in call order (exactly one for `multi_edit`).
+    pub files: Vec<FileArgs>,
+    /// Do not write.
+    pub dry_run: bool,
+    /// Write `.bak` files.
+    pub backup: bool,
+    /// Return final contents.
+    pub include_content: bool,
+}
+
+/// Collects violations while walking the arguments.
+struct Decoder {
+    violations: Vec<Violation>,
+}
+
+impl Decoder {
+    fn push(&mut self, path: &str, code: ErrorCode, message: impl Into<String>) {
+        self.violations.push(Violation {
+            path: path.to_string(),
+            code,
+            message: message.into(),
+        });
+    }
+
+    fn object<'v>(
+        &mut self,
+        path: &str,
+        value: &'v Value,
+        allowed: &[&str],
+    ) -> Option<&'v Map<String, Value>> {
+        let Some(map) = value.as_object() else {
+            self.push(
+                path,
+                ErrorCode::InvalidArgument,
+                format!("{} must be an object, found {}", label(path), kind(value)),
+            );
+            return None;
+        };
+        for key in map.keys() {
+            if !allowed.contains(&key.as_str()) {
+                let hint = closest(key, allowed)
+                    .map(|c| format!(" (did you mean `{c}`?)"))
+                    .unwrap_or_default();
+                self.push(
+                    &join(path, key),
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "unknown field `{key}`{hint}; allowed: {}",
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+        Some(map)
+    }
+
+    fn string(&mut self, map: &Map<String, Value>, path: &str, key: &str) -> Option<String> {
+        let p = join(path, key);
+        match map.get(key) {
+            None => {
+                self.push(
+                    &p,
+                    ErrorCode::InvalidArgument,
+                    format!("missing required field `{key}`"),
+                );
+                None
+            }
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.push(
+                    &p,
+                    ErrorCode::InvalidArgument,
+                    format!("`{key}` must be a string, found {}", kind(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn opt_string(&mut self, map: &Map<String, Value>, path: &str, key: &str) -> Option<String> {
+        match map.get(key) {
+            None | Some(Value::Null) => None,
+            Some(_) => self.string(map, path, key),
+        }
+    }
+
+    fn opt_bool(&mut self, map: &Map<String, Value>, path: &str, key: &str) -> Option<bool> {
+        match map.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                self.push(
+                    &join(path, key),
+                    ErrorCode::InvalidArgument,
+                    format!("`{key}` must be a boolean, found {}", kind(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn array<'v>(
+        &mut self,
+        map: &'v Map<String, Value>,
+        path: &str,
+        key: &str,
+    ) -> Option<&'v Vec<Value>> {
+        let p = join(path, key);
+        match map.get(key) {
+            None => {
+                self.push(
+                    &p,
+                    ErrorCode::InvalidArgument,
+                    format!("missing required field `{key}`"),
+                );
+                None
+            }
+            Some(Value::Array(items)) => Some(items),
+            Some(other) => {
+                self.push(
+                    &p,
+                    ErrorCode::InvalidArgument,
+                    format!("`{key}` must be an array, found {}", kind(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn file(&mut self, map: &Map<String, Value>, path: &str, limits: &Limits) -> Option<FileArgs> {
+        let file_path = self.string(map, path, "file_path");
+        if let Some(fp) = &file_path {
+            self.check_path(&join(path, "file_path"), fp, limits);
+        }
+        let expected_sha256 = self.opt_string(map, path, "expected_sha256").and_then(|h| {
+            if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Some(h.to_ascii_lowercase())
+            } else {
+                self.push(
+                    &join(path, "expected_sha256"),
+                    ErrorCode::InvalidSha256,
+                    "expected_sha256 must be 64 hexadecimal digits (the SHA-256 of the file's bytes)",
+                );
+                None
+            }
+        });
+        let edits = self.edits(map, path, limits);
+        Some(FileArgs {
+            file_path: file_path?,
+            edits: edits?,
+            expected_sha256,
+        })
+    }
+
+    fn edits(
+        &mut self,
+        map: &Map<String, Value>,
+        path: &str,
+        limits: &Limits,
+    ) -> Option<Vec<EditArg>> {
+        let items = self.array(map, path, "edits")?;
+        let edits_path = join(path, "edits");
+        if items.is_empty() {
+            self.push(
+                &edits_path,
+                ErrorCode::EmptyEdits,
+                "edits is empty; give at least one {old_string, new_string} edit",
+            );
+            return None;
+        }
+        if items.len() > limits.max_edits {
+            self.push(
+                &edits_path,
+                ErrorCode::TooManyEdits,
+                format!(
+                    "{} edits exceed the limit of {} per file; split the call",
+                    items.len(),
+                    limits.max_edits
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("{edits_path}[{i}]");
+            let Some(obj) = self.object(&p, item, &["old_string", "new_string", "replace_all"])
+            else {
+                ok = false;
+                continue;
+            };
+            let old = self.string(obj, &p, "old_string");
+            let new = self.string(obj, &p, "new_string");
+            let replace_all = self.opt_bool(obj, &p, "replace_all").unwrap_or(false);
+            match (old, new) {
+                (Some(old_string), Some(new_string)) => {
+                    if old_string.is_empty() {
+                        self.push(
+                            &join(&p, "old_string"),
+                            ErrorCode::EmptyOldString,
+                            "old_string is empty; it must be the exact text to replace",
+                        );
+                        ok = false;
+                    }
+                    out.push(EditArg {
+                        old_string,
+                        new_string,
+                        replace_all,
+                    });
+                }
+                _ => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        // The same old_string twice in one file is almost always a mistake:
+        // the second edit would see the text the first one wrote.
+        for i in 0..out.len() {
+            if let Some(first) = (0..i).find(|&j| out[j].old_string == out[i].old_string) {
+                self.push(
+                    &format!("{edits_path}[{i}].old_string"),
+                    ErrorCode::DuplicateOldString,
+                    format!("edits[{i}] has the same old_string as edits[{first}]; merge them or use replace_all"),
+                );
+                ok = false;
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn check_path(&mut self, path: &str, file_path: &str, limits: &Limits) {
+        if file_path.is_empty() {
+            self.push(path, ErrorCode::InvalidPath, "file_path is empty");
+        } else if file_path.contains('\0') {
+            self.push(
+                path,
+                ErrorCode::InvalidPath,
+                "file_path contains a NUL byte",
+            );
+        } else if file_path.len() > limits.max_path_bytes
+            || file_path
+                .split('/')
+                .any(|c| c.len() > limits.max_name_bytes)
+        {
+            self.push(
+                path,
+                ErrorCode::InvalidPath,
+                format!(
+                    "file_path is too long (at most {} bytes, {} per component)",
+                    limits.max_path_bytes, limits.max_name_bytes
+                ),
+            );
+        } else if !file_path.starts_with('/') {
+            self.push(
+                path,
+                ErrorCode::RelativePath,
+                "file_path must be absolute (start with /)",
+            );
+        } else if file_path.split('/').any(|c| c == "..") {
+            self.push(
+                path,
+                ErrorCode::PathTraversal,
+                "file_path must not contain `..` components",
+            );
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn label(path: &str) -> &str {
+    if path.is_empty() {
+        "the arguments"
+    } else {
+        path
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn closest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    allowed
+        .iter()
+        .map(|a| (strsim::jaro_winkler(key, a), *a))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, a)| a)
+}
+
+const MULTI_EDIT_FIELDS: &[&str] = &[
+    "file_path",
+    "edits",
+    "dry_run",
+    "backup",
+    "include_content",
+    "expected_sha256",
+];
+const MULTI_EDIT_FILES_FIELDS: &[&str] = &["files", "dry_run", "backup", "include_content"];
+const FILE_FIELDS: &[&str] = &["file_path", "edits", "expected_sha256"];
+
+/// Decodes `multi_edit` arguments, reporting every problem at once.
+pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
+    let mut d = Decoder {
+        violations: Vec::new(),
+    };
+    let result = d.object("", args, MULTI_EDIT_FIELDS).and_then(|map| {
+        let dry_run = d.opt_bool(map, "", "dry_run");
+        let backup = d.opt_bool(map, "", "backup");
+        let include_content = d.opt_bool(map, "", "include_content");
+        let file = d.file(map, "", limits);
+        Some(EditRequest {
+            files: vec![file?],
+            dry_run: dry_run.unwrap_or(false),
+            backup: backup.unwrap_or(true),
+            include_content: include_content.unwrap_or(false),
+        })
+    });
+    finish(d, result)
+}
+
+/// Decodes `multi_edit_files` arguments, reporting every problem at once.
+pub fn decode_multi_edit_files(
+    args: &Value,
+    limits: &Limits,
+) -> Result<EditRequest, Vec<Violation>> {
+    let mut d = Decoder {
+        violations: Vec::new(),
+    };
+    let result = d.object("", args, MULTI_EDIT_FILES_FIELDS).and_then(|map| {
+        let dry_run = d.opt_bool(map, "", "dry_run");
+        let backup = d.opt_bool(map, "", "backup");
+        let include_content = d.opt_bool(map, "", "include_content");
+        let items = d.array(map, "", "files")?;
+        if items.is_empty() {
+            d.push(
+                "files",
+                ErrorCode::EmptyFiles,
+                "files is empty; give at least one {file_path, edits} entry",
+            );
+            return None;
+        }
+        if items.len() > limits.max_files {
+            d.push(
+                "files",
+                ErrorCode::TooManyFiles,
+                format!(
+                    "{} files exceed the limit of {} per call; split the call",
+                    items.len(),
+                    limits.max_files
+                ),
+            );
+            return None;
+        }
+        let mut files = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("files[{i}]");
+            match d.object(&p, item, FILE_FIELDS).and_then(|m| d.file(m, &p, limits)) {
+                Some(f) => files.push(f),
+                None => ok = false,
+            }
+        }
+        let total: usize = files.iter().map(|f| f.edits.len()).sum();
+        if ok && total > limits.max_edits * limits.max_files.max(1) {
+            d.push(
+                "files",
+                ErrorCode::TooManyEdits,
+                format!("{total} edits in one call exceed the limit"),
+            );
+            return None;
+        }
+        // Lexically identical paths are caught here; the same file through a
+        // symlink or another spelling is caught after resolution.
+        for i in 0..files.len() {
+            if let Some(first) = (0..i).find(|&j| files[j].file_path == files[i].file_path) {
+                d.push(
+                    &format!("files[{i}].file_path"),
+                    ErrorCode::DuplicateFilePath,
+                    format!("files[{i}] names the same file as files[{first}]; merge their edits into one entry"),
+                );
+                ok = false;
+            }
+        }
+        ok.then_some(EditRequest {
+            files,
+            dry_run: dry_run.unwrap_or(false),
+            backup: backup.unwrap_or(true),
+            include_content: include_content.unwrap_or(false),
+        })
+    });
+    finish(d, result)
+}
+
+fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Violation>> {
+    match result {
+        Some(r) if d.violations.is_empty() => Ok(r),
+        _ => {
+            let mut v = d.violations;
+            if v.is_empty() {
+                // Unreachable by construction (every None pushes a violation),
+                // but never return an empty VALIDATION_FAILED.
+                v.push(Violation {
+                    path: String::new(),
+                    code: ErrorCode::InvalidArgument,
+                    message: "the arguments could not be decoded".into(),
+                });
+            }
+            Err(v)
+        }
+    }
+}
+
+/// The JSON Schema of a params struct, as an MCP tool input schema object.
+pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
+    let schema = schemars::schema_for!(T);
+    match serde_json::to_value(schema) {
+        Ok(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn limits() -> Limits {
+        Limits::default()
+    }
+
+    fn codes(v: &[Violation]) -> Vec<(String, ErrorCode)> {
+        v.iter().map(|v| (v.path.clone(), v.code)).collect()
+    }
+
+    #[test]
+    fn valid_call_decodes_with_defaults() {
+        let r = decode_multi_edit(
+            &json!({"file_path": "/a/b.txt", "edits": [{"old_string": "x", "new_string": "y"}]}),
+            &limits(),
+        )
+        .unwrap();
+        assert!(r.backup && !r.dry_run && !r.include_content);
+        assert_eq!(r.files[0].edits[0].old_string, "x");
+        assert!(!r.files[0].edits[0].replace_all);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_path() {
+        let v = decode_multi_edit(
+            &json!({
+                "file_path": "rel/path",
+                "dry_run": "yes",
+                "edit": [],
+                "edits": [
+                    {"old_string": "", "new_string": "a"},
+                    {"old_string": 3, "new_string": "b"},
+                    {"new_string": "c"},
+                    {"old_string": "d", "new_string": "e", "replace_al": true},
+                ],
+            }),
+            &limits(),
+        )
+        .unwrap_err();
+        let got = codes(&v);
+        for want in [
+            ("edit", ErrorCode::InvalidArgument),
+            ("dry_run", ErrorCode::InvalidArgument),
+            ("file_path", ErrorCode::RelativePath),
+            ("edits[0].old_string", ErrorCode::EmptyOldString),
+            ("edits[1].old_string", ErrorCode::InvalidArgument),
+            ("edits[2].old_string", ErrorCode::InvalidArgument),
+            ("edits[3].replace_al", ErrorCode::InvalidArgument),
+        ] {
+            assert!(
+                got.contains(&(want.0.to_string(), want.1)),
+                "missing {want:?} in {got:?}"
+            );
+        }
+        let unknown = v.iter().find(|v| v.path == "edits[3].replace_al").unwrap();
+        assert!(
+            unknown.message.contains("did you mean `replace_all`"),
+            "{}",
+            unknown.message
+        );
+    }
+
+    #[test]
+    fn traversal_empty_edits_duplicates_and_hash() {
+        let v = decode_multi_edit(
+            &json!({"file_path": "/a/../etc/passwd", "edits": [], "expected_sha256": "xyz"}),
+            &limits(),
+        )
+        .unwrap_err();
+        let got = codes(&v);
+        assert!(got.contains(&("file_path".into(), ErrorCode::PathTraversal)));
+        assert!(got.contains(&("edits".into(), ErrorCode::EmptyEdits)));
+        assert!(got.contains(&("expected_sha256".into(), ErrorCode::InvalidSha256)));
+
+        let v = decode_multi_edit(
+            &json!({"file_path": "/a", "edits": [
+                {"old_string": "x", "new_string": "1"},
+                {"old_string": "x", "new_string": "2"}]}),
+            &limits(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            codes(&v),
+            vec![("edits[1].old_string".into(), ErrorCode::DuplicateOldString)]
+        );
+    }
+
+    #[test]
+    fn multi_file_paths_and_duplicates() {
+        let v = decode_multi_edit_files(
+            &json!({"files": [
+                {"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]},
+                {"file_path": "/a", "edits": [{"old_string": "z", "new_string": "y"}]},
+                {"file_path": "b", "edits": []},
+            ]}),
+            &limits(),
+        )
+        .unwrap_err();
+        let got = codes(&v);
+        assert!(got.contains(&("files[2].file_path".into(), ErrorCode::RelativePath)));
+        assert!(got.contains(&("files[2].edits".into(), ErrorCode::EmptyEdits)));
+        let v = decode_multi_edit_files(&json!({"files": []}), &limits()).unwrap_err();
+        assert_eq!(codes(&v), vec![("files".into(), ErrorCode::EmptyFiles)]);
+        let v = decode_multi_edit_files(
+            &json!({"files": [
+                {"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]},
+                {"file_path": "/a", "edits": [{"old_string": "z", "new_string": "y"}]}]}),
+            &limits(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            codes(&v),
+            vec![("files[1].file_path".into(), ErrorCode::DuplicateFilePath)]
+        );
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let lim = Limits {
+            max_edits: 2,
+            max_files: 1,
+            ..Limits::default()
+        };
+        let e = json!({"old_string": "x", "new_string": "y"});
+        let e2 = json!({"old_string": "z", "new_string": "y"});
+        let e3 = json!({"old_string": "w", "new_string": "y"});
+        let v =
+            decode_multi_edit(&json!({"file_path": "/a", "edits": [e, e2, e3]}), &lim).unwrap_err();
+        assert_eq!(codes(&v), vec![("edits".into(), ErrorCode::TooManyEdits)]);
+        let f = json!({"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]});
+        let v = decode_multi_edit_files(&json!({"files": [f.clone(), f]}), &lim).unwrap_err();
+        assert_eq!(codes(&v), vec![("files".into(), ErrorCode::TooManyFiles)]);
+    }
+
+    #[test]
+    fn non_object_arguments() {
+        let v = decode_multi_edit(&json!([1, 2]), &limits()).unwrap_err();
+        assert_eq!(codes(&v), vec![("".into(), ErrorCode::InvalidArgument)]);
+    }
+
+    /// The decoder and the published input schemas must accept the same fields.
+    #[test]
+    fn decoder_fields_match_the_schemas() {
+        fn props(schema: &serde_json::Map<String, Value>, def: Option<&str>) -> Vec<String> {
+            let obj = match def {
+                None => schema,
+                Some(d) => schema["$defs"][d].as_object().unwrap(),
+            };
+            let mut v: Vec<String> = obj["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect();
+            v.sort();
+            v
+        }
+        fn sorted(f: &[&str]) -> Vec<String> {
+            let mut v: Vec<String> = f.iter().map(|s| s.to_string()).collect();
+            v.sort();
+            v
+        }
+        let me = input_schema::<MultiEditParams>();
+        assert_eq!(props(&me, None), sorted(MULTI_EDIT_FIELDS));
+        assert_eq!(
+            props(&me, Some("EditParams")),
+            sorted(&["old_string", "new_string", "replace_all"])
+        );
+        let mf = input_schema::<MultiEditFilesParams>();
+        assert_eq!(props(&mf, None), sorted(MULTI_EDIT_FILES_FIELDS));
+        assert_eq!(props(&mf, Some("FileEditsParams")), sorted(FILE_FIELDS));
+    }
+}

@@ -1,0 +1,102 @@
+//! Server configuration: allowed roots, limits, where the journal lives.
+//!
+//! Built once at start from the command line and shared read-only by every
+//! call. Roots are canonicalized here so every later containment check
+//! compares canonical paths.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Size and count limits. Each breach is a specific taxonomy code carrying
+/// the limit, and nothing is read beyond a limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest file the server reads or writes, in bytes.
+    pub max_file_size: u64,
+    /// Most edits in one file (and, times `max_files`, in one call).
+    pub max_edits: usize,
+    /// Most files in one `multi_edit_files` call.
+    pub max_files: usize,
+    /// Largest JSON arguments object, in bytes of its compact encoding.
+    pub max_request_bytes: usize,
+    /// Longest accepted path, in bytes.
+    pub max_path_bytes: usize,
+    /// Longest accepted path component, in bytes.
+    pub max_name_bytes: usize,
+    /// Cap on any text returned in a result (diffs, contents, snippets).
+    pub max_output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_size: 16 * 1024 * 1024,
+            max_edits: 1_000,
+            max_files: 100,
+            max_request_bytes: 64 * 1024 * 1024,
+            max_path_bytes: 4_096,
+            max_name_bytes: 255,
+            max_output_bytes: 256 * 1024,
+        }
+    }
+}
+
+/// Everything a call needs to know about the server it runs in.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Canonical allowed roots; no file outside them is read or written.
+    pub roots: Vec<PathBuf>,
+    /// Limits.
+    pub limits: Limits,
+    /// Directory of the commit journal (crash recovery).
+    pub journal_dir: PathBuf,
+}
+
+impl Config {
+    /// Canonicalizes `roots` (each must be an existing directory).
+    pub fn new(roots: &[PathBuf], limits: Limits, journal_dir: PathBuf) -> io::Result<Config> {
+        let mut canon = Vec::with_capacity(roots.len());
+        for r in roots {
+            let c = r
+                .canonicalize()
+                .map_err(|e| io::Error::new(e.kind(), format!("root {}: {e}", r.display())))?;
+            if !c.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("root {} is not a directory", r.display()),
+                ));
+            }
+            if !canon.contains(&c) {
+                canon.push(c);
+            }
+        }
+        if canon.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "at least one root is required",
+            ));
+        }
+        Ok(Config {
+            roots: canon,
+            limits,
+            journal_dir,
+        })
+    }
+
+    /// The default journal directory: `$XDG_STATE_HOME/splice/journal`, else
+    /// `~/.local/state/splice/journal`, else a directory under the temp dir.
+    pub fn default_journal_dir() -> PathBuf {
+        if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
+            return Path::new(&x).join("splice/journal");
+        }
+        if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+            return Path::new(&h).join(".local/state/splice/journal");
+        }
+        std::env::temp_dir().join("splice-journal")
+    }
+
+    /// True if the canonical `path` is one of the roots or below one.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.roots.iter().any(|r| path.starts_with(r))
+    }
+}

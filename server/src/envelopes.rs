@@ -1,0 +1,356 @@
+//! Failures → taxonomy envelopes.
+//!
+//! The only place that picks error codes for engine, resolution and
+//! file-system failures. Every envelope is built with the constructors
+//! generated from `errors.yaml` (see [`crate::taxonomy`]), so `retryable`,
+//! `cause`, hints and numbers come from the spec, and a code's required
+//! context cannot be forgotten: the constructor would not compile.
+
+use crate::args::{EditArg, FileArgs};
+use crate::commit::CommitFailure;
+use crate::engine::{self, MatchLocation as EngineLocation};
+use crate::fsio::{FsError, FsErrorKind, FsOp};
+use crate::resolve::ResolveError;
+use crate::taxonomy::{
+    EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit, MatchLocation,
+    RollbackReport, Violation,
+};
+
+/// Which file of the call an error is about.
+#[derive(Debug, Clone)]
+pub struct FileCtx {
+    /// The path as the caller wrote it.
+    pub file_path: String,
+    /// Its index, for multi-file calls.
+    pub file_index: Option<u64>,
+}
+
+impl FileCtx {
+    /// The one file of `multi_edit`.
+    pub fn single(file_path: &str) -> FileCtx {
+        FileCtx {
+            file_path: file_path.to_string(),
+            file_index: None,
+        }
+    }
+
+    /// File `index` of a `multi_edit_files` call.
+    pub fn multi(index: usize, file_path: &str, _count: usize) -> FileCtx {
+        FileCtx {
+            file_path: file_path.to_string(),
+            file_index: Some(index as u64),
+        }
+    }
+}
+
+/// Longest `old_string` prefix echoed back in `edit_status`.
+const PREVIEW_CHARS: usize = 40;
+
+/// Cuts `s` to at most `max` bytes on a character boundary.
+pub fn cap(s: &str, max: usize) -> (String, bool) {
+    if s.len() <= max {
+        return (s.to_string(), false);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    (s[..end].to_string(), true)
+}
+
+fn preview(s: &str) -> String {
+    match s.char_indices().nth(PREVIEW_CHARS) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// The failed edit and every skipped edit after it (succeeded ones absent).
+pub fn edit_status(
+    edits: &[EditArg],
+    failed: usize,
+    code: ErrorCode,
+    message: &str,
+) -> Vec<EditStatus> {
+    edits
+        .iter()
+        .enumerate()
+        .skip(failed)
+        .map(|(i, e)| EditStatus {
+            edit_index: i as u64,
+            status: if i == failed {
+                EditState::Failed
+            } else {
+                EditState::Skipped
+            },
+            error_code: (i == failed).then_some(code),
+            message: (i == failed).then(|| message.to_string()),
+            old_string_preview: Some(preview(&e.old_string)),
+        })
+        .collect()
+}
+
+/// VALIDATION_FAILED with every violation.
+pub fn validation_failed(violations: Vec<Violation>) -> ErrorEnvelope {
+    let n = violations.len() as u64;
+    ErrorEnvelope::validation_failed(violations, n).build()
+}
+
+/// REQUEST_TOO_LARGE.
+pub fn request_too_large(max: u64, actual: u64) -> ErrorEnvelope {
+    ErrorEnvelope::request_too_large(limit("max_request_bytes", max, Some(actual))).build()
+}
+
+fn limit(name: &str, max: u64, actual: Option<u64>) -> Limit {
+    Limit {
+        name: name.to_string(),
+        max,
+        actual,
+    }
+}
+
+/// A path that could not be resolved inside the roots.
+pub fn resolve_error(ctx: &FileCtx, e: ResolveError) -> ErrorEnvelope {
+    let p = ctx.file_path.clone();
+    match e {
+        ResolveError::Outside => ErrorEnvelope::path_outside_roots(p).build(),
+        ResolveError::NotFound => ErrorEnvelope::file_not_found(p).build(),
+        ResolveError::Loop => ErrorEnvelope::symlink_loop(p).build(),
+        ResolveError::PermissionDenied => {
+            let b = ErrorEnvelope::permission_denied(p).os_error("EACCES");
+            match ctx.file_index {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }
+        ResolveError::Other(errno) => {
+            let b = ErrorEnvelope::write_failed(p).os_error(errno);
+            match ctx.file_index {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }
+    }
+}
+
+/// A file-system failure while reading or committing.
+pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
+    let p = ctx.file_path.clone();
+    let os = e.os_error.unwrap_or("EIO");
+    let idx = ctx.file_index;
+    if e.op == FsOp::Backup && !matches!(e.kind, FsErrorKind::Stale { .. }) {
+        let b = ErrorEnvelope::backup_failed(p, e.path.display().to_string()).os_error(os);
+        return match idx {
+            Some(i) => b.file_index(i).build(),
+            None => b.build(),
+        };
+    }
+    macro_rules! with_idx {
+        ($b:expr) => {{
+            let b = $b;
+            match idx {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }};
+    }
+    match &e.kind {
+        FsErrorKind::NotFound => ErrorEnvelope::file_not_found(p).build(),
+        FsErrorKind::PermissionDenied => {
+            with_idx!(ErrorEnvelope::permission_denied(p).os_error(os))
+        }
+        FsErrorKind::ReadOnly => with_idx!(ErrorEnvelope::read_only_fs(p).os_error(os)),
+        FsErrorKind::DiskFull => with_idx!(ErrorEnvelope::disk_full(p).os_error(os)),
+        FsErrorKind::SymlinkLoop => ErrorEnvelope::symlink_loop(p).build(),
+        FsErrorKind::NotRegularFile(kind) => ErrorEnvelope::not_a_regular_file(p, *kind).build(),
+        FsErrorKind::TooLarge { size, max } => {
+            ErrorEnvelope::file_too_large(p, limit("max_file_size", *max, Some(*size))).build()
+        }
+        FsErrorKind::Stale { current_sha256 } => stale(ctx, None, current_sha256.clone()),
+        // A lock held past the timeout by another process: the write did not
+        // happen; say EBUSY so the caller knows waiting may help.
+        FsErrorKind::Busy => with_idx!(ErrorEnvelope::write_failed(p).os_error("EBUSY")),
+        FsErrorKind::DuplicatePath => {
+            ErrorEnvelope::duplicate_file_path(p, idx.unwrap_or(0), idx.unwrap_or(0)).build()
+        }
+        FsErrorKind::Other => with_idx!(ErrorEnvelope::write_failed(p).os_error(os)),
+    }
+}
+
+/// FILE_TOO_LARGE for content that would grow past the limit.
+pub fn file_too_large(ctx: &FileCtx, max: u64, actual: u64) -> ErrorEnvelope {
+    ErrorEnvelope::file_too_large(
+        ctx.file_path.clone(),
+        limit("max_file_size", max, Some(actual)),
+    )
+    .build()
+}
+
+/// STALE_FILE: the content is not what the caller (or this call) read.
+pub fn stale(ctx: &FileCtx, expected: Option<String>, current: String) -> ErrorEnvelope {
+    let mut b = ErrorEnvelope::stale_file(ctx.file_path.clone(), current);
+    if let Some(e) = expected {
+        b = b.expected_sha256(e);
+    }
+    if let Some(i) = ctx.file_index {
+        b = b.file_index(i);
+    }
+    b.build()
+}
+
+/// DUPLICATE_FILE_PATH: a file resolved to the same target as an earlier one.
+pub fn duplicate_file_path(ctx: &FileCtx, first: usize) -> ErrorEnvelope {
+    ErrorEnvelope::duplicate_file_path(
+        ctx.file_path.clone(),
+        ctx.file_index.unwrap_or(0),
+        first as u64,
+    )
+    .build()
+}
+
+fn location(l: EngineLocation) -> MatchLocation {
+    MatchLocation {
+        line: l.line as u64,
+        column: l.column as u64,
+        snippet: l.snippet,
+    }
+}
+
+/// An edit that could not be applied.
+pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> ErrorEnvelope {
+    let p = ctx.file_path.clone();
+    match f {
+        engine::Failure::EmptyOldString { edit_index } => validation_failed(vec![Violation {
+            path: format!("edits[{edit_index}].old_string"),
+            code: ErrorCode::EmptyOldString,
+            message: "old_string is empty; it must be the exact text to replace".into(),
+        }]),
+        engine::Failure::InvalidEncoding { byte_offset } => {
+            let b = ErrorEnvelope::invalid_encoding(p, byte_offset as u64);
+            match ctx.file_index {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }
+        engine::Failure::NotFound {
+            edit_index,
+            snippet,
+        } => {
+            let status = edit_status(
+                &file.edits,
+                edit_index,
+                ErrorCode::MatchNotFound,
+                "old_string not found",
+            );
+            let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet);
+            match ctx.file_index {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }
+        engine::Failure::Ambiguous {
+            edit_index,
+            count,
+            locations,
+        } => {
+            let status = edit_status(
+                &file.edits,
+                edit_index,
+                ErrorCode::AmbiguousMatch,
+                &format!("old_string occurs {count} times"),
+            );
+            let locs = locations.into_iter().map(location).collect();
+            let b =
+                ErrorEnvelope::ambiguous_match(p, edit_index as u64, status, locs, count as u64);
+            match ctx.file_index {
+                Some(i) => b.file_index(i).build(),
+                None => b.build(),
+            }
+        }
+    }
+}
+
+/// A commit that failed part-way and was rolled back (or could not be).
+pub fn commit_failure(
+    ctx: &FileCtx,
+    files: &[FileArgs],
+    written: &[usize],
+    failure: &CommitFailure,
+) -> ErrorEnvelope {
+    // A failure of the transaction itself (its journal) is reported on the
+    // first file being written.
+    let failed_file = written[failure.failed_index.unwrap_or(0)];
+    let renamed: Vec<usize> = written[..failure.renamed_before_failure].to_vec();
+    let mut e = fs_error(ctx, &failure.error);
+    let statuses: Vec<FileStatus> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FileStatus {
+            file_index: i as u64,
+            file_path: f.file_path.clone(),
+            status: if i == failed_file {
+                FileState::Failed
+            } else if renamed.contains(&i) {
+                FileState::RolledBack
+            } else {
+                FileState::Skipped
+            },
+            error_code: (i == failed_file).then_some(e.error_code),
+        })
+        .collect();
+    let rollback = RollbackReport {
+        attempted: failure.rollback.attempted,
+        restored: failure.rollback.restored as u64,
+        failed: failure.rollback.failed as u64,
+    };
+    if failure.rollback.failed > 0 {
+        return ErrorEnvelope::rollback_failed(statuses, rollback)
+            .file_path(ctx.file_path.clone())
+            .build();
+    }
+    if (files.len() > 1 || failure.rollback.attempted) && may_carry(e.error_code, "file_statuses") {
+        e.file_statuses = Some(statuses);
+    }
+    if failure.rollback.attempted && may_carry(e.error_code, "rollback") {
+        e.rollback = Some(rollback);
+    }
+    e
+}
+
+/// Whether the published schema lets envelopes of `code` carry the
+/// top-level context field `field`. Used where a field is attached after
+/// construction (statuses known only once a multi-file call fails), so such
+/// additions obey the same per-code contract as the builders.
+pub fn may_carry(code: ErrorCode, field: &str) -> bool {
+    use std::sync::OnceLock;
+    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+    let schema = SCHEMA.get_or_init(|| {
+        serde_json::from_str(crate::resources::ENVELOPE_SCHEMA).unwrap_or(serde_json::Value::Null)
+    });
+    schema["allOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|rule| rule["if"]["properties"]["error_code"]["const"] == code.as_str())
+        .is_some_and(|rule| rule["then"]["properties"][field] != serde_json::Value::Bool(false))
+}
+
+/// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
+/// paths or stack traces (those go to the log).
+pub fn internal(detail: &str) -> ErrorEnvelope {
+    ErrorEnvelope::internal_error(detail).build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn may_carry_follows_the_spec() {
+        assert!(may_carry(ErrorCode::MatchNotFound, "file_statuses"));
+        assert!(may_carry(ErrorCode::DiskFull, "rollback"));
+        assert!(!may_carry(ErrorCode::StaleFile, "rollback"));
+        assert!(!may_carry(ErrorCode::PathOutsideRoots, "file_statuses"));
+        assert!(!may_carry(ErrorCode::ValidationFailed, "file_statuses"));
+    }
+}

@@ -1,0 +1,70 @@
+//! `splice explain CODE`: a code's explanation, hints, retryable flag and
+//! cause, like `rustc --explain`. Everything comes from the generated
+//! taxonomy (compiled from `errors.yaml`), so it always matches the server.
+
+use std::fmt::Write;
+use std::str::FromStr;
+
+use crate::taxonomy::ErrorCode;
+
+/// Looks `code` up by name (any case) or number and renders it.
+pub fn explain(code: &str) -> Option<String> {
+    let wanted = code.trim();
+    let found = ErrorCode::from_str(&wanted.to_ascii_uppercase())
+        .ok()
+        .or_else(|| {
+            let n: u64 = wanted.parse().ok()?;
+            ErrorCode::ALL
+                .iter()
+                .copied()
+                .find(|c| u64::from(c.number()) == n)
+        })?;
+    Some(render(found))
+}
+
+/// Renders one code.
+pub fn render(c: ErrorCode) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}): {}", c.as_str(), c.number(), c.title());
+    let _ = writeln!(
+        out,
+        "category: {}   retryable: {}   cause: {}",
+        c.category(),
+        c.retryable(),
+        c.cause()
+    );
+    let _ = writeln!(out, "message: {}", c.message_template());
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", c.explanation().trim_end());
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Recovery hints:");
+    for h in c.recovery_hints() {
+        let _ = writeln!(out, "  - {h}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_name_number_and_case() {
+        let a = explain("MATCH_NOT_FOUND").unwrap();
+        assert!(a.starts_with("MATCH_NOT_FOUND (2000)"), "{a}");
+        assert!(a.contains("retryable: true"));
+        assert_eq!(explain("match_not_found"), Some(a.clone()));
+        assert_eq!(explain("2000"), Some(a));
+        assert_eq!(explain("NO_SUCH_CODE"), None);
+        assert_eq!(explain("123456"), None);
+    }
+
+    #[test]
+    fn every_code_has_hints_and_an_explanation() {
+        for c in ErrorCode::ALL {
+            let text = render(*c);
+            assert!(!c.recovery_hints().is_empty(), "{c}");
+            assert!(text.len() > 200, "{c} explanation too short");
+        }
+    }
+}

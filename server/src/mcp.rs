@@ -1,0 +1,239 @@
+//! The MCP face of splice: tool list, tool calls, resources.
+//!
+//! Handlers are thin. A call is decoded ([`crate::args`]), run as a plain
+//! function ([`crate::ops`]) on the blocking pool, and wrapped: success and
+//! failure both travel as `structuredContent` plus the same JSON as compact
+//! text in `content[0]` (clients that only read text keep working). Every
+//! failure is an `isError: true` result carrying a taxonomy envelope; only
+//! what the MCP spec makes protocol errors (an unknown tool, a malformed
+//! request) are JSON-RPC errors (-32602). A panic inside a call becomes an
+//! INTERNAL_ERROR envelope and the server keeps serving.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::args::{self, MultiEditFilesParams, MultiEditParams};
+use crate::commit::Committer;
+use crate::config::Config;
+use crate::taxonomy::ErrorEnvelope;
+use crate::{envelopes, ops, resources, response};
+
+/// Name of the single-file tool.
+pub const MULTI_EDIT: &str = "multi_edit";
+/// Name of the multi-file tool.
+pub const MULTI_EDIT_FILES: &str = "multi_edit_files";
+
+/// What a caught panic reports (the panic itself goes to the log).
+const DETAIL: &str =
+    "the handler stopped unexpectedly; files are unchanged unless the commit had completed";
+
+/// The server state shared by all calls.
+#[derive(Clone)]
+pub struct Splice {
+    cfg: Arc<Config>,
+    committer: Arc<Committer>,
+    tools: Arc<Vec<Tool>>,
+}
+
+impl Splice {
+    /// A server over `cfg`, committing through `committer`.
+    pub fn new(cfg: Config, committer: Committer) -> Splice {
+        Splice {
+            cfg: Arc::new(cfg),
+            committer: Arc::new(committer),
+            tools: Arc::new(tools()),
+        }
+    }
+
+    async fn run<T, F>(&self, f: F) -> CallToolResult
+    where
+        T: Serialize + Send + 'static,
+        F: FnOnce(&Config, &Committer) -> Result<T, ErrorEnvelope> + Send + 'static,
+    {
+        let cfg = self.cfg.clone();
+        let committer = self.committer.clone();
+        let joined = tokio::task::spawn_blocking(move || f(&cfg, &committer)).await;
+        match joined {
+            Ok(Ok(success)) => structured(serde_json::to_value(success), false),
+            Ok(Err(envelope)) => error_result(&envelope),
+            Err(join_error) => {
+                // The panic text may name source files; it goes to the log,
+                // never to the client.
+                tracing::error!(
+                    panic = join_error.is_panic(),
+                    "tool call aborted: {join_error}"
+                );
+                error_result(&envelopes::internal(DETAIL))
+            }
+        }
+    }
+}
+
+fn structured(value: serde_json::Result<Value>, is_error: bool) -> CallToolResult {
+    match value {
+        Ok(v) if is_error => CallToolResult::structured_error(v),
+        Ok(v) => CallToolResult::structured(v),
+        Err(e) => {
+            tracing::error!("serializing a result failed: {e}");
+            error_result(&envelopes::internal("the result could not be serialized"))
+        }
+    }
+}
+
+fn error_result(envelope: &ErrorEnvelope) -> CallToolResult {
+    structured(serde_json::to_value(envelope), true)
+}
+
+/// The tool definitions (input schemas from the params structs, output
+/// schemas = success | envelope, annotations).
+pub fn tools() -> Vec<Tool> {
+    let annotations = |title: &str| {
+        ToolAnnotations::with_title(title)
+            .read_only(false)
+            .destructive(true)
+            .idempotent(false)
+            .open_world(false)
+    };
+    vec![
+        Tool::new(
+            MULTI_EDIT,
+            "Apply several exact find-and-replace edits to one file, in order, all or nothing. \
+             Each old_string must match exactly once (or set replace_all); LF line breaks match \
+             CRLF files and the file's line endings, BOM and final newline are preserved. The \
+             file is written atomically (temp file, fsync, rename) with an optional .bak backup. \
+             Failures return a structured error envelope (error_code, retryable, cause, \
+             recovery_hints, context) whose schema is the resource schema://splice/error-envelope/v1.",
+            Arc::new(args::input_schema::<MultiEditParams>()),
+        )
+        .with_raw_output_schema(Arc::new(response::multi_edit_output_schema()))
+        .with_annotations(annotations("Multi-edit one file")),
+        Tool::new(
+            MULTI_EDIT_FILES,
+            "Apply exact find-and-replace edits to several files as one transaction: every file \
+             is validated and computed in memory first, then all are committed atomically through \
+             a crash-recoverable journal, or none is. Same edit rules as multi_edit. Failures name \
+             the file (file_index, file_path) and give a status for every file.",
+            Arc::new(args::input_schema::<MultiEditFilesParams>()),
+        )
+        .with_raw_output_schema(Arc::new(response::multi_edit_files_output_schema()))
+        .with_annotations(annotations("Multi-edit several files atomically")),
+    ]
+}
+
+impl ServerHandler for Splice {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(rmcp::model::Implementation::new(
+            "splice",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "splice edits files inside its allowed roots with exact find-and-replace. Use \
+             multi_edit for one file and multi_edit_files for an atomic change across files. \
+             On failure read error_code, retryable and recovery_hints; MATCH_NOT_FOUND and \
+             AMBIGUOUS_MATCH carry the surrounding file text so you can fix old_string without \
+             re-reading the file. The envelope schema and the error reference are resources.",
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        if name != MULTI_EDIT && name != MULTI_EDIT_FILES {
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{name}`; this server has multi_edit and multi_edit_files"),
+                None,
+            ));
+        }
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let limits = self.cfg.limits.clone();
+        let size = serde_json::to_vec(&arguments).map(|v| v.len()).unwrap_or(0);
+        if size > limits.max_request_bytes {
+            return Ok(error_result(&envelopes::request_too_large(
+                limits.max_request_bytes as u64,
+                size as u64,
+            ))
+            .into());
+        }
+        tracing::debug!(tool = %name, bytes = size, "call");
+        let result = if name == MULTI_EDIT {
+            match args::decode_multi_edit(&arguments, &limits) {
+                Err(violations) => error_result(&envelopes::validation_failed(violations)),
+                Ok(req) => self.run(move |cfg, c| ops::multi_edit(cfg, c, &req)).await,
+            }
+        } else {
+            match args::decode_multi_edit_files(&arguments, &limits) {
+                Err(violations) => error_result(&envelopes::validation_failed(violations)),
+                Ok(req) => {
+                    self.run(move |cfg, c| ops::multi_edit_files(cfg, c, &req))
+                        .await
+                }
+            }
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let list = resources::all()
+            .into_iter()
+            .map(|r| {
+                Resource::new(r.uri, r.name)
+                    .with_description(r.description)
+                    .with_mime_type(r.mime_type)
+                    .with_size(r.text.len() as u64)
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(list))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        match resources::all().into_iter().find(|r| r.uri == request.uri) {
+            Some(r) => Ok(
+                ReadResourceResult::new(vec![ResourceContents::TextResourceContents {
+                    uri: r.uri,
+                    mime_type: Some(r.mime_type.to_string()),
+                    text: r.text.to_string(),
+                    meta: None,
+                }])
+                .into(),
+            ),
+            None => Err(McpError::resource_not_found(
+                format!("no resource `{}`", request.uri),
+                None,
+            )),
+        }
+    }
+}

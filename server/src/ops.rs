@@ -1,0 +1,285 @@
+//! The two tools as plain functions: decoded arguments in, a success value
+//! or a taxonomy envelope out.
+//!
+//! This is where the pieces meet: [`crate::resolve`] (roots), [`crate::fsio`]
+//! (reading), [`crate::engine`] (the pure edit), [`crate::commit`] (the
+//! atomic, journaled write) and [`crate::envelopes`] (failure → envelope).
+//! Nothing here knows about MCP; the handlers in [`crate::mcp`] only decode,
+//! call these and wrap the result.
+//!
+//! Order of work for every call: validate all arguments; resolve and read
+//! every file; check expected hashes; compute every new content in memory;
+//! only then touch the disk (never on a dry run). A failure at any step
+//! before the commit leaves every file untouched.
+
+use std::path::PathBuf;
+
+use crate::args::{EditRequest, FileArgs};
+use crate::commit::{Committer, FileChange};
+use crate::config::Config;
+use crate::engine::{self, Edit};
+use crate::envelopes::{self as env, FileCtx};
+use crate::fsio::{self, FileSnapshot};
+use crate::response::{EditSummary, FileResult, MultiEditFilesSuccess, MultiEditSuccess};
+use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
+
+/// One file, read and edited in memory, not yet written.
+struct Planned {
+    snapshot: FileSnapshot,
+    outcome: engine::Outcome,
+}
+
+/// Runs `multi_edit`.
+pub fn multi_edit(
+    cfg: &Config,
+    committer: &Committer,
+    req: &EditRequest,
+) -> Result<MultiEditSuccess, ErrorEnvelope> {
+    let file = &req.files[0];
+    let ctx = FileCtx::single(&file.file_path);
+    let planned = plan(cfg, &ctx, file)?;
+    let mut results = finish(cfg, committer, req, vec![planned], &[ctx])?;
+    let r = results.remove(0);
+    let message = summary(&r, req.dry_run);
+    Ok(MultiEditSuccess {
+        success: true,
+        message,
+        dry_run: req.dry_run,
+        file_path: r.file_path.clone(),
+        file: r.into(),
+    })
+}
+
+/// Runs `multi_edit_files`.
+pub fn multi_edit_files(
+    cfg: &Config,
+    committer: &Committer,
+    req: &EditRequest,
+) -> Result<MultiEditFilesSuccess, ErrorEnvelope> {
+    let ctxs: Vec<FileCtx> = req
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FileCtx::multi(i, &f.file_path, req.files.len()))
+        .collect();
+    let mut planned: Vec<Planned> = Vec::with_capacity(req.files.len());
+    let mut seen: Vec<(PathBuf, usize)> = Vec::new();
+    for (i, file) in req.files.iter().enumerate() {
+        let p = plan(cfg, &ctxs[i], file).map_err(|e| with_statuses(e, &req.files, i))?;
+        // The same file through a symlink or another spelling.
+        if let Some((_, first)) = seen.iter().find(|(path, _)| *path == p.snapshot.path) {
+            let e = env::duplicate_file_path(&ctxs[i], *first);
+            return Err(with_statuses(e, &req.files, i));
+        }
+        seen.push((p.snapshot.path.clone(), i));
+        planned.push(p);
+    }
+    let results = finish(cfg, committer, req, planned, &ctxs)?;
+    let changed = results.iter().filter(|r| r.changed).count();
+    let message = if req.dry_run {
+        format!(
+            "dry run: {} file(s) validated, {changed} would change; nothing written",
+            results.len()
+        )
+    } else {
+        format!(
+            "{} file(s) edited, {changed} written atomically",
+            results.len()
+        )
+    };
+    Ok(MultiEditFilesSuccess {
+        success: true,
+        message,
+        dry_run: req.dry_run,
+        files: results,
+    })
+}
+
+/// Adds `file_statuses` to a failure of file `failed` during planning:
+/// earlier files would have succeeded, later ones were not attempted.
+fn with_statuses(mut e: ErrorEnvelope, files: &[FileArgs], failed: usize) -> ErrorEnvelope {
+    if files.len() < 2 || !env::may_carry(e.error_code, "file_statuses") {
+        return e;
+    }
+    let statuses = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FileStatus {
+            file_index: i as u64,
+            file_path: f.file_path.clone(),
+            status: match i.cmp(&failed) {
+                std::cmp::Ordering::Less => FileState::WouldSucceed,
+                std::cmp::Ordering::Equal => FileState::Failed,
+                std::cmp::Ordering::Greater => FileState::Skipped,
+            },
+            error_code: (i == failed).then_some(e.error_code),
+        })
+        .collect();
+    e.file_statuses = Some(statuses);
+    e
+}
+
+/// Resolves, reads and edits one file in memory.
+fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEnvelope> {
+    let path =
+        crate::resolve::resolve(cfg, &file.file_path).map_err(|e| env::resolve_error(ctx, e))?;
+    let snapshot =
+        fsio::read_file(&path, cfg.limits.max_file_size).map_err(|e| env::fs_error(ctx, &e))?;
+    let current = hex::encode(snapshot.sha256);
+    if let Some(expected) = &file.expected_sha256
+        && *expected != current
+    {
+        return Err(env::stale(ctx, Some(expected.clone()), current));
+    }
+    let edits: Vec<Edit<'_>> = file
+        .edits
+        .iter()
+        .map(|e| Edit {
+            old_string: &e.old_string,
+            new_string: &e.new_string,
+            replace_all: e.replace_all,
+        })
+        .collect();
+    let outcome =
+        engine::apply(&snapshot.bytes, &edits).map_err(|f| env::engine_failure(ctx, file, f))?;
+    if outcome.content.len() as u64 > cfg.limits.max_file_size {
+        return Err(env::file_too_large(
+            ctx,
+            cfg.limits.max_file_size,
+            outcome.content.len() as u64,
+        ));
+    }
+    Ok(Planned { snapshot, outcome })
+}
+
+/// Commits (unless dry run) and builds the per-file results.
+fn finish(
+    cfg: &Config,
+    committer: &Committer,
+    req: &EditRequest,
+    planned: Vec<Planned>,
+    ctxs: &[FileCtx],
+) -> Result<Vec<FileResult>, ErrorEnvelope> {
+    let max_out = cfg.limits.max_output_bytes;
+    let mut results: Vec<FileResult> = planned
+        .iter()
+        .zip(&req.files)
+        .enumerate()
+        .map(|(i, (p, f))| file_result(i, f, p, req, max_out))
+        .collect();
+    if req.dry_run {
+        return Ok(results);
+    }
+    // Only files whose bytes change are written (and backed up).
+    let (to_write, writes): (Vec<usize>, Vec<FileChange>) = planned
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.outcome.changed)
+        .map(|(i, p)| {
+            (
+                i,
+                FileChange {
+                    snapshot: p.snapshot,
+                    new_bytes: p.outcome.content,
+                    backup: req.backup,
+                },
+            )
+        })
+        .unzip();
+    if writes.is_empty() {
+        return Ok(results);
+    }
+    match committer.commit(writes) {
+        Ok(report) => {
+            for (k, fr) in report.files.into_iter().enumerate() {
+                let r = &mut results[to_write[k]];
+                r.written = true;
+                r.backup_path = fr.backup_path.map(|p| p.display().to_string());
+            }
+            Ok(results)
+        }
+        Err(failure) => {
+            let failed_file = to_write[failure.failed_index.unwrap_or(0)];
+            Err(env::commit_failure(
+                &ctxs[failed_file],
+                &req.files,
+                &to_write,
+                &failure,
+            ))
+        }
+    }
+}
+
+fn file_result(
+    index: usize,
+    file: &FileArgs,
+    p: &Planned,
+    req: &EditRequest,
+    max_out: usize,
+) -> FileResult {
+    let o = &p.outcome;
+    let mut truncated = false;
+    let diff = (req.dry_run).then(|| {
+        let old = String::from_utf8_lossy(&p.snapshot.bytes);
+        let new = String::from_utf8_lossy(&o.content);
+        let (d, cut) = crate::diff::unified(&file.file_path, &old, &new, max_out);
+        truncated |= cut;
+        d
+    });
+    let content = req.include_content.then(|| {
+        let s = String::from_utf8_lossy(&o.content);
+        let (c, cut) = crate::envelopes::cap(&s, max_out);
+        truncated |= cut;
+        c
+    });
+    FileResult {
+        file_index: index as u64,
+        file_path: file.file_path.clone(),
+        changed: o.changed,
+        written: false,
+        edits_applied: file.edits.len() as u64,
+        replacements: o.per_edit.iter().map(|e| e.replacements as u64).sum(),
+        edits: o
+            .per_edit
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EditSummary {
+                edit_index: i as u64,
+                replacements: e.replacements as u64,
+                line: e.first_line as u64,
+            })
+            .collect(),
+        sha256: hex::encode(sha256(&o.content)),
+        line_ending: o.line_ending.as_str().to_string(),
+        bom: o.bom,
+        eol_translated: o.eol_translated,
+        backup_path: None,
+        diff,
+        content,
+        truncated: truncated.then_some(true),
+    }
+}
+
+fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+fn summary(r: &FileResult, dry_run: bool) -> String {
+    if dry_run {
+        format!(
+            "dry run: {} edit(s) would make {} replacement(s); nothing written",
+            r.edits_applied, r.replacements
+        )
+    } else if !r.changed {
+        format!(
+            "{} edit(s) matched but changed nothing; file not written",
+            r.edits_applied
+        )
+    } else {
+        format!(
+            "{} edit(s) applied, {} replacement(s), file written atomically",
+            r.edits_applied, r.replacements
+        )
+    }
+}

@@ -1,0 +1,235 @@
+//! End-to-end harness: the real `splice` binary, spawned as a child process
+//! and driven over stdio by the official Rust MCP client (rmcp).
+//!
+//! Every structured payload the harness sees (success or error) is checked
+//! against the tool's published output schema, so e2e tests cannot pass with
+//! a payload a strict client would reject.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::process::Command;
+
+/// Path of the `splice` binary built by this `cargo test` run
+/// (`target/<profile>/splice`, beside the `deps/` directory of test binaries).
+pub fn splice_bin() -> PathBuf {
+    if let Some(p) = std::env::var_os("SPLICE_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("current_exe");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("test binary lives in target/<profile>/deps");
+    let bin = profile_dir.join("splice");
+    assert!(
+        bin.exists(),
+        "{} does not exist: run the tests with `cargo test --workspace` so the splice binary is built",
+        bin.display()
+    );
+    bin
+}
+
+/// The workspace root (where `errors.yaml` lives).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// True when running under CI (`CI=true`), where missing privileges fail loudly.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Call when a test cannot get a privilege or tool it needs: panics in CI,
+/// prints the reason and returns (the test then returns early) locally.
+pub fn skip_or_fail(reason: &str) {
+    if in_ci() {
+        panic!("this test needs {reason}, and CI=true: failing instead of skipping");
+    }
+    eprintln!("SKIPPED: needs {reason}");
+}
+
+/// True if the process runs as root.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// How to start the server.
+#[derive(Debug, Clone, Default)]
+pub struct Launch {
+    /// `--root` directories.
+    pub roots: Vec<PathBuf>,
+    /// Extra command-line arguments.
+    pub args: Vec<String>,
+    /// Run as uid/gid 65534 through `setpriv` (root ignores file modes).
+    pub as_nobody: bool,
+    /// Journal directory (defaults to a fresh temp dir).
+    pub journal_dir: Option<PathBuf>,
+}
+
+/// A running server and a connected client.
+pub struct Server {
+    client: RunningService<RoleClient, ()>,
+    _journal: Option<tempfile::TempDir>,
+}
+
+/// One tool call's result, decoded.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// `isError`.
+    pub is_error: bool,
+    /// `structuredContent`.
+    pub structured: Value,
+    /// `content[0].text`, parsed.
+    pub text_json: Value,
+}
+
+impl Outcome {
+    /// The envelope's `error_code` (panics on success results).
+    pub fn code(&self) -> &str {
+        assert!(self.is_error, "expected an error, got {}", self.structured);
+        self.structured["error_code"].as_str().expect("error_code")
+    }
+}
+
+impl Server {
+    /// Spawns the binary and completes the MCP handshake.
+    pub async fn start(launch: Launch) -> Server {
+        let (journal_dir, keep) = match &launch.journal_dir {
+            Some(j) => (j.clone(), None),
+            None => {
+                let t = tempfile::tempdir().expect("tempdir");
+                let p = t.path().to_path_buf();
+                (p, Some(t))
+            }
+        };
+        let mut cmd = if launch.as_nobody {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(splice_bin());
+            c
+        } else {
+            Command::new(splice_bin())
+        };
+        for r in &launch.roots {
+            cmd.arg("--root").arg(r);
+        }
+        cmd.arg("--journal-dir").arg(&journal_dir);
+        cmd.args(&launch.args);
+        cmd.env("RUST_LOG", "warn");
+        let transport = TokioChildProcess::new(cmd).expect("spawn splice");
+        let client = ().serve(transport).await.expect("MCP handshake");
+        Server {
+            client,
+            _journal: keep,
+        }
+    }
+
+    /// Starts a server whose only root is `root`.
+    pub async fn in_root(root: &Path) -> Server {
+        Server::start(Launch {
+            roots: vec![root.to_path_buf()],
+            ..Launch::default()
+        })
+        .await
+    }
+
+    /// The connected client (for raw calls).
+    pub fn client(&self) -> &RunningService<RoleClient, ()> {
+        &self.client
+    }
+
+    /// Calls `tool` and validates the payload against the published schemas.
+    pub async fn call(&self, tool: &str, args: Value) -> Outcome {
+        let Value::Object(map) = args else {
+            panic!("arguments must be an object")
+        };
+        let result: CallToolResult = self
+            .client
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
+            .await
+            .expect("tools/call");
+        let is_error = result.is_error == Some(true);
+        let structured = result
+            .structured_content
+            .clone()
+            .expect("every result carries structuredContent");
+        let text = match serde_json::to_value(&result.content[0]).expect("content")["text"].clone()
+        {
+            Value::String(s) => s,
+            other => panic!("content[0] is not text: {other}"),
+        };
+        let text_json: Value = serde_json::from_str(&text).expect("text is JSON");
+        assert_eq!(text_json, structured, "text and structuredContent differ");
+        assert_payload_valid(tool, &structured, is_error);
+        Outcome {
+            is_error,
+            structured,
+            text_json,
+        }
+    }
+
+    /// Closes the connection and waits for the server to exit.
+    pub async fn stop(self) {
+        let _ = self.client.cancel().await;
+    }
+}
+
+fn envelope_schema() -> &'static jsonschema::Validator {
+    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+    V.get_or_init(|| {
+        let text =
+            std::fs::read_to_string(workspace_root().join("schema/error-envelope.schema.json"))
+                .expect("published schema");
+        let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
+        jsonschema::validator_for(&schema).expect("schema compiles")
+    })
+}
+
+fn output_schemas() -> &'static [(String, jsonschema::Validator)] {
+    static V: OnceLock<Vec<(String, jsonschema::Validator)>> = OnceLock::new();
+    V.get_or_init(|| {
+        splice_server::mcp::tools()
+            .into_iter()
+            .map(|t| {
+                let schema = Value::Object(t.output_schema.expect("outputSchema").as_ref().clone());
+                let v = jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .build(&schema)
+                    .expect("output schema compiles");
+                (t.name.to_string(), v)
+            })
+            .collect()
+    })
+}
+
+/// Asserts `payload` validates against the published envelope schema (errors)
+/// and against the tool's advertised output schema (always).
+pub fn assert_payload_valid(tool: &str, payload: &Value, is_error: bool) {
+    if is_error {
+        let errs: Vec<String> = envelope_schema()
+            .iter_errors(payload)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errs.is_empty(), "envelope invalid: {errs:#?}\n{payload:#}");
+    }
+    if let Some((_, v)) = output_schemas().iter().find(|(n, _)| n == tool) {
+        let errs: Vec<String> = v
+            .iter_errors(payload)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errs.is_empty(),
+            "payload does not match the {tool} outputSchema: {errs:#?}\n{payload:#}"
+        );
+    }
+}
