@@ -138,7 +138,14 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
     let p = ctx.file_path.clone();
     let os = e.os_error.unwrap_or("EIO");
     let idx = ctx.file_index;
-    if e.op == FsOp::Backup && !matches!(e.kind, FsErrorKind::Stale { .. }) {
+    // A full or read-only file system is the better answer even when the
+    // backup was the first write to hit it.
+    if e.op == FsOp::Backup
+        && !matches!(
+            e.kind,
+            FsErrorKind::Stale { .. } | FsErrorKind::DiskFull | FsErrorKind::ReadOnly
+        )
+    {
         let b = ErrorEnvelope::backup_failed(p, e.path.display().to_string()).os_error(os);
         return match idx {
             Some(i) => b.file_index(i).build(),
