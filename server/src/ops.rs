@@ -45,8 +45,7 @@ pub fn multi_edit(
         success: true,
         message,
         dry_run: req.dry_run,
-        file_path: r.file_path.clone(),
-        file: r.into(),
+        file: r,
     })
 }
 

@@ -61,7 +61,7 @@ pub struct FileResult {
     pub truncated: Option<bool>,
 }
 
-/// Success result of `multi_edit`.
+/// Success result of `multi_edit`: the one file's result, flattened.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct MultiEditSuccess {
     /// Always true.
@@ -70,66 +70,9 @@ pub struct MultiEditSuccess {
     pub message: String,
     /// Whether this was a dry run (nothing written).
     pub dry_run: bool,
-    /// The path as the caller wrote it.
-    pub file_path: String,
-    /// Details.
+    /// The file's result (`file_index` is always 0).
     #[serde(flatten)]
-    pub file: FileResultBody,
-}
-
-/// [`FileResult`] without the fields `MultiEditSuccess` already carries.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FileResultBody {
-    /// Whether the content differs from before.
-    pub changed: bool,
-    /// Whether the file was written.
-    pub written: bool,
-    /// Number of edits applied.
-    pub edits_applied: u64,
-    /// Total number of replacements.
-    pub replacements: u64,
-    /// Per-edit details.
-    pub edits: Vec<EditSummary>,
-    /// SHA-256 (hex) of the content after the call.
-    pub sha256: String,
-    /// lf, crlf, mixed or none.
-    pub line_ending: String,
-    /// UTF-8 byte order mark present (kept).
-    pub bom: bool,
-    /// LF line breaks in old_string matched CRLF ones.
-    pub eol_translated: bool,
-    /// Backup location.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backup_path: Option<String>,
-    /// Unified diff (dry runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
-    /// Final content (include_content).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
-    /// Diff or content cut to the output limit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<bool>,
-}
-
-impl From<FileResult> for FileResultBody {
-    fn from(f: FileResult) -> Self {
-        FileResultBody {
-            changed: f.changed,
-            written: f.written,
-            edits_applied: f.edits_applied,
-            replacements: f.replacements,
-            edits: f.edits,
-            sha256: f.sha256,
-            line_ending: f.line_ending,
-            bom: f.bom,
-            eol_translated: f.eol_translated,
-            backup_path: f.backup_path,
-            diff: f.diff,
-            content: f.content,
-            truncated: f.truncated,
-        }
-    }
+    pub file: FileResult,
 }
 
 /// Success result of `multi_edit_files`.
