@@ -14,6 +14,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod args;
+pub mod client_roots;
 pub mod commit;
 pub mod config;
 pub mod diff;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
+use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
 use splice_server::config::{Config, Limits};
 use splice_server::explain;
@@ -35,6 +36,10 @@ struct Cli {
     /// Largest tool-call arguments, in bytes of JSON.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_request_bytes, global = true)]
     max_request_size: usize,
+    /// What to do with the roots an MCP client offers: `narrow` edits only
+    /// inside both a --root and a client root; `ignore` uses --root alone.
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = ClientRootsPolicy::Narrow, global = true)]
+    client_roots: ClientRootsPolicy,
     /// Where the commit journal lives (crash recovery). Default:
     /// $XDG_STATE_HOME/splice/journal or ~/.local/state/splice/journal.
     #[arg(long, value_name = "DIR", global = true)]
@@ -148,7 +153,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = Splice::new(cfg, committer);
+    let server = Splice::new(cfg, committer).client_roots(cli.client_roots);
     runtime.block_on(async move {
         match server.serve(rmcp::transport::stdio()).await {
             Ok(running) => {

@@ -8,20 +8,28 @@
 //! what the MCP spec makes protocol errors (an unknown tool, a malformed
 //! request) are JSON-RPC errors (-32602). A panic inside a call becomes an
 //! INTERNAL_ERROR envelope and the server keeps serving.
+//!
+//! Client roots: when the client has the `roots` capability, the first call
+//! asks it for `roots/list` and narrows the configured roots to where both
+//! agree ([`crate::client_roots`]); `notifications/roots/list_changed` makes
+//! the next call ask again. Calls wait for the answer, so no call runs with
+//! wider roots than the client allows.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::args::{self, MultiEditFilesParams, MultiEditParams};
+use crate::client_roots::{self, ClientRootsPolicy};
 use crate::commit::Committer;
 use crate::config::Config;
 use crate::taxonomy::ErrorEnvelope;
@@ -36,30 +44,101 @@ pub const MULTI_EDIT_FILES: &str = "multi_edit_files";
 const DETAIL: &str =
     "the handler stopped unexpectedly; files are unchanged unless the commit had completed";
 
+/// How long a call waits for the client's `roots/list` answer before it
+/// runs with the configured roots alone.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The server state shared by all calls.
 #[derive(Clone)]
 pub struct Splice {
-    cfg: Arc<Config>,
+    /// The configuration from the command line.
+    base: Arc<Config>,
+    policy: ClientRootsPolicy,
+    /// The configuration narrowed by the client's roots; `None` until asked
+    /// (and again after `roots/list_changed`).
+    narrowed: Arc<tokio::sync::Mutex<Option<Arc<Config>>>>,
     committer: Arc<Committer>,
     tools: Arc<Vec<Tool>>,
 }
 
 impl Splice {
-    /// A server over `cfg`, committing through `committer`.
+    /// A server over `cfg`, committing through `committer`; client roots
+    /// narrow `cfg`'s roots (see [`Splice::client_roots`]).
     pub fn new(cfg: Config, committer: Committer) -> Splice {
         Splice {
-            cfg: Arc::new(cfg),
+            base: Arc::new(cfg),
+            policy: ClientRootsPolicy::default(),
+            narrowed: Arc::default(),
             committer: Arc::new(committer),
             tools: Arc::new(tools()),
         }
     }
 
-    async fn run<T, F>(&self, f: F) -> CallToolResult
+    /// What to do with the roots a client offers.
+    pub fn client_roots(mut self, policy: ClientRootsPolicy) -> Splice {
+        self.policy = policy;
+        self
+    }
+
+    /// The configuration a call runs with: the command line's, narrowed by
+    /// the client's roots when it offers them.
+    #[allow(
+        deprecated,
+        reason = "roots are deprecated as access control (SEP-2577); they only narrow here, \
+                  and clients of the 2025-11-25 spec still send them"
+    )]
+    async fn config(&self, peer: &Peer<RoleServer>) -> Arc<Config> {
+        let offers_roots = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        if self.policy == ClientRootsPolicy::Ignore || !offers_roots {
+            return self.base.clone();
+        }
+        let mut slot = self.narrowed.lock().await;
+        if let Some(cfg) = slot.as_ref() {
+            return cfg.clone();
+        }
+        let cfg = match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
+            Ok(Ok(list)) => {
+                let (client, ignored) =
+                    client_roots::canonical_client_roots(list.roots.iter().map(|r| r.uri.as_str()));
+                if !ignored.is_empty() {
+                    tracing::warn!(?ignored, "client roots that are not local directories");
+                }
+                let roots = client_roots::narrow(&self.base.roots, &client);
+                if roots.is_empty() {
+                    tracing::warn!(
+                        configured = ?self.base.roots,
+                        client = ?client,
+                        "the client's roots share nothing with --root: no file is editable \
+                         (start splice with --client-roots ignore to use --root alone)"
+                    );
+                } else {
+                    tracing::info!(?roots, "roots narrowed by the client");
+                }
+                Arc::new(Config {
+                    roots,
+                    ..(*self.base).clone()
+                })
+            }
+            Ok(Err(e)) => {
+                tracing::warn!("roots/list failed ({e}); using --root alone");
+                self.base.clone()
+            }
+            Err(_) => {
+                tracing::warn!("roots/list got no answer in {ROOTS_TIMEOUT:?}; using --root alone");
+                self.base.clone()
+            }
+        };
+        *slot = Some(cfg.clone());
+        cfg
+    }
+
+    async fn run<T, F>(&self, cfg: Arc<Config>, f: F) -> CallToolResult
     where
         T: Serialize + Send + 'static,
         F: FnOnce(&Config, &Committer) -> Result<T, ErrorEnvelope> + Send + 'static,
     {
-        let cfg = self.cfg.clone();
         let committer = self.committer.clone();
         let joined = tokio::task::spawn_blocking(move || f(&cfg, &committer)).await;
         match joined {
@@ -112,7 +191,7 @@ pub fn tools() -> Vec<Tool> {
              file is written atomically (temp file, fsync, rename) with an optional .bak backup. \
              Failures return a structured error envelope (error_code, retryable, cause, \
              recovery_hints, context) whose schema is the resource schema://splice/error-envelope/v1.",
-            Arc::new(args::input_schema::<MultiEditParams>()),
+            Arc::new(input_schema::<MultiEditParams>()),
         )
         .with_raw_output_schema(Arc::new(response::multi_edit_output_schema()))
         .with_annotations(annotations("Multi-edit one file")),
@@ -122,11 +201,21 @@ pub fn tools() -> Vec<Tool> {
              is validated and computed in memory first, then all are committed atomically through \
              a crash-recoverable journal, or none is. Same edit rules as multi_edit. Failures name \
              the file (file_index, file_path) and give a status for every file.",
-            Arc::new(args::input_schema::<MultiEditFilesParams>()),
+            Arc::new(input_schema::<MultiEditFilesParams>()),
         )
         .with_raw_output_schema(Arc::new(response::multi_edit_files_output_schema()))
         .with_annotations(annotations("Multi-edit several files atomically")),
     ]
+}
+
+/// A tool's input schema, without schemars' Rust integer formats.
+fn input_schema<T: schemars::JsonSchema>() -> serde_json::Map<String, Value> {
+    let mut v = Value::Object(args::input_schema::<T>());
+    response::strip_int_formats(&mut v);
+    match v {
+        Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    }
 }
 
 impl ServerHandler for Splice {
@@ -158,10 +247,15 @@ impl ServerHandler for Splice {
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
     }
 
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        tracing::info!("client roots changed");
+        *self.narrowed.lock().await = None;
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         if name != MULTI_EDIT && name != MULTI_EDIT_FILES {
@@ -171,7 +265,7 @@ impl ServerHandler for Splice {
             ));
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let limits = self.cfg.limits.clone();
+        let limits = self.base.limits.clone();
         let size = serde_json::to_vec(&arguments).map(|v| v.len()).unwrap_or(0);
         if size > limits.max_request_bytes {
             return Ok(error_result(&envelopes::request_too_large(
@@ -184,13 +278,18 @@ impl ServerHandler for Splice {
         let result = if name == MULTI_EDIT {
             match args::decode_multi_edit(&arguments, &limits) {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
-                Ok(req) => self.run(move |cfg, c| ops::multi_edit(cfg, c, &req)).await,
+                Ok(req) => {
+                    let cfg = self.config(&context.peer).await;
+                    self.run(cfg, move |cfg, c| ops::multi_edit(cfg, c, &req))
+                        .await
+                }
             }
         } else {
             match args::decode_multi_edit_files(&arguments, &limits) {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {
-                    self.run(move |cfg, c| ops::multi_edit_files(cfg, c, &req))
+                    let cfg = self.config(&context.peer).await;
+                    self.run(cfg, move |cfg, c| ops::multi_edit_files(cfg, c, &req))
                         .await
                 }
             }

@@ -98,17 +98,85 @@ fn success_schema<T: JsonSchema>() -> Value {
     if let Some(obj) = v.as_object_mut() {
         obj.remove("$schema");
     }
+    strip_int_formats(&mut v);
     v
 }
 
-/// The published envelope schema, embedded for use inside `oneOf`.
-fn envelope_schema() -> Value {
+/// Removes the `format` schemars puts on Rust integers (`uint64`, `uint`,
+/// `int32`, ...). They are not JSON Schema formats: the official TypeScript
+/// client's validator warns about each unknown one, and `minimum: 0` already
+/// says what a client needs to know.
+pub fn strip_int_formats(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            let is_int_format = map
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| f.starts_with("uint") || f.starts_with("int"));
+            if is_int_format {
+                map.remove("format");
+            }
+            map.values_mut().for_each(strip_int_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_int_formats),
+        _ => {}
+    }
+}
+
+/// The envelope as advertised inside a tool's `outputSchema`: the published
+/// schema's shape (every member, its type, the code enum, the closed
+/// `context`) without its per-code rules (`allOf`) and without descriptions.
+///
+/// Why not the whole published schema: clients compile every `outputSchema`
+/// when they list tools; the per-code rules are most of its 49 KB and made
+/// the official TypeScript client's `listTools` several times slower than the
+/// server's own start-up. The full schema stays the contract: it is the
+/// resource `schema://splice/error-envelope/v1` and
+/// `schema/error-envelope.schema.json`, and the tests validate every error
+/// the server sends against it as well as against this shape.
+fn envelope_shape() -> Value {
     let mut v: Value =
         serde_json::from_str(crate::resources::ENVELOPE_SCHEMA).unwrap_or(Value::Null);
     if let Some(obj) = v.as_object_mut() {
         obj.remove("$schema");
+        obj.remove("allOf");
+        obj.remove("title");
+        obj.insert(
+            "description".into(),
+            json!(
+                "An error envelope. Which members each error_code carries: resource \
+                 schema://splice/error-envelope/v1."
+            ),
+        );
     }
+    strip_descriptions(&mut v, true);
     v
+}
+
+/// Drops every `description` below the top level (they stay in the published schema).
+fn strip_descriptions(v: &mut Value, top: bool) {
+    match v {
+        Value::Object(map) => {
+            if !top {
+                map.remove("description");
+            }
+            // A member named "description" inside `properties` is a property,
+            // not an annotation; the envelope has none, but stay correct.
+            for (k, child) in map.iter_mut() {
+                if k == "properties" {
+                    if let Value::Object(props) = child {
+                        props
+                            .values_mut()
+                            .for_each(|p| strip_descriptions(p, false));
+                    }
+                } else {
+                    strip_descriptions(child, false);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| strip_descriptions(i, false)),
+        _ => {}
+    }
 }
 
 /// Builds `{type: object, $defs, oneOf: [success, envelope]}`. The success
@@ -123,7 +191,7 @@ fn output_schema(mut success: Value) -> Map<String, Value> {
     let v = json!({
         "type": "object",
         "$defs": defs,
-        "oneOf": [success, envelope_schema()],
+        "oneOf": [success, envelope_shape()],
     });
     match v {
         Value::Object(m) => m,
@@ -139,4 +207,49 @@ pub fn multi_edit_output_schema() -> Map<String, Value> {
 /// `outputSchema` of `multi_edit_files`.
 pub fn multi_edit_files_output_schema() -> Map<String, Value> {
     output_schema(success_schema::<MultiEditFilesSuccess>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_key(v: &Value, key: &str) -> bool {
+        match v {
+            Value::Object(m) => m.contains_key(key) || m.values().any(|c| has_key(c, key)),
+            Value::Array(a) => a.iter().any(|c| has_key(c, key)),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn output_schemas_are_small_and_carry_no_rust_integer_formats() {
+        for schema in [multi_edit_output_schema(), multi_edit_files_output_schema()] {
+            let v = Value::Object(schema);
+            let text = serde_json::to_string(&v).unwrap();
+            assert!(text.len() < 16_000, "outputSchema is {} bytes", text.len());
+            assert!(!text.contains("\"format\":\"uint"), "{text}");
+            assert!(!has_key(&v["oneOf"][1], "allOf"));
+            // The envelope shape still names every code and closes `context`.
+            let codes = v["oneOf"][1]["$defs"]["ErrorCode"]["enum"]
+                .as_array()
+                .unwrap();
+            assert!(codes.iter().any(|c| c == "MATCH_NOT_FOUND"));
+            assert_eq!(
+                v["oneOf"][1]["properties"]["context"]["additionalProperties"],
+                json!(false)
+            );
+        }
+    }
+
+    #[test]
+    fn int_formats_are_stripped_but_string_formats_kept() {
+        let mut v = json!({"a": {"type": "integer", "format": "uint64"},
+                           "b": {"type": "string", "format": "uri"},
+                           "c": [{"format": "int32"}]});
+        strip_int_formats(&mut v);
+        assert_eq!(
+            v,
+            json!({"a": {"type": "integer"}, "b": {"type": "string", "format": "uri"}, "c": [{}]})
+        );
+    }
 }

@@ -6,11 +6,22 @@
 // Run by tests/tests/interop.rs (cargo test), which sets SPLICE_BIN.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { pathToFileURL } from "node:url";
+
+// Whatever the SDK warns about (e.g. an unknown JSON Schema "format" in a
+// tool schema) is a defect of ours: collect it and assert there is none.
+const warnings = [];
+const warn = console.warn;
+console.warn = (...args) => {
+  warnings.push(args.join(" "));
+  warn(...args);
+};
 
 const bin = process.env.SPLICE_BIN;
 if (!bin) throw new Error("SPLICE_BIN must point at the splice binary");
@@ -50,6 +61,7 @@ test("tools/list: both tools, object output schemas, destructive annotations", a
     assert.equal(t.annotations.idempotentHint, false);
     assert.ok(t.inputSchema.properties, "input schema has properties");
   }
+  assert.deepEqual(warnings, [], "the SDK warned while compiling our schemas");
 });
 
 test("multi_edit success: structured + text copies agree, file written", async () => {
@@ -166,4 +178,61 @@ test("resources: the envelope schema and the error reference", async () => {
   assert.equal(parsed.$id, schema.uri);
   const md = await client.readResource({ uri: docs.uri });
   assert.ok(md.contents[0].text.includes("MATCH_NOT_FOUND"));
+});
+
+test("client roots narrow the server's roots, and list_changed is honoured", async () => {
+  const sub = join(root, "sub");
+  mkdirSync(sub, { recursive: true });
+  const inside = join(sub, "in.txt");
+  writeFileSync(inside, "in\n");
+  const outside = file("out-of-client-root.txt", "out\n");
+  let offered = [{ uri: pathToFileURL(sub).href, name: "sub" }];
+  const narrowed = new Client(
+    { name: "splice-interop-roots", version: "1.0.0" },
+    { capabilities: { roots: { listChanged: true } } },
+  );
+  narrowed.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: offered }));
+  await narrowed.connect(
+    new StdioClientTransport({
+      command: bin,
+      args: ["--root", root, "--journal-dir", join(root, ".journal")],
+      stderr: "inherit",
+    }),
+  );
+  try {
+    const edit = (p, from, to) =>
+      narrowed.callTool({
+        name: "multi_edit",
+        arguments: { file_path: p, edits: [{ old_string: from, new_string: to }], backup: false },
+      });
+    const ok = await edit(inside, "in", "IN");
+    assert.ok(!ok.isError, JSON.stringify(ok));
+    assert.equal(readFileSync(inside, "utf8"), "IN\n");
+    // Inside --root but outside the client's root: refused, untouched.
+    const refused = await edit(outside, "out", "OUT");
+    assert.equal(refused.isError, true);
+    assert.equal(refused.structuredContent.error_code, "PATH_OUTSIDE_ROOTS");
+    assert.equal(readFileSync(outside, "utf8"), "out\n");
+    // The client widens its roots to the whole directory: allowed now, but
+    // a client root can never reach beyond --root.
+    offered = [{ uri: pathToFileURL(root).href }, { uri: "file:///" }];
+    await narrowed.sendRootsListChanged();
+    // The notification and the next call are handled concurrently (as the
+    // spec allows); a call that still sees the old roots is refused without
+    // side effects, so retry briefly.
+    let now;
+    for (let i = 0; i < 50; i++) {
+      now = await edit(outside, "out", "OUT");
+      if (!now.isError) break;
+      assert.equal(now.structuredContent.error_code, "PATH_OUTSIDE_ROOTS");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(!now.isError, JSON.stringify(now));
+    assert.equal(readFileSync(outside, "utf8"), "OUT\n");
+    const beyond = await edit("/etc/hostname", "x", "y");
+    assert.equal(beyond.isError, true);
+    assert.equal(beyond.structuredContent.error_code, "PATH_OUTSIDE_ROOTS");
+  } finally {
+    await narrowed.close();
+  }
 });
