@@ -2,10 +2,14 @@
 //!
 //! Built once at start from the command line and shared read-only by every
 //! call. Roots are canonicalized here so every later containment check
-//! compares canonical paths.
+//! compares canonical paths, and each root's directory is opened and pinned
+//! ([`crate::sandbox::Handles`]) so that later resolution walks beneath the
+//! directory that was configured, whatever happens to its path.
 
 use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::sandbox::Handles;
 
 /// Size and count limits. Each breach is a specific taxonomy code carrying
 /// the limit, and nothing is read beyond a limit.
@@ -50,6 +54,9 @@ pub struct Config {
     pub limits: Limits,
     /// Directory of the commit journal (crash recovery).
     pub journal_dir: PathBuf,
+    /// Open handles of `/` and of the roots, shared by every clone. A clone
+    /// with other (narrower) `roots` opens those on first use.
+    pub handles: Handles,
 }
 
 impl Config {
@@ -76,10 +83,12 @@ impl Config {
                 "at least one root is required",
             ));
         }
+        let handles = Handles::open(&canon)?;
         Ok(Config {
             roots: canon,
             limits,
             journal_dir,
+            handles,
         })
     }
 

@@ -4,10 +4,17 @@
 //! two rules hold everywhere:
 //!
 //! - A file is only ever edited if it is a regular file no larger than the limit.
-//!   Symlinks are followed: the snapshot records the resolved target, which is the
-//!   file that gets rewritten (the link itself survives). Non-regular files
-//!   (directories, FIFOs, sockets, devices) are refused *before* they are opened,
-//!   because opening a FIFO or a tape device has side effects.
+//!   Symlinks are followed by [`crate::sandbox`]'s walk: the snapshot records the
+//!   resolved target and the pinned handle of its directory, which is where the
+//!   commit rewrites it (the link itself survives). The file is opened relative to
+//!   that handle with `O_NOFOLLOW`, never again by path. Non-regular files
+//!   (directories, FIFOs, sockets, devices) are refused by the type the walk saw
+//!   *before* they are opened, because opening a tape device has side effects;
+//!   the open is `O_NONBLOCK` so a FIFO swapped in meanwhile cannot hang it, and
+//!   the opened file's type is checked again.
+//! - The snapshot's sha256 is computed only when someone asks for it (an
+//!   `expected_sha256` to compare, a stale report): the commit verifies by
+//!   comparing bytes, which is much cheaper than hashing.
 //! - An operating-system failure is reduced to an [`FsErrorKind`] chosen by errno,
 //!   the operation that failed ([`FsOp`]) and the errno's symbolic name. The raw OS
 //!   message never travels further: envelopes are built from these plain values.
@@ -26,30 +33,46 @@
 //! | `Stale` | the stale-file code, with `current_sha256` |
 //! | `Busy`, `DuplicatePath`, `Other` | BACKUP_FAILED if `op` is [`FsOp::Backup`], else WRITE_FAILED (READ failures: the generic I/O code) |
 
+use std::ffi::OsString;
 use std::fmt;
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, Metadata};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
+use rustix::fs::{FileType, Mode, OFlags};
 use sha2::{Digest, Sha256};
+
+use crate::sandbox::{self, Dir, Handles, LocateError, Located};
 
 /// What was read from disk: the bytes the edit engine works on and the facts the
 /// commit needs to check and preserve.
 #[derive(Debug, Clone)]
 pub struct FileSnapshot {
-    /// The resolved file (every symlink followed, absolute).
+    /// The resolved file (every symlink followed, absolute, canonical).
     pub path: PathBuf,
+    /// The pinned handle of the file's directory: where the commit writes.
+    pub dir: Arc<Dir>,
+    /// The file's name in `dir`.
+    pub name: OsString,
     pub bytes: Vec<u8>,
-    pub sha256: [u8; 32],
     /// Metadata of the opened file (mode, owner, inode) at read time.
     pub metadata: Metadata,
+    sha256: OnceLock<[u8; 32]>,
 }
 
 impl FileSnapshot {
+    /// The content hash, computed on first use.
+    pub fn sha256(&self) -> [u8; 32] {
+        *self
+            .sha256
+            .get_or_init(|| Sha256::digest(&self.bytes).into())
+    }
+
     /// The content hash as lowercase hex, the form `expected_sha256` uses.
     pub fn sha256_hex(&self) -> String {
-        hex::encode(self.sha256)
+        hex::encode(self.sha256())
     }
 }
 
@@ -265,52 +288,70 @@ pub fn irregular_type(metadata: &Metadata) -> Option<&'static str> {
     }
 }
 
-/// Reads `path` (following symlinks) for editing.
+/// Reads `path` (following symlinks) for editing, resolving it beneath `/`
+/// with the same walk the server uses beneath its roots (no root confines it:
+/// for tests and tools; the server calls [`read_located`]).
+pub fn read_file(path: &Path, max_size: u64) -> Result<FileSnapshot, FsError> {
+    let handles =
+        Handles::open(&[PathBuf::from("/")]).map_err(|e| FsError::from_io(&e, FsOp::Read, path))?;
+    let located = sandbox::locate(&handles, &[PathBuf::from("/")], path).map_err(|e| {
+        let errno = match e {
+            // Only procfs magic links are "outside" of `/`.
+            LocateError::Outside => libc::EACCES,
+            LocateError::Os(n) => n,
+        };
+        FsError::from_io(&io::Error::from_raw_os_error(errno), FsOp::Read, path)
+    })?;
+    read_located(located, max_size)
+}
+
+/// Reads the file the sandbox walk found, opening it relative to its pinned
+/// directory (`O_NOFOLLOW`: a symlink swapped in since the walk is refused,
+/// `ELOOP`).
 ///
 /// Refuses non-regular files without opening them, and files over `max_size`
 /// without reading past the limit (at most `max_size + 1` bytes are read, to
 /// notice a file that grew after its size was checked).
-pub fn read_file(path: &Path, max_size: u64) -> Result<FileSnapshot, FsError> {
-    let resolved =
-        std::fs::canonicalize(path).map_err(|e| FsError::from_io(&e, FsOp::Read, path))?;
-    let stat =
-        std::fs::metadata(&resolved).map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
-    if let Some(ty) = irregular_type(&stat) {
+pub fn read_located(loc: Located, max_size: u64) -> Result<FileSnapshot, FsError> {
+    let Located {
+        dir,
+        name,
+        path,
+        file_type,
+        size,
+    } = loc;
+    if let Some(ty) = irregular_file_type(file_type) {
         return Err(FsError::new(
             FsErrorKind::NotRegularFile(ty),
             FsOp::Read,
-            resolved,
+            path,
         ));
     }
-    if stat.len() > max_size {
+    if size > max_size {
         return Err(FsError::new(
             FsErrorKind::TooLarge {
-                size: stat.len(),
+                size,
                 max: max_size,
             },
             FsOp::Read,
-            resolved,
+            path,
         ));
     }
-    // O_NONBLOCK: if the path was swapped for a FIFO since the stat, opening
-    // must not hang; O_NOFOLLOW: the path is resolved, a symlink now is a race.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(&resolved)
-        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+    // O_NONBLOCK: if the name was swapped for a FIFO since the walk, opening
+    // must not hang; O_NOFOLLOW: a symlink now is a race, refused.
+    let file = open_in(&dir, &name).map_err(|e| FsError::from_io(&e, FsOp::Read, &path))?;
     let metadata = file
         .metadata()
-        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+        .map_err(|e| FsError::from_io(&e, FsOp::Read, &path))?;
     if let Some(ty) = irregular_type(&metadata) {
         return Err(FsError::new(
             FsErrorKind::NotRegularFile(ty),
             FsOp::Read,
-            resolved,
+            path,
         ));
     }
     let bytes = read_limited(&file, metadata.len(), max_size)
-        .map_err(|e| FsError::from_io(&e, FsOp::Read, &resolved))?;
+        .map_err(|e| FsError::from_io(&e, FsOp::Read, &path))?;
     let bytes = match bytes {
         Ok(bytes) => bytes,
         Err(size) => {
@@ -320,17 +361,43 @@ pub fn read_file(path: &Path, max_size: u64) -> Result<FileSnapshot, FsError> {
                     max: max_size,
                 },
                 FsOp::Read,
-                resolved,
+                path,
             ));
         }
     };
-    let sha256 = Sha256::digest(&bytes).into();
     Ok(FileSnapshot {
-        path: resolved,
+        path,
+        dir,
+        name,
         bytes,
-        sha256,
         metadata,
+        sha256: OnceLock::new(),
     })
+}
+
+/// Opens `name` in `dir` for reading without following a symlink and without
+/// blocking on a FIFO.
+pub(crate) fn open_in(dir: &Dir, name: &std::ffi::OsStr) -> io::Result<File> {
+    let fd = rustix::fs::openat(
+        dir.fd(),
+        name,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    Ok(File::from(fd))
+}
+
+/// The name of a non-regular file type, or `None` for a regular file.
+fn irregular_file_type(ty: FileType) -> Option<&'static str> {
+    match ty {
+        FileType::RegularFile => None,
+        FileType::Directory => Some("directory"),
+        FileType::Fifo => Some("fifo"),
+        FileType::Socket => Some("socket"),
+        FileType::BlockDevice => Some("block device"),
+        FileType::CharacterDevice => Some("char device"),
+        _ => Some("special file"),
+    }
 }
 
 /// Reads at most `max + 1` bytes; `Err(n)` if there were more than `max`.
@@ -341,21 +408,6 @@ fn read_limited(file: &File, hint: u64, max: u64) -> io::Result<Result<Vec<u8>, 
         return Ok(Err(bytes.len() as u64));
     }
     Ok(Ok(bytes))
-}
-
-/// The sha256 of everything readable from `file`, streamed.
-pub(crate) fn hash_reader(mut reader: impl Read) -> io::Result<[u8; 32]> {
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(hasher.finalize().into())
 }
 
 /// The device and inode of a file, which identify it across renames.

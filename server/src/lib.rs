@@ -27,4 +27,5 @@ pub mod ops;
 pub mod resolve;
 pub mod resources;
 pub mod response;
+pub mod sandbox;
 pub mod taxonomy;

@@ -7,8 +7,10 @@
 //! Nothing here knows about MCP; the handlers in [`crate::mcp`] only decode,
 //! call these and wrap the result.
 //!
-//! Order of work for every call: validate all arguments; resolve and read
-//! every file; check expected hashes; compute every new content in memory;
+//! Order of work for every call: validate all arguments; resolve every file
+//! beneath the pinned roots and read it through the handle the resolution
+//! opened ([`crate::sandbox`]: no second lookup by path); check expected
+//! hashes; compute every new content in memory;
 //! only then touch the disk (never on a dry run). A failure at any step
 //! before the commit leaves every file untouched.
 
@@ -120,15 +122,16 @@ fn with_statuses(mut e: ErrorEnvelope, files: &[FileArgs], failed: usize) -> Err
 
 /// Resolves, reads and edits one file in memory.
 fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEnvelope> {
-    let path =
+    let located =
         crate::resolve::resolve(cfg, &file.file_path).map_err(|e| env::resolve_error(ctx, e))?;
-    let snapshot =
-        fsio::read_file(&path, cfg.limits.max_file_size).map_err(|e| env::fs_error(ctx, &e))?;
-    let current = hex::encode(snapshot.sha256);
-    if let Some(expected) = &file.expected_sha256
-        && *expected != current
-    {
-        return Err(env::stale(ctx, Some(expected.clone()), current));
+    let snapshot = fsio::read_located(located, cfg.limits.max_file_size)
+        .map_err(|e| env::fs_error(ctx, &e))?;
+    // Hashed only when the caller gave a hash to compare with.
+    if let Some(expected) = &file.expected_sha256 {
+        let current = snapshot.sha256_hex();
+        if *expected != current {
+            return Err(env::stale(ctx, Some(expected.clone()), current));
+        }
     }
     let edits: Vec<Edit<'_>> = file
         .edits

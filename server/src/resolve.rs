@@ -1,19 +1,21 @@
 //! Path resolution against the allowed roots.
 //!
-//! Every path a call names is resolved to its canonical target (symlinks
-//! followed) and checked against the canonical roots *before* anything is
-//! read. A path that resolves outside every root is refused with one answer
-//! whatever is out there: [`ResolveError::Outside`] never says whether the
-//! outside path exists, is a loop, or is unreadable.
+//! Every path a call names is resolved (symlinks followed) beneath the
+//! pinned roots *before* anything is read, by [`crate::sandbox`]'s walk: the
+//! answer is not a path to open later but the open handle of the file's
+//! parent directory, so nothing can redirect the read or the write after
+//! this check. A path that resolves outside every root is refused with one
+//! answer whatever is out there: [`ResolveError::Outside`] never says whether
+//! the outside path exists, is a loop, or is unreadable.
 //!
 //! Editing a symlink inside a root edits its target (which must also be
 //! inside a root); the link itself survives because the commit replaces the
-//! target path, not the link.
+//! target's name in the target's directory, not the link.
 
-use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use crate::config::Config;
+use crate::sandbox::{self, LocateError, Located};
 
 /// Why a path cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,60 +32,26 @@ pub enum ResolveError {
     Other(&'static str),
 }
 
-/// Resolves `file_path` (absolute, already lexically checked) to a canonical
-/// path inside one of the roots.
-pub fn resolve(cfg: &Config, file_path: &str) -> Result<PathBuf, ResolveError> {
-    let path = Path::new(file_path);
-    match path.canonicalize() {
-        Ok(c) if cfg.contains(&c) => Ok(c),
-        Ok(_) => Err(ResolveError::Outside),
-        Err(e) => {
-            // Only say what went wrong if the path is, as far as it resolves,
-            // inside a root; otherwise the answer is the same as for any
-            // outside path.
-            if !lexically_inside(cfg, path) {
-                return Err(ResolveError::Outside);
-            }
-            Err(match e.raw_os_error() {
-                Some(libc::ENOENT) | Some(libc::ENOTDIR) => ResolveError::NotFound,
-                Some(libc::ELOOP) => ResolveError::Loop,
-                Some(libc::EACCES) | Some(libc::EPERM) => ResolveError::PermissionDenied,
-                _ if e.kind() == io::ErrorKind::NotFound => ResolveError::NotFound,
-                Some(n) => ResolveError::Other(crate::fsio::errno_name(n).unwrap_or("EIO")),
-                None => ResolveError::Other("EIO"),
-            })
+impl From<LocateError> for ResolveError {
+    fn from(e: LocateError) -> ResolveError {
+        match e {
+            LocateError::Outside => ResolveError::Outside,
+            LocateError::Os(libc::ENOENT | libc::ENOTDIR) => ResolveError::NotFound,
+            LocateError::Os(libc::ELOOP) => ResolveError::Loop,
+            LocateError::Os(libc::EACCES | libc::EPERM) => ResolveError::PermissionDenied,
+            LocateError::Os(n) => ResolveError::Other(crate::fsio::errno_name(n).unwrap_or("EIO")),
         }
     }
 }
 
-/// Canonicalizes the longest existing ancestor of `path` and appends the
-/// rest; true if the result is inside a root.
-fn lexically_inside(cfg: &Config, path: &Path) -> bool {
-    let mut existing = path.to_path_buf();
-    let mut rest: Vec<std::ffi::OsString> = Vec::new();
-    loop {
-        if let Ok(c) = existing.canonicalize() {
-            let mut full = c;
-            for part in rest.iter().rev() {
-                full.push(part);
-            }
-            return cfg.contains(&full);
-        }
-        match (
-            existing.file_name().map(|n| n.to_os_string()),
-            existing.parent(),
-        ) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_path_buf();
-            }
-            _ => return false,
-        }
-        // `..` was refused by argument validation; be safe anyway.
-        if existing.components().any(|c| c == Component::ParentDir) {
-            return false;
-        }
-    }
+/// Resolves `file_path` (absolute, already lexically checked) to its parent
+/// directory's handle and name inside one of the roots.
+pub fn resolve(cfg: &Config, file_path: &str) -> Result<Located, ResolveError> {
+    Ok(sandbox::locate(
+        &cfg.handles,
+        &cfg.roots,
+        Path::new(file_path),
+    )?)
 }
 
 #[cfg(test)]
@@ -91,6 +59,10 @@ mod tests {
     use super::*;
     use crate::config::Limits;
     use std::os::unix::fs::symlink;
+
+    fn resolve(cfg: &Config, p: &str) -> Result<std::path::PathBuf, ResolveError> {
+        super::resolve(cfg, p).map(|l| l.path)
+    }
 
     fn setup() -> (tempfile::TempDir, tempfile::TempDir, Config) {
         let root = tempfile::tempdir().unwrap();

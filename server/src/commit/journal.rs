@@ -18,15 +18,19 @@
 //! `*.journal` file has a complete `begin` record, and one whose lock can be
 //! taken belongs to no live process.
 
+use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
+
+use crate::sandbox::Dir;
 
 /// Whether a replacement installs an edited file or its `.bak`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,9 +48,46 @@ impl Role {
 }
 
 /// One rename of the transaction: `temp` over `target`, with `undo` a second
-/// name for the original `target` (when it existed) to restore it from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// name for the original `target` (when it existed) to restore it from. All
+/// three are names in `dir`, the pinned handle every step works through.
+#[derive(Debug, Clone)]
 pub(crate) struct Replacement {
+    pub role: Role,
+    pub dir: Arc<Dir>,
+    pub target: OsString,
+    pub temp: OsString,
+    pub undo: OsString,
+}
+
+impl Replacement {
+    /// The canonical path of the target (for journals and messages).
+    pub(crate) fn target_path(&self) -> PathBuf {
+        self.dir.path().join(&self.target)
+    }
+
+    pub(crate) fn temp_path(&self) -> PathBuf {
+        self.dir.path().join(&self.temp)
+    }
+
+    pub(crate) fn undo_path(&self) -> PathBuf {
+        self.dir.path().join(&self.undo)
+    }
+
+    /// The journal's form of this replacement.
+    pub(crate) fn record(&self) -> Record {
+        Record {
+            role: self.role,
+            target: self.target_path(),
+            temp: self.temp_path(),
+            undo: self.undo_path(),
+        }
+    }
+}
+
+/// A replacement as the journal records it: absolute canonical paths, all
+/// three in one directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Record {
     pub role: Role,
     pub target: PathBuf,
     pub temp: PathBuf,
@@ -79,7 +120,7 @@ pub(crate) enum State {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Parsed {
     pub pid: u32,
-    pub replacements: Vec<Replacement>,
+    pub replacements: Vec<Record>,
     pub state: State,
 }
 
@@ -94,11 +135,7 @@ static SEQ: AtomicU64 = AtomicU64::new(0);
 
 impl Journal {
     /// Creates `<dir>/<id>.journal` holding the `begin` record, durably.
-    pub(crate) fn begin(
-        dir: &Path,
-        replacements: &[Replacement],
-        durable: bool,
-    ) -> io::Result<Journal> {
+    pub(crate) fn begin(dir: &Path, replacements: &[Record], durable: bool) -> io::Result<Journal> {
         let id = format!(
             "{}-{}-{}",
             std::process::id(),
@@ -120,7 +157,7 @@ impl Journal {
             }
             fs::rename(&tmp, &path)?;
             if durable {
-                super::stage::sync_dir(dir)?;
+                sync_path(dir)?;
             }
             Ok(())
         })();
@@ -170,6 +207,12 @@ impl Journal {
     }
 }
 
+/// `fsync` of the directory at `dir` (the journal directory, which is the
+/// server's own, outside the roots).
+pub(crate) fn sync_path(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
 /// Takes a `flock` on `file`.
 pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
     loop {
@@ -184,7 +227,7 @@ pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
     }
 }
 
-fn begin_payload(replacements: &[Replacement]) -> String {
+fn begin_payload(replacements: &[Record]) -> String {
     let mut payload = format!("begin v1 {} {}", std::process::id(), replacements.len());
     for r in replacements {
         let (tag, index) = match r.role {
@@ -250,7 +293,7 @@ pub(crate) fn parse_bytes(text: &[u8]) -> Option<Parsed> {
     })
 }
 
-fn parse_begin(payload: &str) -> Option<(u32, Vec<Replacement>)> {
+fn parse_begin(payload: &str) -> Option<(u32, Vec<Record>)> {
     let mut t = payload.split(' ');
     if t.next()? != "begin" || t.next()? != "v1" {
         return None;
@@ -271,7 +314,7 @@ fn parse_begin(payload: &str) -> Option<(u32, Vec<Replacement>)> {
             Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
         };
         let (target, temp, undo) = (path()?, path()?, path()?);
-        replacements.push(Replacement {
+        replacements.push(Record {
             role,
             target,
             temp,
@@ -303,15 +346,15 @@ fn parse_prepared(payload: &str, n: usize) -> Option<Vec<Staged>> {
 mod tests {
     use super::*;
 
-    fn sample() -> Vec<Replacement> {
+    fn sample() -> Vec<Record> {
         vec![
-            Replacement {
+            Record {
                 role: Role::Backup(0),
                 target: "/d/a b.bak".into(),
                 temp: "/d/.a b.t".into(),
                 undo: "/d/.a b.u".into(),
             },
-            Replacement {
+            Record {
                 role: Role::File(0),
                 target: "/d/a b".into(),
                 temp: "/d/.a.t".into(),

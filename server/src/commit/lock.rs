@@ -10,15 +10,18 @@
 //! names the inode it locked) and locks the new one instead.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::ffi::OsStr;
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::journal::flock;
-use crate::fsio::{FsError, FsErrorKind, FsOp, irregular_type};
+use super::stage::id_of;
+use crate::fsio::{FsError, FsErrorKind, FsOp, irregular_type, open_in};
+use crate::sandbox::Dir;
 
 /// The files this process is committing right now.
 #[derive(Debug, Default)]
@@ -68,18 +71,20 @@ impl Drop for TableGuard<'_> {
     }
 }
 
-/// Opens `path` and takes an exclusive `flock` on the inode it names when the
-/// lock is granted, waiting at most `timeout` for other processes. The open
-/// file is the lock: closing it releases it.
-pub(crate) fn lock_file(path: &Path, timeout: Duration) -> Result<File, FsError> {
+/// Opens `name` in `dir` (canonically `path`, for messages) and takes an
+/// exclusive `flock` on the inode it names when the lock is granted, waiting
+/// at most `timeout` for other processes. The open file is the lock: closing
+/// it releases it. No symlink is followed.
+pub(crate) fn lock_file(
+    dir: &Dir,
+    name: &OsStr,
+    path: &Path,
+    timeout: Duration,
+) -> Result<File, FsError> {
     let deadline = Instant::now() + timeout;
     let err = |e: io::Error| FsError::from_io(&e, FsOp::Lock, path);
     loop {
-        let file = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(path)
-            .map_err(err)?;
+        let file = open_in(dir, name).map_err(err)?;
         let meta = file.metadata().map_err(err)?;
         if let Some(ty) = irregular_type(&meta) {
             return Err(FsError::new(
@@ -109,8 +114,8 @@ pub(crate) fn lock_file(path: &Path, timeout: Duration) -> Result<File, FsError>
         }
         // Still the file at `path`? If a commit replaced it while we waited, we
         // hold the lock of the old inode: start over on the new one.
-        match std::fs::symlink_metadata(path) {
-            Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => return Ok(file),
+        match id_of(dir, name) {
+            Ok(Some(now)) if now == (meta.dev(), meta.ino()) => return Ok(file),
             Ok(_) => continue,
             Err(e) => return Err(err(e)),
         }
@@ -152,16 +157,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         std::fs::write(&path, b"1").unwrap();
-        let held = lock_file(&path, Duration::from_secs(1)).unwrap();
-        let err = lock_file(&path, Duration::from_millis(30)).unwrap_err();
+        let d = Arc::new(Dir::open_nofollow(&dir.path().canonicalize().unwrap()).unwrap());
+        let held = lock_file(&d, OsStr::new("f"), &path, Duration::from_secs(1)).unwrap();
+        let err = lock_file(&d, OsStr::new("f"), &path, Duration::from_millis(30)).unwrap_err();
         assert_eq!(err.kind, FsErrorKind::Busy);
         assert_eq!(err.op, FsOp::Lock);
 
         // Replace the file while a waiter blocks on the old inode's lock.
         let waiter = {
-            let path = path.clone();
+            let (path, d) = (path.clone(), d.clone());
             std::thread::spawn(move || {
-                let f = lock_file(&path, Duration::from_secs(5)).unwrap();
+                let f = lock_file(&d, OsStr::new("f"), &path, Duration::from_secs(5)).unwrap();
                 f.metadata().unwrap().ino()
             })
         };

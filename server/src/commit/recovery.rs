@@ -3,17 +3,20 @@
 //! Both paths run the same code ([`roll_back`]), and every step of it is
 //! idempotent, so a recovery that is itself interrupted can simply run again.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::journal::{self, Replacement, Role, Staged, State};
+use super::journal::{self, Record, Replacement, Role, Staged, State};
 use super::lock::{self, LockTable};
-use super::stage::{id_of, remove_if_exists, sync_dir};
+use super::stage::{id_of, remove_if_exists, rename};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
+use crate::sandbox::Dir;
 
 /// What undoing a prepared transaction achieved.
 #[derive(Debug, Default)]
@@ -41,8 +44,9 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
     let mut out = Undone::default();
     for (rep, st) in replacements.iter().zip(staged).rev() {
         let is_file = matches!(rep.role, Role::File(_));
-        let restore_err = |e: &io::Error| FsError::from_io(e, FsOp::Restore, &rep.target);
-        let target = match id_of(&rep.target) {
+        let restore_err = |e: &io::Error| FsError::from_io(e, FsOp::Restore, rep.target_path());
+        let dir = &rep.dir;
+        let target = match id_of(dir, &rep.target) {
             Ok(id) => id,
             Err(e) => {
                 out.problems.push(restore_err(&e));
@@ -52,18 +56,18 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
         };
         let renamed = target == Some(st.temp);
         let result = match st.orig {
-            Some(_) if renamed || target.is_none() => fs::rename(&rep.undo, &rep.target),
-            Some(orig) if target == Some(orig) => remove_if_exists(&rep.undo),
+            Some(_) if renamed || target.is_none() => rename(dir, &rep.undo, &rep.target),
+            Some(orig) if target == Some(orig) => remove_if_exists(dir, &rep.undo),
             Some(_) => {
                 tracing::warn!(
-                    target = %rep.target.display(),
-                    undo = %rep.undo.display(),
+                    target = %rep.target_path().display(),
+                    undo = %rep.undo_path().display(),
                     "file replaced by another writer during a transaction; original kept beside it"
                 );
-                out.conflicts.push(rep.target.clone());
+                out.conflicts.push(rep.target_path());
                 Ok(())
             }
-            None if renamed => fs::remove_file(&rep.target),
+            None if renamed => remove_if_exists(dir, &rep.target),
             None => Ok(()),
         };
         match result {
@@ -73,15 +77,16 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
                 out.failed += usize::from(is_file && renamed);
             }
         }
-        if let Err(e) = remove_if_exists(&rep.temp) {
+        if let Err(e) = remove_if_exists(dir, &rep.temp) {
             out.problems
-                .push(FsError::from_io(&e, FsOp::Restore, &rep.temp));
+                .push(FsError::from_io(&e, FsOp::Restore, rep.temp_path()));
         }
     }
     if durable {
         for dir in parents(replacements) {
-            if let Err(e) = sync_dir(&dir) {
-                out.problems.push(FsError::from_io(&e, FsOp::Sync, dir));
+            if let Err(e) = dir.sync() {
+                out.problems
+                    .push(FsError::from_io(&e, FsOp::Sync, dir.path()));
             }
         }
     }
@@ -93,13 +98,17 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
 pub(crate) fn remove_leftovers(replacements: &[Replacement], names: Leftovers) -> Vec<FsError> {
     let mut problems = Vec::new();
     for rep in replacements {
-        let paths: &[&Path] = match names {
+        let names: &[&OsStr] = match names {
             Leftovers::TempsAndUndo => &[&rep.temp, &rep.undo],
             Leftovers::Undo => &[&rep.undo],
         };
-        for path in paths {
-            if let Err(e) = remove_if_exists(path) {
-                problems.push(FsError::from_io(&e, FsOp::Restore, *path));
+        for name in names {
+            if let Err(e) = remove_if_exists(&rep.dir, name) {
+                problems.push(FsError::from_io(
+                    &e,
+                    FsOp::Restore,
+                    rep.dir.path().join(name),
+                ));
             }
         }
     }
@@ -112,12 +121,72 @@ pub(crate) enum Leftovers {
     Undo,
 }
 
-/// The distinct parent directories of the targets.
-pub(crate) fn parents(replacements: &[Replacement]) -> BTreeSet<PathBuf> {
-    replacements
+/// The distinct directories of the targets, in path order.
+pub(crate) fn parents(replacements: &[Replacement]) -> Vec<Arc<Dir>> {
+    let by_path: BTreeMap<&Path, &Arc<Dir>> = replacements
         .iter()
-        .filter_map(|r| r.target.parent().map(Path::to_path_buf))
-        .collect()
+        .map(|r| (r.dir.path(), &r.dir))
+        .collect();
+    by_path.into_values().cloned().collect()
+}
+
+/// Reopens the directories of a journal's records, following no symlink
+/// (the journal holds canonical paths: a symlink there now means the tree
+/// changed under the transaction), and, when `roots` are given, refusing
+/// any directory outside them.
+fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement>, Vec<FsError>> {
+    let mut dirs: BTreeMap<PathBuf, Arc<Dir>> = BTreeMap::new();
+    let mut out = Vec::with_capacity(records.len());
+    let mut problems = Vec::new();
+    for r in records {
+        let parent = r.target.parent().unwrap_or(Path::new("/"));
+        let names = (r.target.file_name(), r.temp.file_name(), r.undo.file_name());
+        let (Some(target), Some(temp), Some(undo)) = names else {
+            problems.push(FsError::new(FsErrorKind::Other, FsOp::Restore, &r.target));
+            continue;
+        };
+        if r.temp.parent() != Some(parent) || r.undo.parent() != Some(parent) {
+            problems.push(FsError::new(FsErrorKind::Other, FsOp::Restore, &r.target));
+            continue;
+        }
+        if let Some(roots) = roots
+            && !roots.iter().any(|root| parent.starts_with(root))
+        {
+            tracing::error!(target = %r.target.display(), "journal names a file outside the roots; not touched");
+            problems.push(FsError::new(
+                FsErrorKind::PermissionDenied,
+                FsOp::Restore,
+                &r.target,
+            ));
+            continue;
+        }
+        let dir = match dirs.get(parent) {
+            Some(d) => d.clone(),
+            None => match Dir::open_nofollow(parent) {
+                Ok(d) => {
+                    let d = Arc::new(d);
+                    dirs.insert(parent.to_path_buf(), d.clone());
+                    d
+                }
+                Err(e) => {
+                    problems.push(FsError::from_io(&e, FsOp::Restore, parent));
+                    continue;
+                }
+            },
+        };
+        out.push(Replacement {
+            role: r.role,
+            dir,
+            target: target.to_os_string(),
+            temp: temp.to_os_string(),
+            undo: undo.to_os_string(),
+        });
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
 }
 
 /// What [`super::Committer::recover`] found and did.
@@ -155,7 +224,9 @@ pub enum RecoveryOutcome {
     /// The journal could not be read; renamed to `*.corrupt` for a human.
     Corrupt,
     /// A file of the transaction stayed locked (by a live commit) past the
-    /// lock timeout; nothing was done, the journal is kept for the next run.
+    /// lock timeout, or a directory of it could not be reopened safely (gone,
+    /// a symlink now, or outside the roots); nothing was done, the journal is
+    /// kept for the next run.
     Deferred,
 }
 
@@ -163,6 +234,7 @@ pub(crate) fn recover(
     journal_dir: &Path,
     locks: &LockTable,
     timeout: Duration,
+    roots: Option<&[PathBuf]>,
 ) -> io::Result<RecoveryReport> {
     let mut report = RecoveryReport::default();
     let mut names: Vec<_> = fs::read_dir(journal_dir)?
@@ -181,7 +253,10 @@ pub(crate) fn recover(
             if let Some(pid) = tmp.split('-').next().and_then(|p| p.parse().ok())
                 && !process_alive(pid)
             {
-                remove_if_exists(&path)?;
+                match fs::remove_file(&path) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                    _ => {}
+                }
             }
             continue;
         }
@@ -209,9 +284,14 @@ pub(crate) fn recover(
         if file.metadata()?.nlink() == 0 {
             continue;
         }
-        report
-            .transactions
-            .push(recover_one(&path, &file, journal_dir, locks, timeout)?);
+        report.transactions.push(recover_one(
+            &path,
+            &file,
+            journal_dir,
+            locks,
+            timeout,
+            roots,
+        )?);
     }
     Ok(report)
 }
@@ -222,6 +302,7 @@ fn recover_one(
     journal_dir: &Path,
     locks: &LockTable,
     timeout: Duration,
+    roots: Option<&[PathBuf]>,
 ) -> io::Result<RecoveredTransaction> {
     let Some(parsed) = journal::parse(file)? else {
         let corrupt = path.with_extension("corrupt");
@@ -236,12 +317,27 @@ fn recover_one(
             problems: Vec::new(),
         });
     };
-    let reps = &parsed.replacements;
-    let files = reps
+    let files: Vec<PathBuf> = parsed
+        .replacements
         .iter()
         .filter(|r| matches!(r.role, Role::File(_)))
         .map(|r| r.target.clone())
         .collect();
+    let reps = match bind(&parsed.replacements, roots) {
+        Ok(reps) => reps,
+        Err(problems) => {
+            tracing::warn!(journal = %path.display(), "directories of an interrupted transaction cannot be opened safely; journal kept");
+            return Ok(RecoveredTransaction {
+                journal: path.to_path_buf(),
+                outcome: RecoveryOutcome::Deferred,
+                files,
+                restored: 0,
+                conflicts: Vec::new(),
+                problems,
+            });
+        }
+    };
+    let reps = &reps;
     let (outcome, restored, conflicts, mut problems) = match &parsed.state {
         State::Begun => (
             RecoveryOutcome::Discarded,
@@ -252,14 +348,16 @@ fn recover_one(
         State::Prepared(staged) => {
             // Lock the files as a commit would, so a live commit of another
             // process on the same files is not interleaved with the rollback.
-            let mut targets: Vec<&Path> = reps.iter().map(|r| r.target.as_path()).collect();
-            targets.sort();
-            targets.dedup();
-            let _table = locks.lock_all(&targets);
+            let mut targets: Vec<(PathBuf, &Replacement)> =
+                reps.iter().map(|r| (r.target_path(), r)).collect();
+            targets.sort_by(|a, b| a.0.cmp(&b.0));
+            targets.dedup_by(|a, b| a.0 == b.0);
+            let paths: Vec<&Path> = targets.iter().map(|(p, _)| p.as_path()).collect();
+            let _table = locks.lock_all(&paths);
             let mut held = Vec::with_capacity(targets.len());
             let mut busy = Vec::new();
-            for target in &targets {
-                match lock::lock_file(target, timeout) {
+            for (target, rep) in &targets {
+                match lock::lock_file(&rep.dir, &rep.target, target, timeout) {
                     Ok(file) => held.push(file),
                     Err(e) if e.kind == FsErrorKind::NotFound => {}
                     Err(e) => busy.push(e),
@@ -293,14 +391,14 @@ fn recover_one(
     };
     if problems.is_empty() {
         for dir in parents(reps) {
-            if let Err(e) = sync_dir(&dir) {
-                problems.push(FsError::from_io(&e, FsOp::Sync, dir));
+            if let Err(e) = dir.sync() {
+                problems.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
             }
         }
     }
     if problems.is_empty() {
         fs::remove_file(path)?;
-        sync_dir(journal_dir)?;
+        journal::sync_path(journal_dir)?;
     }
     tracing::info!(
         journal = %path.display(),

@@ -5,14 +5,19 @@
 //! is created with `O_EXCL`; recognisable so a human who finds one after a power
 //! loss knows what it is.
 
-use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions, Permissions};
-use std::io::{self, Write};
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File, Permissions};
+use std::io::{self, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+use sha2::{Digest, Sha256};
+
+use crate::sandbox::Dir;
 
 /// A per-process unique-ish number for file names (uniqueness itself comes
 /// from `O_EXCL`).
@@ -27,24 +32,47 @@ pub(crate) fn nonce() -> String {
     format!("{:x}", mixed >> 16)
 }
 
-/// A hidden sibling name for `target`: `.<name>.splice-<pid>-<nonce>.<suffix>`.
-/// Long names are shortened so the result stays within NAME_MAX (255 bytes).
-pub(crate) fn sibling(target: &Path, suffix: &str) -> PathBuf {
-    let name = target.file_name().map_or(&[][..], |n| n.as_bytes());
-    let tail = format!(".splice-{}-{}.{suffix}", std::process::id(), nonce());
+/// `.<name><tail>`, with `name` shortened so the result stays within NAME_MAX
+/// (255 bytes).
+fn hidden(name: &OsStr, tail: &str) -> OsString {
+    let name = name.as_bytes();
     let keep = name.len().min(255 - 1 - tail.len());
     let mut bytes = Vec::with_capacity(1 + keep + tail.len());
     bytes.push(b'.');
     bytes.extend_from_slice(&name[..keep]);
     bytes.extend_from_slice(tail.as_bytes());
-    target.with_file_name(OsString::from_vec(bytes))
+    OsString::from_vec(bytes)
 }
 
-/// `<target>.bak`.
-pub(crate) fn backup_path(target: &Path) -> PathBuf {
-    let mut name = target.as_os_str().to_owned();
-    name.push(".bak");
-    PathBuf::from(name)
+/// A hidden, unique sibling name for `name` (journaled commits):
+/// `.<name>.splice-<pid>-<nonce>.<suffix>`.
+pub(crate) fn sibling(name: &OsStr, suffix: &str) -> OsString {
+    hidden(
+        name,
+        &format!(".splice-{}-{}.{suffix}", std::process::id(), nonce()),
+    )
+}
+
+/// The fixed sibling name the single-file path uses for `name` and one of its
+/// roles (`tmp`, `undo`, `bak-tmp`, `bak-undo`): `.<name>.splice.<role>`.
+/// Fixed, so a name a crash left behind is found and replaced by the next
+/// commit of the same file (which holds the file's lock, so no live commit
+/// can own it). Names too long for that get a hash of the whole name instead
+/// of a truncation, so two files never share one.
+pub(crate) fn fixed(name: &OsStr, role: &str) -> OsString {
+    let plain = format!(".splice.{role}");
+    if 1 + name.len() + plain.len() <= 255 {
+        return hidden(name, &plain);
+    }
+    let hash = hex::encode(&Sha256::digest(name.as_bytes())[..16]);
+    hidden(name, &format!(".splice-{hash}.{role}"))
+}
+
+/// `<name>.bak`.
+pub(crate) fn backup_name(name: &OsStr) -> OsString {
+    let mut n = name.to_owned();
+    n.push(".bak");
+    n
 }
 
 /// Permissions and owner to give a staged file.
@@ -65,20 +93,44 @@ impl Attrs {
     }
 }
 
-/// Creates `path` (which must not exist) holding `bytes` with `attrs`, fsynced
-/// when `durable`. Returns the new file's metadata. On error the partial file is
-/// left for the caller's cleanup (its name is already in the journal).
+/// Creates `name` in `dir` (it must not exist; `O_EXCL`, no symlink followed)
+/// holding `bytes` with `attrs`, fsynced when `durable`. Returns the new file's
+/// metadata. On error the partial file is left for the caller's cleanup.
 pub(crate) fn write_new(
-    path: &Path,
+    dir: &Dir,
+    name: &OsStr,
     bytes: &[u8],
     attrs: Attrs,
     durable: bool,
 ) -> io::Result<fs::Metadata> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
+    let fd = rustix::fs::openat(
+        dir.fd(),
+        name,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    )?;
+    fill(File::from(fd), bytes, attrs, durable)
+}
+
+/// [`write_new`], but a file already at `name` (left by a crash) is removed
+/// first. Only for [`fixed`] names, under the target's lock.
+pub(crate) fn write_fresh(
+    dir: &Dir,
+    name: &OsStr,
+    bytes: &[u8],
+    attrs: Attrs,
+    durable: bool,
+) -> io::Result<fs::Metadata> {
+    match write_new(dir, name, bytes, attrs, durable) {
+        Err(e) if e.raw_os_error() == Some(libc::EEXIST) => {
+            remove_if_exists(dir, name)?;
+            write_new(dir, name, bytes, attrs, durable)
+        }
+        other => other,
+    }
+}
+
+fn fill(mut file: File, bytes: &[u8], attrs: Attrs, durable: bool) -> io::Result<fs::Metadata> {
     file.write_all(bytes)?;
     // chown before chmod: chown clears the set-id bits.
     if is_root() {
@@ -94,48 +146,88 @@ pub(crate) fn write_new(
 /// Gives `undo` the content of `target` (whose content is `bytes`, if known):
 /// a hard link when possible (cheap, and keeps the original inode), else a copy.
 /// Links fail on immutable files, with protected_hardlinks, and on file systems
-/// without them.
+/// without them. With `fresh`, an `undo` left by a crash is replaced.
 pub(crate) fn make_undo(
-    target: &Path,
-    undo: &Path,
+    dir: &Dir,
+    target: &OsStr,
+    undo: &OsStr,
     bytes: Option<&[u8]>,
     attrs: Attrs,
     durable: bool,
+    fresh: bool,
 ) -> io::Result<()> {
-    if fs::hard_link(target, undo).is_ok() {
-        return Ok(());
+    let link = || rustix::fs::linkat(dir.fd(), target, dir.fd(), undo, AtFlags::empty());
+    match link() {
+        Ok(()) => return Ok(()),
+        Err(Errno::EXIST) if fresh => {
+            remove_if_exists(dir, undo)?;
+            if link().is_ok() {
+                return Ok(());
+            }
+        }
+        Err(_) => {}
     }
     let owned;
     let bytes = match bytes {
         Some(bytes) => bytes,
         None => {
-            owned = fs::read(target)?;
+            let mut v = Vec::new();
+            crate::fsio::open_in(dir, target)?.read_to_end(&mut v)?;
+            owned = v;
             &owned
         }
     };
-    write_new(undo, bytes, attrs, durable).map(drop)
-}
-
-/// `fsync` of a directory, making the names in it durable.
-pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// Removes `path`; a missing file is success.
-pub(crate) fn remove_if_exists(path: &Path) -> io::Result<()> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        other => other,
+    if fresh {
+        write_fresh(dir, undo, bytes, attrs, durable).map(drop)
+    } else {
+        write_new(dir, undo, bytes, attrs, durable).map(drop)
     }
 }
 
-/// `lstat` identity of `path`, `None` if it does not exist.
-pub(crate) fn id_of(path: &Path) -> io::Result<Option<(u64, u64)>> {
-    match fs::symlink_metadata(path) {
-        Ok(m) => Ok(Some((m.dev(), m.ino()))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e),
+/// `renameat` of `from` over `to`, both in `dir` (never follows a symlink).
+pub(crate) fn rename(dir: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    rustix::fs::renameat(dir.fd(), from, dir.fd(), to)?;
+    Ok(())
+}
+
+/// Removes `name` from `dir`; a missing file is success.
+pub(crate) fn remove_if_exists(dir: &Dir, name: &OsStr) -> io::Result<()> {
+    match rustix::fs::unlinkat(dir.fd(), name, AtFlags::empty()) {
+        Ok(()) | Err(Errno::NOENT) => Ok(()),
+        Err(e) => Err(e.into()),
     }
+}
+
+/// What `lstat` says about a name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lstat {
+    pub file_type: rustix::fs::FileType,
+    pub attrs: Attrs,
+    pub id: (u64, u64),
+}
+
+/// `lstat` of `name` in `dir`, `None` if it does not exist.
+// The `stat` field types differ between architectures.
+#[allow(clippy::unnecessary_cast)]
+pub(crate) fn lstat(dir: &Dir, name: &OsStr) -> io::Result<Option<Lstat>> {
+    match rustix::fs::statat(dir.fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => Ok(Some(Lstat {
+            file_type: rustix::fs::FileType::from_raw_mode(st.st_mode as _),
+            attrs: Attrs {
+                mode: st.st_mode as u32 & 0o7777,
+                uid: st.st_uid as u32,
+                gid: st.st_gid as u32,
+            },
+            id: (st.st_dev as u64, st.st_ino as u64),
+        })),
+        Err(Errno::NOENT) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `lstat` identity of `name` in `dir`, `None` if it does not exist.
+pub(crate) fn id_of(dir: &Dir, name: &OsStr) -> io::Result<Option<(u64, u64)>> {
+    Ok(lstat(dir, name)?.map(|l| l.id))
 }
 
 pub(crate) fn is_root() -> bool {
@@ -149,42 +241,53 @@ mod tests {
 
     #[test]
     fn sibling_names_are_hidden_unique_and_bounded() {
-        let a = sibling(Path::new("/d/file.rs"), "tmp");
-        let b = sibling(Path::new("/d/file.rs"), "tmp");
+        let a = sibling(OsStr::new("file.rs"), "tmp");
+        let b = sibling(OsStr::new("file.rs"), "tmp");
         assert_ne!(a, b);
-        assert_eq!(a.parent(), Some(Path::new("/d")));
-        let name = a.file_name().unwrap().to_str().unwrap();
+        let name = a.to_str().unwrap();
         assert!(name.starts_with(".file.rs.splice-"), "{name}");
         assert!(name.ends_with(".tmp"));
 
         let long = "x".repeat(255);
-        let s = sibling(&Path::new("/d").join(&long), "bak.undo");
-        assert!(s.file_name().unwrap().len() <= 255);
+        let s = sibling(OsStr::new(&long), "bak.undo");
+        assert!(s.len() <= 255);
     }
 
     #[test]
-    fn write_new_sets_mode_and_refuses_existing() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
+    fn fixed_names_are_per_name_and_role_and_never_shared_by_long_names() {
+        assert_eq!(fixed(OsStr::new("a.rs"), "tmp"), ".a.rs.splice.tmp");
+        // `a`'s backup temp and the temp of a file named `a.bak` differ.
+        assert_ne!(
+            fixed(OsStr::new("a"), "bak-tmp"),
+            fixed(&backup_name(OsStr::new("a")), "tmp")
+        );
+        let x = "x".repeat(250);
+        let (l1, l2) = (format!("{x}1"), format!("{x}2"));
+        let (f1, f2) = (fixed(OsStr::new(&l1), "tmp"), fixed(OsStr::new(&l2), "tmp"));
+        assert_ne!(f1, f2);
+        assert!(f1.len() <= 255 && f2.len() <= 255);
+        assert_eq!(f1, fixed(OsStr::new(&l1), "tmp"));
+    }
+
+    #[test]
+    fn write_new_sets_mode_and_refuses_existing_write_fresh_replaces() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open_nofollow(&tmp.path().canonicalize().unwrap()).unwrap();
         let attrs = Attrs {
             mode: 0o640,
-            uid: 0,
-            gid: 0,
+            uid: m_uid(),
+            gid: m_gid(),
         };
-        let m = write_new(
-            &p,
-            b"abc",
-            Attrs {
-                uid: m_uid(),
-                gid: m_gid(),
-                ..attrs
-            },
-            true,
-        )
-        .unwrap();
+        let m = write_new(&dir, OsStr::new("f"), b"abc", attrs, true).unwrap();
         assert_eq!(m.mode() & 0o7777, 0o640);
-        assert_eq!(fs::read(&p).unwrap(), b"abc");
-        assert!(write_new(&p, b"x", attrs, false).is_err());
+        assert_eq!(fs::read(tmp.path().join("f")).unwrap(), b"abc");
+        assert!(write_new(&dir, OsStr::new("f"), b"x", attrs, false).is_err());
+        write_fresh(&dir, OsStr::new("f"), b"new", attrs, false).unwrap();
+        assert_eq!(fs::read(tmp.path().join("f")).unwrap(), b"new");
+        // A symlink at the name is never followed.
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere"), tmp.path().join("l")).unwrap();
+        assert!(write_new(&dir, OsStr::new("l"), b"x", attrs, false).is_err());
+        assert!(!tmp.path().join("elsewhere").exists());
     }
 
     fn m_uid() -> u32 {

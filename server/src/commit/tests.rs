@@ -347,11 +347,8 @@ fn recovery_waits_for_file_locks_and_defers_when_they_stay_held() {
     crash_at(&fx, Phase::Renamed(0), changes);
 
     // Another process's commit holds b's lock.
-    let held = lock::lock_file(
-        &fx.dir.path().join("b").canonicalize().unwrap(),
-        Duration::from_secs(1),
-    )
-    .unwrap();
+    let b = read_file(&fx.dir.path().join("b"), MAX).unwrap();
+    let held = lock::lock_file(&b.dir, &b.name, &b.path, Duration::from_secs(1)).unwrap();
     let impatient = fx.committer().lock_timeout(Duration::from_millis(50));
     let report = impatient.recover().unwrap();
     assert_eq!(report.transactions[0].outcome, RecoveryOutcome::Deferred);
@@ -371,6 +368,7 @@ fn recovery_waits_for_file_locks_and_defers_when_they_stay_held() {
 fn recovery_skips_the_journal_of_a_live_commit() {
     let fx = Fixture::new();
     fx.write("a", "old");
+    fx.write("b", "old b");
     let journal_dir = fx.journal.path().to_path_buf();
     let seen = Arc::new(AtomicUsize::new(usize::MAX));
     let seen2 = seen.clone();
@@ -385,14 +383,17 @@ fn recovery_skips_the_journal_of_a_live_commit() {
         }
     });
     committer
-        .commit(vec![fx.change("a", "new", false)])
+        .commit(vec![
+            fx.change("a", "new", false),
+            fx.change("b", "new b", false),
+        ])
         .unwrap();
     assert_eq!(
         seen.load(Ordering::SeqCst),
         10,
         "one live journal skipped, none recovered"
     );
-    assert_eq!(fx.listing(), listing_of(&[("a", "new")]));
+    assert_eq!(fx.listing(), listing_of(&[("a", "new"), ("b", "new b")]));
 }
 
 #[test]
