@@ -79,6 +79,13 @@
 //!
 //!   Bytes outside the replaced spans are never touched: other line
 //!   endings, the final newline or its absence stay as they were.
+//! - **Size cap.** Edits can grow a file exponentially (`replace_all` of
+//!   `a` with `bb`, then of `b` with `cc`, ...: a few bytes of request, an
+//!   exabyte of output), so a caller facing untrusted edits uses
+//!   [`apply_capped`]: the first edit whose result would be larger than the
+//!   cap fails with [`CappedFailure::TooLarge`] and the exact size it would
+//!   have had, before that result is built past the cap. An edit must still
+//!   be found and unambiguous first, so the other failures take precedence.
 //! - **Cost.** Each edit is one substring search ([`memchr::memmem`]) over
 //!   the text (per form) plus one in-place splice of the buffer (a `memmove`
 //!   of the tail), or, for `replace_all`, one pass that builds the output.
@@ -222,6 +229,41 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// Why a call of [`apply_capped`] applied nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CappedFailure {
+    /// An edit failed as it would in [`apply`].
+    Edit(Failure),
+    /// An edit would make the file larger than the cap.
+    TooLarge {
+        /// 0-based index of the edit.
+        edit_index: usize,
+        /// The size in bytes (BOM included) the file would have had after
+        /// this edit.
+        size: u64,
+    },
+}
+
+impl From<Failure> for CappedFailure {
+    fn from(f: Failure) -> Self {
+        CappedFailure::Edit(f)
+    }
+}
+
+impl fmt::Display for CappedFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CappedFailure::Edit(failure) => failure.fmt(f),
+            CappedFailure::TooLarge { edit_index, size } => write!(
+                f,
+                "edit {edit_index}: the file would grow to {size} bytes, more than allowed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CappedFailure {}
+
 /// One occurrence of an ambiguous `old_string`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchLocation {
@@ -237,11 +279,35 @@ pub struct MatchLocation {
 ///
 /// Returns the new bytes and a report per edit, or the first failure (and
 /// nothing else: a failed call has no partial result).
+///
+/// There is no bound on the size of the result: with edits from an untrusted
+/// caller, use [`apply_capped`].
 pub fn apply(original: &[u8], edits: &[Edit<'_>]) -> Result<Outcome, Failure> {
+    run(original, edits, None).map_err(|e| match e {
+        CappedFailure::Edit(f) => f,
+        // `run` checks sizes only against a cap, and there is none.
+        CappedFailure::TooLarge { .. } => unreachable!("TooLarge without a cap"),
+    })
+}
+
+/// Like [`apply`], but fails with [`CappedFailure::TooLarge`] as soon as an
+/// edit would make the file (BOM included) larger than `max_len` bytes;
+/// memory use stays within about twice the cap whatever the edits.
+pub fn apply_capped(
+    original: &[u8],
+    edits: &[Edit<'_>],
+    max_len: u64,
+) -> Result<Outcome, CappedFailure> {
+    let cap = usize::try_from(max_len).unwrap_or(usize::MAX);
+    run(original, edits, Some(cap))
+}
+
+fn run(original: &[u8], edits: &[Edit<'_>], cap: Option<usize>) -> Result<Outcome, CappedFailure> {
     if let Err(e) = std::str::from_utf8(original) {
         return Err(Failure::InvalidEncoding {
             byte_offset: e.valid_up_to(),
-        });
+        }
+        .into());
     }
     let bom = original.starts_with(BOM);
     let mut buffer = Buffer {
@@ -250,6 +316,7 @@ pub fn apply(original: &[u8], edits: &[Edit<'_>]) -> Result<Outcome, Failure> {
         eols: Eols::default(),
         original_style: LineEnding::None,
         line_mark: (0, 0),
+        cap,
     };
     buffer.eols = Eols::count(buffer.text());
     buffer.original_style = buffer.eols.style();
@@ -280,6 +347,8 @@ struct Buffer {
     /// lands before the offset: edits made in file order (the usual case)
     /// then count lines once in total instead of once per edit.
     line_mark: (usize, usize),
+    /// Largest allowed size of `bytes` after an edit, if any.
+    cap: Option<usize>,
 }
 
 impl Buffer {
@@ -297,10 +366,21 @@ impl Buffer {
         }
     }
 
-    fn apply(&mut self, edit_index: usize, edit: &Edit<'_>) -> Result<EditReport, Failure> {
+    /// Fails with [`CappedFailure::TooLarge`] when `size` is over the cap.
+    fn check_size(&self, edit_index: usize, size: usize) -> Result<(), CappedFailure> {
+        match self.cap {
+            Some(cap) if size > cap => Err(CappedFailure::TooLarge {
+                edit_index,
+                size: size as u64,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn apply(&mut self, edit_index: usize, edit: &Edit<'_>) -> Result<EditReport, CappedFailure> {
         let old = edit.old_string;
         if old.is_empty() {
-            return Err(Failure::EmptyOldString { edit_index });
+            return Err(Failure::EmptyOldString { edit_index }.into());
         }
         let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
         let matcher = match &crlf_old {
@@ -311,10 +391,12 @@ impl Buffer {
             return Err(Failure::NotFound {
                 edit_index,
                 snippet: context::not_found_snippet(self.text(), old),
-            });
+            }
+            .into());
         };
         let first_line = self.line_of(first.start);
         if old == edit.new_string {
+            self.check_size(edit_index, self.bytes.len())?;
             return Ok(EditReport {
                 replacements: 0,
                 first_line,
@@ -338,11 +420,17 @@ impl Buffer {
 
         let (replacements, translated) = if edit.replace_all {
             self.replace_all(&matcher, first, replacement)
+                .map_err(|size| CappedFailure::TooLarge {
+                    edit_index,
+                    size: size as u64,
+                })?
         } else {
             if let Some(second) = matcher.next_from(self.text(), first.start + 1) {
-                return Err(self.ambiguous(edit_index, &matcher, first, second));
+                return Err(self.ambiguous(edit_index, &matcher, first, second).into());
             }
-            self.splice(first.start, first.end(), replacement(first));
+            let new = replacement(first);
+            self.check_size(edit_index, self.bytes.len() - first.len + new.len())?;
+            self.splice(first.start, first.end(), new);
             (1, first.form == Form::Crlf)
         };
         Ok(EditReport {
@@ -391,33 +479,52 @@ impl Buffer {
 
     /// Replaces every non-overlapping occurrence from `first` on (there is
     /// none before it), left to right, in one pass that builds the output.
-    /// Returns how many, and whether any was in CRLF form.
+    /// Returns how many, and whether any was in CRLF form; or, when the
+    /// result would be over the cap, its size (counted without building the
+    /// rest, and with nothing changed).
     fn replace_all<'r>(
         &mut self,
         matcher: &Matcher<'_>,
         first: Hit,
         replacement: impl Fn(Hit) -> &'r [u8],
-    ) -> (usize, bool) {
-        if first.start < self.line_mark.0 {
-            self.line_mark = (0, 0);
-        }
+    ) -> Result<(usize, bool), usize> {
+        let cap = self.cap.unwrap_or(usize::MAX);
         let text = &self.bytes[self.base..];
-        let mut out = Vec::with_capacity(self.bytes.len() + replacement(first).len());
+        let mut out = Vec::with_capacity(
+            (self.bytes.len() + replacement(first).len()).min(cap.saturating_add(1)),
+        );
         out.extend_from_slice(&self.bytes[..self.base]);
         let (mut count, mut translated, mut at) = (0, false, 0);
         let mut next = Some(first);
         while let Some(hit) = next {
+            let new = replacement(hit);
+            if out.len() + (hit.start - at) + new.len() > cap {
+                // Over the cap: count the final size instead of building it.
+                let mut size = out.len() + (hit.start - at) + new.len();
+                at = hit.end();
+                while let Some(hit) = matcher.next_from(text, at) {
+                    size = size.saturating_add(hit.start - at + replacement(hit).len());
+                    at = hit.end();
+                }
+                return Err(size.saturating_add(text.len() - at));
+            }
             out.extend_from_slice(&text[at..hit.start]);
-            out.extend_from_slice(replacement(hit));
+            out.extend_from_slice(new);
             at = hit.end();
             count += 1;
             translated |= hit.form == Form::Crlf;
             next = matcher.next_from(text, at);
         }
+        if out.len() + (text.len() - at) > cap {
+            return Err(out.len() + (text.len() - at));
+        }
         out.extend_from_slice(&text[at..]);
+        if first.start < self.line_mark.0 {
+            self.line_mark = (0, 0);
+        }
         self.bytes = out;
         self.eols = Eols::count(self.text());
-        (count, translated)
+        Ok((count, translated))
     }
 
     /// The failure for an edit that occurs at `first`, `second` and maybe

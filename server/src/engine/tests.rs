@@ -426,3 +426,85 @@ fn failure_messages_are_lowercase_and_precise() {
     );
     assert_eq!(err.edit_index(), Some(0));
 }
+
+// Found by the `engine` fuzz target: chained `replace_all` edits, each
+// doubling the text, took a 377-byte input past 10 s and toward an
+// exponential allocation. `apply_capped` stops at the cap.
+#[test]
+fn capped_apply_stops_exponential_growth_at_the_cap() {
+    // 40 doublings: a terabyte uncapped.
+    let names: Vec<String> = (0..=40).map(|i| format!("<{i}>")).collect();
+    let doubled: Vec<String> = names.iter().map(|n| n.repeat(2)).collect();
+    let edits: Vec<Edit<'_>> = (0..40).map(|i| all(&names[i], &doubled[i + 1])).collect();
+    let err = apply_capped(b"<0>", &edits, 1 << 20).unwrap_err();
+    // After edit i the text is 2^(i+1) copies of `<i+1>`: edit 17 makes
+    // exactly 1 MiB (2^18 copies of a 4-byte name), edit 18 twice that.
+    assert_eq!(
+        err,
+        CappedFailure::TooLarge {
+            edit_index: 18,
+            size: 4 << 19
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "edit 18: the file would grow to 2097152 bytes, more than allowed"
+    );
+}
+
+#[test]
+fn capped_replace_all_reports_the_exact_size_it_would_have_had() {
+    let file = "a-".repeat(100);
+    let err = apply_capped(file.as_bytes(), &[all("a", "xyz")], 250).unwrap_err();
+    assert_eq!(
+        err,
+        CappedFailure::TooLarge {
+            edit_index: 0,
+            size: 400
+        }
+    );
+    // Exactly at the cap is allowed.
+    let outcome = apply_capped(file.as_bytes(), &[all("a", "xyz")], 400).unwrap();
+    assert_eq!(outcome.content.len(), 400);
+}
+
+#[test]
+fn capped_single_replacement_and_no_op_are_checked_too() {
+    let err = apply_capped(b"\xEF\xBB\xBFab", &[edit("a", "0123")], 7).unwrap_err();
+    assert_eq!(
+        err,
+        CappedFailure::TooLarge {
+            edit_index: 0,
+            size: 8
+        }
+    );
+    // A file already over the cap cannot be kept by a no-op edit...
+    let err = apply_capped(b"abc", &[edit("b", "b")], 2).unwrap_err();
+    assert_eq!(
+        err,
+        CappedFailure::TooLarge {
+            edit_index: 0,
+            size: 3
+        }
+    );
+    // ...but an edit that brings it under the cap succeeds.
+    let outcome = apply_capped(b"abc", &[edit("abc", "x")], 2).unwrap();
+    assert_eq!(outcome.content, b"x");
+}
+
+#[test]
+fn capped_apply_reports_edit_failures_first() {
+    let edits = [edit("missing", "a much longer replacement")];
+    assert!(matches!(
+        apply_capped(b"x", &edits, 1),
+        Err(CappedFailure::Edit(Failure::NotFound { edit_index: 0, .. }))
+    ));
+    assert!(matches!(
+        apply_capped(b"x x", &[edit("x", "yyyyyy")], 1),
+        Err(CappedFailure::Edit(Failure::Ambiguous { count: 2, .. }))
+    ));
+    assert_eq!(
+        apply_capped(b"x", &[edit("x", "y")], 1).unwrap(),
+        apply(b"x", &[edit("x", "y")]).unwrap()
+    );
+}
