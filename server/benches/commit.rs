@@ -3,6 +3,13 @@
 //! off), with every fsync on (the shipped behaviour) and with fsync off (the
 //! same journal protocol, no durability; for comparison only).
 //!
+//! And the common call, through the whole tool path (`ops::multi_edit`:
+//! resolution beneath the root, read, engine, commit, result with its
+//! sha256): a 10 KB file with 3 edits, durable (the single-file commit:
+//! temp fsync, rename, directory fsync), with and without a `.bak`, and
+//! without fsync; and a 5 MB file with one `replace_all` (no fsync, so the
+//! CPU work shows).
+//!
 //! The files live in a temp dir under `$SPLICE_BENCH_DIR` (default: the system
 //! temp dir), so point it at the file system you care about.
 
@@ -12,9 +19,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::json;
+use splice_server::args;
 use splice_server::commit::{Committer, FileChange};
+use splice_server::config::{Config, Limits};
 use splice_server::engine::{self, Edit};
 use splice_server::fsio::read_file;
+use splice_server::ops;
 
 const FILES: usize = 20;
 const EDITS_PER_FILE: usize = 10;
@@ -99,6 +110,69 @@ fn bench(c: &mut Criterion) {
         let name = if durable { "fsync" } else { "no_fsync" };
         group.bench_function(name, |b| b.iter(|| round(&committer, &paths)));
     }
+    group.finish();
+    single_file(c, dir.path(), journal.path());
+}
+
+/// `multi_edit` calls that flip between two contents.
+fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
+    let small = dir.join("small.rs");
+    let mut text = String::new();
+    for i in 0..250 {
+        text.push_str(&format!("    let value_{i:04} = compute({i}); // filler\n"));
+    }
+    text.push_str("fn one() {}\nfn two() {}\nfn three() {}\n");
+    fs::write(&small, &text).unwrap();
+    let big = dir.join("big.txt");
+    let mut bigtext = String::with_capacity(5 << 20);
+    while bigtext.len() < 5 << 20 {
+        bigtext.push_str("lorem ipsum dolor sit amet, consectetur alpha elit\n");
+    }
+    fs::write(&big, &bigtext).unwrap();
+    let cfg = Config::new(&[dir.to_path_buf()], Limits::default(), journal.into()).unwrap();
+
+    let call = |committer: &Committer, path: &Path, edits: &[(&str, &str, bool)], backup: bool| {
+        let flip = fs::read_to_string(path).unwrap().contains(edits[0].0);
+        let edits: Vec<_> = edits
+            .iter()
+            .map(|&(a, b, all)| {
+                let (from, to) = if flip { (a, b) } else { (b, a) };
+                json!({"old_string": from, "new_string": to, "replace_all": all})
+            })
+            .collect();
+        let v = json!({"file_path": path, "edits": edits, "backup": backup});
+        let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
+        black_box(ops::multi_edit(&cfg, committer, &req).unwrap());
+    };
+    let three = [
+        ("fn one()", "fn uno()", false),
+        ("fn two()", "fn dos()", false),
+        ("fn three()", "fn tres()", false),
+    ];
+    let mut group = c.benchmark_group("multi_edit_10kb_3_edits");
+    group
+        .sample_size(50)
+        .measurement_time(Duration::from_secs(10));
+    for (name, durable, backup) in [
+        ("fsync", true, false),
+        ("fsync_backup", true, true),
+        ("no_fsync", false, false),
+    ] {
+        let committer = Committer::new(journal.into()).unwrap().durable(durable);
+        group.bench_function(name, |b| {
+            b.iter(|| call(&committer, &small, &three, backup))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("multi_edit_5mb_replace_all");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    let committer = Committer::new(journal.into()).unwrap().durable(false);
+    group.bench_function("no_fsync", |b| {
+        b.iter(|| call(&committer, &big, &[("alpha", "beta", true)], false))
+    });
     group.finish();
 }
 
