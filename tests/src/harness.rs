@@ -74,11 +74,15 @@ pub struct Launch {
     pub as_nobody: bool,
     /// Journal directory (defaults to a fresh temp dir).
     pub journal_dir: Option<PathBuf>,
+    /// Working directory of the server (defaults to the test's own), e.g. to
+    /// check that relative paths and `/proc/self/cwd` do not reach it.
+    pub current_dir: Option<PathBuf>,
 }
 
 /// A running server and a connected client.
 pub struct Server {
     client: RunningService<RoleClient, ()>,
+    pid: Option<u32>,
     _journal: Option<tempfile::TempDir>,
 }
 
@@ -126,10 +130,15 @@ impl Server {
         cmd.arg("--journal-dir").arg(&journal_dir);
         cmd.args(&launch.args);
         cmd.env("RUST_LOG", "warn");
+        if let Some(dir) = &launch.current_dir {
+            cmd.current_dir(dir);
+        }
         let transport = TokioChildProcess::new(cmd).expect("spawn splice");
+        let pid = transport.id();
         let client = ().serve(transport).await.expect("MCP handshake");
         Server {
             client,
+            pid,
             _journal: keep,
         }
     }
@@ -141,6 +150,12 @@ impl Server {
             ..Launch::default()
         })
         .await
+    }
+
+    /// The process id of the spawned child (`splice`, or `setpriv` which
+    /// execs it), e.g. to read its `/proc/<pid>/io` counters.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
     }
 
     /// The connected client (for raw calls).
