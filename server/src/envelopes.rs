@@ -184,13 +184,31 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
     }
 }
 
-/// FILE_TOO_LARGE for content that would grow past the limit.
-pub fn file_too_large(ctx: &FileCtx, max: u64, actual: u64) -> ErrorEnvelope {
-    ErrorEnvelope::file_too_large(
+/// RESULT_TOO_LARGE: edit `edit_index` would make the file (`size` bytes at
+/// least) larger than `max`.
+pub fn result_too_large(
+    ctx: &FileCtx,
+    file: &FileArgs,
+    max: u64,
+    edit_index: usize,
+    size: u64,
+) -> ErrorEnvelope {
+    let status = edit_status(
+        &file.edits,
+        edit_index,
+        ErrorCode::ResultTooLarge,
+        &format!("the file would exceed {max} bytes"),
+    );
+    let b = ErrorEnvelope::result_too_large(
         ctx.file_path.clone(),
-        limit("max_file_size", max, Some(actual)),
-    )
-    .build()
+        edit_index as u64,
+        status,
+        limit("max_file_size", max, Some(size)),
+    );
+    match ctx.file_index {
+        Some(i) => b.file_index(i).build(),
+        None => b.build(),
+    }
 }
 
 /// STALE_FILE: the content is not what the caller (or this call) read.

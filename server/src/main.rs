@@ -121,15 +121,25 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match committer.recover() {
+    // `splice recover` is a person asking for every interrupted commit to be
+    // finished; the server, on start, touches only files inside its roots
+    // (a journal naming anything else is kept for a later run or for
+    // `splice recover`).
+    let explicit = matches!(cli.command, Some(Command::Recover));
+    let recovered = if explicit {
+        committer.recover()
+    } else {
+        committer.recover_within(&cfg.roots)
+    };
+    match recovered {
+        Ok(report) if explicit => eprintln!("recovery finished: {report:?}"),
         Ok(report) => tracing::info!("recovery: {report:?}"),
         Err(e) => {
             eprintln!("error: recovering interrupted commits: {e}");
             return ExitCode::FAILURE;
         }
     }
-    if let Some(Command::Recover) = cli.command {
-        eprintln!("recovery finished");
+    if explicit {
         return ExitCode::SUCCESS;
     }
 

@@ -1182,8 +1182,9 @@ fn edits(n: usize) -> Value {
 /// Limits already covered by e2e_multi_edit.rs `one_case_per_error_code`:
 /// FILE_TOO_LARGE (a file over --max-file-size, code and `context.limit.max`
 /// present) and REQUEST_TOO_LARGE (an oversized old_string). Here: the exact
-/// limit values, the boundary accepted, growth past the limit, nothing read
-/// past it, --max-edits and --max-files.
+/// limit values, the boundary accepted, growth past the limit
+/// (RESULT_TOO_LARGE, also through chained `replace_all`), nothing read past
+/// it, --max-edits and --max-files.
 #[tokio::test]
 async fn limits_are_enforced_at_their_exact_values() {
     const MAX_FILE: u64 = 4096;
@@ -1252,13 +1253,32 @@ async fn limits_are_enforced_at_their_exact_values() {
             json!({"file_path": s(&grow), "edits": [edit("w0", &past)]}),
         )
         .await;
-    assert_eq!(out.code(), "FILE_TOO_LARGE");
+    assert_eq!(out.code(), "RESULT_TOO_LARGE");
+    assert_eq!(out.structured["edit_index"], 0);
     assert_eq!(
         limit_of(&out),
         json!({"name": "max_file_size", "max": MAX_FILE, "actual": MAX_FILE + 1})
     );
     assert_eq!(std::fs::read(&grow).unwrap().len(), 4002);
     assert!(!root.join("grow.txt.bak").exists());
+    // Chained replace_all edits that double the file: stopped at the edit
+    // that crosses the limit (1000 -> 2000 -> 4000 -> 8000 bytes).
+    let chain = root.join("chain.txt");
+    std::fs::write(&chain, "x".repeat(1000)).unwrap();
+    let double = |n: usize| {
+        json!({"old_string": "x".repeat(n), "new_string": "x".repeat(2 * n), "replace_all": true})
+    };
+    let out = server
+        .call(
+            "multi_edit",
+            json!({"file_path": s(&chain), "edits": [double(1), double(2), double(4)]}),
+        )
+        .await;
+    assert_eq!(out.code(), "RESULT_TOO_LARGE", "{}", out.structured);
+    assert_eq!(out.structured["edit_index"], 2);
+    assert!(limit_of(&out)["actual"].as_u64().unwrap() > MAX_FILE);
+    assert_eq!(out.structured["retryable"], true);
+    assert_eq!(std::fs::read(&chain).unwrap(), "x".repeat(1000).as_bytes());
     // Nothing is read past the limit: a 32 MiB file costs the server
     // (almost) no reads. rchar counts every byte read, the request included.
     let huge = root.join("huge.txt");
