@@ -184,12 +184,7 @@ fn check_envelope(edits: &[TestEdit], failure: CappedFailure) {
         FileCtx::single(&file.file_path),
         FileCtx::multi(1, &file.file_path, 2),
     ] {
-        let envelope = match &failure {
-            CappedFailure::Edit(f) => envelopes::engine_failure(&ctx, &file, f.clone()),
-            CappedFailure::TooLarge { size, .. } => {
-                envelopes::file_too_large(&ctx, CAP as u64, *size)
-            }
-        };
+        let envelope = envelopes::capped_failure(&ctx, &file, CAP as u64, failure.clone());
         let json = serde_json::to_string(&envelope).expect("the envelope serializes");
         let back: ErrorEnvelope = serde_json::from_str(&json).expect("the envelope reads back");
         assert_eq!(back, envelope);

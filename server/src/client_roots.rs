@@ -18,7 +18,8 @@
 use std::path::{Path, PathBuf};
 
 /// What to do with the roots a client offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "mcp", derive(clap::ValueEnum))]
 pub enum ClientRootsPolicy {
     /// Edit only inside both a `--root` and a client root.
     #[default]

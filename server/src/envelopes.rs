@@ -184,6 +184,22 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
     }
 }
 
+/// An edit that could not be applied within the size limit `max`
+/// ([`engine::apply_capped`]).
+pub fn capped_failure(
+    ctx: &FileCtx,
+    file: &FileArgs,
+    max: u64,
+    f: engine::CappedFailure,
+) -> ErrorEnvelope {
+    match f {
+        engine::CappedFailure::Edit(f) => engine_failure(ctx, file, f),
+        engine::CappedFailure::TooLarge { edit_index, size } => {
+            result_too_large(ctx, file, max, edit_index, size)
+        }
+    }
+}
+
 /// RESULT_TOO_LARGE: edit `edit_index` would make the file (`size` bytes at
 /// least) larger than `max`.
 pub fn result_too_large(

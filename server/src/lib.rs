@@ -1,12 +1,15 @@
 //! splice: an MCP server for exact, all-or-nothing multi-edits whose every
 //! failure is a structured envelope from the `errors.yaml` taxonomy.
 //!
-//! Layers, outermost first: [`mcp`] (protocol, thin handlers) → [`ops`]
-//! (the tools as plain functions) → [`args`] (decoding), [`resolve`]
-//! (allowed roots), [`fsio`] (reading), [`engine`] (pure edits),
-//! [`commit`] (atomic, journaled writes) → [`envelopes`] (failure → code).
-//! The engine has no MCP or file-system types; the handlers have no file
-//! logic.
+//! Layers, outermost first: `mcp` (protocol, thin handlers; feature `mcp`,
+//! on by default) → [`ops`] (the tools as plain functions) → [`args`]
+//! (decoding), [`resolve`] (argument checks, then [`sandbox`]: the walk
+//! beneath pinned root handles), [`fsio`] (reading through the parent's
+//! handle), [`engine`] (pure edits), [`commit`] (atomic writes relative to
+//! the same handle; journaled when several files change) → [`envelopes`]
+//! (failure → code). [`client_roots`] narrows the roots to what an MCP
+//! client offers. The engine has no MCP or file-system types; the handlers
+//! have no file logic.
 
 // The error type of the tool functions is the taxonomy's ErrorEnvelope
 // (~450 bytes): it is what the client receives, built once on a cold path,
@@ -22,6 +25,7 @@ pub mod engine;
 pub mod envelopes;
 pub mod explain;
 pub mod fsio;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod ops;
 pub mod resolve;

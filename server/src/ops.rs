@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use crate::args::{EditRequest, FileArgs};
 use crate::commit::{Committer, FileChange};
 use crate::config::Config;
-use crate::engine::{self, CappedFailure, Edit};
+use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot};
 use crate::response::{EditSummary, FileResult, MultiEditFilesSuccess, MultiEditSuccess};
@@ -145,12 +145,8 @@ fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEn
     // Capped while applying: chained `replace_all` edits can grow a file
     // exponentially, so checking the size afterwards would be too late.
     let max = cfg.limits.max_file_size;
-    let outcome = engine::apply_capped(&snapshot.bytes, &edits, max).map_err(|f| match f {
-        CappedFailure::Edit(f) => env::engine_failure(ctx, file, f),
-        CappedFailure::TooLarge { edit_index, size } => {
-            env::result_too_large(ctx, file, max, edit_index, size)
-        }
-    })?;
+    let outcome = engine::apply_capped(&snapshot.bytes, &edits, max)
+        .map_err(|f| env::capped_failure(ctx, file, max, f))?;
     Ok(Planned { snapshot, outcome })
 }
 
