@@ -1265,9 +1265,7 @@ async fn limits_are_enforced_at_their_exact_values() {
     // that crosses the limit (1000 -> 2000 -> 4000 -> 8000 bytes).
     let chain = root.join("chain.txt");
     std::fs::write(&chain, "x".repeat(1000)).unwrap();
-    let double = |n: usize| {
-        json!({"old_string": "x".repeat(n), "new_string": "x".repeat(2 * n), "replace_all": true})
-    };
+    let double = |n: usize| json!({"old_string": "x".repeat(n), "new_string": "x".repeat(2 * n), "replace_all": true});
     let out = server
         .call(
             "multi_edit",
