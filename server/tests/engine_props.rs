@@ -1,152 +1,15 @@
 //! Property tests: the engine against a plain reference implementation.
 //!
-//! The reference below restates the engine's rules (see the `engine` module
-//! docs) with `String::find`, `str::replace` and loops, the obvious and slow
-//! way. Random small texts over a tiny alphabet that includes `\r` and `\n`
+//! The reference (`reference/mod.rs`, shared with the `engine` fuzz target)
+//! restates the engine's rules (see the `engine` module docs) with `str`
+//! searches and loops, the obvious and slow way. Random small texts over a tiny alphabet that includes `\r` and `\n`
 //! make collisions, overlaps, CRLF pairs and lone carriage returns common.
 
 use proptest::prelude::*;
-use splice_server::engine::{self, Edit, Failure, LineEnding, MAX_MATCH_LOCATIONS};
+use splice_server::engine::{self, CappedFailure, Edit, Failure, MAX_MATCH_LOCATIONS};
 
-const BOM: &str = "\u{FEFF}";
-
-/// What a call did, in the terms both implementations can produce.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Result_ {
-    Applied {
-        content: String,
-        /// Per edit: (replacements, 1-based line of the first occurrence).
-        replacements: Vec<(usize, usize)>,
-    },
-    Empty(usize),
-    NotFound(usize),
-    Ambiguous(usize, usize),
-}
-
-#[derive(Debug, Clone)]
-struct TestEdit {
-    old: String,
-    new: String,
-    all: bool,
-}
-
-fn style(s: &str) -> LineEnding {
-    let (mut crlf, mut lf) = (0, 0);
-    let mut prev = None;
-    for c in s.chars() {
-        if c == '\n' {
-            if prev == Some('\r') {
-                crlf += 1;
-            } else {
-                lf += 1;
-            }
-        }
-        prev = Some(c);
-    }
-    match (crlf > 0, lf > 0) {
-        (false, false) => LineEnding::None,
-        (false, true) => LineEnding::Lf,
-        (true, false) => LineEnding::Crlf,
-        (true, true) => LineEnding::Mixed,
-    }
-}
-
-fn has_bare_lf(s: &str) -> bool {
-    s.replace("\r\n", "").contains('\n')
-}
-
-fn to_crlf(s: &str) -> String {
-    let mut out = String::new();
-    let mut prev = None;
-    for c in s.chars() {
-        if c == '\n' && prev != Some('\r') {
-            out.push('\r');
-        }
-        out.push(c);
-        prev = Some(c);
-    }
-    out
-}
-
-/// Start positions of `needle` in `hay`, overlapping ones included.
-fn positions(hay: &str, needle: &str) -> Vec<usize> {
-    hay.char_indices()
-        .map(|(i, _)| i)
-        .filter(|&i| hay[i..].starts_with(needle))
-        .collect()
-}
-
-fn reference(original: &str, edits: &[TestEdit]) -> Result_ {
-    let (bom, mut text) = match original.strip_prefix(BOM) {
-        Some(rest) => (BOM, rest.to_owned()),
-        None => ("", original.to_owned()),
-    };
-    let original_style = style(&text);
-    let mut replacements = Vec::new();
-    for (i, e) in edits.iter().enumerate() {
-        if e.old.is_empty() {
-            return Result_::Empty(i);
-        }
-        let current = style(&text);
-        let style = if current == LineEnding::None {
-            original_style
-        } else {
-            current
-        };
-        // Every start of the plain form (never between the \r and \n of a
-        // pair) and of the CRLF form, sorted: (start, length, is_crlf_form).
-        let mut hits: Vec<(usize, usize, bool)> = positions(&text, &e.old)
-            .into_iter()
-            .filter(|&p| !(e.old.starts_with('\n') && p > 0 && text.as_bytes()[p - 1] == b'\r'))
-            .map(|p| (p, e.old.len(), false))
-            .collect();
-        if has_bare_lf(&e.old) && text.contains("\r\n") {
-            let crlf_old = to_crlf(&e.old);
-            hits.extend(
-                positions(&text, &crlf_old)
-                    .into_iter()
-                    .map(|p| (p, crlf_old.len(), true)),
-            );
-        }
-        hits.sort();
-        let Some(&(first, ..)) = hits.first() else {
-            return Result_::NotFound(i);
-        };
-        let first_line = text[..first].matches('\n').count() + 1;
-        if e.old == e.new {
-            replacements.push((0, first_line));
-            continue;
-        }
-        let plain_new = if !e.old.contains('\n') && style == LineEnding::Crlf {
-            to_crlf(&e.new)
-        } else {
-            e.new.clone()
-        };
-        let crlf_new = to_crlf(&e.new);
-        if !e.all && hits.len() > 1 {
-            return Result_::Ambiguous(i, hits.len());
-        }
-        // Left to right, skipping occurrences that overlap a replaced one.
-        let mut out = String::new();
-        let (mut at, mut count) = (0, 0);
-        for (start, len, crlf) in hits {
-            if start < at {
-                continue;
-            }
-            out.push_str(&text[at..start]);
-            out.push_str(if crlf { &crlf_new } else { &plain_new });
-            at = start + len;
-            count += 1;
-        }
-        out.push_str(&text[at..]);
-        text = out;
-        replacements.push((count, first_line));
-    }
-    Result_::Applied {
-        content: format!("{bom}{text}"),
-        replacements,
-    }
-}
+mod reference;
+use reference::{BOM, Summary, TestEdit, reference};
 
 fn run_engine(original: &[u8], edits: &[TestEdit]) -> Result<engine::Outcome, Failure> {
     let edits: Vec<Edit<'_>> = edits
@@ -160,23 +23,9 @@ fn run_engine(original: &[u8], edits: &[TestEdit]) -> Result<engine::Outcome, Fa
     engine::apply(original, &edits)
 }
 
-fn summarize(result: Result<engine::Outcome, Failure>) -> Result_ {
-    match result {
-        Ok(outcome) => Result_::Applied {
-            content: String::from_utf8(outcome.content).expect("engine output is UTF-8"),
-            replacements: outcome
-                .per_edit
-                .iter()
-                .map(|r| (r.replacements, r.first_line))
-                .collect(),
-        },
-        Err(Failure::EmptyOldString { edit_index }) => Result_::Empty(edit_index),
-        Err(Failure::NotFound { edit_index, .. }) => Result_::NotFound(edit_index),
-        Err(Failure::Ambiguous {
-            edit_index, count, ..
-        }) => Result_::Ambiguous(edit_index, count),
-        Err(other) => panic!("unexpected failure on UTF-8 input: {other:?}"),
-    }
+/// `engine::apply` (no size cap) in the reference's terms.
+fn summarize(result: Result<engine::Outcome, Failure>) -> Summary {
+    reference::summarize(&result.map_err(CappedFailure::Edit))
 }
 
 fn text(alphabet: &'static [&'static str], max: usize) -> impl Strategy<Value = String> {
@@ -215,8 +64,21 @@ proptest! {
 
     #[test]
     fn engine_equals_reference(original in file(), edits in edits(EDIT_ALPHABET)) {
-        let expected = reference(&original, &edits);
+        let expected = reference(&original, &edits, usize::MAX);
         let actual = summarize(run_engine(original.as_bytes(), &edits));
+        prop_assert_eq!(actual, expected);
+    }
+
+    /// With a size cap (`engine::apply_capped`): refused at the first edit
+    /// whose result would exceed it, with that size, and otherwise the same.
+    #[test]
+    fn capped_engine_equals_reference(
+        original in file(),
+        edits in edits(EDIT_ALPHABET),
+        cap in 0usize..48,
+    ) {
+        let expected = reference(&original, &edits, cap);
+        let actual = reference::summarize(&reference::run(original.as_bytes(), &edits, cap));
         prop_assert_eq!(actual, expected);
     }
 
@@ -239,7 +101,7 @@ proptest! {
                 TestEdit { old, new, all }
             })
             .collect();
-        let expected = reference(&original, &edits);
+        let expected = reference(&original, &edits, usize::MAX);
         let actual = summarize(run_engine(original.as_bytes(), &edits));
         prop_assert_eq!(actual, expected);
     }
@@ -290,7 +152,7 @@ proptest! {
         let from_lf = summarize(run_engine(body.as_bytes(), &edits));
         let from_crlf = summarize(run_engine(crlf.as_bytes(), &edits));
         let expected = match from_lf {
-            Result_::Applied { content, replacements } => Result_::Applied {
+            Summary::Applied { content, replacements } => Summary::Applied {
                 content: content.replace('\n', "\r\n"),
                 replacements,
             },
