@@ -12,15 +12,7 @@ mod reference;
 use reference::{BOM, Summary, TestEdit, reference};
 
 fn run_engine(original: &[u8], edits: &[TestEdit]) -> Result<engine::Outcome, Failure> {
-    let edits: Vec<Edit<'_>> = edits
-        .iter()
-        .map(|e| Edit {
-            old_string: &e.old,
-            new_string: &e.new,
-            replace_all: e.all,
-        })
-        .collect();
-    engine::apply(original, &edits)
+    engine::apply(original, &reference::engine_edits(edits))
 }
 
 /// `engine::apply` (no size cap) in the reference's terms.

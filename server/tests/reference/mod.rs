@@ -39,15 +39,19 @@ pub fn run(
     edits: &[TestEdit],
     cap: usize,
 ) -> Result<engine::Outcome, CappedFailure> {
-    let edits: Vec<Edit<'_>> = edits
+    engine::apply_capped(original, &engine_edits(edits), cap as u64)
+}
+
+/// The engine's borrowed form of `edits`.
+pub fn engine_edits(edits: &[TestEdit]) -> Vec<Edit<'_>> {
+    edits
         .iter()
         .map(|e| Edit {
             old_string: &e.old,
             new_string: &e.new,
             replace_all: e.all,
         })
-        .collect();
-    engine::apply_capped(original, &edits, cap as u64)
+        .collect()
 }
 
 pub fn summarize(result: &Result<engine::Outcome, CappedFailure>) -> Summary {
