@@ -202,7 +202,7 @@ pub fn capped_failure(
 
 /// RESULT_TOO_LARGE: edit `edit_index` would make the file (`size` bytes at
 /// least) larger than `max`.
-pub fn result_too_large(
+fn result_too_large(
     ctx: &FileCtx,
     file: &FileArgs,
     max: u64,
