@@ -239,6 +239,10 @@ impl std::fmt::Debug for Committer {
 
 impl Committer {
     /// A committer journaling in `journal_dir` (created, mode 0700, if missing).
+    ///
+    /// Refused ([`io::ErrorKind::PermissionDenied`]) when the directory is not
+    /// owned by this process's user or is writable by group or others: recovery
+    /// acts on what the journals there say, so nobody else may write them.
     pub fn new(journal_dir: PathBuf) -> io::Result<Committer> {
         use std::os::unix::fs::DirBuilderExt;
         fs::DirBuilder::new()
@@ -246,6 +250,7 @@ impl Committer {
             .mode(0o700)
             .create(&journal_dir)?;
         let journal_dir = fs::canonicalize(&journal_dir)?;
+        journal::check_trusted(&fs::symlink_metadata(&journal_dir)?, &journal_dir)?;
         Ok(Committer {
             journal_dir,
             locks: LockTable::default(),

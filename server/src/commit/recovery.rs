@@ -280,10 +280,12 @@ pub(crate) fn recover(
             }
             Err(e) => return Err(e),
         }
+        let meta = file.metadata()?;
         // Another recovery finished it while we waited for the lock.
-        if file.metadata()?.nlink() == 0 {
+        if meta.nlink() == 0 {
             continue;
         }
+        journal::check_trusted(&meta, &path)?;
         report.transactions.push(recover_one(
             &path,
             &file,

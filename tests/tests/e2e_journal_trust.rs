@@ -1,0 +1,183 @@
+//! End-to-end: the journal directory is not trusted blindly.
+//!
+//! Recovery performs the renames and removals a journal lists, so a journal
+//! another local user could write is a way to delete this user's files. These
+//! tests plant a valid, checksummed journal that names a victim file and
+//! check that the real binary refuses to start (non-zero exit, a message
+//! naming the problem) and leaves the victim alone: in a directory another
+//! user owns, in one writable by others, and when `HOME` and
+//! `XDG_STATE_HOME` are unset (where splice once fell back to a shared
+//! `$TMPDIR/splice-journal`).
+
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use sha2::{Digest, Sha256};
+use splice_tests::harness::{is_root, skip_or_fail, splice_bin};
+
+/// One journal line: payload, space, the first 8 bytes of its SHA-256 in hex.
+fn line(payload: &str) -> String {
+    format!(
+        "{payload} {}\n",
+        hex::encode(&Sha256::digest(payload.as_bytes())[..8])
+    )
+}
+
+/// A `begin` record (a transaction interrupted while staging) whose "temp"
+/// and "undo" names are `victim`: recovery of such a journal removes them.
+fn plant(journal_dir: &Path, victim: &Path) {
+    let dir = victim.parent().unwrap();
+    let h = |p: &Path| hex::encode(p.as_os_str().as_bytes());
+    let payload = format!(
+        "begin v1 999999 1 F 0 {} {} {}",
+        h(&dir.join("decoy.txt")),
+        h(victim),
+        h(victim)
+    );
+    std::fs::write(journal_dir.join("1-planted-0.journal"), line(&payload)).unwrap();
+}
+
+/// Starts `splice` (serve, stdin closed) and waits for it to exit.
+fn run(args: &[&std::ffi::OsStr], env: &[(&str, &Path)], clear_home: bool) -> Output {
+    let mut cmd = Command::new(splice_bin());
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_LOG", "warn");
+    if clear_home {
+        cmd.env_remove("HOME").env_remove("XDG_STATE_HOME");
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run splice")
+}
+
+fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().canonicalize().unwrap().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let victim = root.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    (t, root, victim)
+}
+
+fn assert_refused(out: &Output, victim: &Path, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "expected a refusal; stderr: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "stderr should say `{needle}`: {stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(victim).expect("the victim file must survive"),
+        "precious\n"
+    );
+}
+
+#[test]
+fn a_journal_directory_writable_by_others_is_refused() {
+    let (t, root, victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o777)).unwrap();
+    plant(&journal, &victim);
+    let out = run(
+        &[
+            "--root".as_ref(),
+            root.as_os_str(),
+            "--journal-dir".as_ref(),
+            journal.as_os_str(),
+        ],
+        &[],
+        false,
+    );
+    assert_refused(&out, &victim, "writable by group or others");
+}
+
+#[test]
+fn a_journal_file_writable_by_others_is_refused() {
+    let (t, root, victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    plant(&journal, &victim);
+    let planted = journal.join("1-planted-0.journal");
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o666)).unwrap();
+    for cmd in [None, Some("recover")] {
+        let mut args = vec![
+            "--root".as_ref(),
+            root.as_os_str(),
+            "--journal-dir".as_ref(),
+            journal.as_os_str(),
+        ];
+        args.extend(cmd.map(std::ffi::OsStr::new));
+        let out = run(&args, &[], false);
+        assert_refused(&out, &victim, "writable by group or others");
+    }
+}
+
+#[test]
+fn a_journal_directory_owned_by_another_user_is_refused() {
+    if !is_root() {
+        return skip_or_fail("root (to chown the journal directory to uid 65534)");
+    }
+    let (t, root, victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    plant(&journal, &victim);
+    std::os::unix::fs::chown(&journal, Some(65534), Some(65534)).unwrap();
+    let out = run(
+        &[
+            "--root".as_ref(),
+            root.as_os_str(),
+            "--journal-dir".as_ref(),
+            journal.as_os_str(),
+        ],
+        &[],
+        false,
+    );
+    assert_refused(&out, &victim, "owned by uid 65534");
+}
+
+#[test]
+fn without_home_there_is_no_shared_fallback() {
+    let (t, root, victim) = setup();
+    // The shared directory splice used to fall back to, planted first by
+    // "another user" (here: with a journal naming the victim).
+    let tmp = t.path().join("tmp");
+    let shared = tmp.join("splice-journal");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o700)).unwrap();
+    plant(&shared, &victim);
+    let out = run(
+        &["--root".as_ref(), root.as_os_str()],
+        &[("TMPDIR", &tmp)],
+        true,
+    );
+    assert_refused(&out, &victim, "--journal-dir");
+    assert!(shared.join("1-planted-0.journal").exists());
+}
+
+#[test]
+fn a_new_journal_directory_is_private() {
+    let (t, root, _victim) = setup();
+    let state = t.path().join("state");
+    let out = run(
+        &["--root".as_ref(), root.as_os_str(), "recover".as_ref()],
+        &[("XDG_STATE_HOME", &state)],
+        true,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta = std::fs::metadata(state.join("splice/journal")).unwrap();
+    assert_eq!(meta.mode() & 0o777, 0o700);
+}
