@@ -175,7 +175,17 @@ fn main() -> ExitCode {
     };
     let server = Splice::new(cfg, committer).client_roots(cli.client_roots);
     runtime.block_on(async move {
-        match server.serve(rmcp::transport::stdio()).await {
+        // Every line passes the framing layer first (size limit, JSON-RPC
+        // hygiene, backpressure); rmcp's own line limit is set above ours so
+        // it never drops a line silently.
+        let (read, write) = splice_server::transport::framed(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            cli.max_request_size,
+        );
+        let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+            .with_max_line_length(cli.max_request_size.saturating_add(1));
+        match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {
                     tracing::error!("server stopped: {e}");

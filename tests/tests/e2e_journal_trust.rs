@@ -181,3 +181,184 @@ fn a_new_journal_directory_is_private() {
     let meta = std::fs::metadata(state.join("splice/journal")).unwrap();
     assert_eq!(meta.mode() & 0o777, 0o700);
 }
+
+/// Runs `splice recover`, killing it (and failing) if it has not finished in
+/// 30 s: a FIFO under a journal's name once hung it forever.
+fn recover_bounded(root: &Path, journal: &Path) -> Output {
+    let mut child = Command::new(splice_bin())
+        .args([
+            "--root".as_ref(),
+            root.as_os_str(),
+            "--journal-dir".as_ref(),
+            journal.as_os_str(),
+        ])
+        .arg("recover")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .expect("spawn splice");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("`splice recover` hung on the journal directory's entries");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn odd_entries_in_the_journal_directory_are_skipped_and_reported() {
+    let (t, root, victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    let fifo = journal.join("a.journal");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::fs::create_dir(journal.join("b.journal")).unwrap();
+    std::os::unix::fs::symlink(&victim, journal.join("c.journal")).unwrap();
+    let sparse = std::fs::File::create(journal.join("d.journal")).unwrap();
+    sparse.set_len(8 << 30).unwrap();
+    std::fs::create_dir(journal.join(".1-x-0.journal.tmp")).unwrap();
+
+    let out = recover_bounded(&root, &journal);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "recovery must go on past odd entries: {stderr}"
+    );
+    for name in ["a.journal", "b.journal", "c.journal", "d.journal"] {
+        assert!(stderr.contains(name), "{name} not reported: {stderr}");
+    }
+    assert!(
+        stderr.contains("a FIFO") && stderr.contains("a directory"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        journal.join("c.journal").symlink_metadata().is_ok(),
+        "entries left alone"
+    );
+}
+
+#[test]
+fn a_journal_is_not_a_delete_list() {
+    // A trusted directory (ours, 0700) holding a well-formed journal whose
+    // staging names are ordinary files: recovery touches none of them, with
+    // `splice recover` (anywhere) as at start-up (inside the roots).
+    let (t, root, victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o700)).unwrap();
+    plant(&journal, &victim);
+    let out = recover_bounded(&root, &journal);
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("recovery deleted a file the journal listed"),
+        "precious\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        journal.join("1-planted-0.journal").exists(),
+        "journal kept for a human"
+    );
+    let out = run(
+        &[
+            "--root".as_ref(),
+            root.as_os_str(),
+            "--journal-dir".as_ref(),
+            journal.as_os_str(),
+        ],
+        &[],
+        false,
+    );
+    let _ = out;
+    assert!(victim.exists());
+}
+
+mod journal_unavailable {
+    use serde_json::json;
+    use splice_tests::faults::{Immutable, ScratchDir, require};
+    use splice_tests::harness::{Launch, Server};
+    use std::os::unix::fs::MetadataExt;
+
+    fn two_files(dir: &std::path::Path) -> serde_json::Value {
+        let a = dir.join("a.txt");
+        let b = dir.join("b.txt");
+        std::fs::write(&a, "alpha\n").unwrap();
+        std::fs::write(&b, "beta\n").unwrap();
+        json!({"files": [
+            {"file_path": a, "edits": [{"old_string": "alpha", "new_string": "ALPHA"}]},
+            {"file_path": b, "edits": [{"old_string": "beta", "new_string": "BETA"}]}]})
+    }
+
+    #[tokio::test]
+    async fn an_immutable_journal_directory_is_its_own_error_and_single_files_still_work() {
+        let scratch = ScratchDir::new("splice-e2e-journal-immutable").unwrap();
+        let dir = scratch.path().canonicalize().unwrap();
+        let root = dir.join("root");
+        let journal = dir.join("journal");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::create_dir(&journal).unwrap();
+        let args = two_files(&root);
+        let server = Server::start(Launch {
+            roots: vec![root.clone()],
+            journal_dir: Some(journal.clone()),
+            ..Launch::default()
+        })
+        .await;
+        let Some(guard) = require(Immutable::set(&journal)) else {
+            return;
+        };
+        let out = server.call("multi_edit_files", args).await;
+        let e = &out.structured;
+        assert_eq!(e["error_code"], "JOURNAL_UNAVAILABLE", "{e:#}");
+        assert_eq!(e["cause"], "environment");
+        assert_eq!(e["context"]["journal_dir"], journal.to_str().unwrap());
+        assert_eq!(e["context"]["os_error"], "EPERM");
+        assert_eq!(
+            std::fs::read_to_string(root.join("a.txt")).unwrap(),
+            "alpha\n"
+        );
+        let one = server
+            .call(
+                "multi_edit",
+                json!({"file_path": root.join("a.txt"),
+                       "edits": [{"old_string": "alpha", "new_string": "ALPHA"}]}),
+            )
+            .await;
+        assert!(!one.is_error, "{}", one.structured);
+        drop(guard);
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_deleted_journal_directory_is_recreated() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().canonicalize().unwrap();
+        let root = dir.join("root");
+        let journal = dir.join("state/journal");
+        std::fs::create_dir(&root).unwrap();
+        let args = two_files(&root);
+        let server = Server::start(Launch {
+            roots: vec![root.clone()],
+            journal_dir: Some(journal.clone()),
+            ..Launch::default()
+        })
+        .await;
+        std::fs::remove_dir_all(dir.join("state")).unwrap();
+        let out = server.call("multi_edit_files", args).await;
+        assert!(!out.is_error, "{}", out.structured);
+        assert_eq!(
+            std::fs::read_to_string(root.join("b.txt")).unwrap(),
+            "BETA\n"
+        );
+        assert_eq!(std::fs::metadata(&journal).unwrap().mode() & 0o777, 0o700);
+        server.stop().await;
+    }
+}

@@ -202,6 +202,7 @@ impl Journal {
         fs::remove_file(&self.path)
     }
 
+    #[cfg(test)]
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
@@ -287,10 +288,17 @@ fn line(payload: &str) -> Vec<u8> {
     format!("{payload} {}\n", checksum(payload)).into_bytes()
 }
 
-/// Reads a journal from an open file. `None` if it has no valid `begin` record.
-pub(crate) fn parse(mut file: &File) -> io::Result<Option<Parsed>> {
+/// Largest journal recovery reads. A journal lists at most a few hundred
+/// replacements of three hex-encoded paths (each at most 4 KiB, so 8 KiB of
+/// hex): 100 files with backups is under 5 MiB. Anything larger was not
+/// written by splice (a sparse multi-GiB file would otherwise be read whole).
+pub(crate) const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a journal from an open file. `None` if it has no valid `begin`
+/// record. Reads at most [`MAX_JOURNAL_BYTES`].
+pub(crate) fn parse(file: &File) -> io::Result<Option<Parsed>> {
     let mut text = Vec::new();
-    file.read_to_end(&mut text)?;
+    file.take(MAX_JOURNAL_BYTES).read_to_end(&mut text)?;
     Ok(parse_bytes(&text))
 }
 
