@@ -362,3 +362,42 @@ mod journal_unavailable {
         server.stop().await;
     }
 }
+
+#[test]
+fn a_damaged_journal_after_a_rename_keeps_every_copy() {
+    // A crash between renames whose `prepared` record was damaged: the
+    // journal reads as "begun", yet the file was replaced (its temp is gone,
+    // its undo link holds the original). Discarding would delete the only
+    // copy of the original.
+    let (t, root, _victim) = setup();
+    let journal = t.path().join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let target = root.join("a.txt");
+    let temp = root.join(".a.txt.splice-4242-abc123.tmp");
+    let undo = root.join(".a.txt.splice-4242-abc123.undo");
+    std::fs::write(&target, "new\n").unwrap();
+    std::fs::write(&undo, "original\n").unwrap();
+    let h = |p: &Path| hex::encode(p.as_os_str().as_bytes());
+    let mut text = line(&format!(
+        "begin v1 4242 1 F 0 {} {} {}",
+        h(&target),
+        h(&temp),
+        h(&undo)
+    ));
+    text.push_str("prepared 1 1 2 1 3 00000000deadbeef\n");
+    std::fs::write(journal.join("4242-x-0.journal"), text).unwrap();
+    let out = recover_bounded(&root, &journal);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&undo).unwrap_or_default(),
+        "original\n",
+        "the original's only copy was deleted: {stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
+    assert!(journal.join("4242-x-0.journal").exists(), "journal kept");
+    assert!(
+        stderr.contains("rename each `original` over its `target`"),
+        "{stderr}"
+    );
+}

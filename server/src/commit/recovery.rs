@@ -460,6 +460,43 @@ fn recover_one(
         }
     };
     let reps = &reps;
+    // Staging writes each temp before its undo link, and renames only after
+    // the `prepared` record: an undo link whose temp is gone means a rename
+    // happened, so a journal that reads as merely begun lost (or had
+    // damaged) its later records. Discarding it would delete the only copy
+    // of an original; refuse and keep every copy for a human.
+    if parsed.state == State::Begun {
+        let renamed: Vec<&Replacement> = reps
+            .iter()
+            .filter(|r| {
+                matches!(id_of(&r.dir, &r.undo), Ok(Some(_)))
+                    && matches!(id_of(&r.dir, &r.temp), Ok(None))
+            })
+            .collect();
+        if !renamed.is_empty() {
+            for r in &renamed {
+                tracing::error!(
+                    journal = %path.display(),
+                    target = %r.target_path().display(),
+                    original = %r.undo_path().display(),
+                    "damaged journal, but this file was already replaced: nothing touched. \
+                     To undo the interrupted commit, rename each `original` over its `target` \
+                     (and remove the other staging names), then delete the journal"
+                );
+            }
+            return Ok(RecoveredTransaction {
+                journal: path.to_path_buf(),
+                outcome: RecoveryOutcome::Deferred,
+                files,
+                restored: 0,
+                conflicts: renamed.iter().map(|r| r.target_path()).collect(),
+                problems: renamed
+                    .iter()
+                    .map(|r| FsError::new(FsErrorKind::Other, FsOp::Restore, r.target_path()))
+                    .collect(),
+            });
+        }
+    }
     let (outcome, restored, conflicts, mut problems) = match &parsed.state {
         State::Begun => (
             RecoveryOutcome::Discarded,
