@@ -97,7 +97,7 @@ pub struct FileResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
     /// Fields left out of this file's result to keep the whole answer within its size limit (final_content, diff_preview, edits); call again with fewer files to see them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub omitted: Vec<String>,
 }
 
