@@ -399,6 +399,7 @@ fn field_example(spec: &Spec, code: &Code, field: &FieldDef) -> Value {
             _ => "EIO",
         }),
         ("file_type", FieldType::String) => json!("directory"),
+        ("journal_dir", FieldType::String) => json!("/home/me/.local/state/splice/journal"),
         (field_name, ty) => type_example(spec, code, field_name, ty, 0),
     }
 }

@@ -218,10 +218,14 @@ fn a_new_field_declared_in_the_spec_reaches_every_artifact() {
     );
     let ts = emit_ts::emit(&spec);
     assert!(ts.contains("export interface RetryWindow {"), "{ts}");
-    assert!(ts.contains("context: { retry_window: RetryWindow }"), "{ts}");
+    assert!(
+        ts.contains("context: { retry_window: RetryWindow }"),
+        "{ts}"
+    );
     // And the change is compatible with the release.
-    let baseline = splice_codegen::load::load_baseline_path(&root().join("schema/baseline/errors.yaml"))
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let baseline =
+        splice_codegen::load::load_baseline_path(&root().join("schema/baseline/errors.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
     let report = splice_codegen::diff::diff(&baseline, &spec);
     assert!(report.is_acceptable(), "{}", report.render("errors.yaml"));
 }
