@@ -12,7 +12,8 @@
 //! seeing a piece of `old_string` on a given line of *this* file:
 //!
 //! 1. **Rare tokens.** A token is a run of at least [`MIN_TOKEN_BYTES`]
-//!    letters, digits, `_` or non-ASCII bytes (identifiers, numbers, words).
+//!    letters, digits, `_` or non-ASCII bytes (identifiers, numbers, words),
+//!    or a two-digit number.
 //!    For each distinct token of `old_string` (the [`MAX_TOKENS`] longest)
 //!    the file lines holding it as a whole word are counted in one pass; a
 //!    token on `c` of the file's `n` lines weighs `ln((n + 1) / c)`, so a
@@ -220,7 +221,7 @@ fn is_word(b: u8) -> bool {
 /// The tokens of `line` (see the module docs).
 fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
     line.split(|&b| !is_word(b))
-        .filter(|t| t.len() >= MIN_TOKEN_BYTES)
+        .filter(|t| t.len() >= MIN_TOKEN_BYTES || (t.len() == 2 && t[0].is_ascii_digit()))
 }
 
 /// The surprise of seeing something that is on `count` of `lines` lines.

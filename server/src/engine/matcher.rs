@@ -321,7 +321,7 @@ mod tests {
         let text = b"a\r\nb\nc a\nb\nc a\r\nb\r\nc";
         assert_eq!(
             starts(&m, text),
-            [(0, Form::Mixed), (8, Form::Plain), (14, Form::Crlf)]
+            [(0, Form::Mixed), (7, Form::Plain), (13, Form::Crlf)]
         );
         let hit = m.next_from(text, 0).unwrap();
         assert_eq!((hit.len, m.line_breaks(text, hit)), (6, vec![true, false]));
