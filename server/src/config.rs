@@ -29,6 +29,9 @@ pub struct Limits {
     pub max_name_bytes: usize,
     /// Cap on any text returned in a result (diffs, contents, snippets).
     pub max_output_bytes: usize,
+    /// Cap on a whole success answer, both copies as sent
+    /// ([`crate::response::MAX_ANSWER_BYTES`]).
+    pub max_answer_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,6 +44,7 @@ impl Default for Limits {
             max_path_bytes: 4_096,
             max_name_bytes: 255,
             max_output_bytes: 256 * 1024,
+            max_answer_bytes: crate::response::MAX_ANSWER_BYTES,
         }
     }
 }

@@ -23,7 +23,9 @@ use crate::config::Config;
 use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot};
-use crate::response::{EditSummary, FileResult, MultiEditFilesSuccess, MultiEditSuccess};
+use crate::response::{
+    self, EditSummary, FileResult, FilesSummary, MultiEditFilesSuccess, MultiEditSuccess,
+};
 use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
 
 /// One file, read and edited in memory, not yet written.
@@ -44,12 +46,14 @@ pub fn multi_edit(
     let mut results = finish(cfg, committer, req, vec![planned], &[ctx])?;
     let r = results.remove(0);
     let message = summary(&r, req.dry_run);
-    Ok(MultiEditSuccess {
+    let mut answer = MultiEditSuccess {
         success: true,
         message,
         dry_run: req.dry_run,
         file: r,
-    })
+    };
+    response::fit_answer(&mut answer, cfg.limits.max_answer_bytes);
+    Ok(answer)
 }
 
 /// Runs `multi_edit_files`.
@@ -95,12 +99,23 @@ pub fn multi_edit_files(
             results.len()
         )
     };
-    Ok(MultiEditFilesSuccess {
+    let total_edits = results.iter().map(|r| r.edits_applied).sum();
+    let n = results.len() as u64;
+    let mut answer = MultiEditFilesSuccess {
         success: true,
         message,
         dry_run: req.dry_run,
-        files: results,
-    })
+        files_edited: n,
+        summary: FilesSummary {
+            total_files: n,
+            files_succeeded: n,
+            files_failed: 0,
+            total_edits,
+        },
+        file_results: results,
+    };
+    response::fit_answer(&mut answer, cfg.limits.max_answer_bytes);
+    Ok(answer)
 }
 
 /// Adds `file_statuses` to a failure of file `failed` during planning:
@@ -224,14 +239,14 @@ fn file_result(
 ) -> FileResult {
     let o = &p.outcome;
     let mut truncated = false;
-    let diff = (req.dry_run).then(|| {
+    let diff_preview = (req.dry_run).then(|| {
         let old = String::from_utf8_lossy(&p.snapshot.bytes);
         let new = String::from_utf8_lossy(&o.content);
         let (d, cut) = crate::diff::unified(&file.file_path, &old, &new, max_out);
         truncated |= cut;
         d
     });
-    let content = req.include_content.then(|| {
+    let final_content = req.include_content.then(|| {
         let s = String::from_utf8_lossy(&o.content);
         let (c, cut) = crate::envelopes::cap(&s, max_out);
         truncated |= cut;
@@ -244,24 +259,29 @@ fn file_result(
         written: false,
         edits_applied: file.edits.len() as u64,
         replacements: o.per_edit.iter().map(|e| e.replacements as u64).sum(),
-        edits: o
-            .per_edit
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EditSummary {
-                edit_index: i as u64,
-                replacements: e.replacements as u64,
-                line: e.first_line as u64,
-            })
-            .collect(),
+        edits: Some(
+            o.per_edit
+                .iter()
+                .zip(&file.edits)
+                .enumerate()
+                .map(|(i, (e, arg))| EditSummary {
+                    edit_index: i as u64,
+                    old_string: response::echo_old_string(&arg.old_string),
+                    matched: true,
+                    occurrences_replaced: e.replacements as u64,
+                    line: e.first_line as u64,
+                })
+                .collect(),
+        ),
         sha256: hex::encode(sha256(&o.content)),
         line_ending: o.line_ending.as_str().to_string(),
         bom: o.bom,
         eol_translated: o.eol_translated,
         backup_path: None,
-        diff,
-        content,
+        diff_preview,
+        final_content,
         truncated: truncated.then_some(true),
+        omitted: Vec::new(),
     }
 }
 
