@@ -118,17 +118,31 @@ pub struct EditRequest {
     pub include_content: bool,
 }
 
+/// Most violations one VALIDATION_FAILED lists; the rest are counted in a
+/// last entry. Without a cap, 1.1M unknown keys made a 363 MB answer.
+pub const MAX_VIOLATIONS: usize = 100;
+/// Longest `path` and `message` of a violation, in bytes: they may echo text
+/// from the request (a 10 MB relative path, a key of any length).
+const MAX_VIOLATION_TEXT: usize = 512;
+
 /// Collects violations while walking the arguments.
+#[derive(Default)]
 struct Decoder {
     violations: Vec<Violation>,
+    /// Violations found past [`MAX_VIOLATIONS`]: counted, not listed.
+    omitted: usize,
 }
 
 impl Decoder {
     fn push(&mut self, path: &str, code: ErrorCode, message: impl Into<String>) {
+        if self.violations.len() >= MAX_VIOLATIONS {
+            self.omitted += 1;
+            return;
+        }
         self.violations.push(Violation {
-            path: path.to_string(),
+            path: clip(path.to_string()),
             code,
-            message: message.into(),
+            message: clip(message.into()),
         });
     }
 
@@ -445,9 +459,7 @@ const FILE_FIELDS: &[&str] = &["file_path", "edits", "expected_sha256"];
 
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder {
-        violations: Vec::new(),
-    };
+    let mut d = Decoder::default();
     let result = d.object("", args, MULTI_EDIT_FIELDS).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
@@ -468,9 +480,7 @@ pub fn decode_multi_edit_files(
     args: &Value,
     limits: &Limits,
 ) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder {
-        violations: Vec::new(),
-    };
+    let mut d = Decoder::default();
     let result = d.object("", args, MULTI_EDIT_FILES_FIELDS).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
@@ -546,11 +556,37 @@ pub fn decode_multi_edit_files(
     finish(d, result)
 }
 
+/// `text` cut to [`MAX_VIOLATION_TEXT`] bytes (on a character boundary),
+/// saying how much was cut.
+fn clip(mut text: String) -> String {
+    if text.len() <= MAX_VIOLATION_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let mut end = MAX_VIOLATION_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("… ({} of {total} bytes shown)", end));
+    text
+}
+
 fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Violation>> {
     match result {
         Some(r) if d.violations.is_empty() => Ok(r),
         _ => {
             let mut v = d.violations;
+            if d.omitted > 0 {
+                v.push(Violation {
+                    path: String::new(),
+                    code: ErrorCode::InvalidArgument,
+                    message: format!(
+                        "{} more problem(s) not listed (at most {MAX_VIOLATIONS} are); fix these and call again to see the rest",
+                        d.omitted
+                    ),
+                });
+            }
             if v.is_empty() {
                 // Unreachable by construction (every None pushes a violation),
                 // but never return an empty VALIDATION_FAILED.

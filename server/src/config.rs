@@ -96,18 +96,6 @@ impl Config {
         })
     }
 
-    /// The default journal directory: `$XDG_STATE_HOME/splice/journal`, else
-    /// `~/.local/state/splice/journal`, else a directory under the temp dir.
-    pub fn default_journal_dir() -> PathBuf {
-        if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
-            return Path::new(&x).join("splice/journal");
-        }
-        if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-            return Path::new(&h).join(".local/state/splice/journal");
-        }
-        std::env::temp_dir().join("splice-journal")
-    }
-
     /// True if the canonical `path` is one of the roots or below one.
     pub fn contains(&self, path: &Path) -> bool {
         self.roots.iter().any(|r| path.starts_with(r))

@@ -172,6 +172,12 @@ fn error_result(envelope: &ErrorEnvelope) -> CallToolResult {
     structured(serde_json::to_value(envelope), true)
 }
 
+/// A tool-call error result as JSON, for [`crate::transport`], which answers
+/// a request too large to hand to rmcp.
+pub(crate) fn error_result_value(envelope: &ErrorEnvelope) -> Value {
+    serde_json::to_value(error_result(envelope)).unwrap_or(Value::Null)
+}
+
 /// The tool definitions (input schemas from the params structs, output
 /// schemas = success | envelope, annotations).
 pub fn tools() -> Vec<Tool> {

@@ -14,6 +14,7 @@
 //! only then touch the disk (never on a dry run). A failure at any step
 //! before the commit leaves every file untouched.
 
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 use crate::args::{EditRequest, FileArgs};
@@ -68,15 +69,21 @@ pub fn multi_edit_files(
         .map(|(i, f)| FileCtx::multi(i, &f.file_path, req.files.len()))
         .collect();
     let mut planned: Vec<Planned> = Vec::with_capacity(req.files.len());
-    let mut seen: Vec<(PathBuf, usize)> = Vec::new();
+    let mut seen: Vec<(PathBuf, (u64, u64), usize)> = Vec::new();
     for (i, file) in req.files.iter().enumerate() {
         let p = plan(cfg, &ctxs[i], file).map_err(|e| with_statuses(e, &req.files, i))?;
-        // The same file through a symlink or another spelling.
-        if let Some((_, first)) = seen.iter().find(|(path, _)| *path == p.snapshot.path) {
+        // The same file through a symlink, another spelling or another hard
+        // link (same device and inode: two links would otherwise each take
+        // the file's lock, and the second wait on the first forever).
+        let id = (p.snapshot.metadata.dev(), p.snapshot.metadata.ino());
+        if let Some((_, _, first)) = seen
+            .iter()
+            .find(|(path, ino, _)| *path == p.snapshot.path || *ino == id)
+        {
             let e = env::duplicate_file_path(&ctxs[i], *first);
             return Err(with_statuses(e, &req.files, i));
         }
-        seen.push((p.snapshot.path.clone(), i));
+        seen.push((p.snapshot.path.clone(), id, i));
         planned.push(p);
     }
     let results = finish(cfg, committer, req, planned, &ctxs)?;
