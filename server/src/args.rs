@@ -843,7 +843,15 @@ mod tests {
         fn check(v: &Value, at: &str, problems: &mut Vec<String>) {
             match v {
                 Value::Object(m) => {
-                    for key in ["$ref", "$defs", "definitions", "$schema", "anyOf", "oneOf", "title"] {
+                    for key in [
+                        "$ref",
+                        "$defs",
+                        "definitions",
+                        "$schema",
+                        "anyOf",
+                        "oneOf",
+                        "title",
+                    ] {
                         if m.contains_key(key) {
                             problems.push(format!("{at}: {key}"));
                         }
@@ -928,7 +936,10 @@ mod tests {
             ("edits[3].old_string", ErrorCode::DuplicateOldString),
             ("edits[3].new_string", ErrorCode::InvalidArgument),
         ] {
-            assert!(got.contains(&(want.0.into(), want.1)), "{want:?} in {got:?}");
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
         }
         let v = decode_multi_edit_files(
             &json!({"files": [
@@ -946,7 +957,10 @@ mod tests {
             ("files[2].edits", ErrorCode::EmptyEdits),
             ("files[3].file_path", ErrorCode::DuplicateFilePath),
         ] {
-            assert!(got.contains(&(want.0.into(), want.1)), "{want:?} in {got:?}");
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
         }
     }
 }
