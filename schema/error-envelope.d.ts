@@ -34,6 +34,7 @@ export type ErrorCode =
   | "NOT_A_REGULAR_FILE"
   | "FILE_TOO_LARGE"
   | "ROLLBACK_FAILED"
+  | "JOURNAL_UNAVAILABLE"
   | "INTERNAL_ERROR"
   | "NOT_IMPLEMENTED"
   | "UNKNOWN_ERROR";
@@ -149,6 +150,8 @@ export interface ErrorContext {
   os_error?: string;
   /** What the path is instead of a regular file (directory, fifo, socket, ...). */
   file_type?: string;
+  /** The server's commit journal directory (its own state, not a file of the call). */
+  journal_dir?: string;
 }
 
 /** The fields every error envelope carries. */
@@ -556,6 +559,17 @@ export interface RollbackFailedEnvelope extends ErrorEnvelopeBase {
   context?: { os_error?: string };
 }
 
+/** `JOURNAL_UNAVAILABLE` (5000): the server's commit journal directory cannot be written. */
+export interface JournalUnavailableEnvelope extends ErrorEnvelopeBase {
+  error_code: "JOURNAL_UNAVAILABLE";
+  code: 5000;
+  category: "configuration";
+  retryable: false;
+  cause: "environment";
+  file_statuses?: FileStatus[];
+  context: { os_error: string; journal_dir: string };
+}
+
 /** `INTERNAL_ERROR` (9000): an internal error occurred in splice. */
 export interface InternalErrorEnvelope extends ErrorEnvelopeBase {
   error_code: "INTERNAL_ERROR";
@@ -622,6 +636,7 @@ export type ErrorEnvelope =
   | NotARegularFileEnvelope
   | FileTooLargeEnvelope
   | RollbackFailedEnvelope
+  | JournalUnavailableEnvelope
   | InternalErrorEnvelope
   | NotImplementedEnvelope
   | UnknownErrorEnvelope;

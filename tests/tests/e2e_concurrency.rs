@@ -83,8 +83,8 @@ async fn fifty_parallel_edits_of_one_file_all_land() {
         if r.is_error == Some(true) {
             failures.push((i, sc["error_code"].clone()));
         } else {
-            assert_eq!(sc["file"]["written"], true, "call {i}: {sc}");
-            assert_eq!(sc["file"]["replacements"], 1, "call {i}: {sc}");
+            assert_eq!(sc["written"], true, "call {i}: {sc}");
+            assert_eq!(sc["replacements"], 1, "call {i}: {sc}");
         }
     }
     assert!(failures.is_empty(), "calls failed: {failures:?}");
