@@ -38,8 +38,11 @@ fn call_params(tool: &str, args: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(tool.to_string()).with_arguments(map)
 }
 
-/// Holds an exclusive `flock` on `path`, as another splice process would.
-struct HeldLock(File);
+/// Holds an exclusive `flock` on `path`, as another splice process would;
+/// dropping it (closing the file) releases the lock.
+struct HeldLock {
+    _file: File,
+}
 
 impl HeldLock {
     fn take(path: &Path) -> HeldLock {
@@ -47,7 +50,7 @@ impl HeldLock {
         // SAFETY: flock on an open descriptor has no memory-safety preconditions.
         let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
         assert_eq!(rc, 0, "flock");
-        HeldLock(f)
+        HeldLock { _file: f }
     }
 }
 
