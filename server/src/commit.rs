@@ -189,6 +189,23 @@ pub struct CommitFailure {
     pub rollback: RollbackOutcome,
 }
 
+/// Why [`Committer::commit_with`] wrote nothing (or undid what it wrote).
+#[derive(Debug)]
+pub enum CommitError<E> {
+    /// A file-system step failed; see [`CommitFailure`].
+    Failed(CommitFailure),
+    /// The rebase hook refused change `index` with `error`; nothing was written.
+    Rebase { index: usize, error: E },
+    /// The call was cancelled before the commit point; nothing was written.
+    Cancelled,
+}
+
+impl<E> From<CommitFailure> for CommitError<E> {
+    fn from(failure: CommitFailure) -> Self {
+        CommitError::Failed(failure)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RollbackOutcome {
     /// Whether any rename had to be undone (false: failed before the renames).
@@ -323,7 +340,37 @@ impl Committer {
     }
 
     /// Writes every change or none. See the module docs for the protocol.
+    /// A file that changed since its snapshot fails as stale.
     pub fn commit(&self, changes: Vec<FileChange>) -> Result<CommitReport, CommitFailure> {
+        let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
+        match self.commit_with(changes, &|| false, never) {
+            Ok(report) => Ok(report),
+            Err(CommitError::Failed(failure)) => Err(failure),
+            Err(CommitError::Rebase { error, .. }) => match error {},
+            Err(CommitError::Cancelled) => unreachable!("never cancelled"),
+        }
+    }
+
+    /// [`Committer::commit`], with two hooks for the server's calls:
+    ///
+    /// - `rebase(i, file)` is asked, under the locks, for change `i` whose
+    ///   file no longer holds its snapshot's bytes (another call committed
+    ///   first). It gets the locked, open file and returns the file's current
+    ///   bytes and the new bytes recomputed from them (`Ok(Some(..))`, the
+    ///   commit goes on with those), `Ok(None)` to fail as stale (the caller
+    ///   stated the content it expected), or an error of its own that ends the
+    ///   commit before anything is written ([`CommitError::Rebase`]).
+    /// - `cancelled()` is polled while waiting for locks and checked once more
+    ///   at the commit point: after every lock is held and every file verified,
+    ///   before anything (temp, `.bak`, journal) is created. A cancelled commit
+    ///   writes nothing ([`CommitError::Cancelled`]); past that point it
+    ///   completes.
+    pub fn commit_with<E>(
+        &self,
+        mut changes: Vec<FileChange>,
+        cancelled: &dyn Fn() -> bool,
+        mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Vec<u8>)>, E>,
+    ) -> Result<CommitReport, CommitError<E>> {
         // 1. Lock, in sorted path order.
         let mut order: Vec<usize> = (0..changes.len()).collect();
         order.sort_by(|&a, &b| changes[a].snapshot.path.cmp(&changes[b].snapshot.path));
@@ -334,36 +381,60 @@ impl Committer {
                 return Err(fail(
                     Some(index),
                     FsError::new(FsErrorKind::DuplicatePath, FsOp::Lock, path),
-                ));
+                )
+                .into());
             }
         }
-        let sorted: Vec<&Path> = order
+        let sorted: Vec<PathBuf> = order
             .iter()
-            .map(|&i| changes[i].snapshot.path.as_path())
+            .map(|&i| changes[i].snapshot.path.clone())
             .collect();
-        let _table = self.locks.lock_all(&sorted);
+        let sorted: Vec<&Path> = sorted.iter().map(PathBuf::as_path).collect();
+        let Some(_table) = self.locks.lock_all_unless(&sorted, cancelled) else {
+            return Err(CommitError::Cancelled);
+        };
         let mut locked: Vec<Option<File>> = (0..changes.len()).map(|_| None).collect();
         for &i in &order {
             let s = &changes[i].snapshot;
-            let file = lock::lock_file(&s.dir, &s.name, &s.path, self.lock_timeout)
-                .map_err(|e| fail(Some(i), e))?;
-            locked[i] = Some(file);
+            match lock::lock_file_unless(&s.dir, &s.name, &s.path, self.lock_timeout, cancelled) {
+                Ok(Some(file)) => locked[i] = Some(file),
+                Ok(None) => return Err(CommitError::Cancelled),
+                Err(e) => return Err(fail(Some(i), e).into()),
+            }
         }
         let locked: Vec<File> = locked.into_iter().flatten().collect();
         self.at(Phase::Locked);
 
-        // 2. Verify, under the locks: the bytes on disk are the snapshot's.
+        // 2. Verify, under the locks: the bytes on disk are the snapshot's,
+        //    or the change is recomputed from the bytes on disk.
         let mut current: Vec<Metadata> = Vec::with_capacity(changes.len());
-        for (i, (change, file)) in changes.iter().zip(&locked).enumerate() {
-            let path = &change.snapshot.path;
-            let verify_err = |e: io::Error| fail(Some(i), FsError::from_io(&e, FsOp::Verify, path));
+        for (i, (change, file)) in changes.iter_mut().zip(&locked).enumerate() {
+            let path = change.snapshot.path.clone();
+            let verify_err =
+                |e: io::Error| fail(Some(i), FsError::from_io(&e, FsOp::Verify, &path));
             if let Some(hash) = differs(file, &change.snapshot.bytes).map_err(verify_err)? {
-                let kind = FsErrorKind::Stale {
-                    current_sha256: hex::encode(hash),
-                };
-                return Err(fail(Some(i), FsError::new(kind, FsOp::Verify, path)));
+                match rebase(i, file) {
+                    Ok(Some((now, new_bytes))) => {
+                        tracing::debug!(path = %path.display(), "changed since read: edits re-applied under the lock");
+                        change.snapshot.replace_bytes(now);
+                        change.new_bytes = new_bytes;
+                    }
+                    Ok(None) => {
+                        let kind = FsErrorKind::Stale {
+                            current_sha256: hex::encode(hash),
+                        };
+                        return Err(fail(Some(i), FsError::new(kind, FsOp::Verify, &path)).into());
+                    }
+                    Err(error) => return Err(CommitError::Rebase { index: i, error }),
+                }
             }
             current.push(file.metadata().map_err(verify_err)?);
+        }
+        let changes = changes;
+
+        // The commit point: a call cancelled before it writes nothing.
+        if cancelled() {
+            return Err(CommitError::Cancelled);
         }
 
         let mut report = CommitReport {
@@ -387,7 +458,7 @@ impl Committer {
                 let bak = snap.dir.path().join(stage::backup_name(&snap.name));
                 if sorted.binary_search(&bak.as_path()).is_ok() {
                     let error = FsError::new(FsErrorKind::DuplicatePath, FsOp::Backup, &bak);
-                    return Err(fail(Some(i), error));
+                    return Err(fail(Some(i), error).into());
                 }
             }
         }
@@ -399,7 +470,7 @@ impl Committer {
                 report.files[i].backup_path = backup;
                 Ok(report)
             }
-            _ => self.commit_journaled(&changes, &current, &writes, report),
+            _ => Ok(self.commit_journaled(&changes, &current, &writes, report)?),
         }
     }
 
