@@ -138,6 +138,7 @@ mod journal;
 mod lock;
 mod recovery;
 mod stage;
+mod sweep;
 
 use std::ffi::OsStr;
 use std::fs::{self, File, Metadata};
@@ -147,6 +148,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use recovery::{RecoveredTransaction, RecoveryOutcome, RecoveryReport};
+pub use sweep::Swept;
 
 use crate::fsio::{FileSnapshot, FsError, FsErrorKind, FsOp, file_id};
 use journal::{Journal, Replacement, Role, Staged};
@@ -317,6 +319,36 @@ impl Committer {
         )
     }
 
+    /// Finishes the single-file commits a crash interrupted anywhere under
+    /// `roots` (their staging names; see [`sweep`]). For `splice recover`.
+    pub fn sweep_roots(&self, roots: &[PathBuf]) -> Swept {
+        let mut out = Swept::default();
+        for root in roots {
+            out.absorb(sweep::sweep_tree(root, &self.locks));
+        }
+        out
+    }
+
+    /// Finishes interrupted single-file commits in the directories of this
+    /// commit (the caller holds the locks of `own`, its files there).
+    fn sweep_dirs(&self, changes: &[FileChange], writes: &[usize]) {
+        let mut dirs: std::collections::BTreeMap<&Path, (&crate::sandbox::Dir, Vec<&OsStr>)> =
+            std::collections::BTreeMap::new();
+        for &i in writes {
+            let s = &changes[i].snapshot;
+            dirs.entry(s.dir.path())
+                .or_insert((&*s.dir, Vec::new()))
+                .1
+                .push(s.name.as_os_str());
+        }
+        for (dir, own) in dirs.values() {
+            let swept = sweep::sweep(dir, &self.locks, own);
+            for problem in &swept.problems {
+                tracing::warn!(%problem, "could not finish an interrupted single-file commit");
+            }
+        }
+    }
+
     /// Writes every change or none. See the module docs for the protocol.
     pub fn commit(&self, changes: Vec<FileChange>) -> Result<CommitReport, CommitFailure> {
         // 1. Lock, in sorted path order.
@@ -385,6 +417,11 @@ impl Committer {
                     return Err(fail(Some(i), error));
                 }
             }
+        }
+        // Staging names an interrupted single-file commit left in these
+        // directories (it has no journal): finish it first.
+        if !writes.is_empty() {
+            self.sweep_dirs(&changes, &writes);
         }
         match writes[..] {
             [] => Ok(report),
