@@ -8,13 +8,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use splice_server::recover_report;
 use rmcp::ServiceExt;
 use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
 use splice_server::config::{Config, Limits};
 use splice_server::explain;
 use splice_server::mcp::Splice;
+use splice_server::recover_report;
 
 /// An MCP server for exact, all-or-nothing multi-edits with structured errors.
 ///

@@ -82,10 +82,18 @@ pub fn human(report: &RecoveryReport, swept: &Swept) -> String {
         }
     }
     for f in &swept.rolled_back {
-        let _ = writeln!(out, "(single-file commit): rolled back, 1 file(s): {}", f.display());
+        let _ = writeln!(
+            out,
+            "(single-file commit): rolled back, 1 file(s): {}",
+            f.display()
+        );
     }
     for f in &swept.completed {
-        let _ = writeln!(out, "(single-file commit): completed, 1 file(s): {}", f.display());
+        let _ = writeln!(
+            out,
+            "(single-file commit): completed, 1 file(s): {}",
+            f.display()
+        );
     }
     for f in &swept.busy {
         let _ = writeln!(

@@ -179,7 +179,8 @@ pub(crate) fn sweep_tree(root: &Path, locks: &LockTable) -> Swept {
         let dir = match Dir::open_nofollow(&path) {
             Ok(d) => d,
             Err(e) => {
-                out.problems.push(FsError::from_io(&e, FsOp::Restore, &path));
+                out.problems
+                    .push(FsError::from_io(&e, FsOp::Restore, &path));
                 continue;
             }
         };
