@@ -148,13 +148,19 @@ fn interrupted_single_file_commits(dir: &Path) {
 }
 
 fn assert_finished(dir: &Path) {
-    assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "a needle\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.txt")).unwrap(),
+        "a needle\n"
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("a.txt.bak")).unwrap(),
         "older backup\n",
         "the .bak of a commit that did not happen must be the old one"
     );
-    assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "b NEEDLE\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b.txt")).unwrap(),
+        "b NEEDLE\n"
+    );
     let hidden: Vec<String> = listing(dir)
         .into_iter()
         .filter(|n| n.contains(".splice."))
@@ -173,7 +179,10 @@ async fn splice_recover_finishes_interrupted_single_file_commits() {
     let journal = dir.join("journal");
     let run = |json: bool| {
         let mut cmd = std::process::Command::new(splice_tests::harness::splice_bin());
-        cmd.arg("--root").arg(&root).arg("--journal-dir").arg(&journal);
+        cmd.arg("--root")
+            .arg(&root)
+            .arg("--journal-dir")
+            .arg(&journal);
         cmd.arg("recover");
         if json {
             cmd.arg("--json");
@@ -184,11 +193,17 @@ async fn splice_recover_finishes_interrupted_single_file_commits() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains(&format!("rolled back, 1 file(s): {}", sub.join("a.txt").display())),
+        text.contains(&format!(
+            "rolled back, 1 file(s): {}",
+            sub.join("a.txt").display()
+        )),
         "{text}"
     );
     assert!(
-        text.contains(&format!("completed, 1 file(s): {}", sub.join("b.txt").display())),
+        text.contains(&format!(
+            "completed, 1 file(s): {}",
+            sub.join("b.txt").display()
+        )),
         "{text}"
     );
     assert!(!text.contains("RecoveryReport"), "{text}");
