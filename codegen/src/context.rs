@@ -311,6 +311,8 @@ context_fields! {
         "The operating system's error name (e.g. ENOSPC), never a raw message or path outside the roots.";
     FileType => "file_type", Context, FieldType::String,
         "What the path is instead of a regular file (directory, fifo, socket, ...).";
+    JournalDir => "journal_dir", Context, FieldType::String,
+        "The server's commit journal directory (its own state, not a file of the call).";
 }
 
 impl ContextField {

@@ -379,6 +379,7 @@ fn field_example(spec: &Spec, code: &Code, field: ContextField) -> Value {
             _ => "EIO",
         }),
         ContextField::FileType => json!("directory"),
+        ContextField::JournalDir => json!("/home/me/.local/state/splice/journal"),
     }
 }
 

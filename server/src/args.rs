@@ -26,7 +26,7 @@ pub struct EditParams {
     /// The replacement text. Its line breaks are written in the file's style.
     pub new_string: String,
     /// Replace every occurrence instead of requiring exactly one. Default false.
-    #[serde(default)]
+    #[schemars(extend("default" = false))]
     pub replace_all: Option<bool>,
 }
 
@@ -34,21 +34,21 @@ pub struct EditParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MultiEditParams {
-    /// Absolute path of the file to edit; it must lie inside the server's allowed roots.
+    /// Absolute path of an existing file (this tool never creates files) inside the server's allowed roots.
     pub file_path: String,
-    /// Edits applied in order, each to the result of the previous one. All succeed or none is written.
+    /// Edits applied in order, each to the result of the previous one; all succeed or nothing is written. Each old_string at most once per call (the same old_string twice is refused as DUPLICATE_OLD_STRING: merge them or use replace_all).
+    #[schemars(length(min = 1))]
     pub edits: Vec<EditParams>,
-    /// Validate and return a unified diff without writing anything. Default false.
-    #[serde(default)]
+    /// Validate and return a unified diff (diff_preview) without writing anything. Default false.
+    #[schemars(extend("default" = false))]
     pub dry_run: Option<bool>,
-    /// Write `<file>.bak` with the original bytes before replacing the file (only when a write happens). Default true.
-    #[serde(default)]
+    /// Write `<file>.bak` with the original bytes beside the file before replacing it (only when a write happens; an existing .bak is overwritten). Default true.
+    #[schemars(extend("default" = true))]
     pub backup: Option<bool>,
-    /// Return the file's final content in the result. Default false.
-    #[serde(default)]
+    /// Return the file's final content in the result (final_content). Default false.
+    #[schemars(extend("default" = false))]
     pub include_content: Option<bool>,
-    /// SHA-256 (64 hex digits) of the content you last read; if the file now differs, nothing is written and STALE_FILE is returned with the current hash.
-    #[serde(default)]
+    /// Optional. SHA-256 (64 hex digits) of the content you last read (the sha256 of a previous result); if the file now differs, nothing is written and STALE_FILE is returned with the current hash.
     pub expected_sha256: Option<String>,
 }
 
@@ -56,12 +56,12 @@ pub struct MultiEditParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FileEditsParams {
-    /// Absolute path of the file; inside the allowed roots; each file at most once per call.
+    /// Absolute path of an existing file (never created) inside the allowed roots; each file at most once per call.
     pub file_path: String,
-    /// Edits for this file, applied in order.
+    /// Edits for this file, applied in order; the same old_string twice is refused (DUPLICATE_OLD_STRING).
+    #[schemars(length(min = 1))]
     pub edits: Vec<EditParams>,
-    /// SHA-256 (64 hex digits) of the content you last read of this file.
-    #[serde(default)]
+    /// Optional. SHA-256 (64 hex digits) of the content you last read of this file.
     pub expected_sha256: Option<String>,
 }
 
@@ -69,16 +69,17 @@ pub struct FileEditsParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MultiEditFilesParams {
-    /// Files to edit; every file is validated and computed before any is written, and the whole set is committed atomically.
+    /// Files to edit (at most 100 by default); every file is validated and computed before any is written, and the whole set is committed atomically.
+    #[schemars(length(min = 1))]
     pub files: Vec<FileEditsParams>,
-    /// Validate and return a unified diff per file without writing anything. Default false.
-    #[serde(default)]
+    /// Validate and return a unified diff per file (diff_preview) without writing anything. Default false.
+    #[schemars(extend("default" = false))]
     pub dry_run: Option<bool>,
-    /// Write `<file>.bak` for every written file. Default true.
-    #[serde(default)]
+    /// Write `<file>.bak` beside every written file with its original bytes. Default true.
+    #[schemars(extend("default" = true))]
     pub backup: Option<bool>,
-    /// Return each file's final content in the result. Default false.
-    #[serde(default)]
+    /// Return each file's final content in the result (final_content). Default false.
+    #[schemars(extend("default" = false))]
     pub include_content: Option<bool>,
 }
 
@@ -117,17 +118,31 @@ pub struct EditRequest {
     pub include_content: bool,
 }
 
+/// Most violations one VALIDATION_FAILED lists; the rest are counted in a
+/// last entry. Without a cap, 1.1M unknown keys made a 363 MB answer.
+pub const MAX_VIOLATIONS: usize = 100;
+/// Longest `path` and `message` of a violation, in bytes: they may echo text
+/// from the request (a 10 MB relative path, a key of any length).
+const MAX_VIOLATION_TEXT: usize = 512;
+
 /// Collects violations while walking the arguments.
+#[derive(Default)]
 struct Decoder {
     violations: Vec<Violation>,
+    /// Violations found past [`MAX_VIOLATIONS`]: counted, not listed.
+    omitted: usize,
 }
 
 impl Decoder {
     fn push(&mut self, path: &str, code: ErrorCode, message: impl Into<String>) {
+        if self.violations.len() >= MAX_VIOLATIONS {
+            self.omitted += 1;
+            return;
+        }
         self.violations.push(Violation {
-            path: path.to_string(),
+            path: clip(path.to_string()),
             code,
-            message: message.into(),
+            message: clip(message.into()),
         });
     }
 
@@ -289,7 +304,9 @@ impl Decoder {
             );
             return None;
         }
-        let mut out = Vec::with_capacity(items.len());
+        // Every edit is decoded even after a bad one, and the duplicate check
+        // runs over all that decoded: one call reports every problem.
+        let mut out: Vec<(usize, EditArg)> = Vec::with_capacity(items.len());
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
             let p = format!("{edits_path}[{i}]");
@@ -311,22 +328,39 @@ impl Decoder {
                         );
                         ok = false;
                     }
-                    out.push(EditArg {
-                        old_string,
-                        new_string,
-                        replace_all,
-                    });
+                    out.push((
+                        i,
+                        EditArg {
+                            old_string,
+                            new_string,
+                            replace_all,
+                        },
+                    ));
+                }
+                (Some(old_string), None) => {
+                    // Still checked for duplicates below.
+                    out.push((
+                        i,
+                        EditArg {
+                            old_string,
+                            new_string: String::new(),
+                            replace_all,
+                        },
+                    ));
+                    ok = false;
                 }
                 _ => ok = false,
             }
         }
-        if !ok {
-            return None;
-        }
         // The same old_string twice in one file is almost always a mistake:
-        // the second edit would see the text the first one wrote.
-        for i in 0..out.len() {
-            if let Some(first) = (0..i).find(|&j| out[j].old_string == out[i].old_string) {
+        // the second edit would see the text the first one wrote. (Empty
+        // ones are already EMPTY_OLD_STRING.)
+        for k in 0..out.len() {
+            let (i, e) = &out[k];
+            if e.old_string.is_empty() {
+                continue;
+            }
+            if let Some((first, _)) = out[..k].iter().find(|(_, p)| p.old_string == e.old_string) {
                 self.push(
                     &format!("{edits_path}[{i}].old_string"),
                     ErrorCode::DuplicateOldString,
@@ -335,7 +369,7 @@ impl Decoder {
                 ok = false;
             }
         }
-        ok.then_some(out)
+        ok.then(|| out.into_iter().map(|(_, e)| e).collect())
     }
 
     fn check_path(&mut self, path: &str, file_path: &str, limits: &Limits) {
@@ -425,9 +459,7 @@ const FILE_FIELDS: &[&str] = &["file_path", "edits", "expected_sha256"];
 
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder {
-        violations: Vec::new(),
-    };
+    let mut d = Decoder::default();
     let result = d.object("", args, MULTI_EDIT_FIELDS).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
@@ -448,9 +480,7 @@ pub fn decode_multi_edit_files(
     args: &Value,
     limits: &Limits,
 ) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder {
-        violations: Vec::new(),
-    };
+    let mut d = Decoder::default();
     let result = d.object("", args, MULTI_EDIT_FILES_FIELDS).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
@@ -477,10 +507,19 @@ pub fn decode_multi_edit_files(
             return None;
         }
         let mut files = Vec::with_capacity(items.len());
+        // Every entry's path, also of entries with other problems, so that a
+        // duplicate is reported together with them.
+        let mut paths: Vec<Option<&str>> = Vec::with_capacity(items.len());
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
             let p = format!("files[{i}]");
-            match d.object(&p, item, FILE_FIELDS).and_then(|m| d.file(m, &p, limits)) {
+            let obj = d.object(&p, item, FILE_FIELDS);
+            paths.push(
+                obj.and_then(|m| m.get("file_path"))
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty()),
+            );
+            match obj.and_then(|m| d.file(m, &p, limits)) {
                 Some(f) => files.push(f),
                 None => ok = false,
             }
@@ -496,8 +535,9 @@ pub fn decode_multi_edit_files(
         }
         // Lexically identical paths are caught here; the same file through a
         // symlink or another spelling is caught after resolution.
-        for i in 0..files.len() {
-            if let Some(first) = (0..i).find(|&j| files[j].file_path == files[i].file_path) {
+        for i in 0..paths.len() {
+            let Some(path) = paths[i] else { continue };
+            if let Some(first) = (0..i).find(|&j| paths[j] == Some(path)) {
                 d.push(
                     &format!("files[{i}].file_path"),
                     ErrorCode::DuplicateFilePath,
@@ -516,11 +556,37 @@ pub fn decode_multi_edit_files(
     finish(d, result)
 }
 
+/// `text` cut to [`MAX_VIOLATION_TEXT`] bytes (on a character boundary),
+/// saying how much was cut.
+fn clip(mut text: String) -> String {
+    if text.len() <= MAX_VIOLATION_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let mut end = MAX_VIOLATION_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("… ({} of {total} bytes shown)", end));
+    text
+}
+
 fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Violation>> {
     match result {
         Some(r) if d.violations.is_empty() => Ok(r),
         _ => {
             let mut v = d.violations;
+            if d.omitted > 0 {
+                v.push(Violation {
+                    path: String::new(),
+                    code: ErrorCode::InvalidArgument,
+                    message: format!(
+                        "{} more problem(s) not listed (at most {MAX_VIOLATIONS} are); fix these and call again to see the rest",
+                        d.omitted
+                    ),
+                });
+            }
             if v.is_empty() {
                 // Unreachable by construction (every None pushes a violation),
                 // but never return an empty VALIDATION_FAILED.
@@ -535,13 +601,63 @@ fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Vi
     }
 }
 
-/// The JSON Schema of a params struct, as an MCP tool input schema object.
+/// The JSON Schema of a params struct, as an MCP tool input schema object,
+/// in the portable subset every client accepts ([`portable`]).
 pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    let schema = schemars::schema_for!(T);
-    match serde_json::to_value(schema) {
-        Ok(Value::Object(map)) => map,
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut v = serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
+    portable(&mut v);
+    match v {
+        Value::Object(map) => map,
         _ => serde_json::Map::new(),
     }
+}
+
+/// Rewrites a schema into the subset that strict tool-schema consumers
+/// accept (Gemini CLI, Zed and Copilot CLI have rejected the rest): no
+/// `$schema`, `$ref`/`$defs` (subschemas are inlined by the generator), no
+/// nullable type arrays (`["boolean", "null"]` becomes `"boolean"`: an
+/// absent member is how a caller leaves an option out), no `default: null`,
+/// no Rust type names as `title`. Optional members stay out of `required`.
+pub fn portable(v: &mut Value) {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("$schema");
+                map.remove("title");
+                if map.get("default") == Some(&Value::Null) {
+                    map.remove("default");
+                }
+                if let Some(Value::Array(types)) = map.get_mut("type") {
+                    types.retain(|t| t != "null");
+                    if types.len() == 1 {
+                        let only = types.remove(0);
+                        map.insert("type".into(), only);
+                    }
+                }
+                // "properties" holds member names, not keywords: walk the
+                // member schemas without treating a member called "title"
+                // as an annotation.
+                for (k, child) in map.iter_mut() {
+                    if k == "properties" {
+                        if let Value::Object(props) = child {
+                            props.values_mut().for_each(walk);
+                        }
+                    } else {
+                        walk(child);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(v);
 }
 
 #[cfg(test)]
@@ -690,14 +806,12 @@ mod tests {
     /// The decoder and the published input schemas must accept the same fields.
     #[test]
     fn decoder_fields_match_the_schemas() {
-        fn props(schema: &serde_json::Map<String, Value>, def: Option<&str>) -> Vec<String> {
-            let obj = match def {
-                None => schema,
-                Some(d) => schema["$defs"][d].as_object().unwrap(),
-            };
-            let mut v: Vec<String> = obj["properties"]
-                .as_object()
-                .unwrap()
+        fn props(schema: &serde_json::Map<String, Value>, pointer: &str) -> Vec<String> {
+            let root = Value::Object(schema.clone());
+            let mut v: Vec<String> = root
+                .pointer(&format!("{pointer}/properties"))
+                .and_then(Value::as_object)
+                .unwrap_or_else(|| panic!("no properties at {pointer}"))
                 .keys()
                 .cloned()
                 .collect();
@@ -709,14 +823,144 @@ mod tests {
             v.sort();
             v
         }
+        let edit = sorted(&["old_string", "new_string", "replace_all"]);
         let me = input_schema::<MultiEditParams>();
-        assert_eq!(props(&me, None), sorted(MULTI_EDIT_FIELDS));
-        assert_eq!(
-            props(&me, Some("EditParams")),
-            sorted(&["old_string", "new_string", "replace_all"])
-        );
+        assert_eq!(props(&me, ""), sorted(MULTI_EDIT_FIELDS));
+        assert_eq!(props(&me, "/properties/edits/items"), edit);
         let mf = input_schema::<MultiEditFilesParams>();
-        assert_eq!(props(&mf, None), sorted(MULTI_EDIT_FILES_FIELDS));
-        assert_eq!(props(&mf, Some("FileEditsParams")), sorted(FILE_FIELDS));
+        assert_eq!(props(&mf, ""), sorted(MULTI_EDIT_FILES_FIELDS));
+        assert_eq!(props(&mf, "/properties/files/items"), sorted(FILE_FIELDS));
+        assert_eq!(
+            props(&mf, "/properties/files/items/properties/edits/items"),
+            edit
+        );
+    }
+
+    /// Item 6 of issue 15: input schemas in the portable subset, with
+    /// defaults that agree with their descriptions.
+    #[test]
+    fn input_schemas_are_portable() {
+        fn check(v: &Value, at: &str, problems: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    for key in [
+                        "$ref",
+                        "$defs",
+                        "definitions",
+                        "$schema",
+                        "anyOf",
+                        "oneOf",
+                        "title",
+                    ] {
+                        if m.contains_key(key) {
+                            problems.push(format!("{at}: {key}"));
+                        }
+                    }
+                    if let Some(t) = m.get("type") {
+                        if !t.is_string() {
+                            problems.push(format!("{at}: type {t}"));
+                        }
+                    }
+                    if let Some(d) = m.get("default") {
+                        let desc = m.get("description").and_then(Value::as_str).unwrap_or("");
+                        if d.is_null() || !desc.contains(&format!("Default {d}.")) {
+                            problems.push(format!("{at}: default {d} vs {desc:?}"));
+                        }
+                    }
+                    if let Some(Value::Object(props)) = m.get("properties") {
+                        for (name, p) in props {
+                            if !p.get("description").is_some_and(Value::is_string) {
+                                problems.push(format!("{at}.{name}: no description"));
+                            }
+                            check(p, &format!("{at}.{name}"), problems);
+                        }
+                    }
+                    if let Some(items) = m.get("items") {
+                        check(items, &format!("{at}[]"), problems);
+                    }
+                }
+                _ => problems.push(format!("{at}: not an object")),
+            }
+        }
+        for (name, schema) in [
+            ("multi_edit", input_schema::<MultiEditParams>()),
+            ("multi_edit_files", input_schema::<MultiEditFilesParams>()),
+        ] {
+            let v = Value::Object(schema);
+            let mut problems = Vec::new();
+            check(&v, name, &mut problems);
+            assert!(problems.is_empty(), "{problems:#?}\n{v:#}");
+            assert_eq!(v["type"], "object");
+            let text = v.to_string();
+            assert!(!text.contains("\"null\""), "{text}");
+            // What a model needs before its first call.
+            assert!(text.contains("never creat"), "{text}");
+            assert!(text.contains(".bak"), "{text}");
+            assert!(text.contains("DUPLICATE_OLD_STRING"), "{text}");
+            // Optional members are not required; the defaults are the decoder's.
+            let required: Vec<&str> = v["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            assert!(!required.contains(&"backup") && !required.contains(&"dry_run"));
+            assert_eq!(v["properties"]["backup"]["default"], true);
+            assert_eq!(v["properties"]["dry_run"]["default"], false);
+        }
+        let r = decode_multi_edit(
+            &json!({"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]}),
+            &limits(),
+        )
+        .unwrap();
+        assert!(r.backup && !r.dry_run && !r.include_content && !r.files[0].edits[0].replace_all);
+    }
+
+    /// Item 10 of issue 15: an EMPTY_OLD_STRING no longer hides a
+    /// DUPLICATE_OLD_STRING or a DUPLICATE_FILE_PATH in the same call.
+    #[test]
+    fn every_problem_at_once_across_edits_and_files() {
+        let v = decode_multi_edit(
+            &json!({"file_path": "/a", "edits": [
+                {"old_string": "", "new_string": "1"},
+                {"old_string": "x", "new_string": "2"},
+                {"old_string": "x", "new_string": "3"},
+                {"old_string": "x"}]}),
+            &limits(),
+        )
+        .unwrap_err();
+        let got = codes(&v);
+        for want in [
+            ("edits[0].old_string", ErrorCode::EmptyOldString),
+            ("edits[2].old_string", ErrorCode::DuplicateOldString),
+            ("edits[3].old_string", ErrorCode::DuplicateOldString),
+            ("edits[3].new_string", ErrorCode::InvalidArgument),
+        ] {
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
+        }
+        let v = decode_multi_edit_files(
+            &json!({"files": [
+                {"file_path": "/a", "edits": [{"old_string": "", "new_string": "y"}]},
+                {"file_path": "/a", "edits": [{"old_string": "z", "new_string": "y"}]},
+                {"file_path": "/b", "edits": []},
+                {"file_path": "/b", "edits": [{"old_string": "z", "new_string": "y"}]}]}),
+            &limits(),
+        )
+        .unwrap_err();
+        let got = codes(&v);
+        for want in [
+            ("files[0].edits[0].old_string", ErrorCode::EmptyOldString),
+            ("files[1].file_path", ErrorCode::DuplicateFilePath),
+            ("files[2].edits", ErrorCode::EmptyEdits),
+            ("files[3].file_path", ErrorCode::DuplicateFilePath),
+        ] {
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
+        }
     }
 }

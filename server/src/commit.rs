@@ -186,7 +186,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use recovery::{RecoveredTransaction, RecoveryOutcome, RecoveryReport};
+pub use recovery::{IgnoredEntry, RecoveredTransaction, RecoveryOutcome, RecoveryReport};
 pub use sweep::Swept;
 
 use crate::fsio::{FileSnapshot, FsError, FsErrorKind, FsOp, file_id};
@@ -280,6 +280,10 @@ impl std::fmt::Debug for Committer {
 
 impl Committer {
     /// A committer journaling in `journal_dir` (created, mode 0700, if missing).
+    ///
+    /// Refused ([`io::ErrorKind::PermissionDenied`]) when the directory is not
+    /// owned by this process's user or is writable by group or others: recovery
+    /// acts on what the journals there say, so nobody else may write them.
     pub fn new(journal_dir: PathBuf) -> io::Result<Committer> {
         use std::os::unix::fs::DirBuilderExt;
         fs::DirBuilder::new()
@@ -287,6 +291,7 @@ impl Committer {
             .mode(0o700)
             .create(&journal_dir)?;
         let journal_dir = fs::canonicalize(&journal_dir)?;
+        journal::check_trusted(&fs::symlink_metadata(&journal_dir)?, &journal_dir)?;
         Ok(Committer {
             journal_dir,
             locks: LockTable::default(),
@@ -658,7 +663,8 @@ impl Committer {
 
         // 3. Begin the journal.
         let records: Vec<_> = plan.iter().map(Replacement::record).collect();
-        let mut journal = Journal::begin(&self.journal_dir, &records, self.durable)
+        let mut journal = self
+            .begin_journal(&records)
             .map_err(|e| fail(None, FsError::from_io(&e, FsOp::Journal, &self.journal_dir)))?;
 
         // 4. Stage.
@@ -695,7 +701,7 @@ impl Committer {
 
         // 5. Prepare.
         if let Err(e) = journal.prepared(&staged) {
-            let error = FsError::from_io(&e, FsOp::Journal, journal.path());
+            let error = FsError::from_io(&e, FsOp::Journal, &self.journal_dir);
             let rollback = self.discard(&plan, journal);
             return Err(CommitFailure {
                 failed_index: None,
@@ -740,7 +746,7 @@ impl Committer {
 
         // 7. Commit.
         if let Err(e) = journal.committed() {
-            let error = FsError::from_io(&e, FsOp::Journal, journal.path());
+            let error = FsError::from_io(&e, FsOp::Journal, &self.journal_dir);
             return Err(self.abort(&plan, &staged, journal, None, error, renamed_files));
         }
         self.at(Phase::Committed);
@@ -767,6 +773,27 @@ impl Committer {
     }
 
     /// Step 4 for one replacement.
+    /// Begins a journal; a journal directory deleted while the server runs is
+    /// recreated (mode 0700, checked as at start) and the journal begun again.
+    fn begin_journal(&self, records: &[journal::Record]) -> io::Result<Journal> {
+        match Journal::begin(&self.journal_dir, records, self.durable) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                use std::os::unix::fs::DirBuilderExt;
+                tracing::warn!(dir = %self.journal_dir.display(), "journal directory vanished; recreating it");
+                fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(&self.journal_dir)?;
+                journal::check_trusted(
+                    &fs::symlink_metadata(&self.journal_dir)?,
+                    &self.journal_dir,
+                )?;
+                Journal::begin(&self.journal_dir, records, self.durable)
+            }
+            other => other,
+        }
+    }
+
     fn stage(
         &self,
         rep: &Replacement,

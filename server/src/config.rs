@@ -29,6 +29,9 @@ pub struct Limits {
     pub max_name_bytes: usize,
     /// Cap on any text returned in a result (diffs, contents, snippets).
     pub max_output_bytes: usize,
+    /// Cap on a whole success answer, both copies as sent
+    /// ([`crate::response::MAX_ANSWER_BYTES`]).
+    pub max_answer_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,6 +44,7 @@ impl Default for Limits {
             max_path_bytes: 4_096,
             max_name_bytes: 255,
             max_output_bytes: 256 * 1024,
+            max_answer_bytes: crate::response::MAX_ANSWER_BYTES,
         }
     }
 }
@@ -90,18 +94,6 @@ impl Config {
             journal_dir,
             handles,
         })
-    }
-
-    /// The default journal directory: `$XDG_STATE_HOME/splice/journal`, else
-    /// `~/.local/state/splice/journal`, else a directory under the temp dir.
-    pub fn default_journal_dir() -> PathBuf {
-        if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
-            return Path::new(&x).join("splice/journal");
-        }
-        if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-            return Path::new(&h).join(".local/state/splice/journal");
-        }
-        std::env::temp_dir().join("splice-journal")
     }
 
     /// True if the canonical `path` is one of the roots or below one.

@@ -2,7 +2,11 @@
 //!
 //! A dry run answers "what would this call write?", so it returns the change
 //! as a unified diff (`--- a/…`, `+++ b/…`, hunks with 3 lines of context),
-//! the format both models and people read best. The diff is bounded: a
+//! the format both models and people read best. The file is named the way
+//! `git diff --no-index` names an absolute path: the caller's path without
+//! its leading `/`, so `/src/a.rs` is headed `--- a/src/a.rs` / `+++
+//! b/src/a.rs` (never `a//src/a.rs`), and `patch -p1 -d /` applies it. The
+//! diff is bounded: a
 //! response must stay small even when `replace_all` rewrote a large file, so
 //! output stops at the last whole hunk that fits in the caller's budget and
 //! the truncation is reported rather than hidden. Diffing is also bounded in
@@ -10,7 +14,7 @@
 //! correct) diff instead of running quadratically on pathological inputs.
 //!
 //! ```
-//! let (diff, truncated) = splice_server::diff::unified("src/a.rs", "a\nb\n", "a\nc\n", 4096);
+//! let (diff, truncated) = splice_server::diff::unified("/src/a.rs", "a\nb\n", "a\nc\n", 4096);
 //! assert_eq!(diff, "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
 //! assert!(!truncated);
 //! ```
@@ -26,14 +30,16 @@ pub const CONTEXT_LINES: usize = 3;
 /// Time after which the diff algorithm settles for a less minimal diff.
 pub const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// The unified diff from `old` to `new`, labelled `a/{path_label}` and
-/// `b/{path_label}`, and whether it was cut to fit in `max_bytes`.
+/// The unified diff from `old` to `new`, labelled `a/{path}` and `b/{path}`
+/// with `path`'s leading slashes removed, and whether it was cut to fit in
+/// `max_bytes`.
 ///
 /// Identical inputs give an empty diff. When the diff is longer than
 /// `max_bytes`, only the leading whole hunks that fit are kept (or, when not
 /// even the first hunk fits, its leading whole lines), so the text is always
 /// a prefix of the full diff ending at a line break.
-pub fn unified(path_label: &str, old: &str, new: &str, max_bytes: usize) -> (String, bool) {
+pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> (String, bool) {
+    let path_label = path.trim_start_matches('/');
     if old == new {
         return (String::new(), false);
     }
@@ -83,6 +89,16 @@ mod tests {
             diff,
             "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
         );
+    }
+
+    #[test]
+    fn absolute_paths_are_headed_like_git_without_a_double_slash() {
+        let (diff, _) = unified("/tmp/x/y.txt", "a\n", "b\n", 1000);
+        assert!(
+            diff.starts_with("--- a/tmp/x/y.txt\n+++ b/tmp/x/y.txt\n@@ -1 +1 @@\n"),
+            "{diff}"
+        );
+        assert!(!diff.contains("a//"), "{diff}");
     }
 
     #[test]

@@ -322,7 +322,17 @@ pub fn commit_failure(
     // first file being written.
     let failed_file = written[failure.failed_index.unwrap_or(0)];
     let renamed: Vec<usize> = written[..failure.renamed_before_failure].to_vec();
-    let mut e = fs_error(ctx, &failure.error);
+    let mut e = if failure.error.op == FsOp::Journal {
+        // The server's own journal directory, not the edited file: a hint
+        // about the file ("create it") would send the caller the wrong way.
+        ErrorEnvelope::journal_unavailable(
+            failure.error.os_error.unwrap_or("EIO").to_string(),
+            failure.error.path.display().to_string(),
+        )
+        .build()
+    } else {
+        fs_error(ctx, &failure.error)
+    };
     let statuses: Vec<FileStatus> = files
         .iter()
         .enumerate()

@@ -34,3 +34,5 @@ pub mod resources;
 pub mod response;
 pub mod sandbox;
 pub mod taxonomy;
+#[cfg(feature = "mcp")]
+pub mod transport;

@@ -43,7 +43,9 @@ struct Cli {
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = ClientRootsPolicy::Narrow, global = true)]
     client_roots: ClientRootsPolicy,
     /// Where the commit journal lives (crash recovery). Default:
-    /// $XDG_STATE_HOME/splice/journal or ~/.local/state/splice/journal.
+    /// $XDG_STATE_HOME/splice/journal or ~/.local/state/splice/journal (never
+    /// a shared temp directory). Created mode 0700; refused if another user
+    /// owns it or others can write to it.
     #[arg(long, value_name = "DIR", global = true)]
     journal_dir: Option<PathBuf>,
     #[command(subcommand)]
@@ -112,10 +114,18 @@ fn main() -> ExitCode {
         max_request_bytes: cli.max_request_size,
         ..Limits::default()
     };
-    let journal_dir = cli
+    // Never a shared fallback (such as a directory under /tmp): another local
+    // user could create it first and plant journals that recovery acts on.
+    let Some(journal_dir) = cli
         .journal_dir
         .clone()
-        .unwrap_or_else(Config::default_journal_dir);
+        .or_else(Committer::default_journal_dir)
+    else {
+        eprintln!(
+            "error: no journal directory: HOME and XDG_STATE_HOME are unset; pass --journal-dir DIR (a directory only this user can write)"
+        );
+        return ExitCode::FAILURE;
+    };
     let cfg = match Config::new(&roots, limits, journal_dir.clone()) {
         Ok(c) => c,
         Err(e) => {
@@ -191,7 +201,17 @@ fn main() -> ExitCode {
     };
     let server = Splice::new(cfg, committer).client_roots(cli.client_roots);
     runtime.block_on(async move {
-        match server.serve(rmcp::transport::stdio()).await {
+        // Every line passes the framing layer first (size limit, JSON-RPC
+        // hygiene, backpressure); rmcp's own line limit is set above ours so
+        // it never drops a line silently.
+        let (read, write) = splice_server::transport::framed(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            cli.max_request_size,
+        );
+        let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+            .with_max_line_length(cli.max_request_size.saturating_add(1));
+        match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {
                     tracing::error!("server stopped: {e}");

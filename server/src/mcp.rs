@@ -172,6 +172,12 @@ fn error_result(envelope: &ErrorEnvelope) -> CallToolResult {
     structured(serde_json::to_value(envelope), true)
 }
 
+/// A tool-call error result as JSON, for [`crate::transport`], which answers
+/// a request too large to hand to rmcp.
+pub(crate) fn error_result_value(envelope: &ErrorEnvelope) -> Value {
+    serde_json::to_value(error_result(envelope)).unwrap_or(Value::Null)
+}
+
 /// The tool definitions (input schemas from the params structs, output
 /// schemas = success | envelope, annotations).
 pub fn tools() -> Vec<Tool> {
@@ -185,10 +191,14 @@ pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
             MULTI_EDIT,
-            "Apply several exact find-and-replace edits to one file, in order, all or nothing. \
-             Each old_string must match exactly once (or set replace_all); LF line breaks match \
-             CRLF files and the file's line endings, BOM and final newline are preserved. The \
-             file is written atomically (temp file, fsync, rename) with an optional .bak backup. \
+            "Apply several exact find-and-replace edits to one existing file, in order, all or \
+             nothing. The file must already exist (this tool never creates files) and lie inside \
+             the server's allowed roots; file_path is absolute. Each old_string must match exactly \
+             once (or set replace_all), and the same old_string twice in one call is refused \
+             (DUPLICATE_OLD_STRING): merge them or use replace_all. LF line breaks match CRLF \
+             files; line endings, BOM and final newline are preserved. The file is written \
+             atomically, and by default a <file>.bak copy of the original is written beside it \
+             (backup: false to skip). dry_run returns a unified diff and writes nothing. \
              Failures return a structured error envelope (error_code, retryable, cause, \
              recovery_hints, context) whose schema is the resource schema://splice/error-envelope/v1.",
             Arc::new(input_schema::<MultiEditParams>()),
@@ -197,10 +207,14 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(annotations("Multi-edit one file")),
         Tool::new(
             MULTI_EDIT_FILES,
-            "Apply exact find-and-replace edits to several files as one transaction: every file \
-             is validated and computed in memory first, then all are committed atomically through \
-             a crash-recoverable journal, or none is. Same edit rules as multi_edit. Failures name \
-             the file (file_index, file_path) and give a status for every file.",
+            "Apply exact find-and-replace edits to several existing files as one transaction: \
+             every file is validated and computed in memory first, then all are committed \
+             atomically through a crash-recoverable journal, or none is. Same rules as multi_edit: \
+             files must exist (never created), a <file>.bak is written beside each changed file \
+             by default, the same old_string twice for one file is refused, and each file may \
+             appear once. Failures name the file (file_index, file_path) and give a status for \
+             every file. Answers are limited to 4 MiB: past that, diffs and contents are left \
+             out file by file and each file's `omitted` says so.",
             Arc::new(input_schema::<MultiEditFilesParams>()),
         )
         .with_raw_output_schema(Arc::new(response::multi_edit_files_output_schema()))

@@ -14,6 +14,7 @@
 //! only then touch the disk (never on a dry run). A failure at any step
 //! before the commit leaves every file untouched.
 
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 use crate::args::{EditRequest, FileArgs};
@@ -22,7 +23,9 @@ use crate::config::Config;
 use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot};
-use crate::response::{EditSummary, FileResult, MultiEditFilesSuccess, MultiEditSuccess};
+use crate::response::{
+    self, EditSummary, FileResult, FilesSummary, MultiEditFilesSuccess, MultiEditSuccess,
+};
 use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
 
 /// One file, read and edited in memory, not yet written.
@@ -43,12 +46,14 @@ pub fn multi_edit(
     let mut results = finish(cfg, committer, req, vec![planned], &[ctx])?;
     let r = results.remove(0);
     let message = summary(&r, req.dry_run);
-    Ok(MultiEditSuccess {
+    let mut answer = MultiEditSuccess {
         success: true,
         message,
         dry_run: req.dry_run,
         file: r,
-    })
+    };
+    response::fit_answer(&mut answer, cfg.limits.max_answer_bytes);
+    Ok(answer)
 }
 
 /// Runs `multi_edit_files`.
@@ -64,15 +69,21 @@ pub fn multi_edit_files(
         .map(|(i, f)| FileCtx::multi(i, &f.file_path, req.files.len()))
         .collect();
     let mut planned: Vec<Planned> = Vec::with_capacity(req.files.len());
-    let mut seen: Vec<(PathBuf, usize)> = Vec::new();
+    let mut seen: Vec<(PathBuf, (u64, u64), usize)> = Vec::new();
     for (i, file) in req.files.iter().enumerate() {
         let p = plan(cfg, &ctxs[i], file).map_err(|e| with_statuses(e, &req.files, i))?;
-        // The same file through a symlink or another spelling.
-        if let Some((_, first)) = seen.iter().find(|(path, _)| *path == p.snapshot.path) {
+        // The same file through a symlink, another spelling or another hard
+        // link (same device and inode: two links would otherwise each take
+        // the file's lock, and the second wait on the first forever).
+        let id = (p.snapshot.metadata.dev(), p.snapshot.metadata.ino());
+        if let Some((_, _, first)) = seen
+            .iter()
+            .find(|(path, ino, _)| *path == p.snapshot.path || *ino == id)
+        {
             let e = env::duplicate_file_path(&ctxs[i], *first);
             return Err(with_statuses(e, &req.files, i));
         }
-        seen.push((p.snapshot.path.clone(), i));
+        seen.push((p.snapshot.path.clone(), id, i));
         planned.push(p);
     }
     let results = finish(cfg, committer, req, planned, &ctxs)?;
@@ -88,12 +99,23 @@ pub fn multi_edit_files(
             results.len()
         )
     };
-    Ok(MultiEditFilesSuccess {
+    let total_edits = results.iter().map(|r| r.edits_applied).sum();
+    let n = results.len() as u64;
+    let mut answer = MultiEditFilesSuccess {
         success: true,
         message,
         dry_run: req.dry_run,
-        files: results,
-    })
+        files_edited: n,
+        summary: FilesSummary {
+            total_files: n,
+            files_succeeded: n,
+            files_failed: 0,
+            total_edits,
+        },
+        file_results: results,
+    };
+    response::fit_answer(&mut answer, cfg.limits.max_answer_bytes);
+    Ok(answer)
 }
 
 /// Adds `file_statuses` to a failure of file `failed` during planning:
@@ -217,14 +239,14 @@ fn file_result(
 ) -> FileResult {
     let o = &p.outcome;
     let mut truncated = false;
-    let diff = (req.dry_run).then(|| {
+    let diff_preview = (req.dry_run).then(|| {
         let old = String::from_utf8_lossy(&p.snapshot.bytes);
         let new = String::from_utf8_lossy(&o.content);
         let (d, cut) = crate::diff::unified(&file.file_path, &old, &new, max_out);
         truncated |= cut;
         d
     });
-    let content = req.include_content.then(|| {
+    let final_content = req.include_content.then(|| {
         let s = String::from_utf8_lossy(&o.content);
         let (c, cut) = crate::envelopes::cap(&s, max_out);
         truncated |= cut;
@@ -237,24 +259,29 @@ fn file_result(
         written: false,
         edits_applied: file.edits.len() as u64,
         replacements: o.per_edit.iter().map(|e| e.replacements as u64).sum(),
-        edits: o
-            .per_edit
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EditSummary {
-                edit_index: i as u64,
-                replacements: e.replacements as u64,
-                line: e.first_line as u64,
-            })
-            .collect(),
+        edits: Some(
+            o.per_edit
+                .iter()
+                .zip(&file.edits)
+                .enumerate()
+                .map(|(i, (e, arg))| EditSummary {
+                    edit_index: i as u64,
+                    old_string: response::echo_old_string(&arg.old_string),
+                    matched: true,
+                    occurrences_replaced: e.replacements as u64,
+                    line: e.first_line as u64,
+                })
+                .collect(),
+        ),
         sha256: hex::encode(sha256(&o.content)),
         line_ending: o.line_ending.as_str().to_string(),
         bom: o.bom,
         eol_translated: o.eol_translated,
         backup_path: None,
-        diff,
-        content,
+        diff_preview,
+        final_content,
         truncated: truncated.then_some(true),
+        omitted: Vec::new(),
     }
 }
 

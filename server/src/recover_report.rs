@@ -108,6 +108,14 @@ pub fn human(report: &RecoveryReport, swept: &Swept) -> String {
             "(single-file commit): error: {p}\n  to do: fix the cause and run `splice recover` again"
         );
     }
+    for e in &report.ignored {
+        let _ = writeln!(
+            out,
+            "{}: ignored ({})\n  to do: not a journal splice can read; look at it and remove it",
+            e.path.display(),
+            e.reason
+        );
+    }
     if report.skipped_live > 0 {
         let _ = writeln!(
             out,
@@ -146,6 +154,7 @@ pub fn json(report: &RecoveryReport, swept: &Swept) -> String {
             "errors": swept.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         },
         "skipped_live": report.skipped_live,
+        "ignored": report.ignored.iter().map(|e| json!({"path": e.path, "reason": e.reason})).collect::<Vec<_>>(),
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');

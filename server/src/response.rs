@@ -1,7 +1,21 @@
-//! Success results of the tools, and the tools' output schemas.
+//! Success results of the tools, the bound on their size, and the tools'
+//! output schemas.
 //!
 //! A successful call returns one of these as `structuredContent` (and as
 //! compact JSON text). A failed call returns the taxonomy's `ErrorEnvelope`.
+//!
+//! Field names follow the predecessor, `mcp-multi-edit`, wherever the
+//! meaning is the same (`diff_preview`, `final_content`, `file_results`,
+//! `files_edited`, `summary`, per-edit `old_string`/`matched`/
+//! `occurrences_replaced`), so scripts written for it keep reading them; the
+//! README's "Migrating from mcp-multi-edit" lists every difference.
+//!
+//! The whole answer is bounded ([`fit_answer`], [`MAX_ANSWER_BYTES`]): MCP
+//! clients read a message into one buffer (the official TypeScript SDK drops
+//! the connection above 10 MiB), and the answer travels twice, as
+//! `structuredContent` and as escaped text. Past the bound, whole fields are
+//! dropped file by file, the last file first, and each file's `omitted`
+//! names what it lost.
 //! The output schema advertised for each tool is a top-level
 //! `"type": "object"` holding a `oneOf` of the two (the official TypeScript
 //! client rejects an `outputSchema` without a top-level object type, and
@@ -16,10 +30,32 @@ use serde_json::{Map, Value, json};
 pub struct EditSummary {
     /// 0-based index of the edit.
     pub edit_index: u64,
+    /// The edit's old_string, cut to 50 characters (the last three then `...`).
+    pub old_string: String,
+    /// Always true in a success (an edit that does not match fails the call).
+    pub matched: bool,
     /// How many occurrences it replaced (1 unless replace_all).
-    pub replacements: u64,
+    pub occurrences_replaced: u64,
     /// 1-based line of its first replacement, in the file as it was when the edit ran.
     pub line: u64,
+}
+
+/// How an edit's `old_string` is echoed: at most this many characters.
+pub const OLD_STRING_ECHO_CHARS: usize = 50;
+
+/// `old_string` as echoed in [`EditSummary`]: whole up to
+/// [`OLD_STRING_ECHO_CHARS`] characters, else its first 47 and `...`.
+pub fn echo_old_string(s: &str) -> String {
+    match s.char_indices().nth(OLD_STRING_ECHO_CHARS) {
+        None => s.to_string(),
+        Some(_) => {
+            let end = s
+                .char_indices()
+                .nth(OLD_STRING_ECHO_CHARS - 3)
+                .map_or(s.len(), |(i, _)| i);
+            format!("{}...", &s[..end])
+        }
+    }
 }
 
 /// The result for one file.
@@ -37,8 +73,9 @@ pub struct FileResult {
     pub edits_applied: u64,
     /// Total number of replacements.
     pub replacements: u64,
-    /// Per-edit details.
-    pub edits: Vec<EditSummary>,
+    /// Per-edit details, in call order (omitted only to keep the answer within its size limit; see `omitted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edits: Option<Vec<EditSummary>>,
     /// SHA-256 (hex) of the file's content after the call: pass it as expected_sha256 in a follow-up call.
     pub sha256: String,
     /// The file's line endings: lf, crlf, mixed or none.
@@ -50,15 +87,18 @@ pub struct FileResult {
     /// Where the backup of the original bytes was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub backup_path: Option<String>,
-    /// Unified diff of the change (dry runs).
+    /// Unified diff of the change (dry runs), headed `--- a/<path>` / `+++ b/<path>` with the path's leading `/` removed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
+    pub diff_preview: Option<String>,
     /// The final content (include_content).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
-    /// True if diff or content were cut to the output limit.
+    pub final_content: Option<String>,
+    /// True if diff_preview or final_content were cut to the per-file output limit (256 KiB each).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
+    /// Fields left out of this file's result to keep the whole answer within its size limit (final_content, diff_preview, edits); call again with fewer files to see them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<String>,
 }
 
 /// Success result of `multi_edit`: the one file's result, flattened.
@@ -84,8 +124,142 @@ pub struct MultiEditFilesSuccess {
     pub message: String,
     /// Whether this was a dry run (nothing written).
     pub dry_run: bool,
+    /// Number of files in the call (all of them succeeded; `changed` and `written` say which were modified).
+    pub files_edited: u64,
+    /// Counts over the whole call.
+    pub summary: FilesSummary,
     /// One entry per file, in call order.
-    pub files: Vec<FileResult>,
+    pub file_results: Vec<FileResult>,
+}
+
+/// Counts of a `multi_edit_files` success.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FilesSummary {
+    /// Files in the call.
+    pub total_files: u64,
+    /// Files whose edits all applied (every file, in a success).
+    pub files_succeeded: u64,
+    /// Always 0 in a success: one failing file fails the whole call.
+    pub files_failed: u64,
+    /// Edits applied over all files.
+    pub total_edits: u64,
+}
+
+/// The largest answer splice sends, in bytes as they travel: the
+/// `structuredContent` JSON plus the text copy, which is that JSON escaped
+/// once more inside the JSON-RPC message. 4 MiB, well under the 10 MiB the
+/// official TypeScript SDK accepts, with room for the JSON-RPC framing.
+pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
+
+/// Room kept under the bound for what cutting adds (`omitted`, the note in
+/// `message`) and for the JSON-RPC framing around the two copies.
+const ANSWER_SLACK: usize = 64 * 1024;
+
+/// A success answer whose per-file fields can be cut to fit the bound.
+pub trait Answer: Serialize {
+    /// The per-file results, in call order.
+    fn files_mut(&mut self) -> Vec<&mut FileResult>;
+    /// The one-line summary, which says what was cut.
+    fn message_mut(&mut self) -> &mut String;
+}
+
+impl Answer for MultiEditSuccess {
+    fn files_mut(&mut self) -> Vec<&mut FileResult> {
+        vec![&mut self.file]
+    }
+    fn message_mut(&mut self) -> &mut String {
+        &mut self.message
+    }
+}
+
+impl Answer for MultiEditFilesSuccess {
+    fn files_mut(&mut self) -> Vec<&mut FileResult> {
+        self.file_results.iter_mut().collect()
+    }
+    fn message_mut(&mut self) -> &mut String {
+        &mut self.message
+    }
+}
+
+/// Bytes `s` takes inside a JSON string (without the quotes), escaped the
+/// way serde_json escapes: `"`, `\` and the short control escapes take two
+/// bytes, other control characters six.
+fn escaped_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0x00..=0x1f => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Bytes the answer `v` takes on the wire: its compact JSON (the
+/// `structuredContent`) plus the same JSON as an escaped string (the text copy).
+pub fn wire_size(v: &impl Serialize) -> usize {
+    let json = serde_json::to_string(v).unwrap_or_default();
+    json.len() + escaped_len(&json)
+}
+
+/// What removing the member `"name":value,` saves on the wire (both copies).
+fn member_cost(name: &str, value: &impl Serialize) -> usize {
+    let member = format!(
+        "\"{name}\":{},",
+        serde_json::to_string(value).unwrap_or_default()
+    );
+    member.len() + escaped_len(&member)
+}
+
+/// The fields cut, in the order they go: the final content first (the
+/// caller has it on disk), then the diff, then the per-edit details.
+pub const CUT_ORDER: [&str; 3] = ["final_content", "diff_preview", "edits"];
+
+/// Keeps `answer` within `max` bytes on the wire ([`wire_size`]). When it is
+/// larger, drops [`CUT_ORDER`]'s fields file by file, from the last file
+/// backwards, one kind of field at a time, until it fits; each file's
+/// `omitted` names what it lost and `message` says so. Returns whether
+/// anything was cut. The fields that stay (paths, hashes, counts) are small
+/// and bounded by the argument limits, so the answer then fits.
+pub fn fit_answer<A: Answer>(answer: &mut A, max: usize) -> bool {
+    let total = wire_size(answer);
+    if total <= max {
+        return false;
+    }
+    let mut excess = total - max.saturating_sub(ANSWER_SLACK).min(total);
+    let mut cut = [0usize; CUT_ORDER.len()];
+    for (kind, name) in CUT_ORDER.iter().enumerate() {
+        for f in answer.files_mut().into_iter().rev() {
+            if excess == 0 {
+                break;
+            }
+            let saved = match kind {
+                0 => f.final_content.take().map(|v| member_cost(name, &v)),
+                1 => f.diff_preview.take().map(|v| member_cost(name, &v)),
+                _ => f.edits.take().map(|v| member_cost(name, &v)),
+            };
+            if let Some(saved) = saved {
+                excess = excess.saturating_sub(saved);
+                f.omitted.push((*name).to_string());
+                cut[kind] += 1;
+            }
+        }
+    }
+    let parts: Vec<String> = CUT_ORDER
+        .iter()
+        .zip(cut)
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} for {n} file(s)"))
+        .collect();
+    if !parts.is_empty() {
+        let note = format!(
+            "; answer limited to {} MiB: omitted {} (see each file's `omitted`; \
+             call again with fewer files to see them)",
+            max / (1024 * 1024),
+            parts.join(", ")
+        );
+        answer.message_mut().push_str(&note);
+    }
+    !parts.is_empty()
 }
 
 /// The schema of a success type with `success` pinned to `true`, so that it

@@ -140,7 +140,7 @@ test("multi_edit_files: all or nothing", async () => {
     },
   });
   assert.ok(!ok.isError, JSON.stringify(ok));
-  assert.equal(ok.structuredContent.files.length, 2);
+  assert.equal(ok.structuredContent.file_results.length, 2);
   assert.equal(readFileSync(a, "utf8"), "a2\n");
   const bad = await client.callTool({
     name: "multi_edit_files",
@@ -159,6 +159,38 @@ test("multi_edit_files: all or nothing", async () => {
     ["would_succeed", "failed"],
   );
   assert.equal(readFileSync(a, "utf8"), "a2\n");
+});
+
+test("100-file worst case: the answer stays under the bound, the connection survives", async () => {
+  // Every line of 100 files rewritten, dry run with contents: unbounded,
+  // the diffs and contents alone would be ~30 MB counting both copies, and the SDK
+  // drops a connection whose message exceeds 10 MiB.
+  const text = Array.from({ length: 1000 }, (_, i) => `value_${i} = compute(alpha, beta, gamma)  # note\n`).join("");
+  mkdirSync(join(root, "big"), { recursive: true });
+  const files = Array.from({ length: 100 }, (_, i) => {
+    const p = file(join("big", `f${i}.py`), text);
+    return { file_path: p, edits: [{ old_string: "compute", new_string: "COMPUTE", replace_all: true }] };
+  });
+  const r = await client.callTool({
+    name: "multi_edit_files",
+    arguments: { files, dry_run: true, include_content: true },
+  });
+  assert.ok(!r.isError, JSON.stringify(r).slice(0, 2000));
+  const s = r.structuredContent;
+  assert.deepEqual(JSON.parse(r.content[0].text), s);
+  const wire = Buffer.byteLength(JSON.stringify(s)) + Buffer.byteLength(JSON.stringify(r.content[0].text));
+  assert.ok(wire < 4 * 1024 * 1024, `answer is ${wire} bytes`);
+  assert.equal(s.file_results.length, 100);
+  assert.ok(s.message.includes("answer limited to 4 MiB"), s.message);
+  assert.ok(s.file_results[0].diff_preview.startsWith("--- a/"));
+  const last = s.file_results[99];
+  assert.deepEqual(last.omitted, ["final_content", "diff_preview"]);
+  assert.equal(last.diff_preview, undefined);
+  assert.equal(last.replacements, 1000);
+  assert.equal(readFileSync(files[0].file_path, "utf8"), text);
+  // Still connected.
+  const { tools } = await client.listTools();
+  assert.equal(tools.length, 2);
 });
 
 test("unknown tool is a protocol error, not a tool result", async () => {

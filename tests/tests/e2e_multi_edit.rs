@@ -99,7 +99,7 @@ async fn success_paths() {
         )
         .await;
     assert!(!r.is_error);
-    let diff = r.structured["diff"].as_str().unwrap();
+    let diff = r.structured["diff_preview"].as_str().unwrap();
     assert!(diff.contains("-two") && diff.contains("+TWO"), "{diff}");
     assert_eq!(std::fs::read(&q).unwrap(), b"one\ntwo\n");
     assert!(!root.path().join("dry.txt.bak").exists());
@@ -114,7 +114,7 @@ async fn success_paths() {
         )
         .await;
     assert_eq!(r.structured["replacements"], 3);
-    assert_eq!(r.structured["content"], "yy yy yy\n");
+    assert_eq!(r.structured["final_content"], "yy yy yy\n");
     assert!(!root.path().join("all.txt.bak").exists());
 
     // CRLF file, LF old_string: matched, CRLF written, BOM kept.

@@ -1399,9 +1399,12 @@ async fn outputs_are_capped_and_say_so() {
     let r = &out.structured;
     assert_eq!(r["truncated"], true);
     assert_eq!(r["replacements"], 16_384);
-    let diff = r["diff"].as_str().unwrap();
+    let diff = r["diff_preview"].as_str().unwrap();
     assert!(diff.len() <= CAP && diff.len() > CAP / 2, "{}", diff.len());
-    assert!(diff.starts_with(&format!("--- a/{}\n", s(&big))) && diff.ends_with('\n'));
+    assert!(
+        diff.starts_with(&format!("--- a/{}\n", s(&big).trim_start_matches('/')))
+            && diff.ends_with('\n')
+    );
     // One hunk replaces every line, so the cut keeps its first removals,
     // whole lines only.
     assert!(diff.contains("\n-line 00000 "), "{}", &diff[..200]);
@@ -1410,7 +1413,7 @@ async fn outputs_are_capped_and_say_so() {
             .skip(3)
             .all(|l| l.len() == 64 && l.starts_with("-line "))
     );
-    let content = r["content"].as_str().unwrap();
+    let content = r["final_content"].as_str().unwrap();
     assert!(
         content.len() <= CAP && content.len() > CAP - 100,
         "{}",
@@ -1453,9 +1456,9 @@ async fn outputs_are_capped_and_say_so() {
             {"file_path": s(&big2), "edits": all}]}),
         )
         .await;
-    for f in out.structured["files"].as_array().unwrap() {
+    for f in out.structured["file_results"].as_array().unwrap() {
         assert_eq!(f["truncated"], true);
-        assert!(f["diff"].as_str().unwrap().len() <= CAP);
+        assert!(f["diff_preview"].as_str().unwrap().len() <= CAP);
     }
 
     // MATCH_NOT_FOUND on a file that is one 1 MiB line: a bounded excerpt.

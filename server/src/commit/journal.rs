@@ -202,9 +202,45 @@ impl Journal {
         fs::remove_file(&self.path)
     }
 
+    #[cfg(test)]
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Refuses a journal directory or journal file that another user could have
+/// written: not owned by this process's effective user, or writable by its
+/// group or by others. A journal is a list of renames and removals recovery
+/// performs, so trusting one planted by someone else lets them delete or
+/// replace this user's files.
+pub(crate) fn check_trusted(meta: &fs::Metadata, path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let what = if meta.is_dir() { "directory" } else { "file" };
+    if meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "journal {what} {} is owned by uid {}, not by this user (uid {me}); refusing to trust it. \
+                 Remove it if you do not know who made it, or pass --journal-dir DIR (a directory only you can write)",
+                path.display(),
+                meta.uid()
+            ),
+        ));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "journal {what} {} is writable by group or others (mode {:o}); refusing to trust it. \
+                 Check its contents, then `chmod go-w` it, or pass --journal-dir DIR",
+                path.display(),
+                meta.mode() & 0o7777
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `fsync` of the directory at `dir` (the journal directory, which is the
@@ -252,10 +288,17 @@ fn line(payload: &str) -> Vec<u8> {
     format!("{payload} {}\n", checksum(payload)).into_bytes()
 }
 
-/// Reads a journal from an open file. `None` if it has no valid `begin` record.
-pub(crate) fn parse(mut file: &File) -> io::Result<Option<Parsed>> {
+/// Largest journal recovery reads. A journal lists at most a few hundred
+/// replacements of three hex-encoded paths (each at most 4 KiB, so 8 KiB of
+/// hex): 100 files with backups is under 5 MiB. Anything larger was not
+/// written by splice (a sparse multi-GiB file would otherwise be read whole).
+pub(crate) const MAX_JOURNAL_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a journal from an open file. `None` if it has no valid `begin`
+/// record. Reads at most [`MAX_JOURNAL_BYTES`].
+pub(crate) fn parse(file: &File) -> io::Result<Option<Parsed>> {
     let mut text = Vec::new();
-    file.read_to_end(&mut text)?;
+    file.take(MAX_JOURNAL_BYTES).read_to_end(&mut text)?;
     Ok(parse_bytes(&text))
 }
 

@@ -7,14 +7,15 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::journal::{self, Record, Replacement, Role, Staged, State};
 use super::lock::{self, LockTable};
-use super::stage::{id_of, remove_if_exists, rename};
+use super::stage::{id_of, is_sibling, remove_if_exists, rename};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::sandbox::Dir;
 
@@ -149,6 +150,20 @@ fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement
             problems.push(FsError::new(FsErrorKind::Other, FsOp::Restore, &r.target));
             continue;
         }
+        if !staging_names(r.role, target, temp, undo) {
+            tracing::error!(
+                target = %r.target.display(),
+                temp = %r.temp.display(),
+                undo = %r.undo.display(),
+                "journal names files that are not splice's staging names for its target; not touched"
+            );
+            problems.push(FsError::new(
+                FsErrorKind::PermissionDenied,
+                FsOp::Restore,
+                &r.target,
+            ));
+            continue;
+        }
         if let Some(roots) = roots
             && !roots.iter().any(|root| parent.starts_with(root))
         {
@@ -189,12 +204,67 @@ fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement
     }
 }
 
+/// True if `temp` and `undo` are names a commit makes beside `target` for
+/// `role` (see [`super::stage::sibling`]): the only names recovery removes or
+/// renames, so a journal is never a list of arbitrary files to delete.
+fn staging_names(role: Role, target: &OsStr, temp: &OsStr, undo: &OsStr) -> bool {
+    let (base, tmp, und) = match role {
+        Role::File(_) => (target, "tmp", "undo"),
+        Role::Backup(_) => {
+            let Some(base) = target.as_bytes().strip_suffix(b".bak") else {
+                return false;
+            };
+            (OsStr::from_bytes(base), "bak.tmp", "bak.undo")
+        }
+    };
+    is_sibling(base, temp, tmp) && is_sibling(base, undo, und)
+}
+
 /// What [`super::Committer::recover`] found and did.
 #[derive(Debug, Default)]
 pub struct RecoveryReport {
     pub transactions: Vec<RecoveredTransaction>,
     /// Journals locked by a live process (a commit in progress): left alone.
     pub skipped_live: usize,
+    /// Entries of the journal directory that are not journals splice can read
+    /// (a FIFO, directory, symlink, unreadable or oversized file under a
+    /// journal's name): not touched, reported, and recovery goes on.
+    pub ignored: Vec<IgnoredEntry>,
+}
+
+/// An entry of the journal directory recovery left alone, and why.
+#[derive(Debug, Clone)]
+pub struct IgnoredEntry {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl RecoveryReport {
+    fn ignore(&mut self, path: &Path, reason: String) {
+        tracing::warn!(entry = %path.display(), %reason, "not a journal; left alone");
+        self.ignored.push(IgnoredEntry {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
+}
+
+fn kind_of(m: &fs::Metadata) -> String {
+    let t = m.file_type();
+    let kind = if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    format!("{kind}, not a journal")
 }
 
 #[derive(Debug)]
@@ -253,9 +323,15 @@ pub(crate) fn recover(
             if let Some(pid) = tmp.split('-').next().and_then(|p| p.parse().ok())
                 && !process_alive(pid)
             {
-                match fs::remove_file(&path) {
-                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                    _ => {}
+                match fs::symlink_metadata(&path) {
+                    Ok(m) if m.file_type().is_file() => match fs::remove_file(&path) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                        Err(e) => report.ignore(&path, format!("cannot remove: {e}")),
+                    },
+                    Ok(m) => report.ignore(&path, kind_of(&m)),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => report.ignore(&path, e.to_string()),
                 }
             }
             continue;
@@ -263,15 +339,46 @@ pub(crate) fn recover(
         if name.starts_with('.') || !name.ends_with(".journal") {
             continue;
         }
+        // Non-blocking, so a FIFO planted under a journal's name cannot hang
+        // start-up; no symlink followed; the type checked before reading.
         let file = match OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(&path)
         {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(e),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                report.ignore(&path, "a symbolic link, not a journal".into());
+                continue;
+            }
+            Err(e) => {
+                report.ignore(&path, format!("cannot open: {e}"));
+                continue;
+            }
         };
+        match file.metadata() {
+            Ok(m) if !m.file_type().is_file() => {
+                report.ignore(&path, kind_of(&m));
+                continue;
+            }
+            Ok(m) if m.len() > journal::MAX_JOURNAL_BYTES => {
+                report.ignore(
+                    &path,
+                    format!(
+                        "{} bytes, larger than any journal splice writes ({} bytes)",
+                        m.len(),
+                        journal::MAX_JOURNAL_BYTES
+                    ),
+                );
+                continue;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                report.ignore(&path, format!("cannot read: {e}"));
+                continue;
+            }
+        }
         match journal::flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
             Ok(()) => {}
             Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
@@ -280,10 +387,12 @@ pub(crate) fn recover(
             }
             Err(e) => return Err(e),
         }
+        let meta = file.metadata()?;
         // Another recovery finished it while we waited for the lock.
-        if file.metadata()?.nlink() == 0 {
+        if meta.nlink() == 0 {
             continue;
         }
+        journal::check_trusted(&meta, &path)?;
         report.transactions.push(recover_one(
             &path,
             &file,
@@ -304,7 +413,20 @@ fn recover_one(
     timeout: Duration,
     roots: Option<&[PathBuf]>,
 ) -> io::Result<RecoveredTransaction> {
-    let Some(parsed) = journal::parse(file)? else {
+    let parsed = match journal::parse(file) {
+        Ok(p) => p,
+        Err(e) => {
+            return Ok(RecoveredTransaction {
+                journal: path.to_path_buf(),
+                outcome: RecoveryOutcome::Deferred,
+                files: Vec::new(),
+                restored: 0,
+                conflicts: Vec::new(),
+                problems: vec![FsError::from_io(&e, FsOp::Journal, path)],
+            });
+        }
+    };
+    let Some(parsed) = parsed else {
         let corrupt = path.with_extension("corrupt");
         fs::rename(path, &corrupt)?;
         tracing::error!(journal = %corrupt.display(), "unreadable transaction journal set aside");
@@ -338,6 +460,43 @@ fn recover_one(
         }
     };
     let reps = &reps;
+    // Staging writes each temp before its undo link, and renames only after
+    // the `prepared` record: an undo link whose temp is gone means a rename
+    // happened, so a journal that reads as merely begun lost (or had
+    // damaged) its later records. Discarding it would delete the only copy
+    // of an original; refuse and keep every copy for a human.
+    if parsed.state == State::Begun {
+        let renamed: Vec<&Replacement> = reps
+            .iter()
+            .filter(|r| {
+                matches!(id_of(&r.dir, &r.undo), Ok(Some(_)))
+                    && matches!(id_of(&r.dir, &r.temp), Ok(None))
+            })
+            .collect();
+        if !renamed.is_empty() {
+            for r in &renamed {
+                tracing::error!(
+                    journal = %path.display(),
+                    target = %r.target_path().display(),
+                    original = %r.undo_path().display(),
+                    "damaged journal, but this file was already replaced: nothing touched. \
+                     To undo the interrupted commit, rename each `original` over its `target` \
+                     (and remove the other staging names), then delete the journal"
+                );
+            }
+            return Ok(RecoveredTransaction {
+                journal: path.to_path_buf(),
+                outcome: RecoveryOutcome::Deferred,
+                files,
+                restored: 0,
+                conflicts: renamed.iter().map(|r| r.target_path()).collect(),
+                problems: renamed
+                    .iter()
+                    .map(|r| FsError::new(FsErrorKind::Other, FsOp::Restore, r.target_path()))
+                    .collect(),
+            });
+        }
+    }
     let (outcome, restored, conflicts, mut problems) = match &parsed.state {
         State::Begun => (
             RecoveryOutcome::Discarded,

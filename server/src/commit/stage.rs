@@ -53,6 +53,35 @@ pub(crate) fn sibling(name: &OsStr, suffix: &str) -> OsString {
     )
 }
 
+/// True if `candidate` is a name [`sibling`] could have made for `name` and
+/// `suffix`: `.<name>.splice-<pid>-<nonce>.<suffix>`, with `name` possibly
+/// shortened to fit NAME_MAX. Recovery touches only such names, so a journal
+/// cannot make it remove or rename any other file.
+pub(crate) fn is_sibling(name: &OsStr, candidate: &OsStr, suffix: &str) -> bool {
+    let c = candidate.as_bytes();
+    let Some(rest) = c.strip_prefix(b".") else {
+        return false;
+    };
+    let tail = format!(".{suffix}");
+    let Some(rest) = rest.strip_suffix(tail.as_bytes()) else {
+        return false;
+    };
+    let marker = b".splice-";
+    let Some(at) = rest.windows(marker.len()).rposition(|w| w == marker) else {
+        return false;
+    };
+    let (head, id) = (&rest[..at], &rest[at + marker.len()..]);
+    let Some((pid, nonce)) = std::str::from_utf8(id).ok().and_then(|s| s.split_once('-')) else {
+        return false;
+    };
+    let id_ok = !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && !nonce.is_empty()
+        && nonce.bytes().all(|b| b.is_ascii_hexdigit());
+    let name = name.as_bytes();
+    id_ok && (head == name || (c.len() == 255 && !head.is_empty() && name.starts_with(head)))
+}
+
 /// The fixed sibling name the single-file path uses for `name` and one of its
 /// roles (`tmp`, `undo`, `bak-tmp`, `bak-undo`): `.<name>.splice.<role>`.
 /// Fixed, so a name a crash left behind is found and replaced by the next
@@ -250,6 +279,28 @@ mod tests {
 
         let long = "x".repeat(255);
         let s = sibling(OsStr::new(&long), "bak.undo");
+        assert!(is_sibling(OsStr::new(&long), &s, "bak.undo"));
+        assert!(is_sibling(
+            OsStr::new("a.rs"),
+            &sibling(OsStr::new("a.rs"), "tmp"),
+            "tmp"
+        ));
+        assert!(!is_sibling(
+            OsStr::new("a.rs"),
+            &sibling(OsStr::new("a.rs"), "tmp"),
+            "undo"
+        ));
+        assert!(!is_sibling(
+            OsStr::new("a.rs"),
+            &sibling(OsStr::new("b.rs"), "tmp"),
+            "tmp"
+        ));
+        assert!(!is_sibling(OsStr::new("a.rs"), OsStr::new("a.rs"), "tmp"));
+        assert!(!is_sibling(
+            OsStr::new("a.rs"),
+            OsStr::new(".a.rs.splice-1-x.tmp"),
+            "tmp"
+        ));
         assert!(s.len() <= 255);
     }
 

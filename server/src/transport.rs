@@ -1,0 +1,461 @@
+//! The stdio framing layer between the client's pipes and rmcp.
+//!
+//! rmcp's stdio transport reads newline-delimited JSON-RPC and hands each
+//! message to the service. Several things a hostile or merely sloppy client
+//! does went wrong there, so every line passes through this layer first:
+//!
+//! - **One size limit.** rmcp drops a line over its own 16 MiB limit with no
+//!   answer (the client hangs), so `--max-request-size` never applied over
+//!   stdio. Here a line longer than `--max-request-size` is discarded as it is
+//!   read (never buffered whole) and answered: a `tools/call` with the
+//!   `REQUEST_TOO_LARGE` envelope, anything else with JSON-RPC -32600; both
+//!   carry the request's `id`, found by a streaming scan of the line's
+//!   top-level keys wherever `id` appears in it.
+//! - **JSON-RPC hygiene.** A line that is not JSON gets -32700 (id `null`); a
+//!   request whose `params` is not an object, or a `tools/call` whose
+//!   `arguments` is missing or not an object, gets -32602 with its id.
+//! - **`ping` at any time.** Answered here with `{}`, in every protocol
+//!   version and state (rmcp answered -32601 to it in some).
+//! - **Nothing before `initialize` kills the server.** A notification or a
+//!   response object that arrives before `initialize` is logged and dropped
+//!   (rmcp ended the session on it).
+//! - **Backpressure.** A client that stops reading stdout while sending
+//!   requests made the server buffer answers without bound. This layer counts
+//!   requests forwarded and answers written; while
+//!   [`MAX_UNANSWERED`] requests are unanswered it stops reading stdin, so
+//!   the pipe's own buffer pushes back on the client.
+//!
+//! To report upstream (rmcp 3.9): oversized lines are dropped with no reply;
+//! invalid JSON and invalid params get no reply or one without the id; a
+//! notification or response before `initialize` ends the session; `ping` is
+//! refused after the first request in the 2026-07-28 protocol; nothing bounds
+//! the responses queued for a client that does not read.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::{Mutex, Notify};
+
+use crate::envelopes;
+
+/// Most requests forwarded to the service and not yet answered on stdout
+/// before this layer stops reading stdin.
+pub const MAX_UNANSWERED: usize = 64;
+
+/// Size of the in-process pipes to and from rmcp.
+const PIPE: usize = 256 * 1024;
+
+struct Shared {
+    out: Mutex<Box<dyn AsyncWrite + Send + Unpin>>,
+    /// Ids (as JSON text) of requests forwarded and not yet answered.
+    unanswered: StdMutex<HashSet<String>>,
+    answered: Notify,
+    initialized: AtomicBool,
+}
+
+impl Shared {
+    async fn send(&self, message: &Value) {
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
+        line.push(b'\n');
+        let mut out = self.out.lock().await;
+        if let Err(e) = async {
+            out.write_all(&line).await?;
+            out.flush().await
+        }
+        .await
+        {
+            tracing::debug!("stdout closed: {e}");
+        }
+    }
+}
+
+/// Wraps `input`/`output` (stdin/stdout) and returns the pair rmcp serves on.
+/// `max_line` is `--max-request-size`.
+pub fn framed<R, W>(input: R, output: W, max_line: usize) -> (DuplexStream, DuplexStream)
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (to_rmcp, rmcp_reads) = tokio::io::duplex(PIPE);
+    let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE);
+    let shared = Arc::new(Shared {
+        out: Mutex::new(Box::new(output)),
+        unanswered: StdMutex::new(HashSet::new()),
+        answered: Notify::new(),
+        initialized: AtomicBool::new(false),
+    });
+    tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_line));
+    tokio::spawn(write_client(from_rmcp, shared));
+    (rmcp_reads, rmcp_writes)
+}
+
+/// rmcp → stdout, counting answers.
+async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
+    let mut lines = BufReader::new(from_rmcp);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match lines.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let answer_id = serde_json::from_slice::<Value>(&line)
+            .ok()
+            .filter(|v| v.get("method").is_none())
+            .and_then(|v| v.get("id").map(Value::to_string));
+        {
+            let mut out = shared.out.lock().await;
+            let r = async {
+                out.write_all(&line).await?;
+                out.flush().await
+            }
+            .await;
+            if let Err(e) = r {
+                tracing::debug!("stdout closed: {e}");
+                break;
+            }
+        }
+        if let Some(id) = answer_id {
+            answered(&shared, &id);
+        }
+    }
+}
+
+/// The request `id` (JSON text) is answered, or cancelled (then it may get
+/// no answer at all): it no longer counts against [`MAX_UNANSWERED`].
+fn answered(shared: &Shared, id: &str) {
+    let removed = shared
+        .unanswered
+        .lock()
+        .map(|mut set| set.remove(id))
+        .unwrap_or(false);
+    if removed {
+        shared.answered.notify_waiters();
+    }
+}
+
+fn unanswered(shared: &Shared) -> usize {
+    shared.unanswered.lock().map(|s| s.len()).unwrap_or(0)
+}
+
+/// stdin → rmcp, line by line, each line at most `max_line` bytes.
+async fn read_client<R: AsyncRead + Unpin>(
+    input: R,
+    mut to_rmcp: DuplexStream,
+    shared: Arc<Shared>,
+    max_line: usize,
+) {
+    let mut input = BufReader::with_capacity(64 * 1024, input);
+    let mut line = Vec::new();
+    loop {
+        // Backpressure: wait while too many answers are owed.
+        loop {
+            let notified = shared.answered.notified();
+            if unanswered(&shared) < MAX_UNANSWERED {
+                break;
+            }
+            notified.await;
+        }
+        line.clear();
+        let mut scan = Scan::default();
+        let mut total = 0usize;
+        let mut eof = false;
+        loop {
+            let buf = match input.fill_buf().await {
+                Ok(b) => b,
+                Err(e) => {
+                    tracing::debug!("stdin: {e}");
+                    eof = true;
+                    break;
+                }
+            };
+            if buf.is_empty() {
+                eof = true;
+                break;
+            }
+            let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], true),
+                None => (buf, false),
+            };
+            let n = chunk.len();
+            total = total.saturating_add(n);
+            if total > max_line {
+                if !line.is_empty() {
+                    scan.feed(&line);
+                    line = Vec::new();
+                }
+                scan.feed(chunk);
+            } else {
+                line.extend_from_slice(chunk);
+            }
+            input.consume(n + usize::from(done));
+            if done {
+                break;
+            }
+        }
+        if total > max_line {
+            too_large(&shared, &scan, total, max_line).await;
+        } else if !line.iter().all(u8::is_ascii_whitespace) {
+            forward(&shared, &mut to_rmcp, &line).await;
+        }
+        if eof {
+            break;
+        }
+    }
+    let _ = to_rmcp.shutdown().await;
+}
+
+async fn too_large(shared: &Shared, scan: &Scan, total: usize, max: usize) {
+    tracing::warn!(
+        bytes = total,
+        max,
+        "request line over --max-request-size discarded"
+    );
+    let id = scan.id.clone().unwrap_or(Value::Null);
+    let message = if scan.method.as_deref() == Some("tools/call") && !id.is_null() {
+        let envelope = envelopes::request_too_large(max as u64, total as u64);
+        json!({"jsonrpc": "2.0", "id": id, "result": crate::mcp::error_result_value(&envelope)})
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32600,
+            "message": format!("request of {total} bytes exceeds --max-request-size ({max} bytes)"),
+            "data": {"error_code": "REQUEST_TOO_LARGE", "max_request_bytes": max, "actual": total},
+        }})
+    };
+    shared.send(&message).await;
+}
+
+async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!("invalid JSON from the client: {e}");
+            let message = json!({"jsonrpc": "2.0", "id": null, "error": {
+                "code": -32700, "message": format!("parse error: {e}")}});
+            shared.send(&message).await;
+            return;
+        }
+    };
+    let Some(obj) = value.as_object() else {
+        return pass(shared, to_rmcp, line).await;
+    };
+    let id = obj.get("id").filter(|v| !v.is_null());
+    let method = obj.get("method").and_then(Value::as_str);
+    let initialized = shared.initialized.load(Ordering::Acquire);
+    match (method, id) {
+        (Some(method), Some(id)) => {
+            if method == "ping" {
+                return shared
+                    .send(&json!({"jsonrpc": "2.0", "id": id, "result": {}}))
+                    .await;
+            }
+            if let Some(problem) = invalid_params(method, obj.get("params")) {
+                tracing::warn!(method, "invalid params: {problem}");
+                let message = json!({"jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32602, "message": format!("invalid params: {problem}")}});
+                return shared.send(&message).await;
+            }
+            if method == "initialize" {
+                shared.initialized.store(true, Ordering::Release);
+            }
+            if let Ok(mut set) = shared.unanswered.lock() {
+                set.insert(id.to_string());
+            }
+            pass(shared, to_rmcp, line).await;
+        }
+        (Some("notifications/cancelled"), None) if initialized => {
+            if let Some(id) = obj
+                .get("params")
+                .and_then(|p| p.get("requestId"))
+                .map(Value::to_string)
+            {
+                answered(shared, &id);
+            }
+            pass(shared, to_rmcp, line).await;
+        }
+        (Some(method), None) if !initialized => {
+            tracing::warn!(method, "notification before initialize ignored");
+        }
+        (None, _) if !initialized => {
+            tracing::warn!("JSON-RPC response before initialize ignored");
+        }
+        _ => pass(shared, to_rmcp, line).await,
+    }
+}
+
+fn invalid_params(method: &str, params: Option<&Value>) -> Option<String> {
+    match params {
+        None | Some(Value::Object(_)) => {}
+        Some(_) => return Some("`params` must be an object".into()),
+    }
+    if method == "tools/call" {
+        match params.and_then(|p| p.get("arguments")) {
+            Some(Value::Object(_)) => {}
+            None | Some(Value::Null) => {
+                return Some("tools/call needs `arguments` (an object)".into());
+            }
+            Some(_) => return Some("tools/call `arguments` must be an object".into()),
+        }
+        if !params
+            .and_then(|p| p.get("name"))
+            .is_some_and(Value::is_string)
+        {
+            return Some("tools/call needs `name` (a string)".into());
+        }
+    }
+    None
+}
+
+async fn pass(_shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
+    let r = async {
+        to_rmcp.write_all(line).await?;
+        to_rmcp.write_all(b"\n").await
+    }
+    .await;
+    if let Err(e) = r {
+        tracing::debug!("service input closed: {e}");
+    }
+}
+
+/// A streaming scan of a JSON object's top-level `id` and `method`, for a
+/// line too large to buffer. Strings are tracked so braces inside them do not
+/// count; only small scalars are captured.
+#[derive(Default)]
+struct Scan {
+    depth: u32,
+    in_str: bool,
+    esc: bool,
+    /// At depth 1: whether the next string is a key.
+    want_key: bool,
+    key: Vec<u8>,
+    /// The key whose value is being read at depth 1.
+    current: Option<Vec<u8>>,
+    token: Vec<u8>,
+    token_is_str: bool,
+    id: Option<Value>,
+    method: Option<String>,
+}
+
+impl Scan {
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if self.in_str {
+            if self.esc {
+                self.esc = false;
+            } else if b == b'\\' {
+                self.esc = true;
+            } else if b == b'"' {
+                self.in_str = false;
+                if self.depth == 1 {
+                    if self.want_key {
+                        self.current = Some(std::mem::take(&mut self.key));
+                        self.want_key = false;
+                    } else {
+                        self.finish_value();
+                    }
+                }
+                return;
+            }
+            if self.depth == 1 {
+                let dst = if self.want_key {
+                    &mut self.key
+                } else {
+                    &mut self.token
+                };
+                if dst.len() < 256 {
+                    dst.push(b);
+                }
+            }
+            return;
+        }
+        match b {
+            b'"' => {
+                self.in_str = true;
+                if self.depth == 1 && !self.want_key {
+                    self.token.clear();
+                    self.token_is_str = true;
+                }
+                if self.depth == 1 && self.want_key {
+                    self.key.clear();
+                }
+            }
+            b'{' | b'[' => {
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.want_key = true;
+                }
+            }
+            b'}' | b']' => {
+                if self.depth == 1 {
+                    self.finish_value();
+                }
+                self.depth = self.depth.saturating_sub(1);
+            }
+            b',' if self.depth == 1 => {
+                self.finish_value();
+                self.want_key = true;
+            }
+            b':' if self.depth == 1 => {
+                self.token.clear();
+                self.token_is_str = false;
+            }
+            _ if self.depth == 1 && !b.is_ascii_whitespace() && self.token.len() < 64 => {
+                self.token.push(b);
+            }
+            _ => {}
+        }
+    }
+
+    fn finish_value(&mut self) {
+        let Some(key) = self.current.take() else {
+            return;
+        };
+        let token = std::mem::take(&mut self.token);
+        match key.as_slice() {
+            b"id" if self.token_is_str => {
+                self.id = Some(Value::String(String::from_utf8_lossy(&token).into_owned()));
+            }
+            b"id" => self.id = serde_json::from_slice(&token).ok(),
+            b"method" if self.token_is_str => {
+                self.method = Some(String::from_utf8_lossy(&token).into_owned());
+            }
+            _ => {}
+        }
+        self.token_is_str = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(s: &str) -> (Option<Value>, Option<String>) {
+        let mut sc = Scan::default();
+        for chunk in s.as_bytes().chunks(3) {
+            sc.feed(chunk);
+        }
+        (sc.id, sc.method)
+    }
+
+    #[test]
+    fn finds_the_id_wherever_it_is() {
+        let (id, m) = scan(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"id":1}}"#);
+        assert_eq!(id, Some(json!(7)));
+        assert_eq!(m.as_deref(), Some("tools/call"));
+        let (id, m) = scan(
+            r#"{"method":"tools/call","params":{"arguments":{"x":"}{\"id\":3"}},"jsonrpc":"2.0","id":"a-b"}"#,
+        );
+        assert_eq!(id, Some(json!("a-b")));
+        assert_eq!(m.as_deref(), Some("tools/call"));
+        let (id, _) = scan(r#"{"params":{"x":[1,2,{"id":9}]}, "id" : 12 }"#);
+        assert_eq!(id, Some(json!(12)));
+    }
+}

@@ -1,0 +1,91 @@
+//! Interop with the official MCP Python SDK client (`mcp`, pinned with
+//! hashes by `tests/interop-py/requirements.txt`): `test_interop.py` drives
+//! the real binary in both protocol eras (initialize handshake and
+//! 2026-07-28), through success, dry run, each error class, parallel calls,
+//! cancellation, client roots and the 100-file answer bound. `.ci/run`
+//! installs the venv; this test installs it too when it is missing.
+//!
+//! Cases waiting for another branch are skipped with a reason starting with
+//! `NEEDS clients-core:`; `SPLICE_RUN_NEEDS=1` runs them anyway.
+
+use std::path::Path;
+use std::process::Command;
+
+use splice_tests::harness::{skip_or_fail, splice_bin, workspace_root};
+
+/// Creates `dir/.venv` with the pinned requirements (hashes required).
+fn install(dir: &Path) {
+    let st = Command::new("python3")
+        .args(["-m", "venv", ".venv"])
+        .current_dir(dir)
+        .status()
+        .expect("python3 -m venv");
+    assert!(st.success(), "python3 -m venv failed in {}", dir.display());
+    let st = Command::new(".venv/bin/pip")
+        .args([
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--require-hashes",
+            "-r",
+            "requirements.txt",
+        ])
+        .current_dir(dir)
+        .status()
+        .expect("pip install");
+    assert!(st.success(), "pip install failed in {}", dir.display());
+}
+
+#[test]
+fn python_sdk_client_drives_splice() {
+    let have_python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_python {
+        skip_or_fail("python3 (the official Python SDK client)");
+        return;
+    }
+    let dir = workspace_root().join("tests/interop-py");
+    let python = dir.join(".venv/bin/python");
+    let installed = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        install(&dir);
+    }
+    let out = Command::new(&python)
+        .args(["-m", "unittest", "-v", "test_interop.py"])
+        .current_dir(&dir)
+        .env("SPLICE_BIN", splice_bin())
+        .output()
+        .expect("run python -m unittest");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "Python SDK interop failed:\n{stdout}\n{stderr}"
+    );
+    // unittest reports on stderr: "Ran N tests" and "OK (skipped=K)".
+    let ran = stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("Ran ")?
+                .split(' ')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        })
+        .unwrap_or(0);
+    assert!(
+        ran >= 13,
+        "expected at least 13 Python interop cases:\n{stderr}"
+    );
+    for skipped in stderr.lines().filter(|l| l.contains("skipped")) {
+        assert!(
+            !skipped.contains("skipped '") || skipped.contains("NEEDS clients-core:"),
+            "a case was skipped for another reason: {skipped}"
+        );
+    }
+}
