@@ -82,6 +82,18 @@ impl LockTable {
         Some(guard)
     }
 
+    /// Locks `path` if no call of this process holds it, without waiting.
+    pub(crate) fn try_lock(&self, path: &Path) -> Option<TableGuard<'_>> {
+        let mut held = self.held();
+        if !held.insert(path.to_path_buf()) {
+            return None;
+        }
+        Some(TableGuard {
+            table: self,
+            paths: vec![path.to_path_buf()],
+        })
+    }
+
     fn held(&self) -> MutexGuard<'_, HashSet<PathBuf>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
