@@ -140,6 +140,10 @@ export interface ErrorContext {
   match_locations?: MatchLocation[];
   /** Total number of occurrences of old_string. */
   match_count?: number;
+  /** 1-based line of the file (as the earlier edits of the call left it) where snippet starts. */
+  snippet_start_line?: number;
+  /** The 1-based line of every occurrence of old_string, in order, one entry per occurrence (the first 1,000). */
+  match_lines?: number[];
   /** The SHA-256 (hex) of the content the caller said it read. */
   expected_sha256?: string;
   /** The SHA-256 (hex) of the file's current content on disk. */
@@ -354,7 +358,7 @@ export interface MatchNotFoundEnvelope extends ErrorEnvelopeBase {
   edit_index: number;
   edit_status: EditStatus[];
   file_statuses?: FileStatus[];
-  context: { snippet: string };
+  context: { snippet: string; snippet_start_line?: number };
 }
 
 /** `AMBIGUOUS_MATCH` (2001): old_string occurs more than once in the file. */
@@ -369,7 +373,7 @@ export interface AmbiguousMatchEnvelope extends ErrorEnvelopeBase {
   edit_index: number;
   edit_status: EditStatus[];
   file_statuses?: FileStatus[];
-  context: { match_locations: MatchLocation[]; match_count: number };
+  context: { match_locations: MatchLocation[]; match_count: number; match_lines?: number[] };
 }
 
 /** `STALE_FILE` (2002): the file changed since it was read. */
