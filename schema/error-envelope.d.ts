@@ -22,6 +22,7 @@ export type ErrorCode =
   | "AMBIGUOUS_MATCH"
   | "STALE_FILE"
   | "RESULT_TOO_LARGE"
+  | "CALL_CANCELLED"
   | "FILE_NOT_FOUND"
   | "PERMISSION_DENIED"
   | "INVALID_ENCODING"
@@ -403,6 +404,16 @@ export interface ResultTooLargeEnvelope extends ErrorEnvelopeBase {
   context: { limit: Limit };
 }
 
+/** `CALL_CANCELLED` (3000): the client cancelled the call before it was committed. */
+export interface CallCancelledEnvelope extends ErrorEnvelopeBase {
+  error_code: "CALL_CANCELLED";
+  code: 3000;
+  category: "session";
+  retryable: true;
+  cause: "input";
+  context?: Record<string, never>;
+}
+
 /** `FILE_NOT_FOUND` (4000): the file does not exist. */
 export interface FileNotFoundEnvelope extends ErrorEnvelopeBase {
   error_code: "FILE_NOT_FOUND";
@@ -617,6 +628,7 @@ export type ErrorEnvelope =
   | AmbiguousMatchEnvelope
   | StaleFileEnvelope
   | ResultTooLargeEnvelope
+  | CallCancelledEnvelope
   | FileNotFoundEnvelope
   | PermissionDeniedEnvelope
   | InvalidEncodingEnvelope

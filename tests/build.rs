@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use splice_codegen::context::{ContextField, FieldType, MemberDef, support_type};
+use splice_codegen::context::{FieldType, MemberDef};
 use splice_codegen::spec::{Code, ParamType, Spec};
 
 fn main() {
@@ -49,11 +49,11 @@ fn samples(spec: &Spec) -> String {
          pub fn samples() -> ::std::vec::Vec<Sample> {\n    ::std::vec![\n",
     );
     for code in spec.emitted_codes() {
-        let call = constructor_call(code, &any_code);
+        let call = constructor_call(spec, code, &any_code);
         let mut full = call.clone();
-        for field in &code.optional_context {
-            let value = sample_value(field.value.ty(), field.value.name(), &any_code);
-            write!(full, ".{}({value})", field.value.name()).unwrap();
+        for field in spec.optional_fields(code) {
+            let value = sample_value(spec, field.ty(), field.name(), &any_code);
+            write!(full, ".{}({value})", field.name()).unwrap();
         }
         writeln!(
             out,
@@ -66,12 +66,10 @@ fn samples(spec: &Spec) -> String {
     out
 }
 
-fn constructor_call(code: &Code, any_code: &str) -> String {
+fn constructor_call(spec: &Spec, code: &Code, any_code: &str) -> String {
     let mut args = Vec::new();
-    for field in ContextField::ALL {
-        if code.required_context.iter().any(|r| r.value == *field) {
-            args.push(sample_value(field.ty(), field.name(), any_code));
-        }
+    for field in spec.required_fields(code) {
+        args.push(sample_value(spec, field.ty(), field.name(), any_code));
     }
     for param in &code.params {
         args.push(match param.ty.value {
@@ -87,37 +85,55 @@ fn constructor_call(code: &Code, any_code: &str) -> String {
 }
 
 /// A Rust expression of type `ty`, filling every member of structs.
-fn sample_value(ty: FieldType, name: &str, any_code: &str) -> String {
+fn sample_value(spec: &Spec, ty: &FieldType, name: &str, any_code: &str) -> String {
     match ty {
         FieldType::String => format!("{:?}", format!("sample {name}")),
         FieldType::Integer => "3".to_owned(),
         FieldType::Boolean => "true".to_owned(),
-        FieldType::Enum(ty, values) => format!("{ty}::{}", upper_camel(values[0])),
+        FieldType::Enum(ty) => {
+            let first = spec
+                .type_def(ty)
+                .and_then(|d| d.values()?.first())
+                .unwrap_or_else(|| panic!("the spec names unknown enum {ty}"));
+            format!("{ty}::{}", upper_camel(&first.value))
+        }
         FieldType::ErrorCode => format!("ErrorCode::{any_code}"),
-        FieldType::Struct(ty) => struct_literal(ty, any_code),
-        FieldType::ArrayOf(ty) => format!("::std::vec![{}]", struct_literal(ty, any_code)),
-        FieldType::Integers => "::std::vec![3, 5]".to_owned(),
+        FieldType::Struct(ty) => struct_literal(spec, ty, any_code),
+        FieldType::ArrayOf(item) => {
+            // Items are stored values, so strings are `String`.
+            let value = match **item {
+                FieldType::String => format!(
+                    "::std::string::String::from({:?})",
+                    format!("sample {name}")
+                ),
+                _ => sample_value(spec, item, name, any_code),
+            };
+            format!("::std::vec![{value}]")
+        }
     }
 }
 
-fn struct_literal(ty: &str, any_code: &str) -> String {
-    let def = support_type(ty).unwrap_or_else(|| panic!("context.rs names unknown type {ty}"));
+fn struct_literal(spec: &Spec, ty: &str, any_code: &str) -> String {
+    let def = spec
+        .type_def(ty)
+        .unwrap_or_else(|| panic!("the spec names unknown type {ty}"));
     let members: Vec<String> = def
-        .members
+        .members()
         .iter()
         .map(|m: &MemberDef| {
-            let value = match m.ty {
+            let name = &m.name.value;
+            let value = match m.ty.value {
                 // Struct members are `String`, not `impl Into<String>`.
                 FieldType::String => format!(
                     "::std::string::String::from({:?})",
-                    format!("sample {}", m.name)
+                    format!("sample {name}")
                 ),
-                _ => sample_value(m.ty, m.name, any_code),
+                _ => sample_value(spec, &m.ty.value, name, any_code),
             };
             if m.required {
-                format!("{}: {value}", m.name)
+                format!("{name}: {value}")
             } else {
-                format!("{}: ::core::option::Option::Some({value})", m.name)
+                format!("{name}: ::core::option::Option::Some({value})")
             }
         })
         .collect();

@@ -142,6 +142,7 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
     };
     d.taxonomy(old, new);
     d.categories(old, new);
+    d.declarations(old, new);
     d.codes(old, new);
     let mut changes = d.changes;
     // Stable: breaking first, each group in the order found.
@@ -199,6 +200,30 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut c.description.loc);
         z(&mut c.retryable.loc);
         z(&mut c.cause.loc);
+    }
+    for f in &mut s.fields {
+        z(&mut f.name.loc);
+        z(&mut f.placement.loc);
+        z(&mut f.ty.loc);
+        z(&mut f.doc.loc);
+    }
+    for t in &mut s.types {
+        z(&mut t.name.loc);
+        z(&mut t.doc.loc);
+        match &mut t.body {
+            crate::context::TypeBody::Object(members) => {
+                for m in members {
+                    z(&mut m.name.loc);
+                    z(&mut m.ty.loc);
+                    z(&mut m.doc.loc);
+                }
+            }
+            crate::context::TypeBody::Enum(values) => {
+                for v in values {
+                    z(&mut v.loc);
+                }
+            }
+        }
     }
     for c in &mut s.codes {
         z(&mut c.name.loc);
@@ -293,6 +318,160 @@ impl Differ {
                 n.description.as_ref().map(|d| d.loc),
                 "taxonomy description reworded".into(),
             );
+        }
+    }
+
+    /// The declared `fields:` and `types:`. Every field is written by the
+    /// server and read by clients, so: removing a field, type, member or enum
+    /// value, changing a type or a placement, or changing whether a member is
+    /// required breaks readers (or clients validating with the old schema);
+    /// adding a field, a type, an optional member or an enum value and
+    /// rewording docs is compatible.
+    fn declarations(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.fields {
+            let name = o.name();
+            match new.field(name) {
+                None => self.breaking(
+                    None,
+                    format!("context field `{name}` was removed: clients reading it break"),
+                ),
+                Some(n) => {
+                    if o.ty() != n.ty() {
+                        self.breaking(
+                            Some(n.ty.loc),
+                            format!(
+                                "type of context field `{name}` changed from `{}` to `{}`",
+                                o.ty(),
+                                n.ty()
+                            ),
+                        );
+                    }
+                    if o.placement() != n.placement() {
+                        self.breaking(
+                            Some(n.placement.loc),
+                            format!(
+                                "context field `{name}` moved from `{}` to `{}`",
+                                o.placement().as_str(),
+                                n.placement().as_str()
+                            ),
+                        );
+                    }
+                    if o.doc() != n.doc() {
+                        self.compatible(
+                            Some(n.doc.loc),
+                            format!("doc of context field `{name}` reworded"),
+                        );
+                    }
+                }
+            }
+        }
+        for n in &new.fields {
+            if old.field(n.name()).is_none() {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("context field `{}` added", n.name()),
+                );
+            }
+        }
+        for o in &old.types {
+            let name = &o.name.value;
+            let Some(n) = new.type_def(name) else {
+                self.breaking(None, format!("type `{name}` was removed"));
+                continue;
+            };
+            if o.doc.value != n.doc.value {
+                self.compatible(Some(n.doc.loc), format!("doc of type `{name}` reworded"));
+            }
+            match (o.values(), n.values()) {
+                (Some(ov), Some(nv)) => {
+                    for v in ov {
+                        if !nv.iter().any(|w| w.value == v.value) {
+                            self.breaking(
+                                Some(n.name.loc),
+                                format!("value `{}` of enum `{name}` was removed", v.value),
+                            );
+                        }
+                    }
+                    for v in nv {
+                        if !ov.iter().any(|w| w.value == v.value) {
+                            self.compatible(
+                                Some(v.loc),
+                                format!(
+                                    "value `{}` added to enum `{name}` (written by the server only; \
+                                     clients must treat unknown values as unknown)",
+                                    v.value
+                                ),
+                            );
+                        }
+                    }
+                }
+                (None, None) => self.members(name, o, n),
+                _ => self.breaking(
+                    Some(n.name.loc),
+                    format!("type `{name}` changed between an object and an enum"),
+                ),
+            }
+        }
+        for n in &new.types {
+            if old.type_def(&n.name.value).is_none() {
+                self.compatible(Some(n.name.loc), format!("type `{}` added", n.name.value));
+            }
+        }
+    }
+
+    fn members(&mut self, name: &str, o: &crate::context::TypeDef, n: &crate::context::TypeDef) {
+        for om in o.members() {
+            let member = &om.name.value;
+            let Some(nm) = n.members().iter().find(|m| &m.name.value == member) else {
+                self.breaking(
+                    Some(n.name.loc),
+                    format!("member `{member}` of type `{name}` was removed"),
+                );
+                continue;
+            };
+            if om.ty.value != nm.ty.value {
+                self.breaking(
+                    Some(nm.ty.loc),
+                    format!(
+                        "type of member `{member}` of `{name}` changed from `{}` to `{}`",
+                        om.ty.value, nm.ty.value
+                    ),
+                );
+            }
+            match (om.required, nm.required) {
+                (false, true) => self.breaking(
+                    Some(nm.name.loc),
+                    format!("member `{member}` of `{name}` was optional and is now required"),
+                ),
+                (true, false) => self.breaking(
+                    Some(nm.name.loc),
+                    format!(
+                        "member `{member}` of `{name}` was required and is now optional: clients reading it break"
+                    ),
+                ),
+                _ => {}
+            }
+            if om.doc.value != nm.doc.value {
+                self.compatible(
+                    Some(nm.doc.loc),
+                    format!("doc of member `{member}` of `{name}` reworded"),
+                );
+            }
+        }
+        for nm in n.members() {
+            if !o.members().iter().any(|m| m.name.value == nm.name.value) {
+                let what = format!("member `{}` added to `{name}`", nm.name.value);
+                if nm.required {
+                    self.breaking(
+                        Some(nm.name.loc),
+                        format!(
+                            "required {what}: clients validating with the released schema reject it"
+                        ),
+                    );
+                } else {
+                    self.compatible(Some(nm.name.loc), format!("optional {what}"));
+                }
+            }
         }
     }
 
@@ -450,11 +629,10 @@ impl Differ {
                 ),
             );
         }
-        let had = |list: &[crate::spec::Spanned<crate::context::ContextField>], f| {
-            list.iter().any(|x| x.value == f)
-        };
+        let had =
+            |list: &[crate::spec::Spanned<String>], f: &String| list.iter().any(|x| &x.value == f);
         for f in &n.required_context {
-            if !had(&o.required_context, f.value) {
+            if !had(&o.required_context, &f.value) {
                 self.breaking(
                     Some(f.loc),
                     format!(
@@ -465,8 +643,8 @@ impl Differ {
             }
         }
         for f in &o.required_context {
-            if !had(&n.required_context, f.value) {
-                let now = if had(&n.optional_context, f.value) {
+            if !had(&n.required_context, &f.value) {
+                let now = if had(&n.optional_context, &f.value) {
                     "is now only optional"
                 } else {
                     "was dropped"
@@ -481,15 +659,15 @@ impl Differ {
             }
         }
         for f in &n.optional_context {
-            if !had(&o.optional_context, f.value) && !had(&o.required_context, f.value) {
+            if !had(&o.optional_context, &f.value) && !had(&o.required_context, &f.value) {
                 self.compatible(
                     Some(f.loc),
-                    format!("code `{name}` may now carry context field `{}`", f.value),
+                    format!("code `{name}` may now carry context field `{}`", &f.value),
                 );
             }
         }
         for f in &o.optional_context {
-            if !had(&n.optional_context, f.value) && !had(&n.required_context, f.value) {
+            if !had(&n.optional_context, &f.value) && !had(&n.required_context, &f.value) {
                 self.compatible(
                     Some(n.name.loc),
                     format!(
@@ -577,7 +755,7 @@ codes:
 "#;
 
     fn spec(src: &str) -> Spec {
-        crate::load_str(src, "t.yaml").unwrap_or_else(|d| panic!("{}", d.render()))
+        crate::load::load_baseline_str(src, "t.yaml").unwrap_or_else(|d| panic!("{}", d.render()))
     }
 
     fn changed(edit: impl Fn(&str) -> String) -> DiffReport {
@@ -706,6 +884,73 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    #[test]
+    fn declared_fields_and_types_are_compared() {
+        // BASE declares nothing, so it reads with the format-1 vocabulary;
+        // the edited side declares it explicitly, then changes it.
+        let declared = |edit: &dyn Fn(String) -> String| {
+            let vocabulary = include_str!("format1_declarations.yaml");
+            let text = format!("{BASE}{}", edit(vocabulary.to_owned()))
+                .replace("version: 1.0.0,", "version: 1.0.1,");
+            diff(&spec(BASE), &spec(&text))
+        };
+        let same = declared(&|v| v);
+        assert!(same.changes.is_empty(), "{:?}", same.changes);
+        let r = declared(&|v| {
+            v.replacen(
+                "  file_path:\n    type: string",
+                "  file_path:\n    type: integer",
+                1,
+            )
+        });
+        only(
+            &r,
+            Compat::Breaking,
+            "type of context field `file_path` changed",
+        );
+        let r = declared(&|v| {
+            v.replacen(
+                "      actual:\n        type: integer\n        optional: true\n",
+                "      actual:\n        type: integer\n",
+                1,
+            )
+        });
+        only(
+            &r,
+            Compat::Breaking,
+            "`actual` of `Limit` was optional and is now required",
+        );
+        let r = declared(&|v| {
+            v.replacen(
+                "  file_type:\n    type: string\n    in: context",
+                "  file_type:\n    type: string\n    in: top_level",
+                1,
+            )
+        });
+        only(&r, Compat::Breaking, "moved from `context` to `top_level`");
+        let r = declared(&|v| {
+            v.replacen(
+                "enum: [failed, skipped]",
+                "enum: [failed, skipped, aborted]",
+                1,
+            )
+        });
+        only(
+            &r,
+            Compat::Compatible,
+            "value `aborted` added to enum `EditState`",
+        );
+        let r = declared(&|v| {
+            format!("{v}  retry_after_ms: {{ type: integer, in: context, doc: Wait. }}\n")
+        });
+        only(
+            &r,
+            Compat::Compatible,
+            "context field `retry_after_ms` added",
+        );
+        assert!(r.is_acceptable(), "{r:?}");
     }
 
     #[test]

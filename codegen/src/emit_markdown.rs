@@ -16,8 +16,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::context::{ContextField, FieldType, Placement, SUPPORT_TYPES};
-use crate::emit_schema::fields_at;
+use crate::context::{FieldDef, FieldType, Placement};
 use crate::spec::{Code, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
@@ -52,7 +51,7 @@ pub fn emit(spec: &Spec) -> String {
     envelope_section(&mut out);
     categories_section(&mut out, spec);
     summary_section(&mut out, spec);
-    vocabulary_section(&mut out);
+    vocabulary_section(&mut out, spec);
     let _ = writeln!(out, "## Codes\n");
     for code in &spec.codes {
         code_section(&mut out, spec, code);
@@ -126,37 +125,37 @@ fn summary_section(out: &mut String, spec: &Spec) {
     out.push('\n');
 }
 
-fn vocabulary_section(out: &mut String) {
+fn vocabulary_section(out: &mut String, spec: &Spec) {
     out.push_str("## Context fields\n\n");
     out.push_str(
-        "The fixed vocabulary of context fields. Top-level fields are members of the envelope; \
+        "The context fields declared in `errors.yaml`. Top-level fields are members of the envelope; \
          the others are members of its `context` object. Each code below says which it requires \
          and which it may carry; no other field appears.\n\n",
     );
     out.push_str("| field | where | type | description |\n| --- | --- | --- | --- |\n");
-    for f in ContextField::ALL {
+    for f in &spec.fields {
         let _ = writeln!(
             out,
             "| `{}` | {} | {} | {} |",
             f.name(),
             placement_name(f.placement()),
-            type_name(f.ty()),
+            type_name(spec, f.ty()),
             cell(f.doc())
         );
     }
     out.push('\n');
     out.push_str("### Support types\n\n");
-    for def in SUPPORT_TYPES {
-        let _ = writeln!(out, "**`{}`**: {}\n", def.name, def.doc);
+    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+        let _ = writeln!(out, "**`{}`**: {}\n", def.name.value, def.doc.value);
         out.push_str("| member | type | required | description |\n| --- | --- | --- | --- |\n");
-        for m in def.members {
+        for m in def.members() {
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | {} |",
-                m.name,
-                type_name(m.ty),
+                m.name.value,
+                type_name(spec, &m.ty.value),
                 yes_no(m.required),
-                cell(m.doc)
+                cell(&m.doc.value)
             );
         }
         out.push('\n');
@@ -239,14 +238,13 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
             (&code.optional_context, "no"),
         ];
         for (list, required) in lists {
-            for f in list.iter() {
-                let f = f.value;
+            for f in list.iter().filter_map(|f| spec.field(&f.value)) {
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {} | {required} |",
                     f.name(),
                     placement_name(f.placement()),
-                    type_name(f.ty())
+                    type_name(spec, f.ty())
                 );
             }
         }
@@ -275,13 +273,18 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
             param_example(spec, code, &p.name.value, p.ty.value),
         ));
     }
-    let required = |f: ContextField| code.required_context.iter().any(|r| r.value == f);
     let mut top = Map::new();
     let mut context = Map::new();
-    for field in fields_at(Placement::TopLevel).chain(fields_at(Placement::Context)) {
-        if !required(field) {
-            continue;
-        }
+    let required = spec.required_fields(code);
+    let ordered = required
+        .iter()
+        .filter(|f| f.placement() == Placement::TopLevel)
+        .chain(
+            required
+                .iter()
+                .filter(|f| f.placement() == Placement::Context),
+        );
+    for &field in ordered {
         let value = field_example(spec, code, field);
         values.push((field.name().to_string(), value.clone()));
         match field.placement() {
@@ -336,52 +339,100 @@ fn param_example(spec: &Spec, code: &Code, name: &str, ty: ParamType) -> Value {
     }
 }
 
-fn field_example(spec: &Spec, code: &Code, field: ContextField) -> Value {
+/// An example value of a field. splice's own fields have hand-picked,
+/// realistic values (kept so that its reference reads well); any other
+/// declared field gets a value built from its declared type.
+fn field_example(spec: &Spec, code: &Code, field: &FieldDef) -> Value {
     let name = code.name.value.as_str();
-    match field {
-        ContextField::FilePath => json!(EXAMPLE_FILE),
-        ContextField::FileIndex => json!(1),
-        ContextField::EditIndex => json!(1),
-        ContextField::EditStatus => json!([
-            {
-                "edit_index": 1,
-                "status": "failed",
-                "error_code": name,
-                "old_string_preview": "let mut sum = 0.0;"
-            },
-            {"edit_index": 2, "status": "skipped"}
-        ]),
-        ContextField::FileStatuses => json!([
-            {"file_index": 0, "file_path": EXAMPLE_OTHER_FILE, "status": "rolled_back"},
-            {"file_index": 1, "file_path": EXAMPLE_FILE, "status": "failed", "error_code": name},
-            {"file_index": 2, "file_path": "/home/me/project/README.md", "status": "skipped"}
-        ]),
-        ContextField::Rollback => json!({"attempted": true, "restored": 0, "failed": 1}),
-        ContextField::Violations => Value::Array(violations_example(spec, code)),
-        ContextField::BackupPath => json!(format!("{EXAMPLE_FILE}.bak")),
-        ContextField::Snippet => json!(EXAMPLE_SNIPPET),
-        ContextField::MatchLocations => json!([
+    match (field.name(), field.ty()) {
+        ("file_path", FieldType::String) => json!(EXAMPLE_FILE),
+        ("file_index", FieldType::Integer) => json!(1),
+        ("edit_index", FieldType::Integer) => json!(1),
+        ("edit_status", FieldType::ArrayOf(t)) if **t == FieldType::Struct("EditStatus".into()) => {
+            json!([
+                {
+                    "edit_index": 1,
+                    "status": "failed",
+                    "error_code": name,
+                    "old_string_preview": "let mut sum = 0.0;"
+                },
+                {"edit_index": 2, "status": "skipped"}
+            ])
+        }
+        ("file_statuses", FieldType::ArrayOf(t))
+            if **t == FieldType::Struct("FileStatus".into()) =>
+        {
+            json!([
+                {"file_index": 0, "file_path": EXAMPLE_OTHER_FILE, "status": "rolled_back"},
+                {"file_index": 1, "file_path": EXAMPLE_FILE, "status": "failed", "error_code": name},
+                {"file_index": 2, "file_path": "/home/me/project/README.md", "status": "skipped"}
+            ])
+        }
+        ("rollback", FieldType::Struct(t)) if t == "RollbackReport" => {
+            json!({"attempted": true, "restored": 0, "failed": 1})
+        }
+        ("violations", FieldType::ArrayOf(t)) if **t == FieldType::Struct("Violation".into()) => {
+            Value::Array(violations_example(spec, code))
+        }
+        ("backup_path", FieldType::String) => json!(format!("{EXAMPLE_FILE}.bak")),
+        ("snippet", FieldType::String) => json!(EXAMPLE_SNIPPET),
+        ("match_locations", FieldType::ArrayOf(t))
+            if **t == FieldType::Struct("MatchLocation".into()) =>
+        {
+            json!([
             {"line": 12, "column": 5, "snippet": "fn first() {\n    let mut sum = 0;\n    sum\n}\n"},
             {"line": 31, "column": 5, "snippet": "fn second() {\n    let mut sum = 0;\n    sum\n}\n"}
-        ]),
-        ContextField::MatchCount => json!(2),
-        ContextField::SnippetStartLine => json!(9),
-        ContextField::MatchLines => json!([12, 31]),
-        ContextField::ExpectedSha256 => {
+            ])
+        }
+        ("match_count", FieldType::Integer) => json!(2),
+        ("expected_sha256", FieldType::String) => {
             json!("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
         }
-        ContextField::CurrentSha256 => {
+        ("current_sha256", FieldType::String) => {
             json!("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752")
         }
-        ContextField::Limit => limit_example(name),
-        ContextField::OsError => json!(match name {
+        ("limit", FieldType::Struct(t)) if t == "Limit" => limit_example(name),
+        ("os_error", FieldType::String) => json!(match name {
             "PERMISSION_DENIED" => "EACCES",
             "DISK_FULL" => "ENOSPC",
             "READ_ONLY_FS" => "EROFS",
             _ => "EIO",
         }),
-        ContextField::FileType => json!("directory"),
-        ContextField::JournalDir => json!("/home/me/.local/state/splice/journal"),
+        ("file_type", FieldType::String) => json!("directory"),
+        ("journal_dir", FieldType::String) => json!("/home/me/.local/state/splice/journal"),
+        (field_name, ty) => type_example(spec, code, field_name, ty, 0),
+    }
+}
+
+/// A value of `ty` built from the declarations: strings name the field,
+/// integers are small, enums take their first value, objects fill their
+/// required members, arrays hold one item.
+fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usize) -> Value {
+    match ty {
+        FieldType::String => json!(format!("example {}", name.replace('_', " "))),
+        FieldType::Integer => json!(1),
+        FieldType::Boolean => json!(true),
+        FieldType::ErrorCode => json!(code.name.value),
+        FieldType::Enum(t) => spec
+            .type_def(t)
+            .and_then(|d| d.values()?.first())
+            .map_or(Value::Null, |v| json!(v.value)),
+        FieldType::Struct(t) => {
+            let mut obj = Map::new();
+            for m in spec.type_def(t).map(|d| d.members()).unwrap_or_default() {
+                if m.required && depth < 8 {
+                    obj.insert(
+                        m.name.value.clone(),
+                        type_example(spec, code, &m.name.value, &m.ty.value, depth + 1),
+                    );
+                }
+            }
+            Value::Object(obj)
+        }
+        FieldType::ArrayOf(item) if depth < 8 => {
+            json!([type_example(spec, code, name, item, depth + 1)])
+        }
+        FieldType::ArrayOf(_) => json!([]),
     }
 }
 
@@ -407,10 +458,10 @@ fn violations_example(spec: &Spec, code: &Code) -> Vec<Value> {
         .filter(|c| !c.is_deprecated())
         .find(|c| c.category.value == code.category.value && c.name.value != code.name.value)
         .unwrap_or(code);
-    let has = |f: ContextField| sub.required_context.iter().any(|r| r.value == f);
-    let path = if has(ContextField::EditIndex) {
+    let has = |f: &str| sub.required_context.iter().any(|r| r.value == f);
+    let path = if has("edit_index") {
         "edits[1].old_string"
-    } else if has(ContextField::FilePath) {
+    } else if has("file_path") {
         "file_path"
     } else {
         "arguments"
@@ -481,20 +532,21 @@ fn param_type_name(t: ParamType) -> &'static str {
     }
 }
 
-fn type_name(ty: FieldType) -> String {
+fn type_name(spec: &Spec, ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
         FieldType::Integer => "integer".into(),
         FieldType::Boolean => "boolean".into(),
-        FieldType::Enum(_, values) => values
+        FieldType::Enum(name) => spec
+            .type_def(name)
+            .and_then(|d| d.values())
+            .unwrap_or_default()
             .iter()
-            .map(|v| format!("`\"{v}\"`"))
+            .map(|v| format!("`\"{}\"`", v.value))
             .collect::<Vec<_>>()
             .join(" \\| "),
         FieldType::ErrorCode => "`ErrorCode`".into(),
-        FieldType::Struct(name) => format!("`{name}`"),
-        FieldType::ArrayOf(name) => format!("`{name}[]`"),
-        FieldType::Integers => "integer[]".into(),
+        FieldType::Struct(_) | FieldType::ArrayOf(_) => format!("`{}`", ty.spelling()),
     }
 }
 

@@ -16,14 +16,15 @@
 //! `#[allow(deprecated)]` wherever the generated code itself has to name a
 //! deprecated code. Callers of a deprecated code still get the warning.
 //!
-//! The shapes of the support types come from [`crate::context`], the same
-//! table the JSON Schema emitter reads, so the Rust types and the published
+//! The shapes of the support types and fields come from the declarations in
+//! the spec ([`crate::context`]), the same
+//! model the JSON Schema emitter reads, so the Rust types and the published
 //! schema cannot drift apart.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::context::{ContextField, FieldType, Placement, SUPPORT_TYPES, StructDef};
+use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
 
 /// The items of the generated module, as tokens (what the proc macro returns).
@@ -31,8 +32,8 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let category = emit_category(spec);
     let cause = emit_cause();
     let error_code = emit_error_code(spec);
-    let support = emit_support_types();
-    let envelope = emit_envelope();
+    let support = emit_support_types(spec);
+    let envelope = emit_envelope(spec);
     let constructors = emit_constructors(spec);
     let builders = emit_builders(spec);
     quote! {
@@ -442,22 +443,15 @@ fn deprecated_attr(spec: &Spec, code: &Code) -> TokenStream {
     quote!(#[deprecated(note = #text)])
 }
 
-fn emit_support_types() -> TokenStream {
-    let mut enums: Vec<(&'static str, &'static [&'static str], &'static str)> = Vec::new();
-    for def in SUPPORT_TYPES {
-        for m in def.members {
-            if let FieldType::Enum(name, values) = m.ty
-                && !enums.iter().any(|(n, _, _)| *n == name)
-            {
-                enums.push((name, values, m.doc));
-            }
-        }
-    }
-    let enums = enums.into_iter().map(|(name, values, doc)| {
-        let name = ident(name);
+fn emit_support_types(spec: &Spec) -> TokenStream {
+    let enums = spec.types.iter().filter_map(|def| {
+        let values = def.values()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
         let variants: Vec<Ident> = values.iter().map(|v| ident(&upper_camel(v))).collect();
-        let docs = values.iter().map(|v| doc_attrs(&format!("`{v}`")));
-        quote! {
+        let docs = values.iter().map(|v| doc_attrs(&format!("`{}`", v.value)));
+        let values = values.iter().map(|v| &v.value);
+        Some(quote! {
             #[doc = #doc]
             #[derive(
                 ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
@@ -472,22 +466,26 @@ fn emit_support_types() -> TokenStream {
                     #variants,
                 )*
             }
-        }
+        })
     });
-    let structs = SUPPORT_TYPES.iter().map(emit_support_struct);
+    let structs = spec
+        .types
+        .iter()
+        .filter(|def| matches!(def.body, TypeBody::Object(_)))
+        .map(emit_support_struct);
     quote! {
         #(#enums)*
         #(#structs)*
     }
 }
 
-fn emit_support_struct(def: &StructDef) -> TokenStream {
-    let name = ident(def.name);
-    let doc = def.doc;
-    let fields = def.members.iter().map(|m| {
-        let field = ident(m.name);
-        let ty = field_type(m.ty, &TokenStream::new());
-        let doc = m.doc;
+fn emit_support_struct(def: &TypeDef) -> TokenStream {
+    let name = ident(&def.name.value);
+    let doc = &def.doc.value;
+    let fields = def.members().iter().map(|m| {
+        let field = ident(&m.name.value);
+        let ty = field_type(&m.ty.value, &TokenStream::new());
+        let doc = &m.doc.value;
         if m.required {
             quote! {
                 #[doc = #doc]
@@ -515,9 +513,9 @@ fn emit_support_struct(def: &StructDef) -> TokenStream {
     }
 }
 
-fn emit_envelope() -> TokenStream {
-    let optional_field = |f: &ContextField| {
-        let name = field_ident(*f);
+fn emit_envelope(spec: &Spec) -> TokenStream {
+    let optional_field = |f: &FieldDef| {
+        let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
         let doc = f.doc();
         quote! {
@@ -526,14 +524,8 @@ fn emit_envelope() -> TokenStream {
             pub #name: ::core::option::Option<#ty>,
         }
     };
-    let top_level = ContextField::ALL
-        .iter()
-        .filter(|f| f.placement() == Placement::TopLevel)
-        .map(optional_field);
-    let in_context = ContextField::ALL
-        .iter()
-        .filter(|f| f.placement() == Placement::Context)
-        .map(optional_field);
+    let top_level = spec.fields_at(Placement::TopLevel).map(optional_field);
+    let in_context = spec.fields_at(Placement::Context).map(optional_field);
     quote! {
         /// Details of an error that live in the envelope's `context` object.
         /// Which fields a code carries is fixed by `errors.yaml`.
@@ -585,17 +577,14 @@ fn emit_envelope() -> TokenStream {
 }
 
 fn emit_constructors(spec: &Spec) -> TokenStream {
-    let none = |f: &ContextField| {
-        let name = field_ident(*f);
+    let none = |f: &FieldDef| {
+        let name = field_ident(f);
         quote!(#name: ::core::option::Option::None)
     };
-    let top_level = ContextField::ALL
-        .iter()
-        .filter(|f| f.placement() == Placement::TopLevel)
-        .map(none);
-    let setters = ContextField::ALL.iter().map(|f| {
-        let setter = setter_ident(*f);
-        let name = field_ident(*f);
+    let top_level = spec.fields_at(Placement::TopLevel).map(none);
+    let setters = spec.fields.iter().map(|f| {
+        let setter = setter_ident(f);
+        let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
         let target = match f.placement() {
             Placement::TopLevel => quote!(self.#name),
@@ -659,15 +648,15 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
 fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let fn_name = ident(&code.name.value.to_ascii_lowercase());
     let variant = variant_ident(code);
-    let required = required_fields(code);
+    let required = spec.required_fields(code);
 
     // Arguments: required context fields in canonical order, then params.
     let mut args = Vec::new();
     let mut conversions = Vec::new();
     for f in &required {
-        let name = field_ident(*f);
+        let name = field_ident(f);
         args.push(argument(&name, f.ty(), &TokenStream::new()));
-        if f.ty() == FieldType::String {
+        if *f.ty() == FieldType::String {
             conversions.push(quote! {
                 let #name: ::std::string::String = ::core::convert::Into::into(#name);
             });
@@ -700,8 +689,8 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         .iter()
         .map(|h| render_template(&h.value, &bindings));
     let sets = required.iter().map(|f| {
-        let setter = setter_ident(*f);
-        let name = field_ident(*f);
+        let setter = setter_ident(f);
+        let name = field_ident(f);
         quote!(envelope.#setter(#name);)
     });
 
@@ -740,12 +729,11 @@ fn emit_builders(spec: &Spec) -> TokenStream {
             code.name.value
         );
         let prefix = quote!(super::);
-        let setters = code.optional_context.iter().map(|f| {
-            let f = f.value;
+        let setters = spec.optional_fields(code).into_iter().map(|f| {
             let method = field_ident(f);
             let setter = setter_ident(f);
             let arg = argument(&method, f.ty(), &prefix);
-            let value = if f.ty() == FieldType::String {
+            let value = if *f.ty() == FieldType::String {
                 quote!(::core::convert::Into::into(#method))
             } else {
                 quote!(#method)
@@ -796,22 +784,13 @@ fn emit_builders(spec: &Spec) -> TokenStream {
 }
 
 /// The private setter every constructor and builder uses for a field.
-fn setter_ident(field: ContextField) -> Ident {
+fn setter_ident(field: &FieldDef) -> Ident {
     format_ident!("__splice_set_{}", field.name())
 }
 
-/// Required context fields of a code, in canonical (`ContextField::ALL`) order.
-fn required_fields(code: &Code) -> Vec<ContextField> {
-    ContextField::ALL
-        .iter()
-        .copied()
-        .filter(|f| code.required_context.iter().any(|r| r.value == *f))
-        .collect()
-}
-
 /// `name: T` as a constructor or setter argument.
-fn argument(name: &Ident, ty: FieldType, prefix: &TokenStream) -> TokenStream {
-    if ty == FieldType::String {
+fn argument(name: &Ident, ty: &FieldType, prefix: &TokenStream) -> TokenStream {
+    if *ty == FieldType::String {
         quote!(#name: impl ::core::convert::Into<::std::string::String>)
     } else {
         let ty = field_type(ty, prefix);
@@ -820,21 +799,20 @@ fn argument(name: &Ident, ty: FieldType, prefix: &TokenStream) -> TokenStream {
 }
 
 /// The Rust type of a field; `prefix` (e.g. `super::`) qualifies generated types.
-fn field_type(ty: FieldType, prefix: &TokenStream) -> TokenStream {
+fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     match ty {
         FieldType::String => quote!(::std::string::String),
         FieldType::Integer => quote!(u64),
         FieldType::Boolean => quote!(bool),
-        FieldType::Enum(name, _) | FieldType::Struct(name) => {
+        FieldType::Enum(name) | FieldType::Struct(name) => {
             let name = ident(name);
             quote!(#prefix #name)
         }
         FieldType::ErrorCode => quote!(#prefix ErrorCode),
-        FieldType::ArrayOf(name) => {
-            let name = ident(name);
-            quote!(::std::vec::Vec<#prefix #name>)
+        FieldType::ArrayOf(item) => {
+            let item = field_type(item, prefix);
+            quote!(::std::vec::Vec<#item>)
         }
-        FieldType::Integers => quote!(::std::vec::Vec<u64>),
     }
 }
 
@@ -943,7 +921,7 @@ fn variant_ident(code: &Code) -> Ident {
     ident(&upper_camel(&code.name.value))
 }
 
-fn field_ident(field: ContextField) -> Ident {
+fn field_ident(field: &FieldDef) -> Ident {
     ident(field.name())
 }
 

@@ -13,8 +13,9 @@
 //! Shape:
 //! - the always-present fields, with `error_code` an enum of every emitted
 //!   code (deprecated ones included, removed ones not);
-//! - every context field of the vocabulary at its [`Placement`], typed from
-//!   [`crate::context`], with the support types under `$defs`;
+//! - every context field the spec declares at its [`Placement`], typed from
+//!   its declaration ([`crate::context`]), with the declared support types
+//!   under `$defs`;
 //! - `additionalProperties: false` on the envelope, its `context` and every
 //!   support type, so a misspelled field is an error, not silently ignored;
 //! - one `allOf` entry per emitted code: `if error_code == X then` its number,
@@ -23,7 +24,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::context::{ContextField, FieldType, Placement, SUPPORT_TYPES, StructDef};
+use crate::context::{FieldDef, FieldType, Placement, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, Spec};
 
 /// The `$schema` URI of the dialect we emit.
@@ -147,11 +148,11 @@ fn properties(spec: &Spec) -> Map<String, Value> {
             "description": "General guidance for recovering, most relevant first."
         }),
     );
-    for field in fields_at(Placement::TopLevel) {
+    for field in spec.fields_at(Placement::TopLevel) {
         props.insert(field.name().into(), field_schema(field));
     }
     let mut context = Map::new();
-    for field in fields_at(Placement::Context) {
+    for field in spec.fields_at(Placement::Context) {
         context.insert(field.name().into(), field_schema(field));
     }
     props.insert(
@@ -166,15 +167,7 @@ fn properties(spec: &Spec) -> Map<String, Value> {
     props
 }
 
-/// Context fields at `placement`, in canonical order.
-pub(crate) fn fields_at(placement: Placement) -> impl Iterator<Item = ContextField> {
-    ContextField::ALL
-        .iter()
-        .copied()
-        .filter(move |f| f.placement() == placement)
-}
-
-fn field_schema(field: ContextField) -> Value {
+fn field_schema(field: &FieldDef) -> Value {
     let mut schema = type_schema(field.ty());
     if let Value::Object(map) = &mut schema
         && !map.contains_key("$ref")
@@ -186,21 +179,16 @@ fn field_schema(field: ContextField) -> Value {
 
 /// The schema of a value of type `ty`. `$ref` schemas get no siblings: Ajv's
 /// draft-07 mode and 2020-12 disagree about them.
-fn type_schema(ty: FieldType) -> Value {
+fn type_schema(ty: &FieldType) -> Value {
     match ty {
         FieldType::String => json!({"type": "string"}),
         FieldType::Integer => json!({"type": "integer", "minimum": 0}),
         FieldType::Boolean => json!({"type": "boolean"}),
-        FieldType::Enum(name, _) | FieldType::Struct(name) => {
+        FieldType::Enum(name) | FieldType::Struct(name) => {
             json!({"$ref": format!("#/$defs/{name}")})
         }
         FieldType::ErrorCode => json!({"$ref": "#/$defs/ErrorCode"}),
-        FieldType::ArrayOf(name) => {
-            json!({"type": "array", "items": {"$ref": format!("#/$defs/{name}")}})
-        }
-        FieldType::Integers => {
-            json!({"type": "array", "items": {"type": "integer", "minimum": 0}})
-        }
+        FieldType::ArrayOf(item) => json!({"type": "array", "items": type_schema(item)}),
     }
 }
 
@@ -226,45 +214,44 @@ fn defs(spec: &Spec) -> Map<String, Value> {
         "ErrorCode".into(),
         json!({"type": "string", "enum": codes, "description": doc}),
     );
-    for def in SUPPORT_TYPES {
-        defs.insert(def.name.into(), struct_schema(def));
+    // Objects, then enums, each in declaration order.
+    for def in &spec.types {
+        if def.values().is_none() {
+            defs.insert(def.name.value.clone(), struct_schema(def));
+        }
     }
-    // Enums in order of first use, after the structs that use them.
-    for def in SUPPORT_TYPES {
-        for member in def.members {
-            if let FieldType::Enum(name, values) = member.ty
-                && !defs.contains_key(name)
-            {
-                defs.insert(
-                    name.into(),
-                    json!({"type": "string", "enum": values, "description": member.doc}),
-                );
-            }
+    for def in &spec.types {
+        if let Some(values) = def.values() {
+            let values: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
+            defs.insert(
+                def.name.value.clone(),
+                json!({"type": "string", "enum": values, "description": def.doc.value}),
+            );
         }
     }
     defs
 }
 
-fn struct_schema(def: &StructDef) -> Value {
+fn struct_schema(def: &TypeDef) -> Value {
     let mut props = Map::new();
-    for member in def.members {
-        let mut schema = type_schema(member.ty);
+    for member in def.members() {
+        let mut schema = type_schema(&member.ty.value);
         if let Value::Object(map) = &mut schema
             && !map.contains_key("$ref")
         {
-            map.insert("description".into(), json!(member.doc));
+            map.insert("description".into(), json!(member.doc.value));
         }
-        props.insert(member.name.into(), schema);
+        props.insert(member.name.value.clone(), schema);
     }
     let required: Vec<&str> = def
-        .members
+        .members()
         .iter()
         .filter(|m| m.required)
-        .map(|m| m.name)
+        .map(|m| m.name.value.as_str())
         .collect();
     json!({
         "type": "object",
-        "description": def.doc,
+        "description": def.doc.value,
         "properties": props,
         "required": required,
         "additionalProperties": false
@@ -273,15 +260,24 @@ fn struct_schema(def: &StructDef) -> Value {
 
 /// `if error_code == X then ...` for one emitted code.
 fn rule(spec: &Spec, code: &Code) -> Value {
-    let allowed = |f: ContextField| {
-        code.required_context.iter().any(|r| r.value == f)
-            || code.optional_context.iter().any(|o| o.value == f)
+    let allowed = |f: &FieldDef| {
+        code.required_context
+            .iter()
+            .any(|r| r.value == f.name.value)
+            || code
+                .optional_context
+                .iter()
+                .any(|o| o.value == f.name.value)
     };
-    let required_at = |placement: Placement| -> Vec<&'static str> {
+    let required_at = |placement: Placement| -> Vec<&str> {
         // Canonical order, not file order, so reordering the spec's list
         // does not churn the artifact.
-        fields_at(placement)
-            .filter(|f| code.required_context.iter().any(|r| r.value == *f))
+        spec.fields_at(placement)
+            .filter(|f| {
+                code.required_context
+                    .iter()
+                    .any(|r| r.value == f.name.value)
+            })
             .map(|f| f.name())
             .collect()
     };
@@ -293,15 +289,16 @@ fn rule(spec: &Spec, code: &Code) -> Value {
     then_props.insert("category".into(), json!({"const": code.category.value}));
     then_props.insert("retryable".into(), json!({"const": code.retryable}));
     then_props.insert("cause".into(), json!({"const": code.cause.as_str()}));
-    for field in fields_at(Placement::TopLevel).filter(|f| !allowed(*f)) {
+    for field in spec.fields_at(Placement::TopLevel).filter(|f| !allowed(f)) {
         then_props.insert(field.name().into(), json!(false));
     }
     let mut ctx = Map::new();
     if !ctx_required.is_empty() {
         ctx.insert("required".into(), json!(ctx_required));
     }
-    let forbidden: Map<String, Value> = fields_at(Placement::Context)
-        .filter(|f| !allowed(*f))
+    let forbidden: Map<String, Value> = spec
+        .fields_at(Placement::Context)
+        .filter(|f| !allowed(f))
         .map(|f| (f.name().to_string(), json!(false)))
         .collect();
     if !forbidden.is_empty() {

@@ -4,13 +4,12 @@
 //! `error_code`, so `switch (e.error_code)` narrows to one interface whose
 //! required context fields are non-optional and whose `code`, `category`,
 //! `retryable` and `cause` are literal types. The shapes come from the same
-//! tables as the JSON Schema ([`crate::context`]), so the two agree.
+//! declarations as the JSON Schema ([`crate::context`]), so the two agree.
 
 use std::fmt::Write as _;
 
-use crate::context::{ContextField, FieldType, Placement, SUPPORT_TYPES};
+use crate::context::{FieldDef, FieldType, Placement};
 use crate::emit_markdown::GENERATE_COMMAND;
-use crate::emit_schema::fields_at;
 use crate::spec::{Cause, Code, Lifecycle, Spec};
 
 /// The declarations of a checked spec.
@@ -55,26 +54,20 @@ pub fn emit(spec: &Spec) -> String {
         Cause::ALL.iter().map(|c| string_literal(c.as_str())),
     );
 
-    let mut enums_done: Vec<&str> = Vec::new();
-    for def in SUPPORT_TYPES {
-        for m in def.members {
-            if let FieldType::Enum(name, values) = m.ty
-                && !enums_done.contains(&name)
-            {
-                enums_done.push(name);
-                doc(&mut out, "", m.doc);
-                let _ = writeln!(out, "export type {name} =");
-                union(&mut out, values.iter().map(|v| string_literal(v)));
-            }
+    for def in &spec.types {
+        if let Some(values) = def.values() {
+            doc(&mut out, "", &def.doc.value);
+            let _ = writeln!(out, "export type {} =", def.name.value);
+            union(&mut out, values.iter().map(|v| string_literal(&v.value)));
         }
     }
-    for def in SUPPORT_TYPES {
-        doc(&mut out, "", def.doc);
-        let _ = writeln!(out, "export interface {} {{", def.name);
-        for m in def.members {
-            doc(&mut out, "  ", m.doc);
+    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+        doc(&mut out, "", &def.doc.value);
+        let _ = writeln!(out, "export interface {} {{", def.name.value);
+        for m in def.members() {
+            doc(&mut out, "  ", &m.doc.value);
             let opt = if m.required { "" } else { "?" };
-            let _ = writeln!(out, "  {}{opt}: {};", m.name, ts_type(m.ty));
+            let _ = writeln!(out, "  {}{opt}: {};", m.name.value, ts_type(&m.ty.value));
         }
         out.push_str("}\n\n");
     }
@@ -85,7 +78,7 @@ pub fn emit(spec: &Spec) -> String {
         "Every member the `context` object may have; each code narrows it.",
     );
     out.push_str("export interface ErrorContext {\n");
-    for f in fields_at(Placement::Context) {
+    for f in spec.fields_at(Placement::Context) {
         doc(&mut out, "  ", f.doc());
         let _ = writeln!(out, "  {}?: {};", f.name(), ts_type(f.ty()));
     }
@@ -122,7 +115,7 @@ pub fn emit(spec: &Spec) -> String {
     out.push_str("}\n\n");
 
     for code in &codes {
-        code_interface(&mut out, code);
+        code_interface(&mut out, spec, code);
     }
 
     doc(
@@ -138,7 +131,7 @@ pub fn emit(spec: &Spec) -> String {
     out
 }
 
-fn code_interface(out: &mut String, code: &Code) {
+fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     let mut text = format!(
         "`{}` ({}): {}.",
         code.name.value, code.number.value, code.title.value
@@ -163,16 +156,25 @@ fn code_interface(out: &mut String, code: &Code) {
     let _ = writeln!(out, "  category: {};", string_literal(&code.category.value));
     let _ = writeln!(out, "  retryable: {};", code.retryable);
     let _ = writeln!(out, "  cause: {};", string_literal(code.cause.as_str()));
-    let required = |f: ContextField| code.required_context.iter().any(|r| r.value == f);
-    let optional = |f: ContextField| code.optional_context.iter().any(|r| r.value == f);
-    for f in fields_at(Placement::TopLevel) {
+    let required = |f: &FieldDef| {
+        code.required_context
+            .iter()
+            .any(|r| r.value == f.name.value)
+    };
+    let optional = |f: &FieldDef| {
+        code.optional_context
+            .iter()
+            .any(|r| r.value == f.name.value)
+    };
+    for f in spec.fields_at(Placement::TopLevel) {
         if required(f) {
             let _ = writeln!(out, "  {}: {};", f.name(), ts_type(f.ty()));
         } else if optional(f) {
             let _ = writeln!(out, "  {}?: {};", f.name(), ts_type(f.ty()));
         }
     }
-    let members: Vec<String> = fields_at(Placement::Context)
+    let members: Vec<String> = spec
+        .fields_at(Placement::Context)
         .filter_map(|f| {
             if required(f) {
                 Some(format!("{}: {}", f.name(), ts_type(f.ty())))
@@ -183,7 +185,7 @@ fn code_interface(out: &mut String, code: &Code) {
             }
         })
         .collect();
-    let any_required = fields_at(Placement::Context).any(required);
+    let any_required = spec.fields_at(Placement::Context).any(required);
     if members.is_empty() {
         out.push_str("  context?: Record<string, never>;\n");
     } else {
@@ -207,15 +209,14 @@ fn interface_name(code: &Code) -> String {
     name
 }
 
-fn ts_type(ty: FieldType) -> String {
+fn ts_type(ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
         FieldType::Integer => "number".into(),
         FieldType::Boolean => "boolean".into(),
-        FieldType::Enum(name, _) | FieldType::Struct(name) => name.into(),
+        FieldType::Enum(name) | FieldType::Struct(name) => name.clone(),
         FieldType::ErrorCode => "ErrorCode".into(),
-        FieldType::ArrayOf(name) => format!("{name}[]"),
-        FieldType::Integers => "number[]".into(),
+        FieldType::ArrayOf(item) => format!("{}[]", ts_type(item)),
     }
 }
 

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::context::ContextField;
+use crate::context::{BUILTIN_TYPES, FieldDef, FieldType, MemberDef, Placement, TypeBody, TypeDef};
 use crate::diagnostic::{Diagnostic, Diagnostics, list, list_all, suggest};
 use crate::spec::{
     Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
@@ -54,6 +54,40 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
             )
             .with_help("this is a bug in splice-codegen; please report it with the spec"),
         ]),
+    }
+}
+
+/// The context vocabulary of format 1, when fields were a fixed table in the
+/// compiler (taxonomy 1.0.0 to 1.1.0). Frozen.
+const FORMAT1_DECLARATIONS: &str = include_str!("format1_declarations.yaml");
+
+/// Loads a *released* spec for comparison (`diff`'s old side). A spec written
+/// before fields were declared (no `types:` and no `fields:` key) is read with
+/// the frozen format-1 vocabulary appended, which is exactly what its release
+/// meant; any other spec loads as [`load_str`] does.
+pub fn load_baseline_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
+    let declares = yaml::parse(source)
+        .root
+        .is_some_and(|root| match &root.kind {
+            NodeKind::Map(entries) => entries
+                .iter()
+                .any(|(k, _)| matches!(k.as_scalar(), Some("types" | "fields"))),
+            _ => true,
+        });
+    if declares {
+        return load_str(source, file_name);
+    }
+    let mut text = source.trim_end().to_owned();
+    text.push('\n');
+    text.push_str(FORMAT1_DECLARATIONS);
+    load_str(&text, file_name)
+}
+
+/// [`load_baseline_str`] on a file.
+pub fn load_baseline_path(path: &Path) -> Result<Spec, Diagnostics> {
+    match std::fs::read_to_string(path) {
+        Ok(source) => load_baseline_str(&source, &path.display().to_string()),
+        Err(_) => load_path(path),
     }
 }
 
@@ -102,6 +136,77 @@ pub(crate) struct Draft {
     pub taxonomy: Option<DraftTaxonomy>,
     pub categories: Vec<DraftCategory>,
     pub codes: Vec<DraftCode>,
+    pub types: Vec<DraftType>,
+    pub fields: Vec<DraftField>,
+    /// Part of `types`/`fields` could not be read (already reported): codes
+    /// naming an unknown field are then not reported again.
+    pub declarations_broken: bool,
+}
+
+/// A declared support type as written; type references are still spellings.
+#[derive(Debug)]
+pub(crate) struct DraftType {
+    pub name: Spanned<String>,
+    pub doc: Option<Spanned<String>>,
+    pub members: Option<Vec<DraftMember>>,
+    pub values: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftMember {
+    pub name: Spanned<String>,
+    pub ty: Option<Spanned<String>>,
+    pub optional: bool,
+    pub doc: Option<Spanned<String>>,
+}
+
+/// A declared context field as written.
+#[derive(Debug)]
+pub(crate) struct DraftField {
+    pub name: Spanned<String>,
+    pub placement: Option<Spanned<Placement>>,
+    pub ty: Option<Spanned<String>>,
+    pub doc: Option<Spanned<String>>,
+}
+
+impl std::fmt::Display for DraftField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name.value)
+    }
+}
+
+impl Draft {
+    /// The declared field named `name`, if it was readable.
+    pub(crate) fn field(&self, name: &str) -> Option<&DraftField> {
+        self.fields.iter().find(|f| f.name.value == name)
+    }
+
+    /// Resolves a type spelling (`string`, `Limit`, `Violation[]`) against
+    /// the built-in and declared types; `Err` holds the unknown base name.
+    pub(crate) fn resolve(&self, spelling: &str) -> Result<FieldType, String> {
+        let spelling = spelling.trim();
+        if let Some(inner) = spelling.strip_suffix("[]") {
+            return Ok(FieldType::ArrayOf(Box::new(self.resolve(inner)?)));
+        }
+        match spelling {
+            "string" => Ok(FieldType::String),
+            "integer" => Ok(FieldType::Integer),
+            "boolean" => Ok(FieldType::Boolean),
+            "error_code" => Ok(FieldType::ErrorCode),
+            other => match self.types.iter().find(|t| t.name.value == other) {
+                Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                Some(_) => Ok(FieldType::Struct(other.to_owned())),
+                None => Err(other.to_owned()),
+            },
+        }
+    }
+
+    /// Every name a type reference may use, for "did you mean".
+    pub(crate) fn type_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = BUILTIN_TYPES.to_vec();
+        names.extend(self.types.iter().map(|t| t.name.value.as_str()));
+        names
+    }
 }
 
 #[derive(Debug)]
@@ -142,8 +247,8 @@ pub(crate) struct DraftCode {
     pub context_broken: bool,
     /// `recovery_hints` was written but is not a list (already reported).
     pub recovery_hints_broken: bool,
-    pub required_context: Vec<Spanned<ContextField>>,
-    pub optional_context: Vec<Spanned<ContextField>>,
+    pub required_context: Vec<Spanned<String>>,
+    pub optional_context: Vec<Spanned<String>>,
     pub since: Option<Spanned<semver::Version>>,
     pub deprecated: Option<DraftDeprecated>,
     pub removed: Option<DraftRemoved>,
@@ -170,6 +275,50 @@ impl Draft {
     /// Builds the checked model. Only called when no diagnostic was
     /// reported; `None` would mean a check is missing.
     fn finish(self) -> Option<Spec> {
+        let resolve = |s: &Option<Spanned<String>>| -> Option<Spanned<FieldType>> {
+            let s = s.as_ref()?;
+            Some(Spanned::new(self.resolve(&s.value).ok()?, s.loc))
+        };
+        let types = self
+            .types
+            .iter()
+            .map(|t| {
+                let body = match (&t.members, &t.values) {
+                    (Some(members), None) => TypeBody::Object(
+                        members
+                            .iter()
+                            .map(|m| {
+                                Some(MemberDef {
+                                    name: m.name.clone(),
+                                    ty: resolve(&m.ty)?,
+                                    required: !m.optional,
+                                    doc: m.doc.clone()?,
+                                })
+                            })
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                    (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    _ => return None,
+                };
+                Some(TypeDef {
+                    name: t.name.clone(),
+                    doc: t.doc.clone()?,
+                    body,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let fields = self
+            .fields
+            .iter()
+            .map(|f| {
+                Some(FieldDef {
+                    name: f.name.clone(),
+                    placement: f.placement.clone()?,
+                    ty: resolve(&f.ty)?,
+                    doc: f.doc.clone()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
         let t = self.taxonomy?;
         let taxonomy = Taxonomy {
             name: t.name?,
@@ -236,11 +385,31 @@ impl Draft {
             taxonomy,
             categories,
             codes,
+            fields,
+            types,
         })
     }
 }
 
-const TOP_KEYS: &[&str] = &["taxonomy", "categories", "codes"];
+const TOP_KEYS: &[&str] = &["taxonomy", "categories", "types", "fields", "codes"];
+const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
+const MEMBER_KEYS: &[&str] = &["type", "optional", "doc"];
+const FIELD_KEYS: &[&str] = &["type", "in", "doc"];
+const PLACEMENTS: &[&str] = &["top_level", "context"];
+/// Envelope members owned by the compiler: no declared field may take
+/// their names.
+pub(crate) const ENVELOPE_MEMBERS: &[&str] = &[
+    "success",
+    "error_code",
+    "code",
+    "category",
+    "message",
+    "retryable",
+    "cause",
+    "recovery_hints",
+    "context",
+];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
 const CODE_KEYS: &[&str] = &[
@@ -307,7 +476,14 @@ impl Lower {
     }
 
     fn root(&mut self, root: &Node) -> Option<Draft> {
-        let f = self.fields(root, "the spec", TOP_KEYS, TOP_KEYS, root.loc, "the spec")?;
+        let f = self.fields(
+            root,
+            "the spec",
+            TOP_KEYS,
+            TOP_REQUIRED,
+            root.loc,
+            "the spec",
+        )?;
         let taxonomy = f
             .get("taxonomy")
             .and_then(|n| self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)));
@@ -315,12 +491,193 @@ impl Lower {
             .get("categories")
             .map(|n| self.categories(n))
             .unwrap_or_default();
+        let reported = self.diags.len();
+        let types = f.get("types").map(|n| self.types(n)).unwrap_or_default();
+        let fields = f
+            .get("fields")
+            .map(|n| self.declared_fields(n))
+            .unwrap_or_default();
+        let declarations_broken = self.diags.len() > reported;
         let codes = f.get("codes").map(|n| self.codes(n)).unwrap_or_default();
         Some(Draft {
             taxonomy,
             categories,
             codes,
+            types,
+            fields,
+            declarations_broken,
         })
+    }
+
+    /// The `types:` section: named objects (`members:`) and enums (`enum:`).
+    fn types(&mut self, node: &Node) -> Vec<DraftType> {
+        let Some(entries) = self.named_entries(node, "types", "type") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::UpperCamel, "type name");
+            if BUILTIN_TYPES.contains(&name.value.to_ascii_lowercase().as_str())
+                || [
+                    "ErrorCode",
+                    "ErrorEnvelope",
+                    "ErrorContext",
+                    "Category",
+                    "Cause",
+                ]
+                .contains(&name.value.as_str())
+            {
+                self.push(
+                    Diagnostic::new(name.loc, format!("type name `{}` is reserved", name.value))
+                        .with_help("the compiler generates a type of that name; choose another"),
+                );
+            }
+            let owner = format!("type `{}`", name.value);
+            let Some(f) = self.fields(value, &owner, TYPE_KEYS, &["doc"], name.loc, &owner) else {
+                continue;
+            };
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            let members = f.get("members").and_then(|n| self.members(n, &owner));
+            let values = f.get("enum").and_then(|n| {
+                let NodeKind::Seq(items) = &n.kind else {
+                    self.push(wrong_type(n, "enum", &owner, "a list of strings"));
+                    return None;
+                };
+                if items.is_empty() {
+                    self.push(
+                        Diagnostic::new(n.loc, format!("`enum` of {owner} has no values"))
+                            .with_help("list at least one value, e.g. `enum: [failed, skipped]`"),
+                    );
+                    return None;
+                }
+                let values: Vec<Spanned<String>> = items
+                    .iter()
+                    .filter_map(|i| self.string(i, "enum", &owner))
+                    .collect();
+                for v in &values {
+                    self.check_case(v, Case::LowerSnake, "enum value");
+                }
+                Some(values)
+            });
+            match (f.get("members"), f.get("enum")) {
+                (Some(_), Some(_)) => self.push(
+                    Diagnostic::new(
+                        f.key_loc("enum").unwrap_or(name.loc),
+                        format!("{owner} has both `members` and `enum`"),
+                    )
+                    .with_related(f.key_loc("members").unwrap_or(name.loc), "`members` here")
+                    .with_help(
+                        "a type is either an object (`members`) or an enum of strings (`enum`)",
+                    ),
+                ),
+                (None, None) => self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("{owner} has neither `members` nor `enum`"),
+                    )
+                    .with_help("add `members:` (an object) or `enum: [a, b]` (strings)"),
+                ),
+                _ => {}
+            }
+            out.push(DraftType {
+                name,
+                doc,
+                members,
+                values,
+            });
+        }
+        out
+    }
+
+    /// The `members:` of an object type.
+    fn members(&mut self, node: &Node, owner: &str) -> Option<Vec<DraftMember>> {
+        let entries = self.named_entries(node, "members", "member")?;
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "member name");
+            self.not_keyword(&name, "members become struct fields");
+            let what = format!("member `{}` of {owner}", name.value);
+            let Some(f) = self.fields(value, &what, MEMBER_KEYS, &["type", "doc"], name.loc, &what)
+            else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
+            let optional = f
+                .get("optional")
+                .and_then(|n| self.boolean(n, "optional", &what))
+                .is_some_and(|b| b.value);
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            out.push(DraftMember {
+                name,
+                ty,
+                optional,
+                doc,
+            });
+        }
+        Some(out)
+    }
+
+    /// The `fields:` section: the context fields codes may name.
+    fn declared_fields(&mut self, node: &Node) -> Vec<DraftField> {
+        let Some(entries) = self.named_entries(node, "fields", "field") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "field name");
+            self.not_keyword(&name, "fields become constructor arguments and methods");
+            if ENVELOPE_MEMBERS.contains(&name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("field name `{}` is an envelope member", name.value),
+                    )
+                    .with_help(format!(
+                        "{} belong to every envelope and are owned by the compiler; choose another name",
+                        list(ENVELOPE_MEMBERS)
+                    )),
+                );
+            }
+            let what = format!("field `{}`", name.value);
+            let Some(f) = self.fields(value, &what, FIELD_KEYS, FIELD_KEYS, name.loc, &what) else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
+            let placement = f.get("in").and_then(|n| {
+                let s = self.string(n, "in", &what)?;
+                match s.value.as_str() {
+                    "top_level" => Some(Spanned::new(Placement::TopLevel, s.loc)),
+                    "context" => Some(Spanned::new(Placement::Context, s.loc)),
+                    other => {
+                        self.push(
+                            Diagnostic::new(
+                                s.loc,
+                                format!("unknown placement `{other}` of {what}"),
+                            )
+                            .with_help(suggest(other, PLACEMENTS, "expected")),
+                        );
+                        None
+                    }
+                }
+            });
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            out.push(DraftField {
+                name,
+                placement,
+                ty,
+                doc,
+            });
+        }
+        out
+    }
+
+    fn not_keyword(&mut self, name: &Spanned<String>, why: &str) {
+        if RUST_KEYWORDS.contains(&name.value.as_str()) {
+            self.push(
+                Diagnostic::new(name.loc, format!("name `{}` is a Rust keyword", name.value))
+                    .with_help(format!("{why}; choose another name")),
+            );
+        }
     }
 
     fn taxonomy(&mut self, node: &Node, key_loc: Loc) -> Option<DraftTaxonomy> {
@@ -587,11 +944,13 @@ impl Lower {
         node: &Node,
         owner: &str,
         key_loc: Loc,
-    ) -> (Vec<Spanned<ContextField>>, Vec<Spanned<ContextField>>) {
+    ) -> (Vec<Spanned<String>>, Vec<Spanned<String>>) {
         let what = format!("`context` of {owner}");
         let Some(f) = self.fields(node, &what, CONTEXT_KEYS, &[], key_loc, &what) else {
             return (Vec::new(), Vec::new());
         };
+        // Whether each name is declared is checked in `validate`, where the
+        // `fields:` section is known.
         let mut lists = CONTEXT_KEYS.iter().map(|key| {
             let Some(n) = f.get(key) else {
                 return Vec::new();
@@ -602,29 +961,7 @@ impl Lower {
             };
             items
                 .iter()
-                .filter_map(|item| {
-                    let s = self.string(item, key, &what)?;
-                    match ContextField::from_name(&s.value) {
-                        Some(field) => Some(Spanned::new(field, s.loc)),
-                        None => {
-                            let names: Vec<&str> =
-                                ContextField::ALL.iter().map(|f| f.name()).collect();
-                            self.push(
-                                Diagnostic::new(
-                                    s.loc,
-                                    format!("unknown context field `{}`", s.value),
-                                )
-                                .with_label("not in the context vocabulary")
-                                .with_help(suggest(
-                                    &s.value,
-                                    &names,
-                                    "the context fields are",
-                                )),
-                            );
-                            None
-                        }
-                    }
-                })
+                .filter_map(|item| self.string(item, key, &what))
                 .collect()
         });
         let required = lists.next().unwrap_or_default();
@@ -1031,13 +1368,18 @@ fn duplicate(key: &Spanned<String>, first: Loc, what: &str) -> Diagnostic {
 enum Case {
     ScreamingSnake,
     LowerSnake,
+    UpperCamel,
 }
 
 impl Case {
     fn matches(self, s: &str) -> bool {
+        if let Case::UpperCamel = self {
+            return s.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                && s.chars().all(|c| c.is_ascii_alphanumeric());
+        }
         let ok_char = |c: char| match self {
             Case::ScreamingSnake => c.is_ascii_uppercase() || c.is_ascii_digit(),
-            Case::LowerSnake => c.is_ascii_lowercase() || c.is_ascii_digit(),
+            Case::LowerSnake | Case::UpperCamel => c.is_ascii_lowercase() || c.is_ascii_digit(),
         };
         let first_alpha = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
         first_alpha
@@ -1070,6 +1412,15 @@ impl Case {
         match self {
             Case::ScreamingSnake => joined.to_ascii_uppercase(),
             Case::LowerSnake => joined.to_ascii_lowercase(),
+            Case::UpperCamel => words
+                .iter()
+                .map(|w| {
+                    let mut c = w.chars();
+                    c.next().map_or(String::new(), |f| {
+                        f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase()
+                    })
+                })
+                .collect(),
         }
     }
 
@@ -1077,6 +1428,7 @@ impl Case {
         match self {
             Case::ScreamingSnake => "SCREAMING_SNAKE_CASE",
             Case::LowerSnake => "lower_snake_case",
+            Case::UpperCamel => "UpperCamelCase",
         }
     }
 
@@ -1084,6 +1436,7 @@ impl Case {
         match self {
             Case::ScreamingSnake => "MATCH_NOT_FOUND",
             Case::LowerSnake => "file_path",
+            Case::UpperCamel => "MatchLocation",
         }
     }
 }

@@ -108,7 +108,14 @@ fn run(command: Command) -> Result<bool, String> {
                     )
                 }
             };
-            let (Some(old_spec), Some(new_spec)) = (load(&old), load(&new)) else {
+            let old_spec = match splice_codegen::load::load_baseline_path(&old) {
+                Ok(spec) => Some(spec),
+                Err(diagnostics) => {
+                    report(&diagnostics);
+                    None
+                }
+            };
+            let (Some(old_spec), Some(new_spec)) = (old_spec, load(&new)) else {
                 return Ok(false);
             };
             let report = diff::diff(&old_spec, &new_spec);

@@ -62,6 +62,11 @@ pub struct Spec {
     pub categories: Vec<Category>,
     /// Codes in file order, including deprecated and removed ones.
     pub codes: Vec<Code>,
+    /// Declared context fields (`fields:`), in canonical order: the order of
+    /// constructor arguments and of schema properties.
+    pub fields: Vec<crate::context::FieldDef>,
+    /// Declared support types (`types:`), in file order.
+    pub types: Vec<crate::context::TypeDef>,
 }
 
 /// `taxonomy:` block.
@@ -202,9 +207,11 @@ pub struct Code {
     /// `{param}` placeholders.
     pub recovery_hints: Vec<Spanned<String>>,
     /// Context fields every envelope of this code carries.
-    pub required_context: Vec<Spanned<crate::context::ContextField>>,
+    /// Names of declared fields ([`Spec::fields`]).
+    pub required_context: Vec<Spanned<String>>,
     /// Context fields an envelope of this code may carry.
-    pub optional_context: Vec<Spanned<crate::context::ContextField>>,
+    /// Names of declared fields ([`Spec::fields`]).
+    pub optional_context: Vec<Spanned<String>>,
     /// Taxonomy version that introduced the code.
     pub since: Spanned<semver::Version>,
     /// Active, deprecated or removed.
@@ -233,6 +240,46 @@ impl Spec {
     /// The code with this name.
     pub fn code(&self, name: &str) -> Option<&Code> {
         self.codes.iter().find(|c| c.name.value == name)
+    }
+
+    /// The declared context field with this name.
+    pub fn field(&self, name: &str) -> Option<&crate::context::FieldDef> {
+        self.fields.iter().find(|f| f.name.value == name)
+    }
+
+    /// The declared support type with this name.
+    pub fn type_def(&self, name: &str) -> Option<&crate::context::TypeDef> {
+        self.types.iter().find(|t| t.name.value == name)
+    }
+
+    /// Declared fields at `placement`, in canonical order.
+    pub fn fields_at(
+        &self,
+        placement: crate::context::Placement,
+    ) -> impl Iterator<Item = &crate::context::FieldDef> {
+        self.fields
+            .iter()
+            .filter(move |f| f.placement.value == placement)
+    }
+
+    /// The required context fields of `code`, in canonical order.
+    pub fn required_fields(&self, code: &Code) -> Vec<&crate::context::FieldDef> {
+        self.fields
+            .iter()
+            .filter(|f| {
+                code.required_context
+                    .iter()
+                    .any(|r| r.value == f.name.value)
+            })
+            .collect()
+    }
+
+    /// The optional context fields of `code`, in the order the code lists them.
+    pub fn optional_fields(&self, code: &Code) -> Vec<&crate::context::FieldDef> {
+        code.optional_context
+            .iter()
+            .filter_map(|o| self.field(&o.value))
+            .collect()
     }
 
     /// Codes that may appear in an envelope (active and deprecated).

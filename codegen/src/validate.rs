@@ -13,8 +13,8 @@
 
 use std::collections::HashMap;
 
-use crate::context::{ContextField, FieldType};
-use crate::diagnostic::{Diagnostic, did_you_mean, list};
+use crate::context::FieldType;
+use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::load::{Draft, DraftCategory, DraftCode};
 use crate::spec::{Loc, Spanned};
 use crate::yaml::loc_of_range;
@@ -31,6 +31,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
         );
     }
     v.categories(&draft.categories);
+    v.declarations(draft);
     v.numbers(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
@@ -347,9 +348,81 @@ impl Validator<'_> {
                 "say why the code was removed",
             );
         }
-        self.context(code, &owner);
-        self.templates(code, &owner);
+        self.context(draft, code, &owner);
+        self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
+    }
+
+    /// The `types:` and `fields:` sections: every type reference resolves,
+    /// enum values are unique, and no object contains itself without an
+    /// array in between (it would have no finite value).
+    fn declarations(&mut self, draft: &Draft) {
+        let names = draft.type_names();
+        let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
+        for t in &draft.types {
+            for m in t.members.iter().flatten() {
+                if let Some(ty) = &m.ty {
+                    refs.push((
+                        ty,
+                        format!("member `{}` of type `{}`", m.name.value, t.name.value),
+                    ));
+                }
+            }
+            if let Some(values) = &t.values {
+                for (i, v) in values.iter().enumerate() {
+                    if let Some(first) = values[..i].iter().find(|w| w.value == v.value) {
+                        self.push(
+                            Diagnostic::new(
+                                v.loc,
+                                format!(
+                                    "enum value `{}` of type `{}` is listed twice",
+                                    v.value, t.name.value
+                                ),
+                            )
+                            .with_label("second mention")
+                            .with_related(first.loc, "first mention")
+                            .with_help("enum values must be unique; remove one of them"),
+                        );
+                    }
+                }
+            }
+        }
+        for f in &draft.fields {
+            if let Some(ty) = &f.ty {
+                refs.push((ty, format!("field `{}`", f.name.value)));
+            }
+        }
+        for (ty, owner) in refs {
+            if let Err(unknown) = draft.resolve(&ty.value) {
+                self.push(
+                    Diagnostic::new(ty.loc, format!("unknown type `{unknown}` in {owner}"))
+                        .with_label("not a built-in or declared type")
+                        .with_help(suggest(&unknown, &names, "the types are")),
+                );
+            }
+        }
+        // Containment without an array: an edge from an object to each object
+        // a required member names directly. Each cycle is reported once, at
+        // its first type in file order.
+        let mut reported: Vec<Vec<&str>> = Vec::new();
+        for t in &draft.types {
+            let mut path: Vec<&str> = vec![t.name.value.as_str()];
+            let mut steps: Vec<String> = Vec::new();
+            if let Some(member) = cycle_from(draft, t, &mut path, &mut steps) {
+                let mut set = path.clone();
+                set.sort_unstable();
+                if reported.contains(&set) {
+                    continue;
+                }
+                reported.push(set);
+                let chain = format!("{} -> {}", steps.join(" -> "), t.name.value);
+                self.push(
+                    Diagnostic::new(member, format!("type `{}` contains itself: {chain}", t.name.value))
+                        .with_label("this member starts the cycle")
+                        .with_help("a value of it would be infinite; make a member of the cycle an array (`T[]`) or `optional: true`"),
+                );
+            }
+        }
     }
 
     fn title(&mut self, code: &DraftCode, owner: &str) {
@@ -395,7 +468,37 @@ impl Validator<'_> {
         }
     }
 
-    fn context(&mut self, code: &DraftCode, owner: &str) {
+    fn context(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        let declared: Vec<&str> = draft.fields.iter().map(|f| f.name.value.as_str()).collect();
+        for f in code.required_context.iter().chain(&code.optional_context) {
+            if draft.field(&f.value).is_none() && !draft.declarations_broken {
+                let help = if declared.is_empty() {
+                    format!(
+                        "declare it under the top-level `fields:` section: `{}: {{ type: string, in: top_level, doc: ... }}`",
+                        f.value
+                    )
+                } else {
+                    match did_you_mean(&f.value, declared.iter().copied()) {
+                        Some(n) => format!(
+                            "did you mean `{n}`? or declare `{}` under `fields:`",
+                            f.value
+                        ),
+                        None => format!(
+                            "declare it under `fields:`; the declared fields are {}",
+                            list(&declared)
+                        ),
+                    }
+                };
+                self.push(
+                    Diagnostic::new(
+                        f.loc,
+                        format!("unknown context field `{}` in {owner}", f.value),
+                    )
+                    .with_label("not declared under `fields:`")
+                    .with_help(help),
+                );
+            }
+        }
         for (list, which) in [
             (&code.required_context, "required"),
             (&code.optional_context, "optional"),
@@ -434,7 +537,7 @@ impl Validator<'_> {
             }
         }
         for p in &code.params {
-            if ContextField::from_name(&p.name.value).is_some() {
+            if draft.field(&p.name.value).is_some() {
                 self.push(
                     Diagnostic::new(p.name.loc, format!("parameter `{}` of {owner} has the name of a context field", p.name.value))
                         .with_help(format!(
@@ -449,7 +552,13 @@ impl Validator<'_> {
 
     /// Placeholders in the message and hints name declared parameters or
     /// required scalar context fields; every parameter is used somewhere.
-    fn templates(&mut self, code: &DraftCode, owner: &str) {
+    fn templates(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        let scalar = |f: &crate::load::DraftField| {
+            f.ty.as_ref()
+                .is_some_and(|t| draft.resolve(&t.value).is_ok_and(|t| t.is_scalar()))
+        };
+        let type_of =
+            |f: &crate::load::DraftField| f.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok());
         let mut used: Vec<&str> = Vec::new();
         let mut templates: Vec<(&Spanned<String>, String)> = Vec::new();
         if let Some(m) = &code.message {
@@ -500,10 +609,19 @@ impl Validator<'_> {
                 {
                     continue;
                 }
-                let field = ContextField::from_name(p.name);
-                let required =
-                    field.and_then(|f| code.required_context.iter().find(|r| r.value == f));
-                if field.is_some_and(ContextField::is_scalar) && required.is_some()
+                let field = draft.field(p.name);
+                let listed = code.required_context.iter().any(|r| r.value == p.name);
+                if field.is_none() && listed {
+                    // An undeclared field: reported once, at the list.
+                    continue;
+                }
+                let required = field.and_then(|f| {
+                    code.required_context
+                        .iter()
+                        .find(|r| r.value == f.name.value)
+                });
+                if field.is_some_and(scalar) && required.is_some()
+                    || field.is_some_and(|f| type_of(f).is_none())
                     || field.is_some() && code.context_broken
                 {
                     continue;
@@ -517,8 +635,8 @@ impl Validator<'_> {
                         loc,
                         format!("placeholder `{needle}` in {where_} of {owner} names context field `{f}`, which is not a string or integer"),
                     )
-                    .with_help(format!("`{f}` is {}; only string and integer fields can be written into a message", describe_type(f.ty()))),
-                    (Some(f), None) if code.optional_context.iter().any(|o| o.value == f) => Diagnostic::new(
+                    .with_help(format!("`{f}` is {}; only string and integer fields can be written into a message", type_of(f).map_or("not a scalar", |t| describe_type(&t)))),
+                    (Some(f), None) if code.optional_context.iter().any(|o| o.value == f.name.value) => Diagnostic::new(
                         loc,
                         format!("placeholder `{needle}` in {where_} of {owner} names optional context field `{f}`"),
                     )
@@ -530,7 +648,12 @@ impl Validator<'_> {
                     .with_help(format!("add `{f}` to `context.required` of this code")),
                     (None, _) => {
                         let mut names: Vec<&str> = code.params.iter().map(|q| q.name.value.as_str()).collect();
-                        names.extend(code.required_context.iter().filter(|r| r.value.is_scalar()).map(|r| r.value.name()));
+                        names.extend(
+                            code.required_context
+                                .iter()
+                                .filter(|r| draft.field(&r.value).is_some_and(scalar))
+                                .map(|r| r.value.as_str()),
+                        );
                         let help = match did_you_mean(p.name, names.iter().copied()) {
                             Some(n) => format!("did you mean `{{{n}}}`?"),
                             None => format!(
@@ -689,14 +812,14 @@ fn reused(at: Loc, n: u32, removed: &str, removed_loc: Loc) -> Diagnostic {
     .with_help("pick an unused number inside the category's range")
 }
 
-fn describe_type(ty: FieldType) -> &'static str {
+fn describe_type(ty: &FieldType) -> &'static str {
     match ty {
         FieldType::String | FieldType::Integer => "a scalar",
         FieldType::Boolean => "a boolean",
         FieldType::Enum(..) => "an enum",
         FieldType::ErrorCode => "an error code",
         FieldType::Struct(_) => "an object",
-        FieldType::ArrayOf(_) | FieldType::Integers => "an array",
+        FieldType::ArrayOf(_) => "an array",
     }
 }
 
@@ -732,4 +855,40 @@ mod tests {
         assert!(e.iter().all(|e| matches!(e, TemplateError::BadName { .. })));
         assert_eq!(e.len(), 2);
     }
+}
+
+/// A chain of required, non-array members leading from `t` back to
+/// `path[0]`: the location of the first member's type. On success `path`
+/// holds the types of the cycle and `steps` its `Type.member` hops.
+fn cycle_from<'d>(
+    draft: &'d Draft,
+    t: &'d crate::load::DraftType,
+    path: &mut Vec<&'d str>,
+    steps: &mut Vec<String>,
+) -> Option<Loc> {
+    for m in t.members.iter().flatten() {
+        let Some(ty) = &m.ty else { continue };
+        if m.optional {
+            continue;
+        }
+        let Ok(FieldType::Struct(name)) = draft.resolve(&ty.value) else {
+            continue;
+        };
+        steps.push(format!("{}.{}", t.name.value, m.name.value));
+        if name == path[0] {
+            return Some(ty.loc);
+        }
+        if !path.contains(&name.as_str())
+            && path.len() <= 32
+            && let Some(next) = draft.types.iter().find(|u| u.name.value == name)
+        {
+            path.push(next.name.value.as_str());
+            if cycle_from(draft, next, path, steps).is_some() {
+                return Some(ty.loc);
+            }
+            path.pop();
+        }
+        steps.pop();
+    }
+    None
 }

@@ -172,3 +172,62 @@ fn a_missing_spec_is_a_diagnostic_not_a_panic() {
     assert!(outcome.diagnostics.is_some());
     assert!(!outcome.is_success());
 }
+
+/// A maintainer adds a code that needs a brand-new context field by editing
+/// `errors.yaml` only: the field and its new support type reach the Rust
+/// constructor, the JSON Schema and the TypeScript declarations without any
+/// change to the compiler.
+#[test]
+fn a_new_field_declared_in_the_spec_reaches_every_artifact() {
+    let spec_text = std::fs::read_to_string(root().join("errors.yaml")).unwrap();
+    let edited = spec_text
+        .replacen(
+            "\nfields:\n",
+            "\n  RetryWindow:\n    doc: When to try again.\n    members:\n      \
+             after_ms: { type: integer, doc: Milliseconds to wait. }\n      \
+             reason: { type: string, optional: true, doc: Why. }\n\nfields:\n  \
+             retry_window: { type: RetryWindow, in: context, doc: When the resource frees up. }\n",
+            1,
+        )
+        .replacen(
+            "\ncodes:\n",
+            "\ncodes:\n  FILE_BUSY:\n    number: 4019\n    category: external\n    since: 1.2.0\n    \
+             title: the file is locked by another process\n    \
+             message: \"{file_path} is busy\"\n    recovery_hints:\n      - Retry after context.retry_window.after_ms\n    \
+             context:\n      required: [file_path, retry_window]\n    explanation: |\n      Busy.\n",
+            1,
+        )
+        .replacen("version: 1.1.0", "version: 1.2.0", 1);
+    let spec = splice_codegen::load_str(&edited, "errors.yaml")
+        .unwrap_or_else(|d| panic!("the edited spec does not load:\n{}", d.render()));
+
+    let rust = splice_codegen::emit_rust::emit_pretty(&spec);
+    assert!(rust.contains("pub struct RetryWindow"), "{rust}");
+    let flat: String = rust.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("pub fn file_busy( retry_window: RetryWindow, file_path: impl ::core::convert::Into<::std::string::String>, )"),
+        "constructor takes the new field: {}",
+        flat.split("pub fn file_busy").nth(1).unwrap_or("(no constructor)").chars().take(200).collect::<String>()
+    );
+    let schema = emit_schema::emit(&spec);
+    assert_eq!(
+        schema["properties"]["context"]["properties"]["retry_window"]["$ref"],
+        "#/$defs/RetryWindow"
+    );
+    assert_eq!(
+        schema["$defs"]["RetryWindow"]["required"],
+        serde_json::json!(["after_ms"])
+    );
+    let ts = emit_ts::emit(&spec);
+    assert!(ts.contains("export interface RetryWindow {"), "{ts}");
+    assert!(
+        ts.contains("context: { retry_window: RetryWindow }"),
+        "{ts}"
+    );
+    // And the change is compatible with the release.
+    let baseline =
+        splice_codegen::load::load_baseline_path(&root().join("schema/baseline/errors.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    let report = splice_codegen::diff::diff(&baseline, &spec);
+    assert!(report.is_acceptable(), "{}", report.render("errors.yaml"));
+}

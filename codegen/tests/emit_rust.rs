@@ -5,7 +5,6 @@
 //! That the output compiles and behaves is tested in `tests/` (trybuild and
 //! `taxonomy.rs`).
 
-use splice_codegen::context::ContextField;
 use splice_codegen::emit_rust;
 use splice_codegen::spec::{
     Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
@@ -41,6 +40,11 @@ fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) 
 }
 
 fn small_spec() -> Spec {
+    // splice's declared fields and types, as written in its errors.yaml.
+    let declarations = splice_codegen::load_path(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../errors.yaml"),
+    )
+    .unwrap_or_else(|d| panic!("errors.yaml does not load:\n{}", d.render()));
     let mut match_not_found = code("MATCH_NOT_FOUND", 2000, "domain", true, Cause::Input);
     match_not_found.message =
         s("edit {edit_index}: old_string was not found in {file_path} ({{literal}})".to_owned());
@@ -53,16 +57,16 @@ fn small_spec() -> Spec {
         s("Re-read {file_path} before retrying".to_owned()),
         s("Check that `{needle_preview}` matches the file byte for byte".to_owned()),
     ];
-    // Deliberately out of canonical order: the constructor must follow
-    // `ContextField::ALL`, not the spec.
+    // Deliberately out of canonical order: the constructor must follow the
+    // order of the `fields:` declarations, not the code's list.
+    let f = |name: &str| s(name.to_owned());
     match_not_found.required_context = vec![
-        s(ContextField::Snippet),
-        s(ContextField::FilePath),
-        s(ContextField::EditStatus),
-        s(ContextField::EditIndex),
+        f("snippet"),
+        f("file_path"),
+        f("edit_status"),
+        f("edit_index"),
     ];
-    match_not_found.optional_context =
-        vec![s(ContextField::BackupPath), s(ContextField::MatchCount)];
+    match_not_found.optional_context = vec![f("backup_path"), f("match_count")];
 
     let mut too_many = code("TOO_MANY_EDITS", 1001, "validation", false, Cause::Input);
     too_many.message = s("{count} edits exceed the limit".to_owned());
@@ -71,7 +75,7 @@ fn small_spec() -> Spec {
         ty: s(ParamType::Integer),
         description: s("How many edits were sent.".to_owned()),
     }];
-    too_many.optional_context = vec![s(ContextField::Limit)];
+    too_many.optional_context = vec![f("limit")];
 
     let mut old = code("OLD_MATCH_FAILURE", 2001, "domain", true, Cause::Input);
     old.lifecycle = Lifecycle::Deprecated {
@@ -110,6 +114,8 @@ fn small_spec() -> Spec {
             },
         ],
         codes: vec![match_not_found, too_many, old, gone],
+        fields: declarations.fields,
+        types: declarations.types,
     }
 }
 

@@ -133,7 +133,6 @@ fn edge_cases() {
 /// [`Spec`] that really has the invariants `spec.rs` promises the emitters.
 mod soundness {
     use super::*;
-    use splice_codegen::context::ContextField;
     use splice_codegen::spec::{Lifecycle, Spec};
 
     fn pick<T: Clone + std::fmt::Debug + 'static>(items: &'static [T]) -> impl Strategy<Value = T> {
@@ -225,6 +224,9 @@ mod soundness {
             })
     }
 
+    /// The declarations the generated codes name (splice's format-1 vocabulary).
+    const DECLARATIONS: &str = include_str!("../src/format1_declarations.yaml");
+
     fn spec() -> impl Strategy<Value = String> {
         let codes = (0..5usize).map(code).collect::<Vec<_>>();
         (
@@ -235,7 +237,7 @@ mod soundness {
         )
             .prop_map(|(version, categories, n, codes)| {
                 format!(
-                    "taxonomy: {{ name: t, version: {version}, base_uri: \"schema://t\" }}\ncategories:\n{categories}codes:\n{}",
+                    "taxonomy: {{ name: t, version: {version}, base_uri: \"schema://t\" }}\ncategories:\n{categories}{DECLARATIONS}codes:\n{}",
                     codes[..n].concat()
                 )
             })
@@ -314,10 +316,9 @@ mod soundness {
                 for name in placeholders(t) {
                     used.push(name);
                     let is_param = c.params.iter().any(|p| p.name.value == name);
-                    let is_field = c
-                        .required_context
-                        .iter()
-                        .any(|r| r.value.name() == name && r.value.is_scalar());
+                    let is_field = c.required_context.iter().any(|r| {
+                        r.value == name && spec.field(name).is_some_and(|f| f.is_scalar())
+                    });
                     assert!(
                         is_param || is_field,
                         "unresolvable placeholder {name} loaded:\n{source}"
@@ -330,7 +331,7 @@ mod soundness {
                     "unused parameter loaded:\n{source}"
                 );
                 assert!(
-                    ContextField::from_name(&p.name.value).is_none(),
+                    spec.field(&p.name.value).is_none(),
                     "parameter named like a field loaded:\n{source}"
                 );
             }

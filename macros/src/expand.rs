@@ -47,7 +47,7 @@ fn expand(lit: &LitStr) -> TokenStream {
     let path = match resolve(&lit.value()) {
         Ok(path) => path,
         Err(message) => {
-            return fallback::expand(syn::Error::new(lit.span(), message), TokenStream::new());
+            return fallback::expand(syn::Error::new(lit.span(), message), TokenStream::new(), "");
         }
     };
     let rebuild = rebuild_trigger(&path);
@@ -59,7 +59,9 @@ fn expand(lit: &LitStr) -> TokenStream {
                 #rebuild
             }
         }
-        Err(diagnostics) => fallback::expand(to_error(lit, &diagnostics), rebuild),
+        Err(diagnostics) => {
+            fallback::expand(to_error(lit, &diagnostics), rebuild, &diagnostics.source)
+        }
     }
 }
 

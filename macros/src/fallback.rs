@@ -11,16 +11,23 @@
 //! placeholder instead, which silences every later use (`ErrorCode::X`,
 //! `ErrorEnvelope::x(..)`, `builder::X`, fields, trait impls). The user sees
 //! exactly the spec's diagnostics.
+//!
+//! The support types are declared by the spec (`types:`), so their names are
+//! read from whatever of the broken spec's YAML tree could be parsed.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use splice_codegen::context::{FieldType, SUPPORT_TYPES};
+use splice_codegen::yaml::{self, NodeKind};
 
 /// `error` as `compile_error!`s, plus every public name of the normal
 /// expansion, plus `rebuild` (the spec's `include_bytes!`, when readable).
-pub(crate) fn expand(error: syn::Error, rebuild: TokenStream) -> TokenStream {
+/// `source` is the spec text (empty when unreadable).
+pub(crate) fn expand(error: syn::Error, rebuild: TokenStream, source: &str) -> TokenStream {
     let error = error.to_compile_error();
-    let names = public_names().map(|name| Ident::new(name, Span::call_site()));
+    let names = public_names(source)
+        .into_iter()
+        .filter(|name| syn::parse_str::<Ident>(name).is_ok())
+        .map(|name| Ident::new(&name, Span::call_site()));
     quote! {
         #[doc(hidden)]
         mod __splice_taxonomy_failed {
@@ -32,8 +39,9 @@ pub(crate) fn expand(error: syn::Error, rebuild: TokenStream) -> TokenStream {
     }
 }
 
-/// The names `splice_codegen::emit_rust` defines in the invoking module.
-fn public_names() -> impl Iterator<Item = &'static str> {
+/// The names `splice_codegen::emit_rust` defines in the invoking module:
+/// the fixed ones and the keys of the spec's `types:` section.
+fn public_names(source: &str) -> Vec<String> {
     let fixed = [
         "Category",
         "Cause",
@@ -43,16 +51,19 @@ fn public_names() -> impl Iterator<Item = &'static str> {
         "ErrorEnvelope",
         "builder",
     ];
-    let mut support = Vec::new();
-    for def in SUPPORT_TYPES {
-        support.push(def.name);
-        for member in def.members {
-            if let FieldType::Enum(name, _) = member.ty
-                && !support.contains(&name)
+    let mut names: Vec<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
+    if let Some(root) = yaml::parse(source).root
+        && let NodeKind::Map(entries) = &root.kind
+        && let Some((_, types)) = entries.iter().find(|(k, _)| k.as_scalar() == Some("types"))
+        && let NodeKind::Map(types) = &types.kind
+    {
+        for (key, _) in types {
+            if let Some(name) = key.as_scalar()
+                && !names.iter().any(|n| n == name)
             {
-                support.push(name);
+                names.push(name.to_owned());
             }
         }
     }
-    fixed.into_iter().chain(support)
+    names
 }

@@ -392,6 +392,11 @@ pub fn may_carry(code: ErrorCode, field: &str) -> bool {
 
 /// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
 /// paths or stack traces (those go to the log).
+/// A call the client cancelled before its commit point.
+pub fn cancelled() -> ErrorEnvelope {
+    ErrorEnvelope::call_cancelled().build()
+}
+
 pub fn internal(detail: &str) -> ErrorEnvelope {
     ErrorEnvelope::internal_error(detail).build()
 }

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use splice_codegen::context::{ContextField, Placement, SUPPORT_TYPES};
+use splice_codegen::context::{FieldDef, Placement};
 use splice_codegen::spec::Spec;
 
 mod taxonomy {
@@ -127,7 +127,7 @@ fn constructors_fill_the_envelope_from_the_spec() {
                 .params
                 .iter()
                 .map(|p| p.name.value.as_str())
-                .chain(spec_code.required_context.iter().map(|f| f.value.name()))
+                .chain(spec_code.required_context.iter().map(|f| f.value.as_str()))
             {
                 let needle = format!("{{{p}}}");
                 assert!(
@@ -143,45 +143,37 @@ fn constructors_fill_the_envelope_from_the_spec() {
         let minimal = serde_json::to_value(&sample.minimal).unwrap();
         let full = serde_json::to_value(&sample.full).unwrap();
         for field in &spec_code.required_context {
+            let field = spec.field(&field.value).expect("declared");
             assert!(
-                field_of(&minimal, field.value).is_some(),
-                "{code}: {} missing",
-                field.value
+                field_of(&minimal, field).is_some(),
+                "{code}: {field} missing"
             );
         }
-        for field in &spec_code.optional_context {
-            assert!(
-                field_of(&minimal, field.value).is_none(),
-                "{code}: {} set",
-                field.value
-            );
-            assert!(
-                field_of(&full, field.value).is_some(),
-                "{code}: {} not set",
-                field.value
-            );
+        for field in spec.optional_fields(spec_code) {
+            assert!(field_of(&minimal, field).is_none(), "{code}: {field} set");
+            assert!(field_of(&full, field).is_some(), "{code}: {field} not set");
         }
         // Fields the code does not list are never present.
-        for field in ContextField::ALL {
+        for field in &spec.fields {
             let listed = spec_code
                 .required_context
                 .iter()
                 .chain(&spec_code.optional_context);
-            if !listed.clone().any(|f| f.value == *field) {
-                assert!(field_of(&full, *field).is_none(), "{code}: {field} present");
+            if !listed.clone().any(|f| f.value == field.name.value) {
+                assert!(field_of(&full, field).is_none(), "{code}: {field} present");
             }
         }
         // An envelope without context fields in `context` has no `context`.
-        let has_context = spec_code
-            .required_context
+        let has_context = spec
+            .required_fields(spec_code)
             .iter()
-            .any(|f| f.value.placement() == Placement::Context);
+            .any(|f| f.placement() == Placement::Context);
         assert_eq!(minimal.get("context").is_some(), has_context, "{code}");
     }
 }
 
 /// A context field of an envelope's JSON, at its placement.
-fn field_of(envelope: &Value, field: ContextField) -> Option<&Value> {
+fn field_of<'v>(envelope: &'v Value, field: &FieldDef) -> Option<&'v Value> {
     match field.placement() {
         Placement::TopLevel => envelope.get(field.name()),
         Placement::Context => envelope.get("context")?.get(field.name()),
@@ -217,20 +209,19 @@ fn the_published_schema_rejects_an_envelope_missing_a_required_field() {
     let mut checked = 0;
     for sample in samples() {
         let spec_code = spec.code(sample.code.as_str()).unwrap();
-        for field in &spec_code.required_context {
+        for field in spec.required_fields(spec_code) {
             let mut json = serde_json::to_value(&sample.minimal).unwrap();
-            match field.value.placement() {
-                Placement::TopLevel => json.as_object_mut().unwrap().remove(field.value.name()),
+            match field.placement() {
+                Placement::TopLevel => json.as_object_mut().unwrap().remove(field.name()),
                 Placement::Context => json["context"]
                     .as_object_mut()
                     .unwrap()
-                    .remove(field.value.name()),
+                    .remove(field.name()),
             };
             assert!(
                 !validator.is_valid(&json),
-                "{}: accepted without {}",
+                "{}: accepted without {field}",
                 sample.code,
-                field.value
             );
             checked += 1;
         }
@@ -283,15 +274,19 @@ fn schemars_schema_agrees_with_the_published_schema() {
         key_set(&published_context["properties"]),
         "context properties"
     );
-    for def in SUPPORT_TYPES {
-        let name = def.name;
+    for def in &spec().types {
+        if def.values().is_some() {
+            continue;
+        }
+        let name = def.name.value.as_str();
         let g = &generated["$defs"][name];
         let p = &published["$defs"][name];
         assert!(
             g.is_object() && p.is_object(),
             "{name} is missing from a $defs"
         );
-        let members: BTreeSet<String> = def.members.iter().map(|m| m.name.to_owned()).collect();
+        let members: BTreeSet<String> =
+            def.members().iter().map(|m| m.name.value.clone()).collect();
         assert_eq!(
             key_set(&g["properties"]),
             members,
