@@ -201,7 +201,10 @@ pub fn reference(original: &str, edits: &[TestEdit], cap: usize) -> Summary {
         let hits: Vec<(usize, usize, Vec<bool>)> = text
             .char_indices()
             .map(|(p, _)| p)
-            .filter(|&p| !(e.old.starts_with('\n') && p > 0 && text.as_bytes()[p - 1] == b'\r'))
+            .filter(|&p| {
+                let t = text.as_bytes();
+                !(e.old.starts_with('\n') && p > 0 && t[p - 1] == b'\r' && t[p] == b'\n')
+            })
             .filter_map(|p| flexible_at(&text, p, &e.old).map(|(len, b)| (p, len, b)))
             .collect();
         let Some(&(first, ..)) = hits.first() else {
