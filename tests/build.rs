@@ -96,6 +96,7 @@ fn sample_value(ty: FieldType, name: &str, any_code: &str) -> String {
         FieldType::ErrorCode => format!("ErrorCode::{any_code}"),
         FieldType::Struct(ty) => struct_literal(ty, any_code),
         FieldType::ArrayOf(ty) => format!("::std::vec![{}]", struct_literal(ty, any_code)),
+        FieldType::Integers => "::std::vec![3, 5]".to_owned(),
     }
 }
 

@@ -39,6 +39,8 @@ pub enum FieldType {
     Struct(&'static str),
     /// An array of a support type from [`SUPPORT_TYPES`].
     ArrayOf(&'static str),
+    /// An array of non-negative integers (JSON), `Vec<u64>` (Rust).
+    Integers,
 }
 
 /// One member of a support type.
@@ -301,6 +303,10 @@ context_fields! {
         "Where old_string occurs, capped; match_count gives the total.";
     MatchCount => "match_count", Context, FieldType::Integer,
         "Total number of occurrences of old_string.";
+    SnippetStartLine => "snippet_start_line", Context, FieldType::Integer,
+        "1-based line of the file (as the earlier edits of the call left it) where snippet starts.";
+    MatchLines => "match_lines", Context, FieldType::Integers,
+        "The 1-based line of every occurrence of old_string, in order, one entry per occurrence (the first 1,000).";
     ExpectedSha256 => "expected_sha256", Context, FieldType::String,
         "The SHA-256 (hex) of the content the caller said it read.";
     CurrentSha256 => "current_sha256", Context, FieldType::String,

@@ -365,6 +365,8 @@ fn field_example(spec: &Spec, code: &Code, field: ContextField) -> Value {
             {"line": 31, "column": 5, "snippet": "fn second() {\n    let mut sum = 0;\n    sum\n}\n"}
         ]),
         ContextField::MatchCount => json!(2),
+        ContextField::SnippetStartLine => json!(9),
+        ContextField::MatchLines => json!([12, 31]),
         ContextField::ExpectedSha256 => {
             json!("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
         }
@@ -492,6 +494,7 @@ fn type_name(ty: FieldType) -> String {
         FieldType::ErrorCode => "`ErrorCode`".into(),
         FieldType::Struct(name) => format!("`{name}`"),
         FieldType::ArrayOf(name) => format!("`{name}[]`"),
+        FieldType::Integers => "integer[]".into(),
     }
 }
 

@@ -834,6 +834,7 @@ fn field_type(ty: FieldType, prefix: &TokenStream) -> TokenStream {
             let name = ident(name);
             quote!(::std::vec::Vec<#prefix #name>)
         }
+        FieldType::Integers => quote!(::std::vec::Vec<u64>),
     }
 }
 

@@ -198,6 +198,9 @@ fn type_schema(ty: FieldType) -> Value {
         FieldType::ArrayOf(name) => {
             json!({"type": "array", "items": {"$ref": format!("#/$defs/{name}")}})
         }
+        FieldType::Integers => {
+            json!({"type": "array", "items": {"type": "integer", "minimum": 0}})
+        }
     }
 }
 

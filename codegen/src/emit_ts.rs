@@ -215,6 +215,7 @@ fn ts_type(ty: FieldType) -> String {
         FieldType::Enum(name, _) | FieldType::Struct(name) => name.into(),
         FieldType::ErrorCode => "ErrorCode".into(),
         FieldType::ArrayOf(name) => format!("{name}[]"),
+        FieldType::Integers => "number[]".into(),
     }
 }
 

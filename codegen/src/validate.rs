@@ -696,7 +696,7 @@ fn describe_type(ty: FieldType) -> &'static str {
         FieldType::Enum(..) => "an enum",
         FieldType::ErrorCode => "an error code",
         FieldType::Struct(_) => "an object",
-        FieldType::ArrayOf(_) => "an array",
+        FieldType::ArrayOf(_) | FieldType::Integers => "an array",
     }
 }
 
