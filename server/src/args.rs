@@ -855,10 +855,8 @@ mod tests {
                             problems.push(format!("{at}: {key}"));
                         }
                     }
-                    if let Some(t) = m.get("type") {
-                        if !t.is_string() {
-                            problems.push(format!("{at}: type {t}"));
-                        }
+                    if let Some(t) = m.get("type").filter(|t| !t.is_string()) {
+                        problems.push(format!("{at}: type {t}"));
                     }
                     if let Some(d) = m.get("default") {
                         let desc = m.get("description").and_then(Value::as_str).unwrap_or("");
