@@ -22,6 +22,7 @@ export type ErrorCode =
   | "AMBIGUOUS_MATCH"
   | "STALE_FILE"
   | "RESULT_TOO_LARGE"
+  | "CALL_CANCELLED"
   | "FILE_NOT_FOUND"
   | "PERMISSION_DENIED"
   | "INVALID_ENCODING"
@@ -139,6 +140,10 @@ export interface ErrorContext {
   match_locations?: MatchLocation[];
   /** Total number of occurrences of old_string. */
   match_count?: number;
+  /** 1-based line of the file (as the earlier edits of the call left it) where snippet starts. */
+  snippet_start_line?: number;
+  /** The 1-based line of every occurrence of old_string, in order, one entry per occurrence (the first 1,000). */
+  match_lines?: number[];
   /** The SHA-256 (hex) of the content the caller said it read. */
   expected_sha256?: string;
   /** The SHA-256 (hex) of the file's current content on disk. */
@@ -353,7 +358,7 @@ export interface MatchNotFoundEnvelope extends ErrorEnvelopeBase {
   edit_index: number;
   edit_status: EditStatus[];
   file_statuses?: FileStatus[];
-  context: { snippet: string };
+  context: { snippet: string; snippet_start_line?: number };
 }
 
 /** `AMBIGUOUS_MATCH` (2001): old_string occurs more than once in the file. */
@@ -368,7 +373,7 @@ export interface AmbiguousMatchEnvelope extends ErrorEnvelopeBase {
   edit_index: number;
   edit_status: EditStatus[];
   file_statuses?: FileStatus[];
-  context: { match_locations: MatchLocation[]; match_count: number };
+  context: { match_locations: MatchLocation[]; match_count: number; match_lines?: number[] };
 }
 
 /** `STALE_FILE` (2002): the file changed since it was read. */
@@ -397,6 +402,16 @@ export interface ResultTooLargeEnvelope extends ErrorEnvelopeBase {
   edit_status: EditStatus[];
   file_statuses?: FileStatus[];
   context: { limit: Limit };
+}
+
+/** `CALL_CANCELLED` (3000): the client cancelled the call before it was committed. */
+export interface CallCancelledEnvelope extends ErrorEnvelopeBase {
+  error_code: "CALL_CANCELLED";
+  code: 3000;
+  category: "session";
+  retryable: true;
+  cause: "input";
+  context?: Record<string, never>;
 }
 
 /** `FILE_NOT_FOUND` (4000): the file does not exist. */
@@ -613,6 +628,7 @@ export type ErrorEnvelope =
   | AmbiguousMatchEnvelope
   | StaleFileEnvelope
   | ResultTooLargeEnvelope
+  | CallCancelledEnvelope
   | FileNotFoundEnvelope
   | PermissionDeniedEnvelope
   | InvalidEncodingEnvelope

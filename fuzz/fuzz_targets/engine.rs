@@ -25,7 +25,7 @@
 use libfuzzer_sys::fuzz_target;
 use splice_server::args::{EditArg, FileArgs};
 use splice_server::engine::{
-    self, CappedFailure, Failure, MAX_MATCH_LOCATIONS, MAX_SNIPPET_BYTES, NOT_FOUND_LINES,
+    self, CappedFailure, Failure, MAX_MATCH_LINES, MAX_MATCH_LOCATIONS, MAX_SNIPPET_BYTES, NOT_FOUND_LINES,
 };
 use splice_server::envelopes::{self, FileCtx};
 use splice_server::taxonomy::ErrorEnvelope;
@@ -129,7 +129,9 @@ fn check_invariants(
         Err(Failure::NotFound {
             edit_index,
             snippet,
+            snippet_start_line,
         }) => {
+            assert!(*snippet_start_line >= 1);
             assert!(*edit_index < edits.len());
             assert!(!edits[*edit_index].old.is_empty());
             assert!(snippet.lines().count() <= NOT_FOUND_LINES);
@@ -139,7 +141,9 @@ fn check_invariants(
             edit_index,
             count,
             locations,
+            lines,
         }) => {
+            assert_eq!(lines.len(), (*count).min(MAX_MATCH_LINES));
             assert!(*edit_index < edits.len());
             assert!(!edits[*edit_index].all);
             assert!(*count >= 2);

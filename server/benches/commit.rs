@@ -142,7 +142,7 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
             .collect();
         let v = json!({"file_path": path, "edits": edits, "backup": backup});
         let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-        black_box(ops::multi_edit(&cfg, committer, &req).unwrap());
+        black_box(ops::multi_edit(&cfg, committer, &req, &|| false).unwrap());
     };
     let three = [
         ("fn one()", "fn uno()", false),

@@ -355,8 +355,7 @@ impl Decoder {
         // The same old_string twice in one file is almost always a mistake:
         // the second edit would see the text the first one wrote. (Empty
         // ones are already EMPTY_OLD_STRING.)
-        for k in 0..out.len() {
-            let (i, e) = &out[k];
+        for (k, (i, e)) in out.iter().enumerate() {
             if e.old_string.is_empty() {
                 continue;
             }
@@ -535,9 +534,9 @@ pub fn decode_multi_edit_files(
         }
         // Lexically identical paths are caught here; the same file through a
         // symlink or another spelling is caught after resolution.
-        for i in 0..paths.len() {
-            let Some(path) = paths[i] else { continue };
-            if let Some(first) = (0..i).find(|&j| paths[j] == Some(path)) {
+        for (i, path) in paths.iter().enumerate() {
+            let Some(path) = path else { continue };
+            if let Some(first) = paths[..i].iter().position(|p| p == &Some(*path)) {
                 d.push(
                     &format!("files[{i}].file_path"),
                     ErrorCode::DuplicateFilePath,
@@ -843,15 +842,21 @@ mod tests {
         fn check(v: &Value, at: &str, problems: &mut Vec<String>) {
             match v {
                 Value::Object(m) => {
-                    for key in ["$ref", "$defs", "definitions", "$schema", "anyOf", "oneOf", "title"] {
+                    for key in [
+                        "$ref",
+                        "$defs",
+                        "definitions",
+                        "$schema",
+                        "anyOf",
+                        "oneOf",
+                        "title",
+                    ] {
                         if m.contains_key(key) {
                             problems.push(format!("{at}: {key}"));
                         }
                     }
-                    if let Some(t) = m.get("type") {
-                        if !t.is_string() {
-                            problems.push(format!("{at}: type {t}"));
-                        }
+                    if let Some(t) = m.get("type").filter(|t| !t.is_string()) {
+                        problems.push(format!("{at}: type {t}"));
                     }
                     if let Some(d) = m.get("default") {
                         let desc = m.get("description").and_then(Value::as_str).unwrap_or("");
@@ -928,7 +933,10 @@ mod tests {
             ("edits[3].old_string", ErrorCode::DuplicateOldString),
             ("edits[3].new_string", ErrorCode::InvalidArgument),
         ] {
-            assert!(got.contains(&(want.0.into(), want.1)), "{want:?} in {got:?}");
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
         }
         let v = decode_multi_edit_files(
             &json!({"files": [
@@ -946,7 +954,10 @@ mod tests {
             ("files[2].edits", ErrorCode::EmptyEdits),
             ("files[3].file_path", ErrorCode::DuplicateFilePath),
         ] {
-            assert!(got.contains(&(want.0.into(), want.1)), "{want:?} in {got:?}");
+            assert!(
+                got.contains(&(want.0.into(), want.1)),
+                "{want:?} in {got:?}"
+            );
         }
     }
 }

@@ -60,15 +60,21 @@
 //!   - An `old_string` without bare LFs is matched as is.
 //!   - An `old_string` with bare LFs occurs in two forms: as written, and,
 //!     when the text has a CRLF line break, with every bare LF written as
-//!     `\r\n` (each occurrence is in one form or the other; a span whose
-//!     lines end differently matches neither). A plain-form occurrence may
+//!     `\r\n`; and in a text with both kinds of line break, in a third,
+//!     *mixed* form: each bare LF matched by whichever of `\n` and `\r\n`
+//!     the span has at that point (a span whose lines end differently). A plain-form occurrence may
 //!     not begin between the `\r` and the `\n` of a pair, so in a CRLF file
 //!     only the CRLF form matches. Occurrences of both forms count together
 //!     for uniqueness (an LF and a CRLF copy of the same lines look the same
 //!     to the model, so they are ambiguous), and `replace_all` replaces both,
 //!     left to right.
 //!   - `new_string` follows the occurrence it replaces: for a CRLF-form
-//!     occurrence its bare LFs are written as `\r\n`. When `old_string`
+//!     occurrence its bare LFs are written as `\r\n`. For a mixed-form
+//!     occurrence, when `new_string` has as many bare LFs as `old_string`
+//!     (the line count is unchanged), the `i`-th is written as the span's
+//!     `i`-th line break, so each line keeps its own ending; otherwise every
+//!     bare LF is written as the ending most of the span's line breaks have
+//!     (the first one's on a tie). When `old_string`
 //!     contains no `\n` at all and every line break of the text is CRLF,
 //!     they are too (when the edits have removed every line break, the
 //!     original file's style decides). In every other case `new_string` is
@@ -101,7 +107,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 pub use context::{
-    AMBIGUOUS_RADIUS, MAX_LINE_BYTES, MAX_SNIPPET_BYTES, MIN_ANCHOR_CHARS, NOT_FOUND_LINES,
+    AMBIGUOUS_RADIUS, MAX_LINE_BYTES, MAX_SNIPPET_BYTES, MAX_TOKENS, MIN_ANCHOR_CHARS,
+    MIN_TOKEN_BYTES, NOT_FOUND_LINES, ORDER_SLACK,
 };
 pub use eol::LineEnding;
 
@@ -114,6 +121,10 @@ pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Most match locations reported for an ambiguous edit; the total count is
 /// always reported.
 pub const MAX_MATCH_LOCATIONS: usize = 5;
+
+/// Most match lines listed for an ambiguous edit (numbers are cheap, but a
+/// one-character `old_string` in a 16 MB file occurs millions of times).
+pub const MAX_MATCH_LINES: usize = 1000;
 
 /// One replacement requested by the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +189,8 @@ pub enum Failure {
         /// Raw lines around where the edit most plausibly aimed, in the text
         /// as the earlier edits left it (see [`NOT_FOUND_LINES`]).
         snippet: String,
+        /// 1-based line of that text where `snippet` starts.
+        snippet_start_line: usize,
     },
     /// An edit without `replace_all` matches at more than one position.
     Ambiguous {
@@ -187,6 +200,10 @@ pub enum Failure {
         count: usize,
         /// The first [`MAX_MATCH_LOCATIONS`] occurrences.
         locations: Vec<MatchLocation>,
+        /// The 1-based line of every occurrence, in order (one entry per
+        /// occurrence, so a line holding two has two), the first
+        /// [`MAX_MATCH_LINES`] of them.
+        lines: Vec<usize>,
     },
 }
 
@@ -336,6 +353,30 @@ fn run(original: &[u8], edits: &[Edit<'_>], cap: Option<usize>) -> Result<Outcom
     })
 }
 
+/// What the occurrences of one edit are replaced with, by form.
+struct Replacement<'a> {
+    /// For plain-form occurrences.
+    plain: &'a str,
+    /// For CRLF-form occurrences.
+    crlf: &'a str,
+    /// `new_string` as given, for mixed-form occurrences.
+    new: &'a str,
+    matcher: &'a Matcher<'a>,
+}
+
+impl Replacement<'_> {
+    /// The bytes written over `hit`, an occurrence in `text`.
+    fn for_hit(&self, hit: Hit, text: &[u8]) -> Cow<'_, [u8]> {
+        match hit.form {
+            Form::Plain => Cow::Borrowed(self.plain.as_bytes()),
+            Form::Crlf => Cow::Borrowed(self.crlf.as_bytes()),
+            Form::Mixed => Cow::Owned(
+                eol::follow_endings(self.new, &self.matcher.line_breaks(text, hit)).into_bytes(),
+            ),
+        }
+    }
+}
+
 /// The file being edited: its bytes, where the text starts (after a BOM),
 /// and the running count of its line breaks.
 struct Buffer {
@@ -385,12 +426,17 @@ impl Buffer {
         let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
         let matcher = match &crlf_old {
             Some(crlf) if self.eols.lf == 0 => Matcher::crlf_only(old, crlf),
+            // Several bare LFs in a mixed text: a span's lines may end
+            // differently.
+            Some(crlf) if crlf.len() > old.len() + 1 => Matcher::mixed(old),
             crlf => Matcher::new(old, crlf.as_deref()),
         };
         let Some(first) = matcher.next_from(self.text(), 0) else {
+            let excerpt = context::not_found_excerpt(self.text(), old);
             return Err(Failure::NotFound {
                 edit_index,
-                snippet: context::not_found_snippet(self.text(), old),
+                snippet: excerpt.snippet,
+                snippet_start_line: excerpt.start_line,
             }
             .into());
         };
@@ -400,7 +446,7 @@ impl Buffer {
             return Ok(EditReport {
                 replacements: 0,
                 first_line,
-                eol_translated: first.form == Form::Crlf,
+                eol_translated: first.form != Form::Plain,
             });
         }
         // What each form of occurrence is replaced with.
@@ -413,13 +459,15 @@ impl Buffer {
             Some(_) => eol::to_crlf(edit.new_string),
             None => Cow::Borrowed(edit.new_string),
         };
-        let replacement = |hit: Hit| match hit.form {
-            Form::Plain => plain_new.as_bytes(),
-            Form::Crlf => crlf_new.as_bytes(),
+        let replacement = Replacement {
+            plain: &plain_new,
+            crlf: &crlf_new,
+            new: edit.new_string,
+            matcher: &matcher,
         };
 
         let (replacements, translated) = if edit.replace_all {
-            self.replace_all(&matcher, first, replacement)
+            self.replace_all(&matcher, first, &replacement)
                 .map_err(|size| CappedFailure::TooLarge {
                     edit_index,
                     size: size as u64,
@@ -428,10 +476,10 @@ impl Buffer {
             if let Some(second) = matcher.next_from(self.text(), first.start + 1) {
                 return Err(self.ambiguous(edit_index, &matcher, first, second).into());
             }
-            let new = replacement(first);
+            let new = replacement.for_hit(first, self.text());
             self.check_size(edit_index, self.bytes.len() - first.len + new.len())?;
-            self.splice(first.start, first.end(), new);
-            (1, first.form == Form::Crlf)
+            self.splice(first.start, first.end(), &new);
+            (1, first.form != Form::Plain)
         };
         Ok(EditReport {
             replacements,
@@ -482,14 +530,15 @@ impl Buffer {
     /// Returns how many, and whether any was in CRLF form; or, when the
     /// result would be over the cap, its size (counted without building the
     /// rest, and with nothing changed).
-    fn replace_all<'r>(
+    fn replace_all(
         &mut self,
         matcher: &Matcher<'_>,
         first: Hit,
-        replacement: impl Fn(Hit) -> &'r [u8],
+        replacement: &Replacement<'_>,
     ) -> Result<(usize, bool), usize> {
         let cap = self.cap.unwrap_or(usize::MAX);
         let text = &self.bytes[self.base..];
+        let replacement = |hit: Hit| replacement.for_hit(hit, text);
         let mut out = Vec::with_capacity(
             (self.bytes.len() + replacement(first).len()).min(cap.saturating_add(1)),
         );
@@ -509,10 +558,10 @@ impl Buffer {
                 return Err(size.saturating_add(text.len() - at));
             }
             out.extend_from_slice(&text[at..hit.start]);
-            out.extend_from_slice(new);
+            out.extend_from_slice(&new);
             at = hit.end();
             count += 1;
-            translated |= hit.form == Form::Crlf;
+            translated |= hit.form != Form::Plain;
             next = matcher.next_from(text, at);
         }
         if out.len() + (text.len() - at) > cap {
@@ -538,17 +587,19 @@ impl Buffer {
         second: Hit,
     ) -> Failure {
         let text = self.text();
-        let mut shown = vec![first.start, second.start];
+        let mut listed = vec![first.start, second.start];
         let mut count = 2;
         let mut at = second.start;
         while let Some(hit) = matcher.next_from(text, at + 1) {
             at = hit.start;
             count += 1;
-            if shown.len() < MAX_MATCH_LOCATIONS {
-                shown.push(at);
+            if listed.len() < MAX_MATCH_LINES {
+                listed.push(at);
             }
         }
-        let locations = context::locate(text, &shown)
+        let lines = context::lines_of(text, &listed);
+        let shown = &listed[..listed.len().min(MAX_MATCH_LOCATIONS)];
+        let locations = context::locate(text, shown)
             .into_iter()
             .map(|l| MatchLocation {
                 line: l.line,
@@ -560,6 +611,7 @@ impl Buffer {
             edit_index,
             count,
             locations,
+            lines,
         }
     }
 }

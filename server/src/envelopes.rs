@@ -276,6 +276,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
         engine::Failure::NotFound {
             edit_index,
             snippet,
+            snippet_start_line,
         } => {
             let status = edit_status(
                 &file.edits,
@@ -283,7 +284,8 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
                 ErrorCode::MatchNotFound,
                 "old_string not found",
             );
-            let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet);
+            let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet)
+                .snippet_start_line(snippet_start_line as u64);
             match ctx.file_index {
                 Some(i) => b.file_index(i).build(),
                 None => b.build(),
@@ -293,6 +295,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             edit_index,
             count,
             locations,
+            lines,
         } => {
             let status = edit_status(
                 &file.edits,
@@ -302,7 +305,8 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             );
             let locs = locations.into_iter().map(location).collect();
             let b =
-                ErrorEnvelope::ambiguous_match(p, edit_index as u64, status, locs, count as u64);
+                ErrorEnvelope::ambiguous_match(p, edit_index as u64, status, locs, count as u64)
+                    .match_lines(lines.into_iter().map(|l| l as u64).collect());
             match ctx.file_index {
                 Some(i) => b.file_index(i).build(),
                 None => b.build(),
@@ -388,6 +392,11 @@ pub fn may_carry(code: ErrorCode, field: &str) -> bool {
 
 /// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
 /// paths or stack traces (those go to the log).
+/// A call the client cancelled before its commit point.
+pub fn cancelled() -> ErrorEnvelope {
+    ErrorEnvelope::call_cancelled().build()
+}
+
 pub fn internal(detail: &str) -> ErrorEnvelope {
     ErrorEnvelope::internal_error(detail).build()
 }

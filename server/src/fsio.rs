@@ -70,6 +70,13 @@ impl FileSnapshot {
             .get_or_init(|| Sha256::digest(&self.bytes).into())
     }
 
+    /// Replaces the bytes (re-read under the commit's lock, after another
+    /// call changed the file); forgets the cached hash.
+    pub fn replace_bytes(&mut self, bytes: Vec<u8>) {
+        self.bytes = bytes;
+        self.sha256 = OnceLock::new();
+    }
+
     /// The content hash as lowercase hex, the form `expected_sha256` uses.
     pub fn sha256_hex(&self) -> String {
         hex::encode(self.sha256())
@@ -398,6 +405,14 @@ fn irregular_file_type(ty: FileType) -> Option<&'static str> {
         FileType::CharacterDevice => Some("char device"),
         _ => Some("special file"),
     }
+}
+
+/// Re-reads an open file from its start: at most `max` bytes, `Err(n)` if
+/// there were more. For the commit's re-read under the lock.
+pub fn reread(file: &File, max: u64) -> io::Result<Result<Vec<u8>, u64>> {
+    use std::io::{Seek, SeekFrom};
+    (&*file).seek(SeekFrom::Start(0))?;
+    read_limited(file, file.metadata()?.len(), max)
 }
 
 /// Reads at most `max + 1` bytes; `Err(n)` if there were more than `max`.

@@ -28,6 +28,7 @@ pub mod fsio;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod ops;
+pub mod recover_report;
 pub mod resolve;
 pub mod resources;
 pub mod response;

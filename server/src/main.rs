@@ -7,12 +7,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
 use rmcp::ServiceExt;
 use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
 use splice_server::config::{Config, Limits};
 use splice_server::explain;
 use splice_server::mcp::Splice;
+use splice_server::recover_report;
 
 /// An MCP server for exact, all-or-nothing multi-edits with structured errors.
 ///
@@ -59,8 +61,15 @@ enum Command {
         /// Code name or number.
         code: String,
     },
-    /// Finish or undo any multi-file commit a crash interrupted, then exit.
-    Recover,
+    /// Finish or undo every commit a crash interrupted (journaled multi-file
+    /// commits, and the staging files of single-file commits under the
+    /// roots), print one line per transaction, then exit: 0 when everything
+    /// is finished, 1 when something needs a person.
+    Recover {
+        /// Print the result as JSON (for scripts) instead of lines of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -135,22 +144,39 @@ fn main() -> ExitCode {
     // finished; the server, on start, touches only files inside its roots
     // (a journal naming anything else is kept for a later run or for
     // `splice recover`).
-    let explicit = matches!(cli.command, Some(Command::Recover));
+    let explicit = matches!(cli.command, Some(Command::Recover { .. }));
     let recovered = if explicit {
         committer.recover()
     } else {
         committer.recover_within(&cfg.roots)
     };
+    if let Some(Command::Recover { json }) = &cli.command {
+        let report = match recovered {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("error: recovering interrupted commits: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let swept = committer.sweep_roots(&cfg.roots);
+        let text = if *json {
+            recover_report::json(&report, &swept)
+        } else {
+            recover_report::human(&report, &swept)
+        };
+        print!("{text}");
+        return if recover_report::finished(&report, &swept) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
     match recovered {
-        Ok(report) if explicit => eprintln!("recovery finished: {report:?}"),
         Ok(report) => tracing::info!("recovery: {report:?}"),
         Err(e) => {
             eprintln!("error: recovering interrupted commits: {e}");
             return ExitCode::FAILURE;
         }
-    }
-    if explicit {
-        return ExitCode::SUCCESS;
     }
 
     if std::io::stdin().is_terminal() {

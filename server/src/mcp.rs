@@ -134,16 +134,28 @@ impl Splice {
         cfg
     }
 
-    async fn run<T, F>(&self, cfg: Arc<Config>, f: F) -> CallToolResult
+    /// Runs a tool on the blocking pool. `cancelled` reads the request's
+    /// cancellation token (set by the client's `notifications/cancelled`):
+    /// the call checks it while waiting for locks and at the commit point.
+    async fn run<T, F, C>(&self, cfg: Arc<Config>, cancelled: C, f: F) -> CallToolResult
     where
         T: Serialize + Send + 'static,
-        F: FnOnce(&Config, &Committer) -> Result<T, ErrorEnvelope> + Send + 'static,
+        C: Fn() -> bool + Send + 'static,
+        F: FnOnce(&Config, &Committer, &dyn Fn() -> bool) -> Result<T, ErrorEnvelope>
+            + Send
+            + 'static,
     {
         let committer = self.committer.clone();
-        let joined = tokio::task::spawn_blocking(move || f(&cfg, &committer)).await;
+        let joined = tokio::task::spawn_blocking(move || f(&cfg, &committer, &cancelled)).await;
         match joined {
             Ok(Ok(success)) => structured(serde_json::to_value(success), false),
-            Ok(Err(envelope)) => error_result(&envelope),
+            Ok(Err(envelope)) => {
+                if envelope.error_code == crate::taxonomy::ErrorCode::CallCancelled {
+                    // rmcp drops the answer of a cancelled request.
+                    tracing::info!("call cancelled before its commit point: nothing written");
+                }
+                error_result(&envelope)
+            }
             Err(join_error) => {
                 // The panic text may name source files; it goes to the log,
                 // never to the client.
@@ -294,8 +306,13 @@ impl ServerHandler for Splice {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {
                     let cfg = self.config(&context.peer).await;
-                    self.run(cfg, move |cfg, c| ops::multi_edit(cfg, c, &req))
-                        .await
+                    let ct = context.ct.clone();
+                    self.run(
+                        cfg,
+                        move || ct.is_cancelled(),
+                        move |cfg, c, x| ops::multi_edit(cfg, c, &req, x),
+                    )
+                    .await
                 }
             }
         } else {
@@ -303,8 +320,13 @@ impl ServerHandler for Splice {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {
                     let cfg = self.config(&context.peer).await;
-                    self.run(cfg, move |cfg, c| ops::multi_edit_files(cfg, c, &req))
-                        .await
+                    let ct = context.ct.clone();
+                    self.run(
+                        cfg,
+                        move || ct.is_cancelled(),
+                        move |cfg, c, x| ops::multi_edit_files(cfg, c, &req, x),
+                    )
+                    .await
                 }
             }
         };

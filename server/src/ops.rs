@@ -13,12 +13,23 @@
 //! hashes; compute every new content in memory;
 //! only then touch the disk (never on a dry run). A failure at any step
 //! before the commit leaves every file untouched.
+//!
+//! Parallel calls on one file: the commit re-checks each file under its lock.
+//! When another call changed it since it was read, a file without
+//! `expected_sha256` is re-read under the lock and its edits re-applied to
+//! what it holds now (they are exact replacements: they still apply, or fail
+//! with the ordinary match errors); a file with `expected_sha256` fails as
+//! `STALE_FILE`, since the caller said which content its edits are for.
+//!
+//! Cancellation: `cancelled` is polled while the commit waits for locks and
+//! checked once at the commit point ([`Committer::commit_with`]); a call
+//! cancelled before it writes nothing.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 use crate::args::{EditRequest, FileArgs};
-use crate::commit::{Committer, FileChange};
+use crate::commit::{CommitError, Committer, FileChange};
 use crate::config::Config;
 use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
@@ -39,11 +50,12 @@ pub fn multi_edit(
     cfg: &Config,
     committer: &Committer,
     req: &EditRequest,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<MultiEditSuccess, ErrorEnvelope> {
     let file = &req.files[0];
     let ctx = FileCtx::single(&file.file_path);
     let planned = plan(cfg, &ctx, file)?;
-    let mut results = finish(cfg, committer, req, vec![planned], &[ctx])?;
+    let mut results = finish(cfg, committer, req, vec![planned], &[ctx], cancelled)?;
     let r = results.remove(0);
     let message = summary(&r, req.dry_run);
     let mut answer = MultiEditSuccess {
@@ -61,6 +73,7 @@ pub fn multi_edit_files(
     cfg: &Config,
     committer: &Committer,
     req: &EditRequest,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<MultiEditFilesSuccess, ErrorEnvelope> {
     let ctxs: Vec<FileCtx> = req
         .files
@@ -86,7 +99,7 @@ pub fn multi_edit_files(
         seen.push((p.snapshot.path.clone(), id, i));
         planned.push(p);
     }
-    let results = finish(cfg, committer, req, planned, &ctxs)?;
+    let results = finish(cfg, committer, req, planned, &ctxs, cancelled)?;
     let changed = results.iter().filter(|r| r.changed).count();
     let message = if req.dry_run {
         format!(
@@ -155,6 +168,17 @@ fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEn
             return Err(env::stale(ctx, Some(expected.clone()), current));
         }
     }
+    let outcome = apply(cfg, ctx, file, &snapshot.bytes)?;
+    Ok(Planned { snapshot, outcome })
+}
+
+/// Applies `file`'s edits to `bytes` in memory.
+fn apply(
+    cfg: &Config,
+    ctx: &FileCtx,
+    file: &FileArgs,
+    bytes: &[u8],
+) -> Result<engine::Outcome, ErrorEnvelope> {
     let edits: Vec<Edit<'_>> = file
         .edits
         .iter()
@@ -167,9 +191,28 @@ fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEn
     // Capped while applying: chained `replace_all` edits can grow a file
     // exponentially, so checking the size afterwards would be too late.
     let max = cfg.limits.max_file_size;
-    let outcome = engine::apply_capped(&snapshot.bytes, &edits, max)
-        .map_err(|f| env::capped_failure(ctx, file, max, f))?;
-    Ok(Planned { snapshot, outcome })
+    engine::apply_capped(bytes, &edits, max).map_err(|f| env::capped_failure(ctx, file, max, f))
+}
+
+/// Re-reads a file that changed since it was planned (the commit holds its
+/// lock) and re-applies its edits: the file's bytes now and the new bytes.
+fn replan(
+    cfg: &Config,
+    ctx: &FileCtx,
+    file: &FileArgs,
+    path: &std::path::Path,
+    open: &std::fs::File,
+) -> Result<(Vec<u8>, engine::Outcome), ErrorEnvelope> {
+    use crate::fsio::{FsError, FsErrorKind, FsOp};
+    let max = cfg.limits.max_file_size;
+    let now = fsio::reread(open, max)
+        .map_err(|e| env::fs_error(ctx, &FsError::from_io(&e, FsOp::Read, path)))?
+        .map_err(|size| {
+            let kind = FsErrorKind::TooLarge { size, max };
+            env::fs_error(ctx, &FsError::new(kind, FsOp::Read, path))
+        })?;
+    let outcome = apply(cfg, ctx, file, &now)?;
+    Ok((now, outcome))
 }
 
 /// Commits (unless dry run) and builds the per-file results.
@@ -179,13 +222,14 @@ fn finish(
     req: &EditRequest,
     planned: Vec<Planned>,
     ctxs: &[FileCtx],
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<FileResult>, ErrorEnvelope> {
     let max_out = cfg.limits.max_output_bytes;
     let mut results: Vec<FileResult> = planned
         .iter()
         .zip(&req.files)
         .enumerate()
-        .map(|(i, (p, f))| file_result(i, f, p, req, max_out))
+        .map(|(i, (p, f))| file_result(i, f, &p.snapshot.bytes, &p.outcome, req, max_out))
         .collect();
     if req.dry_run {
         return Ok(results);
@@ -209,16 +253,38 @@ fn finish(
     if writes.is_empty() {
         return Ok(results);
     }
-    match committer.commit(writes) {
+    // Files another call changed since they were read, re-planned under the
+    // lock: their results are recomputed from what was actually written.
+    let mut replanned: Vec<(usize, engine::Outcome)> = Vec::new();
+    let rebase = |k: usize, open: &std::fs::File| {
+        let i = to_write[k];
+        let file = &req.files[i];
+        if file.expected_sha256.is_some() {
+            return Ok(None); // the caller stated the content it expected
+        }
+        let path = std::path::Path::new(&file.file_path);
+        let (now, outcome) = replan(cfg, &ctxs[i], file, path, open)?;
+        let new_bytes = outcome.content.clone();
+        replanned.push((i, outcome));
+        Ok(Some((now, new_bytes)))
+    };
+    match committer.commit_with(writes, cancelled, rebase) {
         Ok(report) => {
+            for (i, outcome) in replanned {
+                results[i] = file_result(i, &req.files[i], &[], &outcome, req, max_out);
+            }
             for (k, fr) in report.files.into_iter().enumerate() {
                 let r = &mut results[to_write[k]];
-                r.written = true;
+                r.written = fr.written;
                 r.backup_path = fr.backup_path.map(|p| p.display().to_string());
             }
             Ok(results)
         }
-        Err(failure) => {
+        Err(CommitError::Cancelled) => Err(env::cancelled()),
+        Err(CommitError::Rebase { index, error }) => {
+            Err(with_statuses(error, &req.files, to_write[index]))
+        }
+        Err(CommitError::Failed(failure)) => {
             let failed_file = to_write[failure.failed_index.unwrap_or(0)];
             Err(env::commit_failure(
                 &ctxs[failed_file],
@@ -230,17 +296,19 @@ fn finish(
     }
 }
 
+/// The result of one file; `old` (the bytes read) is only used for a dry
+/// run's diff.
 fn file_result(
     index: usize,
     file: &FileArgs,
-    p: &Planned,
+    old: &[u8],
+    o: &engine::Outcome,
     req: &EditRequest,
     max_out: usize,
 ) -> FileResult {
-    let o = &p.outcome;
     let mut truncated = false;
     let diff_preview = (req.dry_run).then(|| {
-        let old = String::from_utf8_lossy(&p.snapshot.bytes);
+        let old = String::from_utf8_lossy(old);
         let new = String::from_utf8_lossy(&o.content);
         let (d, cut) = crate::diff::unified(&file.file_path, &old, &new, max_out);
         truncated |= cut;

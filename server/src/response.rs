@@ -415,6 +415,107 @@ mod tests {
         }
     }
 
+    fn file(i: usize, diff: &str, content: &str) -> FileResult {
+        FileResult {
+            file_index: i as u64,
+            file_path: format!("/r/f{i}.txt"),
+            changed: true,
+            written: false,
+            edits_applied: 1,
+            replacements: 1,
+            edits: Some(vec![EditSummary {
+                edit_index: 0,
+                old_string: echo_old_string("x"),
+                matched: true,
+                occurrences_replaced: 1,
+                line: 1,
+            }]),
+            sha256: "0".repeat(64),
+            line_ending: "lf".into(),
+            bom: false,
+            eol_translated: false,
+            backup_path: None,
+            diff_preview: Some(diff.to_string()),
+            final_content: Some(content.to_string()),
+            truncated: None,
+            omitted: Vec::new(),
+        }
+    }
+
+    fn answer(files: Vec<FileResult>) -> MultiEditFilesSuccess {
+        let n = files.len() as u64;
+        MultiEditFilesSuccess {
+            success: true,
+            message: "dry run".into(),
+            dry_run: true,
+            files_edited: n,
+            summary: FilesSummary {
+                total_files: n,
+                files_succeeded: n,
+                files_failed: 0,
+                total_edits: n,
+            },
+            file_results: files,
+        }
+    }
+
+    #[test]
+    fn wire_size_counts_both_copies_exactly() {
+        let a = answer(vec![file(0, "--- a/x\n\"q\"\t\u{1}é\n", "\\ \r\n")]);
+        let json = serde_json::to_string(&a).unwrap();
+        let text_copy = serde_json::to_string(&Value::String(json.clone())).unwrap();
+        assert_eq!(wire_size(&a), json.len() + text_copy.len() - 2);
+    }
+
+    #[test]
+    fn a_large_answer_is_cut_file_by_file_and_says_so() {
+        // 100 files with a diff and a content at the per-file cap, full of
+        // characters that escaping doubles: ~100 MB unbounded.
+        let big = "\"line\"\n".repeat(256 * 1024 / 8);
+        let mut a = answer((0..100).map(|i| file(i, &big, &big)).collect());
+        assert!(fit_answer(&mut a, MAX_ANSWER_BYTES));
+        let size = wire_size(&a);
+        assert!(size <= MAX_ANSWER_BYTES, "{size}");
+        // Contents went first, from every file; then diffs from the back.
+        assert!(a.file_results.iter().all(|f| f.final_content.is_none()));
+        let kept = a
+            .file_results
+            .iter()
+            .take_while(|f| f.diff_preview.is_some())
+            .count();
+        assert!(kept > 0 && kept < 100, "{kept}");
+        assert!(
+            a.file_results[kept..]
+                .iter()
+                .all(|f| f.diff_preview.is_none() && f.omitted == ["final_content", "diff_preview"])
+        );
+        assert_eq!(a.file_results[0].omitted, ["final_content"]);
+        assert!(a.file_results.iter().all(|f| f.edits.is_some()));
+        assert!(
+            a.message.contains(&format!(
+                "omitted final_content for 100 file(s), diff_preview for {} file(s)",
+                100 - kept
+            )),
+            "{}",
+            a.message
+        );
+        // Nothing more was cut than needed: one more diff would not fit.
+        assert!(size + member_cost("diff_preview", &big) > MAX_ANSWER_BYTES - ANSWER_SLACK);
+    }
+
+    #[test]
+    fn a_small_answer_is_untouched_and_old_strings_are_echoed_like_the_predecessor() {
+        let mut a = answer(vec![file(0, "d", "c")]);
+        assert!(!fit_answer(&mut a, MAX_ANSWER_BYTES));
+        assert_eq!(a.message, "dry run");
+        assert!(a.file_results[0].omitted.is_empty());
+        assert_eq!(echo_old_string(&"é".repeat(50)), "é".repeat(50));
+        assert_eq!(
+            echo_old_string(&"é".repeat(51)),
+            format!("{}...", "é".repeat(47))
+        );
+    }
+
     #[test]
     fn int_formats_are_stripped_but_string_formats_kept() {
         let mut v = json!({"a": {"type": "integer", "format": "uint64"},

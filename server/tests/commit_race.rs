@@ -126,9 +126,9 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
                         "include_content": true,
                     });
                     let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-                    let outcome = match ops::multi_edit(&cfg, &committer, &req) {
+                    let outcome = match ops::multi_edit(&cfg, &committer, &req, &|| false) {
                         Ok(ok) => {
-                            let content = ok.file.content.unwrap_or_default();
+                            let content = ok.file.final_content.unwrap_or_default();
                             assert!(
                                 !content.contains("SECRET"),
                                 "call {k}: the outside file was read: {content:?}"

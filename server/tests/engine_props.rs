@@ -111,19 +111,25 @@ proptest! {
                     prop_assert!(outcome.content.starts_with(BOM.as_bytes()));
                 }
             }
-            Err(Failure::Ambiguous { edit_index, count, locations }) => {
+            Err(Failure::Ambiguous { edit_index, count, locations, lines }) => {
                 prop_assert!(edit_index < edits.len());
                 prop_assert!(count >= 2);
                 prop_assert_eq!(locations.len(), count.min(MAX_MATCH_LOCATIONS));
+                prop_assert_eq!(lines.len(), count.min(engine::MAX_MATCH_LINES));
+                prop_assert!(lines.windows(2).all(|w| w[0] <= w[1]));
+                for (l, line) in locations.iter().zip(&lines) {
+                    prop_assert_eq!(l.line, *line);
+                }
                 for l in &locations {
                     prop_assert!(l.line >= 1 && l.column >= 1);
                     prop_assert!(l.snippet.lines().count() <= 7);
                 }
                 prop_assert!(locations.windows(2).all(|w| (w[0].line, w[0].column) < (w[1].line, w[1].column)));
             }
-            Err(Failure::NotFound { edit_index, snippet }) => {
+            Err(Failure::NotFound { edit_index, snippet, snippet_start_line }) => {
                 prop_assert!(edit_index < edits.len());
                 prop_assert!(snippet.lines().count() <= engine::NOT_FOUND_LINES);
+                prop_assert!(snippet_start_line >= 1);
             }
             Err(Failure::EmptyOldString { edit_index }) => {
                 prop_assert!(edits[edit_index].old.is_empty());

@@ -10,8 +10,9 @@ installs the venv when it is missing; by hand:
 
     SPLICE_BIN=target/debug/splice tests/interop-py/.venv/bin/python -m unittest -v tests/interop-py/test_interop.py
 
-Cases whose fix lives on another branch are skipped with a reason starting
-with "NEEDS clients-core:"; remove the decorator once that branch is merged.
+Cases that still fail after clients-core's fixes were merged (cancellation
+and client roots in the 2026-07-28 era) are skipped with a reason starting
+with "NEEDS clients-core:"; SPLICE_RUN_NEEDS=1 runs them anyway.
 """
 
 from __future__ import annotations
@@ -35,13 +36,11 @@ BIN = os.environ.get("SPLICE_BIN")
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
-def needs_clients_core(why: str):
-    """Skips a case that fails until the clients-core branch is merged;
-    SPLICE_RUN_NEEDS=1 runs it anyway (to check it fails before the merge,
-    and passes after it)."""
-    if os.environ.get("SPLICE_RUN_NEEDS") == "1":
-        return lambda f: f
-    return unittest.skip(f"NEEDS clients-core: {why}")
+def needs_clients_core(test: unittest.TestCase, why: str) -> None:
+    """Skips a case that still fails with clients-core's fixes merged;
+    SPLICE_RUN_NEEDS=1 runs it anyway (to see whether it passes now)."""
+    if os.environ.get("SPLICE_RUN_NEEDS") != "1":
+        test.skipTest(f"NEEDS clients-core: {why}")
 
 
 class Era:
@@ -205,7 +204,6 @@ class Tools(Era):
         self.assertFalse(Path(f"{p}.bak").exists())
 
 class Concurrency(Era):
-    @needs_clients_core("issue 15 item 1: parallel calls on one file fail with STALE_FILE")
     async def test_parallel_calls_on_one_file(self):
         p = self.file("par.txt", "".join(f"line {i}\n" for i in range(50)))
         async with self.client() as c:
@@ -222,8 +220,9 @@ class Concurrency(Era):
         self.assertEqual(failed, [])
         self.assertEqual(p.read_text(), "".join(f"LINE {i}\n" for i in range(50)))
 
-    @needs_clients_core("issue 15 item 2: a cancelled call still writes once it gets the lock")
     async def test_cancelled_call_does_not_write(self):
+        if self.mode != "legacy":
+            needs_clients_core(self, "issue 15 item 2: in 2026-07-28 a cancelled call still writes once it gets the lock")
         p = self.file("held.txt", "before\n")
         with open(p, "rb") as held:
             # splice takes an flock on the file it commits: hold it so the
@@ -237,6 +236,10 @@ class Concurrency(Era):
                         {"file_path": str(p), "edits": [{"old_string": "before", "new_string": "after"}]},
                         read_timeout_seconds=1.0,
                     )
+                # Let notifications/cancelled reach the server before the
+                # lock is free: only a cancel that arrives before the commit
+                # point must stop the write.
+                await asyncio.sleep(1.0)
                 fcntl.flock(held, fcntl.LOCK_UN)
                 # The server keeps serving; the cancelled edit never lands.
                 await asyncio.sleep(1.0)
@@ -337,8 +340,8 @@ class LegacyRoots(Roots, unittest.IsolatedAsyncioTestCase):
 class ModernRoots(Roots, unittest.IsolatedAsyncioTestCase):
     mode = "2026-07-28"
 
-    @needs_clients_core("issue 15 item 3: roots are not read in the 2026-07-28 protocol")
     async def test_client_roots_narrow(self):
+        needs_clients_core(self, "issue 15 item 3: the Python SDK's roots are not read in the 2026-07-28 protocol")
         await self.check_roots_narrow()
 
 

@@ -131,3 +131,129 @@ async fn unreadable_file_as_nobody_is_permission_denied() {
     assert_eq!(out.structured["context"]["os_error"], "EACCES");
     server.stop().await;
 }
+
+/// What a SIGKILL inside single-file commits leaves (found by
+/// `scripts/fault-points`): for `a.txt`, killed after its `.bak` was renamed
+/// but before the file was (the old `.bak` survives as `bak-undo`); for
+/// `b.txt`, killed after the file was renamed, before its undo link was
+/// removed.
+fn interrupted_single_file_commits(dir: &Path) {
+    std::fs::write(dir.join("a.txt"), "a needle\n").unwrap();
+    std::fs::write(dir.join(".a.txt.splice.tmp"), "a NEEDLE\n").unwrap();
+    std::fs::hard_link(dir.join("a.txt"), dir.join(".a.txt.splice.undo")).unwrap();
+    std::fs::write(dir.join("a.txt.bak"), "a needle\n").unwrap();
+    std::fs::write(dir.join(".a.txt.splice.bak-undo"), "older backup\n").unwrap();
+    std::fs::write(dir.join("b.txt"), "b NEEDLE\n").unwrap();
+    std::fs::write(dir.join(".b.txt.splice.undo"), "b needle\n").unwrap();
+}
+
+fn assert_finished(dir: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.txt")).unwrap(),
+        "a needle\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.txt.bak")).unwrap(),
+        "older backup\n",
+        "the .bak of a commit that did not happen must be the old one"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b.txt")).unwrap(),
+        "b NEEDLE\n"
+    );
+    let hidden: Vec<String> = listing(dir)
+        .into_iter()
+        .filter(|n| n.contains(".splice."))
+        .collect();
+    assert!(hidden.is_empty(), "staging files left: {hidden:?}");
+}
+
+#[tokio::test]
+async fn splice_recover_finishes_interrupted_single_file_commits() {
+    let scratch = ScratchDir::new("splice-e2e-sweep").unwrap();
+    let dir = canonical(scratch.path());
+    let root = dir.join("tree");
+    let sub = root.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    interrupted_single_file_commits(&sub);
+    let journal = dir.join("journal");
+    let run = |json: bool| {
+        let mut cmd = std::process::Command::new(splice_tests::harness::splice_bin());
+        cmd.arg("--root")
+            .arg(&root)
+            .arg("--journal-dir")
+            .arg(&journal);
+        cmd.arg("recover");
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.output().unwrap()
+    };
+    let out = run(false);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!(
+            "rolled back, 1 file(s): {}",
+            sub.join("a.txt").display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "completed, 1 file(s): {}",
+            sub.join("b.txt").display()
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("RecoveryReport"), "{text}");
+    assert_finished(&sub);
+    // A second run has nothing left to do; --json says so for scripts.
+    let out = run(true);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["finished"], true);
+    assert_eq!(doc["transactions"], json!([]));
+    assert_eq!(doc["single_file_commits"]["rolled_back"], json!([]));
+}
+
+#[tokio::test]
+async fn the_next_edit_in_the_directory_finishes_interrupted_single_file_commits() {
+    let scratch = ScratchDir::new("splice-e2e-sweep-edit").unwrap();
+    let dir = canonical(scratch.path());
+    interrupted_single_file_commits(&dir);
+    let other = dir.join("c.txt");
+    std::fs::write(&other, "c needle\n").unwrap();
+    let server = Server::in_root(&dir).await;
+    let out = server
+        .call(
+            "multi_edit",
+            json!({"file_path": other.to_str().unwrap(), "backup": false,
+                   "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]}),
+        )
+        .await;
+    assert!(!out.is_error, "{}", out.structured);
+    assert_finished(&dir);
+    server.stop().await;
+}
+
+#[test]
+fn splice_recover_exits_nonzero_with_advice_when_a_journal_is_unreadable() {
+    let scratch = ScratchDir::new("splice-e2e-recover-corrupt").unwrap();
+    let dir = canonical(scratch.path());
+    let journal = dir.join("journal");
+    std::fs::create_dir(&journal).unwrap();
+    std::fs::write(journal.join("1-2-3.journal"), "not a journal\n").unwrap();
+    let out = std::process::Command::new(splice_tests::harness::splice_bin())
+        .arg("--root")
+        .arg(&dir)
+        .arg("--journal-dir")
+        .arg(&journal)
+        .arg("recover")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("corrupt"), "{text}");
+    assert!(text.contains("to do:"), "{text}");
+}

@@ -110,7 +110,10 @@ async fn multi_edit_cases() {
     assert_eq!(out.structured["success"], true);
     assert_eq!(out.structured["dry_run"], true);
     let diff = out.structured["diff_preview"].as_str().unwrap();
-    assert!(diff.contains("-original") && diff.contains("+modified"), "{diff}");
+    assert!(
+        diff.contains("-original") && diff.contains("+modified"),
+        "{diff}"
+    );
     assert_eq!(read(&p), "original");
 
     // backup: true writes <file>.bak with the original content
@@ -281,7 +284,13 @@ async fn edge_cases() {
             "changed",
             "unix\nchanged\r\nfile",
         ),
-        ("file with spaces.txt", "hello", "hello", "goodbye", "goodbye"),
+        (
+            "file with spaces.txt",
+            "hello",
+            "hello",
+            "goodbye",
+            "goodbye",
+        ),
     ];
     for (name, content, old, new, expected) in cases {
         let p = file(&r, name, content);
@@ -302,7 +311,10 @@ async fn edge_cases() {
         )
         .await;
     assert!(!out.is_error);
-    assert_eq!((read(&a), read(&b)), ("こんにちは世界".into(), "🌟 launch".into()));
+    assert_eq!(
+        (read(&a), read(&b)),
+        ("こんにちは世界".into(), "🌟 launch".into())
+    );
 
     // a 1 MB+ file and a 100,000-character line
     let large: String = (0..20_000)
@@ -311,17 +323,16 @@ async fn edge_cases() {
         .join("\n");
     let p = file(&r, "large.txt", &large);
     let out = server
-        .call(
-            "multi_edit",
-            one(&p, "line 10000:", "REPLACED LINE 10000:"),
-        )
+        .call("multi_edit", one(&p, "line 10000:", "REPLACED LINE 10000:"))
         .await;
     assert!(!out.is_error);
     let got = read(&p);
     assert!(got.len() > 1_000_000 && got.contains("REPLACED LINE 10000:"));
     let long = format!("{}MARKER{}", "A".repeat(49_000), "B".repeat(51_000 - 6));
     let p = file(&r, "longline.txt", &long);
-    server.call("multi_edit", one(&p, "MARKER", "REPLACED")).await;
+    server
+        .call("multi_edit", one(&p, "MARKER", "REPLACED"))
+        .await;
     assert_eq!(read(&p).len(), 100_000 - 6 + 8);
 
     // empty edits array: VALIDATION_FAILED, file unchanged

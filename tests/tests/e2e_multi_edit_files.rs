@@ -48,7 +48,12 @@ async fn success_dry_run_and_failures() {
         .await;
     assert!(!out.is_error, "{}", out.structured);
     let files = out.structured["file_results"].as_array().unwrap();
-    assert!(files[0]["diff_preview"].as_str().unwrap().contains("+ALPHA"));
+    assert!(
+        files[0]["diff_preview"]
+            .as_str()
+            .unwrap()
+            .contains("+ALPHA")
+    );
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "alpha\n");
     assert!(!r.join("a.txt.bak").exists());
 

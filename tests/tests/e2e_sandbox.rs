@@ -1401,7 +1401,10 @@ async fn outputs_are_capped_and_say_so() {
     assert_eq!(r["replacements"], 16_384);
     let diff = r["diff_preview"].as_str().unwrap();
     assert!(diff.len() <= CAP && diff.len() > CAP / 2, "{}", diff.len());
-    assert!(diff.starts_with(&format!("--- a/{}\n", s(&big).trim_start_matches('/'))) && diff.ends_with('\n'));
+    assert!(
+        diff.starts_with(&format!("--- a/{}\n", s(&big).trim_start_matches('/')))
+            && diff.ends_with('\n')
+    );
     // One hunk replaces every line, so the cut keeps its first removals,
     // whole lines only.
     assert!(diff.contains("\n-line 00000 "), "{}", &diff[..200]);

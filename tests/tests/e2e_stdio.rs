@@ -227,7 +227,6 @@ fn a_client_that_stops_reading_does_not_grow_the_server() {
         let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
             "protocolVersion":"2025-06-18","capabilities":{},
             "clientInfo":{"name":"raw","version":"0"}}});
-        let mut sent = 0u64;
         let mut out = serde_json::to_vec(&init).unwrap();
         out.extend_from_slice(
             b"\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
@@ -240,8 +239,7 @@ fn a_client_that_stops_reading_does_not_grow_the_server() {
             if stdin.write_all(line.as_bytes()).is_err() {
                 break;
             }
-            sent = id;
-            let _ = tx.send(sent);
+            let _ = tx.send(id);
         }
         let _ = tx.send(u64::MAX);
         // Keep stdin open until the test ends.

@@ -8,6 +8,9 @@
 //! The `flock` is on the target's inode, which a commit replaces. A waiter that
 //! wakes up holding the lock of a replaced inode notices (the path no longer
 //! names the inode it locked) and locks the new one instead.
+//!
+//! Every wait polls a cancellation check (a client's `notifications/cancelled`)
+//! so that a cancelled call stops waiting and never reaches the write.
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -22,6 +25,9 @@ use super::journal::flock;
 use super::stage::id_of;
 use crate::fsio::{FsError, FsErrorKind, FsOp, irregular_type, open_in};
 use crate::sandbox::Dir;
+
+/// How often a waiter checks whether its call was cancelled.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// The files this process is committing right now.
 #[derive(Debug, Default)]
@@ -39,6 +45,19 @@ pub(crate) struct TableGuard<'a> {
 impl LockTable {
     /// Locks `paths`, which must be sorted and distinct, one by one in order.
     pub(crate) fn lock_all(&self, paths: &[&Path]) -> TableGuard<'_> {
+        match self.lock_all_unless(paths, &|| false) {
+            Some(guard) => guard,
+            None => unreachable!("a wait that is never cancelled ends holding the locks"),
+        }
+    }
+
+    /// [`LockTable::lock_all`], giving up (and releasing what it took) once
+    /// `cancelled` returns true: `None`.
+    pub(crate) fn lock_all_unless(
+        &self,
+        paths: &[&Path],
+        cancelled: &dyn Fn() -> bool,
+    ) -> Option<TableGuard<'_>> {
         debug_assert!(paths.windows(2).all(|w| w[0] < w[1]));
         let mut guard = TableGuard {
             table: self,
@@ -47,12 +66,32 @@ impl LockTable {
         for path in paths {
             let mut held = self.held();
             while held.contains(*path) {
-                held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
+                if cancelled() {
+                    drop(held);
+                    return None; // `guard` releases what was taken
+                }
+                held = self
+                    .freed
+                    .wait_timeout(held, CANCEL_POLL)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
             }
             held.insert(path.to_path_buf());
             guard.paths.push(path.to_path_buf());
         }
-        guard
+        Some(guard)
+    }
+
+    /// Locks `path` if no call of this process holds it, without waiting.
+    pub(crate) fn try_lock(&self, path: &Path) -> Option<TableGuard<'_>> {
+        let mut held = self.held();
+        if !held.insert(path.to_path_buf()) {
+            return None;
+        }
+        Some(TableGuard {
+            table: self,
+            paths: vec![path.to_path_buf()],
+        })
     }
 
     fn held(&self) -> MutexGuard<'_, HashSet<PathBuf>> {
@@ -81,6 +120,18 @@ pub(crate) fn lock_file(
     path: &Path,
     timeout: Duration,
 ) -> Result<File, FsError> {
+    lock_file_unless(dir, name, path, timeout, &|| false)?
+        .ok_or_else(|| unreachable!("a wait that is never cancelled ends holding the lock"))
+}
+
+/// [`lock_file`], giving up once `cancelled` returns true: `Ok(None)`.
+pub(crate) fn lock_file_unless(
+    dir: &Dir,
+    name: &OsStr,
+    path: &Path,
+    timeout: Duration,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<File>, FsError> {
     let deadline = Instant::now() + timeout;
     let err = |e: io::Error| FsError::from_io(&e, FsOp::Lock, path);
     loop {
@@ -98,6 +149,9 @@ pub(crate) fn lock_file(
             match flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
                 Ok(()) => break,
                 Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
+                    if cancelled() {
+                        return Ok(None);
+                    }
                     if Instant::now() >= deadline {
                         return Err(FsError {
                             kind: FsErrorKind::Busy,
@@ -115,7 +169,7 @@ pub(crate) fn lock_file(
         // Still the file at `path`? If a commit replaced it while we waited, we
         // hold the lock of the old inode: start over on the new one.
         match id_of(dir, name) {
-            Ok(Some(now)) if now == (meta.dev(), meta.ino()) => return Ok(file),
+            Ok(Some(now)) if now == (meta.dev(), meta.ino()) => return Ok(Some(file)),
             Ok(_) => continue,
             Err(e) => return Err(err(e)),
         }

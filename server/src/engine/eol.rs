@@ -121,8 +121,50 @@ pub(crate) fn to_crlf(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `new` with its bare LFs written as the line breaks of the span it
+/// replaces, `crlf[i]` telling whether that span's `i`-th one is `\r\n`:
+/// when the counts agree (the line count is unchanged) each line keeps its
+/// own ending; otherwise every bare LF takes the ending most of the span's
+/// line breaks have (the first one's on a tie).
+pub(crate) fn follow_endings(new: &str, crlf: &[bool]) -> String {
+    let bytes = new.as_bytes();
+    let bare: Vec<usize> = memchr::memchr_iter(b'\n', bytes)
+        .filter(|&i| i == 0 || bytes[i - 1] != b'\r')
+        .collect();
+    let crlfs = crlf.iter().filter(|&&c| c).count();
+    let majority = match (crlfs * 2).cmp(&crlf.len()) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => crlf.first().copied().unwrap_or(false),
+    };
+    let mut out = String::with_capacity(new.len() + bare.len());
+    let mut last = 0;
+    for (k, &i) in bare.iter().enumerate() {
+        let as_crlf = if bare.len() == crlf.len() {
+            crlf[k]
+        } else {
+            majority
+        };
+        // `i` is the index of an ASCII byte, so both cuts are char boundaries.
+        out.push_str(&new[last..i]);
+        out.push_str(if as_crlf { "\r\n" } else { "\n" });
+        last = i + 1;
+    }
+    out.push_str(&new[last..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn endings_follow_the_replaced_lines() {
+        assert_eq!(follow_endings("x\ny\nz", &[true, false]), "x\r\ny\nz");
+        // Another line count: the majority, the first on a tie.
+        assert_eq!(follow_endings("x\ny", &[false, true, true]), "x\r\ny");
+        assert_eq!(follow_endings("x\ny\nz\nw", &[false, true]), "x\ny\nz\nw");
+        assert_eq!(follow_endings("x\r\ny", &[false, true]), "x\r\ny");
+    }
+
     use super::*;
 
     #[test]

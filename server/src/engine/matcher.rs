@@ -7,6 +7,12 @@
 //! (one LF and one CRLF copy of the same lines *are* ambiguous to the model)
 //! and lets `replace_all` reach both.
 //!
+//! In a text with both kinds of line break, an `old_string` with several
+//! bare LFs may also occur with its lines ending differently ([`Form::Mixed`]):
+//! [`Matcher::mixed`] then matches each bare LF with whichever of `\n` and
+//! `\r\n` the text has at that point, which finds the plain, the CRLF and
+//! the mixed occurrences in one pass.
+//!
 //! [`Matcher::next_from`] yields the earliest occurrence starting at or after
 //! an offset. Each form caches its last search result, and callers only ever
 //! ask with growing offsets, so a whole scan costs one pass per form however
@@ -23,6 +29,9 @@ pub(crate) enum Form {
     Plain,
     /// The `old_string` with every bare LF written as `\r\n`.
     Crlf,
+    /// The `old_string` with some bare LFs written as `\r\n` and some not
+    /// (a span of a mixed file whose lines end differently).
+    Mixed,
 }
 
 /// One occurrence: where it starts, how long it is, in which form.
@@ -46,9 +55,91 @@ struct Searcher<'n> {
     cache: Cell<Option<(usize, Option<usize>)>>,
 }
 
+/// Searches for an `old_string` whose every bare LF may stand for `\n` or
+/// `\r\n` independently (used in mixed files, where a span's lines may end
+/// differently).
+struct Flexible<'n> {
+    /// `old_string` cut at its bare LFs.
+    segments: Vec<&'n [u8]>,
+    /// Finds the first segment (or, when it is empty, a `\n`).
+    finder: Finder<'n>,
+    /// The last answer: the first hit at or after `.0` is `.1`.
+    cache: Cell<Option<(usize, Option<Hit>)>>,
+}
+
+impl Flexible<'_> {
+    /// The occurrence starting at `p`, if any: each bare LF of `old_string`
+    /// matched by the `\n` or the `\r\n` found there.
+    fn at(&self, text: &[u8], p: usize) -> Option<Hit> {
+        let (mut q, mut crlf, mut lf) = (p, 0, 0);
+        for (k, segment) in self.segments.iter().enumerate() {
+            if k > 0 {
+                match text.get(q..q + 2) {
+                    Some(b"\r\n") => (q, crlf) = (q + 2, crlf + 1),
+                    _ if text.get(q) == Some(&b'\n') => (q, lf) = (q + 1, lf + 1),
+                    _ => return None,
+                }
+            }
+            if !text.get(q..)?.starts_with(segment) {
+                return None;
+            }
+            q += segment.len();
+        }
+        let form = match (crlf, lf) {
+            (0, _) => Form::Plain,
+            (_, 0) => Form::Crlf,
+            _ => Form::Mixed,
+        };
+        Some(Hit {
+            start: p,
+            len: q - p,
+            form,
+        })
+    }
+
+    fn next_from(&self, text: &[u8], from: usize) -> Option<Hit> {
+        if let Some((asked, answer)) = self.cache.get()
+            && asked <= from
+        {
+            match answer {
+                None => return None,
+                Some(hit) if hit.start >= from => return Some(hit),
+                Some(_) => {}
+            }
+        }
+        let leading_lf = self.segments[0].is_empty();
+        let mut at = from;
+        let answer = loop {
+            if at > text.len() {
+                break None;
+            }
+            let Some(i) = self.finder.find(&text[at..]) else {
+                break None;
+            };
+            let mut p = at + i;
+            if leading_lf && p > 0 && text[p - 1] == b'\r' {
+                // The `\r\n` form starts at the `\r`; starting at the `\n`
+                // would split the pair.
+                if p - 1 < from {
+                    at = p + 1;
+                    continue;
+                }
+                p -= 1;
+            }
+            if let Some(hit) = self.at(text, p) {
+                break Some(hit);
+            }
+            at = at + i + 1;
+        };
+        self.cache.set(Some((from, answer)));
+        answer
+    }
+}
+
 /// Searches one text for the forms of one `old_string`.
 pub(crate) struct Matcher<'n> {
     searchers: Vec<Searcher<'n>>,
+    flexible: Option<Flexible<'n>>,
     /// Whether plain matches that begin between the `\r` and the `\n` of a
     /// pair must be skipped (the plain form starts with a bare LF; such a
     /// match would split the pair, and the CRLF form covers that line break).
@@ -81,8 +172,54 @@ impl<'n> Matcher<'n> {
         searchers.extend(crlf.map(|c| searcher(c, Form::Crlf)));
         Matcher {
             searchers,
+            flexible: None,
             skip_split: plain.starts_with('\n'),
         }
+    }
+
+    /// A matcher for a text with both kinds of line break: every bare LF of
+    /// `old` matches `\n` or `\r\n`, independently of the others.
+    pub(crate) fn mixed(old: &'n str) -> Matcher<'n> {
+        let bytes = old.as_bytes();
+        let mut segments = Vec::new();
+        let mut last = 0;
+        for i in memchr::memchr_iter(b'\n', bytes) {
+            if i == 0 || bytes[i - 1] != b'\r' {
+                segments.push(&bytes[last..i]);
+                last = i + 1;
+            }
+        }
+        segments.push(&bytes[last..]);
+        let anchor: &'n [u8] = if segments[0].is_empty() {
+            b"\n"
+        } else {
+            segments[0]
+        };
+        Matcher {
+            searchers: Vec::new(),
+            flexible: Some(Flexible {
+                segments,
+                finder: Finder::new(anchor),
+                cache: Cell::new(None),
+            }),
+            skip_split: false,
+        }
+    }
+
+    /// For a hit in [`Form::Mixed`] (or any form), whether each bare LF of
+    /// `old_string` was matched by a `\r\n`, in order.
+    pub(crate) fn line_breaks(&self, text: &[u8], hit: Hit) -> Vec<bool> {
+        let Some(f) = &self.flexible else {
+            return Vec::new();
+        };
+        let mut q = hit.start + f.segments[0].len();
+        let mut out = Vec::with_capacity(f.segments.len() - 1);
+        for segment in &f.segments[1..] {
+            let crlf = text.get(q) == Some(&b'\r');
+            out.push(crlf);
+            q += if crlf { 2 } else { 1 } + segment.len();
+        }
+        out
     }
 
     /// The earliest occurrence in `text` starting at or after `from`.
@@ -90,6 +227,9 @@ impl<'n> Matcher<'n> {
     /// `text` must be the same on every call; calls are cheapest with
     /// offsets that do not decrease.
     pub(crate) fn next_from(&self, text: &[u8], from: usize) -> Option<Hit> {
+        if let Some(f) = &self.flexible {
+            return f.next_from(text, from);
+        }
         self.searchers
             .iter()
             .filter_map(|s| {
@@ -173,6 +313,21 @@ mod tests {
             starts(&m, b"a\r\nb\nb"),
             [(1, Form::Crlf), (4, Form::Plain)]
         );
+    }
+
+    #[test]
+    fn mixed_matcher_takes_each_line_break_as_it_comes() {
+        let m = Matcher::mixed("a\nb\nc");
+        let text = b"a\r\nb\nc a\nb\nc a\r\nb\r\nc";
+        assert_eq!(
+            starts(&m, text),
+            [(0, Form::Mixed), (7, Form::Plain), (13, Form::Crlf)]
+        );
+        let hit = m.next_from(text, 0).unwrap();
+        assert_eq!((hit.len, m.line_breaks(text, hit)), (6, vec![true, false]));
+        // A leading LF starts at the `\r` of a pair, never between.
+        let m = Matcher::mixed("\nb\nc");
+        assert_eq!(starts(&m, b"a\r\nb\nc"), [(1, Form::Mixed)]);
     }
 
     #[test]

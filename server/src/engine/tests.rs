@@ -72,6 +72,7 @@ fn a_failure_returns_nothing_applied() {
     let Failure::NotFound {
         edit_index,
         snippet,
+        snippet_start_line,
     } = err
     else {
         panic!("expected NotFound, got {err:?}");
@@ -79,6 +80,7 @@ fn a_failure_returns_nothing_applied() {
     assert_eq!(edit_index, 2);
     // The snippet shows the text as the earlier edits of the call left it.
     assert_eq!(snippet, "A B gamma");
+    assert_eq!(snippet_start_line, 1);
 }
 
 #[test]
@@ -113,6 +115,7 @@ fn ambiguity_reports_every_location_with_line_and_column() {
         edit_index,
         count,
         locations,
+        lines,
     } = err
     else {
         panic!("expected Ambiguous, got {err:?}");
@@ -120,6 +123,7 @@ fn ambiguity_reports_every_location_with_line_and_column() {
     assert_eq!((edit_index, count), (0, 3));
     let at: Vec<(usize, usize)> = locations.iter().map(|l| (l.line, l.column)).collect();
     assert_eq!(at, [(1, 5), (2, 9), (3, 7)]);
+    assert_eq!(lines, [1, 2, 3]);
     assert_eq!(locations[0].snippet, "let x = 1;\nlet y = x;\n  foo(x);");
 }
 
@@ -371,13 +375,52 @@ fn not_found_snippet_is_bounded_and_placed_near_the_target() {
         )],
     )
     .unwrap_err();
-    let Failure::NotFound { snippet, .. } = err else {
+    let Failure::NotFound {
+        snippet,
+        snippet_start_line,
+        ..
+    } = err
+    else {
         panic!("expected NotFound, got {err:?}");
     };
     let lines: Vec<&str> = snippet.lines().collect();
     assert_eq!(lines.len(), NOT_FOUND_LINES);
     assert!(lines.contains(&"    let v121 = 121;"));
     assert_eq!(lines[0], "    let v114 = 114;");
+    assert_eq!(snippet_start_line, 114);
+}
+
+/// Issue 12: a variable renamed since the model read the file changes every
+/// line of its `old_string`, so no line matches whole; the rare tokens still
+/// place the excerpt on the block, and its start line is reported.
+#[test]
+fn not_found_finds_a_block_whose_every_line_is_stale() {
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!(
+            "fn step_{i}(input: &State) -> u32 {{\n    let total = input.base * {k};\n    total + {i}\n}}\n\n",
+            k = i + 7
+        ));
+    }
+    // The file says `total`; the model remembers `sum`.
+    let old = "    let sum = input.base * 48;\n    sum + 41\n}";
+    let err = apply(text.as_bytes(), &[edit(old, "    0\n}")]).unwrap_err();
+    let Failure::NotFound {
+        snippet,
+        snippet_start_line,
+        ..
+    } = err
+    else {
+        panic!("expected NotFound, got {err:?}");
+    };
+    let lines: Vec<&str> = snippet.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "    let total = input.base * 48;")
+        .unwrap_or_else(|| panic!("the block is not in the excerpt:\n{snippet}"));
+    assert_eq!(lines[at + 1], "    total + 41");
+    // Function 41 starts at line 41 * 5 + 1; its second line is the target.
+    assert_eq!(snippet_start_line + at, 41 * 5 + 2);
 }
 
 #[test]
@@ -387,7 +430,8 @@ fn not_found_in_a_short_file_shows_all_of_it() {
         err,
         Failure::NotFound {
             edit_index: 0,
-            snippet: "tiny\nfile".to_owned()
+            snippet: "tiny\nfile".to_owned(),
+            snippet_start_line: 1,
         }
     );
 }
@@ -403,7 +447,8 @@ fn empty_file_and_empty_edit_list() {
         err,
         Failure::NotFound {
             edit_index: 0,
-            snippet: String::new()
+            snippet: String::new(),
+            snippet_start_line: 1,
         }
     );
 }

@@ -101,10 +101,6 @@ fn style(s: &str) -> LineEnding {
     }
 }
 
-fn has_bare_lf(s: &str) -> bool {
-    s.replace("\r\n", "").contains('\n')
-}
-
 fn to_crlf(s: &str) -> String {
     let mut out = String::new();
     let mut prev = None;
@@ -118,12 +114,66 @@ fn to_crlf(s: &str) -> String {
     out
 }
 
-/// Start positions of `needle` in `hay`, overlapping ones included.
-fn positions(hay: &str, needle: &str) -> Vec<usize> {
-    hay.char_indices()
-        .map(|(i, _)| i)
-        .filter(|&i| hay[i..].starts_with(needle))
-        .collect()
+/// The occurrence of `old` at byte `p` of `text`, each bare LF of `old`
+/// matched by a `\n` or a `\r\n`: its length and, per bare LF, whether it
+/// was a `\r\n`.
+fn flexible_at(text: &str, p: usize, old: &str) -> Option<(usize, Vec<bool>)> {
+    let mut segments = vec![String::new()];
+    let mut prev = None;
+    for c in old.chars() {
+        if c == '\n' && prev != Some('\r') {
+            segments.push(String::new());
+        } else {
+            segments.last_mut().unwrap().push(c);
+        }
+        prev = Some(c);
+    }
+    let mut rest = &text[p..];
+    let mut breaks = Vec::new();
+    for (k, segment) in segments.iter().enumerate() {
+        if k > 0 {
+            if let Some(r) = rest.strip_prefix("\r\n") {
+                breaks.push(true);
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix('\n') {
+                breaks.push(false);
+                rest = r;
+            } else {
+                return None;
+            }
+        }
+        rest = rest.strip_prefix(segment.as_str())?;
+    }
+    Some((text.len() - p - rest.len(), breaks))
+}
+
+/// `new` with its bare LFs written as `breaks` says (see the engine docs:
+/// line by line when the counts agree, else the majority, the first on a tie).
+fn follow(new: &str, breaks: &[bool]) -> String {
+    let bare = new.replace("\r\n", "").matches('\n').count();
+    let crlfs = breaks.iter().filter(|&&b| b).count();
+    let majority = if crlfs * 2 == breaks.len() {
+        breaks[0]
+    } else {
+        crlfs * 2 > breaks.len()
+    };
+    let mut out = String::new();
+    let (mut k, mut prev) = (0, None);
+    for c in new.chars() {
+        if c == '\n' && prev != Some('\r') {
+            let crlf = if bare == breaks.len() {
+                breaks[k]
+            } else {
+                majority
+            };
+            out.push_str(if crlf { "\r\n" } else { "\n" });
+            k += 1;
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out
 }
 
 /// What the engine must answer for `edits` on `original`, with results
@@ -145,22 +195,18 @@ pub fn reference(original: &str, edits: &[TestEdit], cap: usize) -> Summary {
         } else {
             current
         };
-        // Every start of the plain form (never between the \r and \n of a
-        // pair) and of the CRLF form, sorted: (start, length, is_crlf_form).
-        let mut hits: Vec<(usize, usize, bool)> = positions(&text, &e.old)
-            .into_iter()
-            .filter(|&p| !(e.old.starts_with('\n') && p > 0 && text.as_bytes()[p - 1] == b'\r'))
-            .map(|p| (p, e.old.len(), false))
+        // Every start where each bare LF of old_string matches a \n or a
+        // \r\n (never beginning between the \r and \n of a pair), sorted:
+        // (start, length, the line breaks matched: true for \r\n).
+        let hits: Vec<(usize, usize, Vec<bool>)> = text
+            .char_indices()
+            .map(|(p, _)| p)
+            .filter(|&p| {
+                let t = text.as_bytes();
+                !(e.old.starts_with('\n') && p > 0 && t[p - 1] == b'\r' && t[p] == b'\n')
+            })
+            .filter_map(|p| flexible_at(&text, p, &e.old).map(|(len, b)| (p, len, b)))
             .collect();
-        if has_bare_lf(&e.old) && text.contains("\r\n") {
-            let crlf_old = to_crlf(&e.old);
-            hits.extend(
-                positions(&text, &crlf_old)
-                    .into_iter()
-                    .map(|p| (p, crlf_old.len(), true)),
-            );
-        }
-        hits.sort();
         let Some(&(first, ..)) = hits.first() else {
             return Summary::NotFound(i);
         };
@@ -183,33 +229,37 @@ pub fn reference(original: &str, edits: &[TestEdit], cap: usize) -> Summary {
             return Summary::Ambiguous(i, hits.len());
         }
         // Left to right, skipping occurrences that overlap a replaced one.
+        let replacement = |breaks: &[bool]| -> String {
+            if breaks.iter().all(|b| !b) {
+                plain_new.clone()
+            } else if breaks.iter().all(|&b| b) {
+                crlf_new.clone()
+            } else {
+                follow(&e.new, breaks)
+            }
+        };
         let mut used = Vec::new();
         let mut at = 0;
-        for (start, len, crlf) in hits {
+        for (start, len, breaks) in hits {
             if start >= at {
-                used.push((start, len, crlf));
+                used.push((start, len, replacement(&breaks)));
                 at = start + len;
             }
         }
         // The size is checked before the text is built.
         let size = used
             .iter()
-            .fold(bom.len() + text.len(), |size, &(_, len, crlf)| {
-                size - len
-                    + if crlf {
-                        crlf_new.len()
-                    } else {
-                        plain_new.len()
-                    }
+            .fold(bom.len() + text.len(), |size, (_, len, new)| {
+                size - len + new.len()
             });
         if size > cap {
             return Summary::TooLarge(i, size as u64);
         }
         let mut out = String::new();
         let (mut at, mut count) = (0, 0);
-        for (start, len, crlf) in used {
+        for (start, len, new) in used {
             out.push_str(&text[at..start]);
-            out.push_str(if crlf { &crlf_new } else { &plain_new });
+            out.push_str(&new);
             at = start + len;
             count += 1;
         }

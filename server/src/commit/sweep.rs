@@ -1,0 +1,217 @@
+//! Finishing single-file commits a crash interrupted, from the names they left.
+//!
+//! A single-file commit has no journal (see the module docs of
+//! [`crate::commit`]): a crash in it leaves its fixed-name staging files
+//! `.<name>.splice.{bak-tmp,bak-undo,tmp,undo}` beside the file, hidden but
+//! visible to `git status`. The names themselves say how far the commit got,
+//! because it creates them in that order and renames `bak-tmp` over `.bak`,
+//! then `tmp` over the file:
+//!
+//! - `tmp` still there: the file was not replaced. Roll back: remove `tmp`
+//!   and `undo`; if `bak-tmp` is gone, the `.bak` was replaced, so put the
+//!   old one back from `bak-undo` (with no `bak-undo` there was no old
+//!   `.bak`, and the new one, holding the file's current content, stays);
+//!   remove `bak-tmp` and `bak-undo`.
+//! - `tmp` gone but `undo` there: the file was replaced (the commit point):
+//!   roll forward, remove `undo` and `bak-undo`.
+//! - neither: the commit died while staging the backup, or after its
+//!   cleanup began; remove what is left.
+//!
+//! It runs on the next commit in that directory and from `splice recover`
+//! (over every directory of the roots). A file whose lock another process
+//! or another call of this one holds is skipped: its names may belong to a
+//! live commit.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::lock::{self, LockTable};
+use super::stage::{self, backup_name, remove_if_exists};
+use crate::fsio::{FsError, FsErrorKind, FsOp};
+use crate::sandbox::Dir;
+
+const ROLES: [&str; 4] = ["bak-tmp", "bak-undo", "tmp", "undo"];
+
+/// What a sweep of one directory did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Swept {
+    /// Files whose interrupted commit was undone (the file is old).
+    pub rolled_back: Vec<PathBuf>,
+    /// Files whose interrupted commit had replaced them (the file is new).
+    pub completed: Vec<PathBuf>,
+    /// Files skipped because a live commit holds their lock.
+    pub busy: Vec<PathBuf>,
+    /// Steps that failed (the names stay for the next sweep).
+    pub problems: Vec<FsError>,
+}
+
+impl Swept {
+    pub fn is_empty(&self) -> bool {
+        self.rolled_back.is_empty()
+            && self.completed.is_empty()
+            && self.busy.is_empty()
+            && self.problems.is_empty()
+    }
+
+    pub(crate) fn absorb(&mut self, other: Swept) {
+        self.rolled_back.extend(other.rolled_back);
+        self.completed.extend(other.completed);
+        self.busy.extend(other.busy);
+        self.problems.extend(other.problems);
+    }
+}
+
+/// The file name and role a fixed staging name stands for, if it is one
+/// (`.<name>.splice.<role>`; hashed long names are left alone).
+fn parse(name: &OsStr) -> Option<(OsString, &'static str)> {
+    let bytes = name.as_bytes();
+    let rest = bytes.strip_prefix(b".")?;
+    for role in ROLES {
+        let tail = format!(".splice.{role}");
+        if let Some(file) = rest.strip_suffix(tail.as_bytes())
+            && !file.is_empty()
+        {
+            return Some((OsStr::from_bytes(file).to_os_string(), role));
+        }
+    }
+    None
+}
+
+/// Finishes every interrupted single-file commit whose names are in `dir`.
+/// `held` are the files of `dir` the caller already holds locked (its own
+/// commit's), which are swept without taking their lock again.
+pub(crate) fn sweep(dir: &Dir, locks: &LockTable, held: &[&OsStr]) -> Swept {
+    let mut out = Swept::default();
+    let mut found: BTreeMap<OsString, Vec<&'static str>> = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir.path()) {
+        Ok(e) => e,
+        Err(e) => {
+            out.problems
+                .push(FsError::from_io(&e, FsOp::Restore, dir.path()));
+            return out;
+        }
+    };
+    for entry in entries.flatten() {
+        if let Some((file, role)) = parse(&entry.file_name()) {
+            found.entry(file).or_default().push(role);
+        }
+    }
+    for (file, roles) in found {
+        let path = dir.path().join(&file);
+        let own = held.contains(&file.as_os_str());
+        let _table;
+        let _flock;
+        if !own {
+            let Some(guard) = locks.try_lock(&path) else {
+                out.busy.push(path);
+                continue;
+            };
+            _table = guard;
+            match lock::lock_file(dir, &file, &path, Duration::ZERO) {
+                Ok(f) => _flock = Some(f),
+                Err(e) if e.kind == FsErrorKind::NotFound => _flock = None,
+                Err(e) if e.kind == FsErrorKind::Busy => {
+                    out.busy.push(path);
+                    continue;
+                }
+                Err(e) => {
+                    out.problems.push(e);
+                    continue;
+                }
+            }
+        }
+        finish(dir, &file, &path, &roles, &mut out);
+    }
+    out
+}
+
+fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept) {
+    let has = |role: &str| roles.contains(&role);
+    let name = |role: &str| stage::fixed(file, role);
+    let mut problems = Vec::new();
+    let mut step = |r: std::io::Result<()>, what: &OsStr| {
+        if let Err(e) = r {
+            problems.push(FsError::from_io(&e, FsOp::Restore, dir.path().join(what)));
+        }
+    };
+    let rolled_back = has("tmp");
+    if rolled_back {
+        if !has("bak-tmp") && has("bak-undo") {
+            // The `.bak` was replaced, the file was not: the old `.bak` back.
+            let bak = backup_name(file);
+            step(stage::rename(dir, &name("bak-undo"), &bak), &bak);
+        }
+        for role in ROLES {
+            step(remove_if_exists(dir, &name(role)), &name(role));
+        }
+    } else {
+        for role in ["undo", "bak-undo", "bak-tmp"] {
+            step(remove_if_exists(dir, &name(role)), &name(role));
+        }
+    }
+    if problems.is_empty() {
+        if let Err(e) = dir.sync() {
+            problems.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
+        }
+    }
+    if !problems.is_empty() {
+        out.problems.extend(problems);
+    } else if rolled_back {
+        tracing::info!(file = %path.display(), "rolled back an interrupted single-file commit");
+        out.rolled_back.push(path.to_path_buf());
+    } else if has("undo") {
+        tracing::info!(file = %path.display(), "finished an interrupted single-file commit");
+        out.completed.push(path.to_path_buf());
+    } else {
+        out.rolled_back.push(path.to_path_buf());
+    }
+}
+
+/// [`sweep`] over `root` and every directory below it (symlinks not
+/// followed), for `splice recover`.
+pub(crate) fn sweep_tree(root: &Path, locks: &LockTable) -> Swept {
+    let mut out = Swept::default();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        let dir = match Dir::open_nofollow(&path) {
+            Ok(d) => d,
+            Err(e) => {
+                out.problems
+                    .push(FsError::from_io(&e, FsOp::Restore, &path));
+                continue;
+            }
+        };
+        if let Ok(entries) = std::fs::read_dir(&path) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(entry.path());
+                }
+            }
+        }
+        out.absorb(sweep(&dir, locks, &[]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staging_names_parse_to_their_file_and_role() {
+        assert_eq!(
+            parse(OsStr::new(".a.txt.splice.bak-undo")),
+            Some((OsString::from("a.txt"), "bak-undo"))
+        );
+        assert_eq!(
+            parse(OsStr::new(".a.txt.splice.tmp")),
+            Some((OsString::from("a.txt"), "tmp"))
+        );
+        assert_eq!(parse(OsStr::new("a.txt.splice.tmp")), None);
+        assert_eq!(parse(OsStr::new(".splice.tmp")), None);
+        assert_eq!(parse(OsStr::new(".a.splice-1-2.tmp")), None);
+    }
+}
