@@ -823,40 +823,6 @@ fn describe_type(ty: &FieldType) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholder_scanning() {
-        let (p, e) = placeholders("edit {edit_index}: {{literal}} in {file_path}");
-        assert!(e.is_empty());
-        let names: Vec<_> = p.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["edit_index", "file_path"]);
-        assert_eq!(p[1].offset, 34);
-
-        let (_, e) = placeholders("open {x and");
-        assert!(matches!(
-            e[..],
-            [TemplateError::Unbalanced {
-                offset: 5,
-                brace: '{'
-            }]
-        ));
-        let (_, e) = placeholders("a } b");
-        assert!(matches!(
-            e[..],
-            [TemplateError::Unbalanced {
-                offset: 2,
-                brace: '}'
-            }]
-        ));
-        let (_, e) = placeholders("{} and {a b}");
-        assert!(e.iter().all(|e| matches!(e, TemplateError::BadName { .. })));
-        assert_eq!(e.len(), 2);
-    }
-}
-
 /// A chain of required, non-array members leading from `t` back to
 /// `path[0]`: the location of the first member's type. On success `path`
 /// holds the types of the cycle and `steps` its `Type.member` hops.
@@ -891,4 +857,38 @@ fn cycle_from<'d>(
         steps.pop();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholder_scanning() {
+        let (p, e) = placeholders("edit {edit_index}: {{literal}} in {file_path}");
+        assert!(e.is_empty());
+        let names: Vec<_> = p.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["edit_index", "file_path"]);
+        assert_eq!(p[1].offset, 34);
+
+        let (_, e) = placeholders("open {x and");
+        assert!(matches!(
+            e[..],
+            [TemplateError::Unbalanced {
+                offset: 5,
+                brace: '{'
+            }]
+        ));
+        let (_, e) = placeholders("a } b");
+        assert!(matches!(
+            e[..],
+            [TemplateError::Unbalanced {
+                offset: 2,
+                brace: '}'
+            }]
+        ));
+        let (_, e) = placeholders("{} and {a b}");
+        assert!(e.iter().all(|e| matches!(e, TemplateError::BadName { .. })));
+        assert_eq!(e.len(), 2);
+    }
 }
