@@ -152,10 +152,10 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             step(remove_if_exists(dir, &name(role)), &name(role));
         }
     }
-    if problems.is_empty() {
-        if let Err(e) = dir.sync() {
-            problems.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
-        }
+    if problems.is_empty()
+        && let Err(e) = dir.sync()
+    {
+        problems.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
     }
     if !problems.is_empty() {
         out.problems.extend(problems);
