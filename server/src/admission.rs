@@ -266,7 +266,10 @@ mod tests {
         let a = Admission::new(Bounds::default());
         let f = PathBuf::from("/r/f");
         let g = PathBuf::from("/r/g");
-        let first = a.queue(std::slice::from_ref(&f), soon(5000), never()).await.unwrap();
+        let first = a
+            .queue(std::slice::from_ref(&f), soon(5000), never())
+            .await
+            .unwrap();
         // Another file is not held up by the first.
         let other = a.queue(std::slice::from_ref(&g), soon(50), never()).await;
         assert!(other.is_ok());
@@ -292,7 +295,10 @@ mod tests {
     async fn cancel_leaves_the_queue() {
         let a = Admission::new(Bounds::default());
         let f = PathBuf::from("/r/f");
-        let _held = a.queue(std::slice::from_ref(&f), soon(5000), never()).await.unwrap();
+        let _held = a
+            .queue(std::slice::from_ref(&f), soon(5000), never())
+            .await
+            .unwrap();
         let r = a.queue(&[f], soon(5000), async {}).await;
         assert_eq!(r.unwrap_err(), Refused::Cancelled);
     }
