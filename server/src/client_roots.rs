@@ -17,6 +17,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub use crate::taxonomy::RootsSource;
+
 /// What to do with the roots a client offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "mcp", derive(clap::ValueEnum))]
@@ -79,6 +81,41 @@ pub fn narrow(server: &[PathBuf], client: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// The roots a call runs with, and the rule that chose them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effective {
+    /// Canonical allowed roots (empty: no path is editable).
+    pub roots: Vec<PathBuf>,
+    /// Which rule set them; reported as `context.roots_source` of
+    /// `PATH_OUTSIDE_ROOTS`.
+    pub source: RootsSource,
+}
+
+/// Applies the rule of this module to a `roots/list` answer: the client's
+/// root URIs `uris` narrow the canonical `server` roots. Also returns the
+/// URIs that are not local directories (they allow nothing), for the log.
+pub fn from_client_list<'a>(
+    server: &[PathBuf],
+    uris: impl IntoIterator<Item = &'a str>,
+) -> (Effective, Vec<String>) {
+    let uris: Vec<&str> = uris.into_iter().collect();
+    if uris.is_empty() {
+        let effective = Effective {
+            roots: Vec::new(),
+            source: RootsSource::ClientEmpty,
+        };
+        return (effective, Vec::new());
+    }
+    let (client, ignored) = canonical_client_roots(uris);
+    let roots = narrow(server, &client);
+    let source = if roots.is_empty() {
+        RootsSource::ClientDisjoint
+    } else {
+        RootsSource::Client
+    };
+    (Effective { roots, source }, ignored)
+}
+
 /// Canonical local paths of the client's root URIs. URIs that are not local
 /// `file://` paths, or do not exist, are skipped (they cannot allow anything)
 /// and named in the returned list of ignored URIs.
@@ -137,6 +174,30 @@ mod tests {
             narrow(&[p("/w/proj")], &[p("/w/project")]),
             Vec::<PathBuf>::new()
         );
+    }
+
+    #[test]
+    fn each_answer_names_its_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = [dir.path().canonicalize().unwrap()];
+        let sub = server[0].join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let uri = |p: &Path| format!("file://{}", p.display());
+
+        let (e, _) = from_client_list(&server, []);
+        assert_eq!((e.roots.len(), e.source), (0, RootsSource::ClientEmpty));
+        let (e, _) = from_client_list(&server, [uri(&sub).as_str()]);
+        assert_eq!(
+            (e.roots, e.source),
+            (vec![sub.clone()], RootsSource::Client)
+        );
+        let (e, ignored) = from_client_list(&server, ["file:///", "file:///no/such/dir"]);
+        assert_eq!(e.roots, server);
+        assert_eq!(e.source, RootsSource::Client);
+        assert_eq!(ignored, ["file:///no/such/dir"]);
+        let other = tempfile::tempdir().unwrap();
+        let (e, _) = from_client_list(&server, [uri(other.path()).as_str(), "https://x/"]);
+        assert_eq!((e.roots.len(), e.source), (0, RootsSource::ClientDisjoint));
     }
 
     #[test]
