@@ -17,8 +17,11 @@
 //! - **`ping` at any time.** Answered here with `{}`, in every protocol
 //!   version and state (rmcp answered -32601 to it in some).
 //! - **Nothing before `initialize` kills the server.** A notification or a
-//!   response object that arrives before `initialize` is logged and dropped
-//!   (rmcp ended the session on it).
+//!   response object that arrives before the session starts (`initialize`,
+//!   or in 2026-07-28 the first request other than `server/discover` with
+//!   complete `_meta`) is logged and dropped (rmcp ended the session on it).
+//!   After that it reaches rmcp, so `notifications/cancelled` cancels a call
+//!   in every era.
 //! - **Backpressure.** A client that stops reading stdout while sending
 //!   requests made the server buffer answers without bound. This layer counts
 //!   requests forwarded and answers written; while
@@ -258,7 +261,7 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
                     "code": -32602, "message": format!("invalid params: {problem}")}});
                 return shared.send(&message).await;
             }
-            if method == "initialize" {
+            if method == "initialize" || starts_inline_lifecycle(method, obj.get("params")) {
                 shared.initialized.store(true, Ordering::Release);
             }
             if let Ok(mut set) = shared.unanswered.lock() {
@@ -284,6 +287,41 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
         }
         _ => pass(shared, to_rmcp, line).await,
     }
+}
+
+/// Whether rmcp starts a session on this request without `initialize`: the
+/// 2026-07-28 era (and per-request metadata generally), where the first
+/// request other than `server/discover` whose `_meta` names a known protocol
+/// version and the client's capabilities opens the session. From then on
+/// notifications reach rmcp; before, they would end the session. This is
+/// what lets a 2026-07-28 client's `notifications/cancelled` cancel a call:
+/// without it every notification of that era was dropped here as "before
+/// initialize", and a cancelled call still wrote once it got its lock.
+fn starts_inline_lifecycle(method: &str, params: Option<&Value>) -> bool {
+    if method == "server/discover" {
+        return false;
+    }
+    let Some(meta) = params.and_then(|p| p.get("_meta")) else {
+        return false;
+    };
+    let known = meta
+        .get("io.modelcontextprotocol/protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| {
+            rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .any(|k| k.as_str() == v)
+        });
+    let modern = meta
+        .get("io.modelcontextprotocol/protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+    // rmcp requires the capabilities only from 2026-07-28 on.
+    known
+        && (!modern
+            || meta
+                .get("io.modelcontextprotocol/clientCapabilities")
+                .is_some_and(Value::is_object))
 }
 
 fn invalid_params(method: &str, params: Option<&Value>) -> Option<String> {
