@@ -105,10 +105,13 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let answer_id = serde_json::from_slice::<Value>(&line)
+        let answer = serde_json::from_slice::<Value>(&line)
             .ok()
-            .filter(|v| v.get("method").is_none())
-            .and_then(|v| v.get("id").map(Value::to_string));
+            .filter(|v| v.get("method").is_none());
+        if let Some(error) = answer.as_ref().and_then(|v| v.get("error")) {
+            log_error_answer(answer.as_ref().and_then(|v| v.get("id")), error);
+        }
+        let answer_id = answer.and_then(|v| v.get("id").map(Value::to_string));
         {
             let mut out = shared.out.lock().await;
             let r = async {
@@ -125,6 +128,15 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             answered(&shared, &id);
         }
     }
+}
+
+/// One readable log line for a JSON-RPC error rmcp answers with (rmcp's own
+/// line prints the error as Rust `Debug`; `main` filters that one out).
+fn log_error_answer(id: Option<&Value>, error: &Value) {
+    let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+    let id = id.map_or_else(|| "null".to_owned(), Value::to_string);
+    tracing::warn!("request {id} answered with JSON-RPC error {code}: {message}");
 }
 
 /// The request `id` (JSON text) is answered, or cancelled (then it may get
