@@ -39,9 +39,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, InputRequest, InputRequiredResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -134,8 +134,15 @@ impl Splice {
         if self.policy == ClientRootsPolicy::Ignore {
             return Ok(base());
         }
-        if context.peer.peer_info().is_some() {
-            let (cfg, source) = self.session_roots(&context.peer).await;
+        let offers_roots = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.roots.is_some());
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        if !stateless {
+            // A session that may send requests to the client.
+            let (cfg, source) = self.session_roots(&context.peer, offers_roots).await;
             return Ok(Roots::Run(cfg, source));
         }
         // 2026-07-28: the answer travels with the retried call.
@@ -164,9 +171,6 @@ impl Splice {
                 }
             };
         }
-        let offers_roots = context
-            .client_capabilities()
-            .is_some_and(|caps| caps.roots.is_some());
         if !offers_roots {
             return Ok(base());
         }
@@ -180,10 +184,11 @@ impl Splice {
     /// The roots of a session with an initialize handshake: asked once, kept
     /// until `roots/list_changed`.
     #[allow(deprecated, reason = "see `roots`")]
-    async fn session_roots(&self, peer: &Peer<RoleServer>) -> (Arc<Config>, RootsSource) {
-        let offers_roots = peer
-            .peer_info()
-            .is_some_and(|info| info.capabilities.roots.is_some());
+    async fn session_roots(
+        &self,
+        peer: &Peer<RoleServer>,
+        offers_roots: bool,
+    ) -> (Arc<Config>, RootsSource) {
         if !offers_roots {
             return (self.base.clone(), RootsSource::Server);
         }
