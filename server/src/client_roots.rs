@@ -9,11 +9,29 @@
 //! "informational guidance rather than an access-control mechanism", which is
 //! exactly why they can only take access away here.
 //!
+//! One rule in every protocol version: **roots the client states narrow;
+//! a client that states none leaves `--root` alone.** So:
+//!
+//! - no `roots` capability, an error answer to `roots/list`, or (handshake
+//!   era) no answer in time: `--root` alone ([`RootsSource::Server`]);
+//! - a list with some roots inside a `--root`: the overlap
+//!   ([`RootsSource::Client`]);
+//! - an empty list: nothing is editable ([`RootsSource::ClientEmpty`]); the
+//!   client said it works in no directory, and taking that as "anywhere in
+//!   `--root`" would widen what it stated;
+//! - only roots outside every `--root` (or none a local directory): nothing
+//!   is editable ([`RootsSource::ClientDisjoint`]).
+//!
+//! The source travels in `PATH_OUTSIDE_ROOTS` as `context.roots_source`, so
+//! a model told "outside the roots" also learns whose roots refused it (the
+//! client's or the server's) without learning any path outside them.
+//!
 //! `--client-roots ignore` turns narrowing off (for clients that announce a
-//! root unrelated to the project, e.g. their own install directory).
+//! root unrelated to the project, e.g. their own install directory, or none).
 //!
 //! This module is pure: URIs in, paths out. [`crate::mcp`] asks the client
-//! and swaps the configuration.
+//! (by `roots/list` in the handshake era, by an MRTR input request in
+//! 2026-07-28) and swaps the configuration.
 
 use std::path::{Path, PathBuf};
 

@@ -34,6 +34,7 @@
 //! `PATH_OUTSIDE_ROOTS` envelope names the rule that refused the path
 //! (`context.roots_source`).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -74,6 +75,12 @@ pub const ROOTS_TIMEOUT: Duration = Duration::from_secs(2);
 /// (2026-07-28), and of the client's answer in `inputResponses`.
 pub const ROOTS_INPUT: &str = "roots";
 
+/// A configuration narrowed by the client's roots, and the rule that chose them.
+type Narrowed = (Arc<Config>, RootsSource);
+
+/// Roots a 2026-07-28 call carried, and the configuration built over them.
+type InlineRoots = (Vec<PathBuf>, Arc<Config>);
+
 /// The roots a call runs with, or the question to ask the client first.
 enum Roots {
     Run(Arc<Config>, RootsSource),
@@ -89,10 +96,10 @@ pub struct Splice {
     /// The configuration narrowed by the client's roots in a session with an
     /// initialize handshake; `None` until asked (and again after
     /// `roots/list_changed`).
-    narrowed: Arc<tokio::sync::Mutex<Option<(Arc<Config>, RootsSource)>>>,
+    narrowed: Arc<tokio::sync::Mutex<Option<Narrowed>>>,
     /// The last configuration built from roots a 2026-07-28 call carried,
     /// reused while the client sends the same roots.
-    inline: Arc<std::sync::Mutex<Option<(Vec<std::path::PathBuf>, Arc<Config>)>>>,
+    inline: Arc<std::sync::Mutex<Option<InlineRoots>>>,
     committer: Arc<Committer>,
     tools: Arc<Vec<Tool>>,
 }
@@ -248,7 +255,7 @@ impl Splice {
 
     /// A configuration over `roots`, reused while calls carry the same roots
     /// (each new one opens its root handles).
-    fn inline_config(&self, roots: &[std::path::PathBuf]) -> Arc<Config> {
+    fn inline_config(&self, roots: &[PathBuf]) -> Arc<Config> {
         let mut last = self.inline.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((known, cfg)) = last.as_ref()
             && known.as_slice() == roots
