@@ -34,7 +34,7 @@
 //! refused after the first request in the 2026-07-28 protocol; nothing bounds
 //! the responses queued for a client that does not read; every JSON-RPC error
 //! answer is logged as `WARN` with the error in Rust `Debug` (logged here as
-//! one line instead, see [`log_error_answer`]); a client that closes the
+//! one line instead, see `log_error_answer`); a client that closes the
 //! connection after `server/discover` is reported as a failed initialization
 //! (`main` treats it as a clean exit).
 
