@@ -219,7 +219,9 @@ fn main() -> ExitCode {
             cli.max_request_size,
         );
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
-            .with_max_line_length(cli.max_request_size.saturating_add(1));
+            .with_max_line_length(
+                splice_server::transport::line_limit(cli.max_request_size).saturating_add(1),
+            );
         match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {

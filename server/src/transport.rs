@@ -6,7 +6,10 @@
 //!
 //! - **One size limit.** rmcp drops a line over its own 16 MiB limit with no
 //!   answer (the client hangs), so `--max-request-size` never applied over
-//!   stdio. Here a line longer than `--max-request-size` is discarded as it is
+//!   stdio. Here a line longer than `--max-request-size` plus
+//!   [`ENVELOPE_ALLOWANCE`] (room for the JSON-RPC envelope, the tool name
+//!   and `_meta` around arguments of exactly the limit, which
+//!   [`crate::mcp`] measures on their own) is discarded as it is
 //!   read (never buffered whole) and answered: a `tools/call` with the
 //!   `REQUEST_TOO_LARGE` envelope, anything else with JSON-RPC -32600; both
 //!   carry the request's `id`, found by a streaming scan of the line's
@@ -52,6 +55,17 @@ use crate::envelopes;
 /// before this layer stops reading stdin.
 pub const MAX_UNANSWERED: usize = 64;
 
+/// Bytes a request line may have beyond `--max-request-size`: the limit is
+/// on a call's arguments (checked exactly in [`crate::mcp`]); the line also
+/// carries the JSON-RPC envelope, the tool name and `_meta`.
+pub const ENVELOPE_ALLOWANCE: usize = 64 * 1024;
+
+/// The longest request line this layer reads for `--max-request-size`
+/// `max_request`; rmcp's own line limit must be above it.
+pub fn line_limit(max_request: usize) -> usize {
+    max_request.saturating_add(ENVELOPE_ALLOWANCE)
+}
+
 /// Size of the in-process pipes to and from rmcp.
 const PIPE: usize = 256 * 1024;
 
@@ -80,8 +94,9 @@ impl Shared {
 }
 
 /// Wraps `input`/`output` (stdin/stdout) and returns the pair rmcp serves on.
-/// `max_line` is `--max-request-size`.
-pub fn framed<R, W>(input: R, output: W, max_line: usize) -> (DuplexStream, DuplexStream)
+/// `max_request` is `--max-request-size` (lines may have
+/// [`ENVELOPE_ALLOWANCE`] more).
+pub fn framed<R, W>(input: R, output: W, max_request: usize) -> (DuplexStream, DuplexStream)
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -94,7 +109,7 @@ where
         answered: Notify::new(),
         initialized: AtomicBool::new(false),
     });
-    tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_line));
+    tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_request));
     tokio::spawn(write_client(from_rmcp, shared));
     (rmcp_reads, rmcp_writes)
 }
@@ -160,13 +175,14 @@ fn unanswered(shared: &Shared) -> usize {
     shared.unanswered.lock().map(|s| s.len()).unwrap_or(0)
 }
 
-/// stdin → rmcp, line by line, each line at most `max_line` bytes.
+/// stdin → rmcp, line by line, each line at most [`line_limit`] bytes.
 async fn read_client<R: AsyncRead + Unpin>(
     input: R,
     mut to_rmcp: DuplexStream,
     shared: Arc<Shared>,
-    max_line: usize,
+    max_request: usize,
 ) {
+    let max_line = line_limit(max_request);
     let mut input = BufReader::with_capacity(64 * 1024, input);
     let mut line = Vec::new();
     loop {
@@ -216,7 +232,7 @@ async fn read_client<R: AsyncRead + Unpin>(
             }
         }
         if total > max_line {
-            too_large(&shared, &scan, total, max_line).await;
+            too_large(&shared, &scan, total, max_request).await;
         } else if !line.iter().all(u8::is_ascii_whitespace) {
             forward(&shared, &mut to_rmcp, &line).await;
         }
