@@ -23,6 +23,7 @@ export type ErrorCode =
   | "STALE_FILE"
   | "RESULT_TOO_LARGE"
   | "CALL_CANCELLED"
+  | "SERVER_BUSY"
   | "FILE_NOT_FOUND"
   | "PERMISSION_DENIED"
   | "INVALID_ENCODING"
@@ -423,6 +424,16 @@ export interface CallCancelledEnvelope extends ErrorEnvelopeBase {
   context?: Record<string, never>;
 }
 
+/** `SERVER_BUSY` (3001): the server is at its limit of calls in flight or memory. */
+export interface ServerBusyEnvelope extends ErrorEnvelopeBase {
+  error_code: "SERVER_BUSY";
+  code: 3001;
+  category: "session";
+  retryable: true;
+  cause: "environment";
+  context: { limit: Limit };
+}
+
 /** `FILE_NOT_FOUND` (4000): the file does not exist. */
 export interface FileNotFoundEnvelope extends ErrorEnvelopeBase {
   error_code: "FILE_NOT_FOUND";
@@ -638,6 +649,7 @@ export type ErrorEnvelope =
   | StaleFileEnvelope
   | ResultTooLargeEnvelope
   | CallCancelledEnvelope
+  | ServerBusyEnvelope
   | FileNotFoundEnvelope
   | PermissionDeniedEnvelope
   | InvalidEncodingEnvelope

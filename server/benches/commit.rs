@@ -21,7 +21,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use splice_server::args;
-use splice_server::commit::{Committer, FileChange};
+use splice_server::commit::{Committer, FileChange, Wait};
 use splice_server::config::{Config, Limits};
 use splice_server::engine::{self, Edit};
 use splice_server::fsio::read_file;
@@ -142,7 +142,7 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
             .collect();
         let v = json!({"file_path": path, "edits": edits, "backup": backup});
         let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-        black_box(ops::multi_edit(&cfg, committer, &req, &|| false).unwrap());
+        black_box(ops::multi_edit(&cfg, committer, &req, Wait::PATIENT).unwrap());
     };
     let three = [
         ("fn one()", "fn uno()", false),

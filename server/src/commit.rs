@@ -184,8 +184,9 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+pub use lock::Wait;
 pub use recovery::{IgnoredEntry, RecoveredTransaction, RecoveryOutcome, RecoveryReport};
 pub use sweep::Swept;
 
@@ -350,6 +351,11 @@ impl Committer {
         self
     }
 
+    /// How long a call waits for locks before failing as busy.
+    pub fn lock_wait(&self) -> Duration {
+        self.lock_timeout
+    }
+
     #[doc(hidden)]
     pub fn with_hook(mut self, hook: impl Fn(Phase) + Send + Sync + 'static) -> Committer {
         self.hook = Some(Arc::new(hook));
@@ -414,7 +420,7 @@ impl Committer {
     /// A file that changed since its snapshot fails as stale.
     pub fn commit(&self, changes: Vec<FileChange>) -> Result<CommitReport, CommitFailure> {
         let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
-        match self.commit_with(changes, &|| false, never) {
+        match self.commit_with(changes, Wait::PATIENT, never) {
             Ok(report) => Ok(report),
             Err(CommitError::Failed(failure)) => Err(failure),
             Err(CommitError::Rebase { error, .. }) => match error {},
@@ -431,15 +437,19 @@ impl Committer {
     ///   commit goes on with those), `Ok(None)` to fail as stale (the caller
     ///   stated the content it expected), or an error of its own that ends the
     ///   commit before anything is written ([`CommitError::Rebase`]).
-    /// - `cancelled()` is polled while waiting for locks and checked once more
-    ///   at the commit point: after every lock is held and every file verified,
-    ///   before anything (temp, `.bak`, journal) is created. A cancelled commit
-    ///   writes nothing ([`CommitError::Cancelled`]); past that point it
-    ///   completes.
+    /// - `wait.cancelled()` is polled while waiting for locks and checked once
+    ///   more at the commit point: after every lock is held and every file
+    ///   verified, before anything (temp, `.bak`, journal) is created. A
+    ///   cancelled commit writes nothing ([`CommitError::Cancelled`]); past
+    ///   that point it completes.
+    /// - `wait.until` bounds every lock wait (this process's calls and other
+    ///   processes' `flock`s together); past it the commit fails as
+    ///   [`FsErrorKind::Busy`] on the file it waited for. Default: the
+    ///   committer's lock timeout from now.
     pub fn commit_with<E>(
         &self,
         mut changes: Vec<FileChange>,
-        cancelled: &dyn Fn() -> bool,
+        wait: Wait<'_>,
         mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Vec<u8>)>, E>,
     ) -> Result<CommitReport, CommitError<E>> {
         // 1. Lock, in sorted path order.
@@ -461,13 +471,28 @@ impl Committer {
             .map(|&i| changes[i].snapshot.path.clone())
             .collect();
         let sorted: Vec<&Path> = sorted.iter().map(PathBuf::as_path).collect();
-        let Some(_table) = self.locks.lock_all_unless(&sorted, cancelled) else {
-            return Err(CommitError::Cancelled);
+        let cancelled = wait.cancelled;
+        let until = wait
+            .until
+            .unwrap_or_else(|| Instant::now() + self.lock_timeout);
+        let _table = match self.locks.lock_all_until(&sorted, cancelled, Some(until)) {
+            Ok(guard) => guard,
+            Err(lock::Stop::Cancelled) => return Err(CommitError::Cancelled),
+            Err(lock::Stop::TimedOut(k)) => {
+                let i = order[k];
+                let busy = FsError {
+                    kind: FsErrorKind::Busy,
+                    op: FsOp::Lock,
+                    path: changes[i].snapshot.path.clone(),
+                    os_error: Some("EBUSY"),
+                };
+                return Err(fail(Some(i), busy).into());
+            }
         };
         let mut locked: Vec<Option<File>> = (0..changes.len()).map(|_| None).collect();
         for &i in &order {
             let s = &changes[i].snapshot;
-            match lock::lock_file_unless(&s.dir, &s.name, &s.path, self.lock_timeout, cancelled) {
+            match lock::lock_file_until(&s.dir, &s.name, &s.path, until, cancelled) {
                 Ok(Some(file)) => locked[i] = Some(file),
                 Ok(None) => return Err(CommitError::Cancelled),
                 Err(e) => return Err(fail(Some(i), e).into()),

@@ -412,6 +412,12 @@ pub fn cancelled() -> ErrorEnvelope {
     ErrorEnvelope::call_cancelled().build()
 }
 
+/// A call refused because the server's bound `name` (`max_calls_in_flight`
+/// or `memory_budget`) stayed full ([`crate::admission`]).
+pub fn server_busy(name: &str, max: u64, actual: u64) -> ErrorEnvelope {
+    ErrorEnvelope::server_busy(limit(name, max, Some(actual))).build()
+}
+
 pub fn internal(detail: &str) -> ErrorEnvelope {
     ErrorEnvelope::internal_error(detail).build()
 }

@@ -16,6 +16,8 @@
 // so boxing it would only add an allocation and noise at every `?`.
 #![allow(clippy::result_large_err)]
 
+#[cfg(feature = "mcp")]
+pub mod admission;
 pub mod args;
 pub mod client_roots;
 pub mod commit;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
+use splice_server::admission::Bounds;
 use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
 use splice_server::config::{Config, Limits};
@@ -49,6 +50,15 @@ struct Cli {
     /// owns it or others can write to it.
     #[arg(long, value_name = "DIR", global = true)]
     journal_dir: Option<PathBuf>,
+    /// Most tool calls doing work at the same time; more wait (at most 30 s,
+    /// then SERVER_BUSY). Calls waiting for a file another call holds do
+    /// not count.
+    #[arg(long, value_name = "N", default_value_t = Bounds::default().max_calls_in_flight as u32, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
+    max_calls_in_flight: u32,
+    /// Memory the calls in flight may reserve, in MiB (a call reserves about
+    /// twelve times the size of its files); more wait, as above.
+    #[arg(long, value_name = "MIB", default_value_t = Bounds::default().memory_budget >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30), global = true)]
+    memory_budget: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -208,7 +218,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = Splice::new(cfg, committer).client_roots(cli.client_roots);
+    let server = Splice::new(cfg, committer)
+        .client_roots(cli.client_roots)
+        .bounds(Bounds {
+            max_calls_in_flight: cli.max_calls_in_flight as usize,
+            memory_budget: cli.memory_budget << 20,
+        });
     runtime.block_on(async move {
         // Every line passes the framing layer first (size limit, JSON-RPC
         // hygiene, backpressure); rmcp's own line limit is set above ours so

@@ -1,7 +1,9 @@
 //! The MCP face of splice: tool list, tool calls, resources.
 //!
-//! Handlers are thin. A call is decoded ([`crate::args`]), run as a plain
-//! function ([`crate::ops`]) on the blocking pool, and wrapped: success and
+//! Handlers are thin. A call is decoded ([`crate::args`]), admitted
+//! ([`crate::admission`]: bounded calls in flight and memory, waits that hold
+//! no thread), run as a plain function ([`crate::ops`]) on the blocking pool,
+//! and wrapped: success and
 //! failure both travel as `structuredContent` plus the same JSON as compact
 //! text in `content[0]` (clients that only read text keep working). Every
 //! failure is an `isError: true` result carrying a taxonomy envelope; only
@@ -49,9 +51,10 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::args::{self, MultiEditFilesParams, MultiEditParams};
+use crate::admission::{Admission, Bounds, Refused};
+use crate::args::{self, EditRequest, MultiEditFilesParams, MultiEditParams};
 use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
-use crate::commit::Committer;
+use crate::commit::{Committer, Wait};
 use crate::config::Config;
 use crate::taxonomy::ErrorEnvelope;
 use crate::{envelopes, ops, resources, response};
@@ -101,6 +104,7 @@ pub struct Splice {
     /// reused while the client sends the same roots.
     inline: Arc<std::sync::Mutex<Option<InlineRoots>>>,
     committer: Arc<Committer>,
+    admission: Arc<Admission>,
     tools: Arc<Vec<Tool>>,
 }
 
@@ -114,6 +118,7 @@ impl Splice {
             narrowed: Arc::default(),
             inline: Arc::default(),
             committer: Arc::new(committer),
+            admission: Arc::new(Admission::new(Bounds::default())),
             tools: Arc::new(tools()),
         }
     }
@@ -121,6 +126,13 @@ impl Splice {
     /// What to do with the roots a client offers.
     pub fn client_roots(mut self, policy: ClientRootsPolicy) -> Splice {
         self.policy = policy;
+        self
+    }
+
+    /// How many calls work at once and how much memory they may reserve
+    /// ([`crate::admission`]).
+    pub fn bounds(mut self, bounds: Bounds) -> Splice {
+        self.admission = Arc::new(Admission::new(bounds));
         self
     }
 
@@ -270,22 +282,72 @@ impl Splice {
         cfg
     }
 
-    /// Runs a tool on the blocking pool. `cancelled` reads the request's
-    /// cancellation token (set by the client's `notifications/cancelled`):
-    /// the call checks it while waiting for locks and at the commit point.
-    async fn run<T, F, C>(&self, cfg: Arc<Config>, cancelled: C, f: F) -> CallToolResult
+    /// Runs one decoded call: through the admission gates
+    /// ([`crate::admission`], waits that hold no thread), then `op` on the
+    /// blocking pool. The call's cancellation token (a client's
+    /// `notifications/cancelled`) ends any wait, and is checked while the
+    /// commit waits for locks and at its commit point. `source` is the rule
+    /// that set `cfg`'s roots, named in a `PATH_OUTSIDE_ROOTS` answer.
+    async fn schedule<T>(
+        &self,
+        cfg: Arc<Config>,
+        source: RootsSource,
+        req: EditRequest,
+        request_bytes: usize,
+        context: &RequestContext<RoleServer>,
+        op: Op<T>,
+    ) -> CallToolResult
     where
         T: Serialize + Send + 'static,
-        C: Fn() -> bool + Send + 'static,
-        F: FnOnce(&Config, &Committer, &dyn Fn() -> bool) -> Result<T, ErrorEnvelope>
-            + Send
-            + 'static,
     {
+        let ct = context.ct.clone();
+        // One deadline for every lock wait of the call: its place in the
+        // files' queues here, then the commit's own locks.
+        let until = tokio::time::Instant::now() + self.committer.lock_wait();
+        let _queued = if req.dry_run {
+            None // a dry run takes no lock, so it waits for none
+        } else {
+            let paths: Vec<PathBuf> = req
+                .files
+                .iter()
+                .map(|f| PathBuf::from(&f.file_path))
+                .collect();
+            match self.admission.queue(&paths, until, ct.cancelled()).await {
+                Ok(queued) => Some(queued),
+                Err(refused) => return refusal(&req, refused),
+            }
+        };
+        let req = Arc::new(req);
+        let footprint = {
+            let (cfg, req) = (cfg.clone(), req.clone());
+            tokio::task::spawn_blocking(move || ops::footprint(&cfg, &req, request_bytes))
+                .await
+                .unwrap_or(0)
+        };
+        let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
+            Ok(admitted) => admitted,
+            Err(refused) => return refusal(&req, refused),
+        };
         let committer = self.committer.clone();
-        let joined = tokio::task::spawn_blocking(move || f(&cfg, &committer, &cancelled)).await;
+        let until = until.into_std();
+        let joined = tokio::task::spawn_blocking(move || {
+            let cancelled = move || ct.is_cancelled();
+            let wait = Wait {
+                cancelled: &cancelled,
+                until: Some(until),
+            };
+            let result = op(&cfg, &committer, &req, wait);
+            if footprint >= crate::admission::SMALL_CALL {
+                release_freed_memory();
+            }
+            result
+        })
+        .await;
         match joined {
             Ok(Ok(success)) => structured(serde_json::to_value(success), false),
             Ok(Err(envelope)) => {
+                // A refused path names the rule that set the roots.
+                let envelope = envelopes::with_roots_source(envelope, source);
                 if envelope.error_code == crate::taxonomy::ErrorCode::CallCancelled {
                     // rmcp drops the answer of a cancelled request.
                     tracing::info!("call cancelled before its commit point: nothing written");
@@ -303,6 +365,39 @@ impl Splice {
             }
         }
     }
+}
+
+/// Gives the memory a large call freed back to the system. glibc keeps freed
+/// memory in per-thread arenas, and calls run on whichever blocking thread is
+/// free, so without this a server that ran a few large calls stays at the
+/// sum of their peaks (measured: 30 dry runs on a 4 MiB file, one at a time,
+/// peaked at 181 MiB, and at 90 MiB with the trim).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim has no preconditions; it only returns free pages.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// A tool as a plain function ([`crate::ops`]).
+type Op<T> = fn(&Config, &Committer, &EditRequest, Wait<'_>) -> Result<T, ErrorEnvelope>;
+
+/// The answer to a call the admission gates turned away (nothing was read
+/// or written).
+fn refusal(req: &EditRequest, refused: Refused) -> CallToolResult {
+    let envelope = match refused {
+        Refused::Cancelled => {
+            tracing::info!("call cancelled while waiting: nothing written");
+            envelopes::cancelled()
+        }
+        Refused::LockTimeout(index) => ops::lock_timeout(req, index),
+        Refused::Busy { limit, max, actual } => {
+            tracing::warn!(limit, max, actual, "call refused: the server is busy");
+            envelopes::server_busy(limit, max, actual)
+        }
+    };
+    error_result(&envelope)
 }
 
 fn structured(value: serde_json::Result<Value>, is_error: bool) -> CallToolResult {
@@ -446,16 +541,8 @@ impl ServerHandler for Splice {
                         Roots::Run(cfg, source) => (cfg, source),
                         Roots::Ask(question) => return Ok(question.into()),
                     };
-                    let ct = context.ct.clone();
-                    self.run(
-                        cfg,
-                        move || ct.is_cancelled(),
-                        move |cfg, c, x| {
-                            ops::multi_edit(cfg, c, &req, x)
-                                .map_err(|e| envelopes::with_roots_source(e, source))
-                        },
-                    )
-                    .await
+                    self.schedule(cfg, source, req, size, &context, ops::multi_edit)
+                        .await
                 }
             }
         } else {
@@ -466,16 +553,8 @@ impl ServerHandler for Splice {
                         Roots::Run(cfg, source) => (cfg, source),
                         Roots::Ask(question) => return Ok(question.into()),
                     };
-                    let ct = context.ct.clone();
-                    self.run(
-                        cfg,
-                        move || ct.is_cancelled(),
-                        move |cfg, c, x| {
-                            ops::multi_edit_files(cfg, c, &req, x)
-                                .map_err(|e| envelopes::with_roots_source(e, source))
-                        },
-                    )
-                    .await
+                    self.schedule(cfg, source, req, size, &context, ops::multi_edit_files)
+                        .await
                 }
             }
         };

@@ -21,15 +21,16 @@
 //! with the ordinary match errors); a file with `expected_sha256` fails as
 //! `STALE_FILE`, since the caller said which content its edits are for.
 //!
-//! Cancellation: `cancelled` is polled while the commit waits for locks and
-//! checked once at the commit point ([`Committer::commit_with`]); a call
-//! cancelled before it writes nothing.
+//! Cancellation and deadline: `wait.cancelled` is polled while the commit
+//! waits for locks and checked once at the commit point
+//! ([`Committer::commit_with`]); a call cancelled before it writes nothing.
+//! `wait.until` ends every lock wait of the call (`WRITE_FAILED`, `EBUSY`).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
 use crate::args::{EditRequest, FileArgs};
-use crate::commit::{CommitError, Committer, FileChange};
+use crate::commit::{CommitError, Committer, FileChange, Wait};
 use crate::config::Config;
 use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
@@ -50,12 +51,12 @@ pub fn multi_edit(
     cfg: &Config,
     committer: &Committer,
     req: &EditRequest,
-    cancelled: &dyn Fn() -> bool,
+    wait: Wait<'_>,
 ) -> Result<MultiEditSuccess, ErrorEnvelope> {
     let file = &req.files[0];
     let ctx = FileCtx::single(&file.file_path);
     let planned = plan(cfg, &ctx, file)?;
-    let mut results = finish(cfg, committer, req, vec![planned], &[ctx], cancelled)?;
+    let mut results = finish(cfg, committer, req, vec![planned], &[ctx], wait)?;
     let r = results.remove(0);
     let message = summary(&r, req.dry_run);
     let mut answer = MultiEditSuccess {
@@ -73,7 +74,7 @@ pub fn multi_edit_files(
     cfg: &Config,
     committer: &Committer,
     req: &EditRequest,
-    cancelled: &dyn Fn() -> bool,
+    wait: Wait<'_>,
 ) -> Result<MultiEditFilesSuccess, ErrorEnvelope> {
     let ctxs: Vec<FileCtx> = req
         .files
@@ -99,7 +100,7 @@ pub fn multi_edit_files(
         seen.push((p.snapshot.path.clone(), id, i));
         planned.push(p);
     }
-    let results = finish(cfg, committer, req, planned, &ctxs, cancelled)?;
+    let results = finish(cfg, committer, req, planned, &ctxs, wait)?;
     let changed = results.iter().filter(|r| r.changed).count();
     let message = if req.dry_run {
         format!(
@@ -153,6 +154,50 @@ fn with_statuses(mut e: ErrorEnvelope, files: &[FileArgs], failed: usize) -> Err
         .collect();
     e.file_statuses = Some(statuses);
     e
+}
+
+/// The memory a call may hold at its peak, for admission
+/// ([`crate::admission`]): [`FOOTPRINT_PER_FILE_BYTE`] times the size of its
+/// files plus twice its request (the arguments and their decoded form).
+/// Only stats, never reads; a path outside the roots or one that cannot be
+/// stat'ed counts as empty (the call fails early on it anyway).
+pub fn footprint(cfg: &Config, req: &EditRequest, request_bytes: usize) -> u64 {
+    let files: u64 = req
+        .files
+        .iter()
+        .map(|f| std::path::Path::new(&f.file_path))
+        .filter(|p| p.is_absolute() && cfg.contains(p))
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len().min(cfg.limits.max_file_size))
+        .sum();
+    files
+        .saturating_mul(FOOTPRINT_PER_FILE_BYTE)
+        .saturating_add(2 * request_bytes as u64)
+}
+
+/// Peak memory of a call per byte of the files it edits, measured: a dry run
+/// on a 4 MiB file of 120,000 lines peaks about 44 MB above the idle server
+/// (the bytes read, the new content, the line tables of the diff, the answer
+/// and its JSON), so 12.
+pub const FOOTPRINT_PER_FILE_BYTE: u64 = 12;
+
+/// The answer to a call that waited behind other calls on file `index` until
+/// its lock deadline: the same as a lock timeout in the commit (nothing was
+/// read or written).
+pub fn lock_timeout(req: &EditRequest, index: usize) -> ErrorEnvelope {
+    let file = &req.files[index];
+    let ctx = if req.files.len() == 1 {
+        FileCtx::single(&file.file_path)
+    } else {
+        FileCtx::multi(index, &file.file_path, req.files.len())
+    };
+    let busy = fsio::FsError {
+        kind: fsio::FsErrorKind::Busy,
+        op: fsio::FsOp::Lock,
+        path: PathBuf::from(&file.file_path),
+        os_error: Some("EBUSY"),
+    };
+    with_statuses(env::fs_error(&ctx, &busy), &req.files, index)
 }
 
 /// Resolves, reads and edits one file in memory.
@@ -222,7 +267,7 @@ fn finish(
     req: &EditRequest,
     planned: Vec<Planned>,
     ctxs: &[FileCtx],
-    cancelled: &dyn Fn() -> bool,
+    wait: Wait<'_>,
 ) -> Result<Vec<FileResult>, ErrorEnvelope> {
     let max_out = cfg.limits.max_output_bytes;
     let mut results: Vec<FileResult> = planned
@@ -268,7 +313,7 @@ fn finish(
         replanned.push((i, outcome));
         Ok(Some((now, new_bytes)))
     };
-    match committer.commit_with(writes, cancelled, rebase) {
+    match committer.commit_with(writes, wait, rebase) {
         Ok(report) => {
             for (i, outcome) in replanned {
                 results[i] = file_result(i, &req.files[i], &[], &outcome, req, max_out);

@@ -27,9 +27,17 @@
 //!   in every era.
 //! - **Backpressure.** A client that stops reading stdout while sending
 //!   requests made the server buffer answers without bound. This layer counts
-//!   requests forwarded and answers written; while
-//!   [`MAX_UNANSWERED`] requests are unanswered it stops reading stdin, so
-//!   the pipe's own buffer pushes back on the client.
+//!   requests forwarded and answers written, and stops reading stdin (the
+//!   pipe's own buffer then pushes back on the client) while
+//!   - [`MAX_UNANSWERED`] requests are unanswered and stdout is stalled (a
+//!     write has waited [`STALLED`] for the client to read), or
+//!   - [`MAX_WAITING`] requests are unanswered, or the unanswered requests
+//!     hold [`MAX_WAITING_BYTES`] (or one `--max-request-size`, if larger),
+//!     whatever stdout does.
+//!
+//!   Calls that wait for a locked file are unanswered but do not stall
+//!   stdout, so a client that reads keeps being read: its `ping`s and calls
+//!   on other files are answered while hundreds of calls wait.
 //!
 //! To report upstream (rmcp 3.9): oversized lines are dropped with no reply;
 //! invalid JSON and invalid params get no reply or one without the id; a
@@ -41,7 +49,7 @@
 //! connection after `server/discover` is reported as a failed initialization
 //! (`main` treats it as a clean exit).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 
@@ -52,7 +60,7 @@ use tokio::sync::{Mutex, Notify};
 use crate::envelopes;
 
 /// Most requests forwarded to the service and not yet answered on stdout
-/// before this layer stops reading stdin.
+/// before this layer stops reading stdin, when stdout is stalled.
 pub const MAX_UNANSWERED: usize = 64;
 
 /// Bytes a request line may have beyond `--max-request-size`: the limit is
@@ -66,14 +74,28 @@ pub fn line_limit(max_request: usize) -> usize {
     max_request.saturating_add(ENVELOPE_ALLOWANCE)
 }
 
+/// Most requests unanswered before this layer stops reading stdin, whatever
+/// stdout does (calls waiting for locked files, admission).
+pub const MAX_WAITING: usize = 4096;
+
+/// Most bytes of unanswered requests before this layer stops reading stdin.
+pub const MAX_WAITING_BYTES: usize = 256 * 1024 * 1024;
+
+/// How long a write to stdout may wait before stdout counts as stalled.
+pub const STALLED: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Size of the in-process pipes to and from rmcp.
 const PIPE: usize = 256 * 1024;
 
 struct Shared {
     out: Mutex<Box<dyn AsyncWrite + Send + Unpin>>,
-    /// Ids (as JSON text) of requests forwarded and not yet answered.
-    unanswered: StdMutex<HashSet<String>>,
+    /// Ids (as JSON text) of requests forwarded and not yet answered, with
+    /// their sizes in bytes.
+    unanswered: StdMutex<Owed>,
+    /// Notified when a request is answered or a write to stdout completes.
     answered: Notify,
+    /// When the write to stdout in progress started, if one is.
+    writing_since: StdMutex<Option<std::time::Instant>>,
     initialized: AtomicBool,
 }
 
@@ -105,8 +127,9 @@ where
     let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE);
     let shared = Arc::new(Shared {
         out: Mutex::new(Box::new(output)),
-        unanswered: StdMutex::new(HashSet::new()),
+        unanswered: StdMutex::new(Owed::default()),
         answered: Notify::new(),
+        writing_since: StdMutex::new(None),
         initialized: AtomicBool::new(false),
     });
     tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_request));
@@ -133,11 +156,13 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
         let answer_id = answer.and_then(|v| v.get("id").map(Value::to_string));
         {
             let mut out = shared.out.lock().await;
+            set_writing(&shared, true);
             let r = async {
                 out.write_all(&line).await?;
                 out.flush().await
             }
             .await;
+            set_writing(&shared, false);
             if let Err(e) = r {
                 tracing::debug!("stdout closed: {e}");
                 break;
@@ -158,21 +183,59 @@ fn log_error_answer(id: Option<&Value>, error: &Value) {
     tracing::warn!("request {id} answered with JSON-RPC error {code}: {message}");
 }
 
+/// The requests forwarded and not yet answered.
+#[derive(Default)]
+struct Owed {
+    sizes: HashMap<String, usize>,
+    bytes: usize,
+}
+
+/// Marks the start (`true`) or end of a write to stdout.
+fn set_writing(shared: &Shared, writing: bool) {
+    if let Ok(mut since) = shared.writing_since.lock() {
+        *since = writing.then(std::time::Instant::now);
+    }
+    if !writing {
+        shared.answered.notify_waiters();
+    }
+}
+
 /// The request `id` (JSON text) is answered, or cancelled (then it may get
-/// no answer at all): it no longer counts against [`MAX_UNANSWERED`].
+/// no answer at all): it no longer counts against the backpressure bounds.
 fn answered(shared: &Shared, id: &str) {
     let removed = shared
         .unanswered
         .lock()
-        .map(|mut set| set.remove(id))
+        .map(|mut owed| match owed.sizes.remove(id) {
+            Some(n) => {
+                owed.bytes -= n;
+                true
+            }
+            None => false,
+        })
         .unwrap_or(false);
     if removed {
         shared.answered.notify_waiters();
     }
 }
 
-fn unanswered(shared: &Shared) -> usize {
-    shared.unanswered.lock().map(|s| s.len()).unwrap_or(0)
+/// Whether the reader must stop reading stdin for now (see the module docs).
+fn must_wait(shared: &Shared, max_line: usize) -> bool {
+    let (count, bytes) = shared
+        .unanswered
+        .lock()
+        .map(|o| (o.sizes.len(), o.bytes))
+        .unwrap_or((0, 0));
+    if count >= MAX_WAITING || (count > 0 && bytes >= MAX_WAITING_BYTES.max(max_line)) {
+        return true;
+    }
+    let stalled = shared
+        .writing_since
+        .lock()
+        .ok()
+        .and_then(|s| *s)
+        .is_some_and(|t| t.elapsed() >= STALLED);
+    count >= MAX_UNANSWERED && stalled
 }
 
 /// stdin → rmcp, line by line, each line at most [`line_limit`] bytes.
@@ -186,13 +249,15 @@ async fn read_client<R: AsyncRead + Unpin>(
     let mut input = BufReader::with_capacity(64 * 1024, input);
     let mut line = Vec::new();
     loop {
-        // Backpressure: wait while too many answers are owed.
+        // Backpressure: wait while too many answers are owed (see the
+        // module docs). A stall is a matter of time, so look again soon even
+        // when nothing is notified.
         loop {
             let notified = shared.answered.notified();
-            if unanswered(&shared) < MAX_UNANSWERED {
+            if !must_wait(&shared, max_line) {
                 break;
             }
-            notified.await;
+            let _ = tokio::time::timeout(STALLED, notified).await;
         }
         line.clear();
         let mut scan = Scan::default();
@@ -296,8 +361,10 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
             if method == "initialize" || starts_inline_lifecycle(method, obj.get("params")) {
                 shared.initialized.store(true, Ordering::Release);
             }
-            if let Ok(mut set) = shared.unanswered.lock() {
-                set.insert(id.to_string());
+            if let Ok(mut owed) = shared.unanswered.lock() {
+                let owed = &mut *owed;
+                let old = owed.sizes.insert(id.to_string(), line.len());
+                owed.bytes = owed.bytes + line.len() - old.unwrap_or(0);
             }
             pass(shared, to_rmcp, line).await;
         }

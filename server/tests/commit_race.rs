@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde_json::json;
 use splice_server::args;
-use splice_server::commit::Committer;
+use splice_server::commit::{Committer, Wait};
 use splice_server::config::{Config, Limits};
 use splice_server::ops;
 
@@ -126,7 +126,7 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
                         "include_content": true,
                     });
                     let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-                    let outcome = match ops::multi_edit(&cfg, &committer, &req, &|| false) {
+                    let outcome = match ops::multi_edit(&cfg, &committer, &req, Wait::PATIENT) {
                         Ok(ok) => {
                             let content = ok.file.final_content.unwrap_or_default();
                             assert!(

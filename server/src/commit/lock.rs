@@ -10,7 +10,10 @@
 //! names the inode it locked) and locks the new one instead.
 //!
 //! Every wait polls a cancellation check (a client's `notifications/cancelled`)
-//! so that a cancelled call stops waiting and never reaches the write.
+//! so that a cancelled call stops waiting and never reaches the write, and
+//! every wait ends at the call's deadline ([`Wait::until`]): the table wait and
+//! the `flock` wait share it, so a call queued behind another that waits for a
+//! foreign lock does not wait twice as long.
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -29,6 +32,40 @@ use crate::sandbox::Dir;
 /// How often a waiter checks whether its call was cancelled.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
+/// What a waiting call may wait for: its cancellation and its deadline.
+#[derive(Clone, Copy)]
+pub struct Wait<'a> {
+    /// True once the client cancelled the call.
+    pub cancelled: &'a dyn Fn() -> bool,
+    /// When waiting for locks gives up ([`FsErrorKind::Busy`]); `None`: the
+    /// committer's lock timeout from the start of the commit.
+    pub until: Option<Instant>,
+}
+
+impl Wait<'_> {
+    /// Never cancelled, the committer's own timeout.
+    pub const PATIENT: Wait<'static> = Wait {
+        cancelled: &|| false,
+        until: None,
+    };
+}
+
+impl std::fmt::Debug for Wait<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Wait")
+            .field("until", &self.until)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a lock wait ended without the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Cancelled,
+    /// The deadline passed while waiting for `paths[index]`.
+    TimedOut(usize),
+}
+
 /// The files this process is committing right now.
 #[derive(Debug, Default)]
 pub(crate) struct LockTable {
@@ -45,30 +82,34 @@ pub(crate) struct TableGuard<'a> {
 impl LockTable {
     /// Locks `paths`, which must be sorted and distinct, one by one in order.
     pub(crate) fn lock_all(&self, paths: &[&Path]) -> TableGuard<'_> {
-        match self.lock_all_unless(paths, &|| false) {
-            Some(guard) => guard,
-            None => unreachable!("a wait that is never cancelled ends holding the locks"),
+        match self.lock_all_until(paths, &|| false, None) {
+            Ok(guard) => guard,
+            Err(_) => unreachable!("a wait without deadline or cancel ends holding the locks"),
         }
     }
 
     /// [`LockTable::lock_all`], giving up (and releasing what it took) once
-    /// `cancelled` returns true: `None`.
-    pub(crate) fn lock_all_unless(
+    /// `cancelled` returns true or `until` passes.
+    pub(crate) fn lock_all_until(
         &self,
         paths: &[&Path],
         cancelled: &dyn Fn() -> bool,
-    ) -> Option<TableGuard<'_>> {
+        until: Option<Instant>,
+    ) -> Result<TableGuard<'_>, Stop> {
         debug_assert!(paths.windows(2).all(|w| w[0] < w[1]));
         let mut guard = TableGuard {
             table: self,
             paths: Vec::with_capacity(paths.len()),
         };
-        for path in paths {
+        for (index, path) in paths.iter().enumerate() {
             let mut held = self.held();
             while held.contains(*path) {
+                // Returning drops `guard`, which releases what was taken.
                 if cancelled() {
-                    drop(held);
-                    return None; // `guard` releases what was taken
+                    return Err(Stop::Cancelled);
+                }
+                if until.is_some_and(|t| Instant::now() >= t) {
+                    return Err(Stop::TimedOut(index));
                 }
                 held = self
                     .freed
@@ -79,7 +120,7 @@ impl LockTable {
             held.insert(path.to_path_buf());
             guard.paths.push(path.to_path_buf());
         }
-        Some(guard)
+        Ok(guard)
     }
 
     /// Locks `path` if no call of this process holds it, without waiting.
@@ -120,19 +161,19 @@ pub(crate) fn lock_file(
     path: &Path,
     timeout: Duration,
 ) -> Result<File, FsError> {
-    lock_file_unless(dir, name, path, timeout, &|| false)?
+    lock_file_until(dir, name, path, Instant::now() + timeout, &|| false)?
         .ok_or_else(|| unreachable!("a wait that is never cancelled ends holding the lock"))
 }
 
-/// [`lock_file`], giving up once `cancelled` returns true: `Ok(None)`.
-pub(crate) fn lock_file_unless(
+/// [`lock_file`] with a deadline, giving up once `cancelled` returns true:
+/// `Ok(None)`.
+pub(crate) fn lock_file_until(
     dir: &Dir,
     name: &OsStr,
     path: &Path,
-    timeout: Duration,
+    deadline: Instant,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<File>, FsError> {
-    let deadline = Instant::now() + timeout;
     let err = |e: io::Error| FsError::from_io(&e, FsOp::Lock, path);
     loop {
         let file = open_in(dir, name).map_err(err)?;
