@@ -61,11 +61,10 @@ fn not_found(c: &mut Criterion) {
                     "    let total = request.count * {} + offset_{target};",
                     target % 97 + 3
                 );
-                if !snippet.lines().any(|l| l == wanted) {
-                    eprintln!(
-                        "not_found/{label}: the excerpt misses the aimed-at block:\n{snippet}"
-                    );
-                }
+                assert!(
+                    snippet.lines().any(|l| l == wanted),
+                    "not_found/{label}: the excerpt misses the aimed-at block:\n{snippet}"
+                );
             }
             other => panic!("expected NotFound, got {other:?}"),
         }

@@ -17,7 +17,8 @@
 //! The scores per group are printed; the test fails below [`MIN_SOLVED`]
 //! (the score this engine reached) or on any wrong write. With
 //! `SPLICE_REPAIR_REPORT_ONLY=1` it only prints, which is how the score of
-//! another build is measured (`SPLICE_BIN=/path/to/old/splice`).
+//! another build is measured (`SPLICE_BIN=/path/to/old/splice`, with
+//! `SPLICE_OTHER_BUILD=1` when its answers follow an older schema).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
