@@ -67,6 +67,13 @@ export type FileState =
   | "skipped"
   | "rolled_back";
 
+/** Which rule set the roots that refused a path: server (the server's --root alone), client (where both the server's roots and the MCP client's roots allow), client_empty (the MCP client lists no roots), client_disjoint (none of the MCP client's roots is inside the server's). */
+export type RootsSource =
+  | "server"
+  | "client"
+  | "client_empty"
+  | "client_disjoint";
+
 /** One place where old_string occurs in the file. */
 export interface MatchLocation {
   /** 1-based line number of the first character of the match. */
@@ -155,6 +162,8 @@ export interface ErrorContext {
   os_error?: string;
   /** What the path is instead of a regular file (directory, fifo, socket, ...). */
   file_type?: string;
+  /** Which rule set the allowed roots that refused the path (the rule only, never a path outside them). */
+  roots_source?: RootsSource;
   /** The server's commit journal directory (its own state, not a file of the call). */
   journal_dir?: string;
 }
@@ -314,7 +323,7 @@ export interface PathOutsideRootsEnvelope extends ErrorEnvelopeBase {
   retryable: true;
   cause: "input";
   file_path: string;
-  context?: Record<string, never>;
+  context?: { roots_source?: RootsSource };
 }
 
 /** `TOO_MANY_EDITS` (1012): the call has more edits than the server allows. */

@@ -9,13 +9,33 @@
 //! "informational guidance rather than an access-control mechanism", which is
 //! exactly why they can only take access away here.
 //!
+//! One rule in every protocol version: **roots the client states narrow;
+//! a client that states none leaves `--root` alone.** So:
+//!
+//! - no `roots` capability, an error answer to `roots/list`, or (handshake
+//!   era) no answer in time: `--root` alone ([`RootsSource::Server`]);
+//! - a list with some roots inside a `--root`: the overlap
+//!   ([`RootsSource::Client`]);
+//! - an empty list: nothing is editable ([`RootsSource::ClientEmpty`]); the
+//!   client said it works in no directory, and taking that as "anywhere in
+//!   `--root`" would widen what it stated;
+//! - only roots outside every `--root` (or none a local directory): nothing
+//!   is editable ([`RootsSource::ClientDisjoint`]).
+//!
+//! The source travels in `PATH_OUTSIDE_ROOTS` as `context.roots_source`, so
+//! a model told "outside the roots" also learns whose roots refused it (the
+//! client's or the server's) without learning any path outside them.
+//!
 //! `--client-roots ignore` turns narrowing off (for clients that announce a
-//! root unrelated to the project, e.g. their own install directory).
+//! root unrelated to the project, e.g. their own install directory, or none).
 //!
 //! This module is pure: URIs in, paths out. [`crate::mcp`] asks the client
-//! and swaps the configuration.
+//! (by `roots/list` in the handshake era, by an MRTR input request in
+//! 2026-07-28) and swaps the configuration.
 
 use std::path::{Path, PathBuf};
+
+pub use crate::taxonomy::RootsSource;
 
 /// What to do with the roots a client offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -79,6 +99,41 @@ pub fn narrow(server: &[PathBuf], client: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// The roots a call runs with, and the rule that chose them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effective {
+    /// Canonical allowed roots (empty: no path is editable).
+    pub roots: Vec<PathBuf>,
+    /// Which rule set them; reported as `context.roots_source` of
+    /// `PATH_OUTSIDE_ROOTS`.
+    pub source: RootsSource,
+}
+
+/// Applies the rule of this module to a `roots/list` answer: the client's
+/// root URIs `uris` narrow the canonical `server` roots. Also returns the
+/// URIs that are not local directories (they allow nothing), for the log.
+pub fn from_client_list<'a>(
+    server: &[PathBuf],
+    uris: impl IntoIterator<Item = &'a str>,
+) -> (Effective, Vec<String>) {
+    let uris: Vec<&str> = uris.into_iter().collect();
+    if uris.is_empty() {
+        let effective = Effective {
+            roots: Vec::new(),
+            source: RootsSource::ClientEmpty,
+        };
+        return (effective, Vec::new());
+    }
+    let (client, ignored) = canonical_client_roots(uris);
+    let roots = narrow(server, &client);
+    let source = if roots.is_empty() {
+        RootsSource::ClientDisjoint
+    } else {
+        RootsSource::Client
+    };
+    (Effective { roots, source }, ignored)
+}
+
 /// Canonical local paths of the client's root URIs. URIs that are not local
 /// `file://` paths, or do not exist, are skipped (they cannot allow anything)
 /// and named in the returned list of ignored URIs.
@@ -137,6 +192,30 @@ mod tests {
             narrow(&[p("/w/proj")], &[p("/w/project")]),
             Vec::<PathBuf>::new()
         );
+    }
+
+    #[test]
+    fn each_answer_names_its_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let server = [dir.path().canonicalize().unwrap()];
+        let sub = server[0].join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let uri = |p: &Path| format!("file://{}", p.display());
+
+        let (e, _) = from_client_list(&server, []);
+        assert_eq!((e.roots.len(), e.source), (0, RootsSource::ClientEmpty));
+        let (e, _) = from_client_list(&server, [uri(&sub).as_str()]);
+        assert_eq!(
+            (e.roots, e.source),
+            (vec![sub.clone()], RootsSource::Client)
+        );
+        let (e, ignored) = from_client_list(&server, ["file:///", "file:///no/such/dir"]);
+        assert_eq!(e.roots, server);
+        assert_eq!(e.source, RootsSource::Client);
+        assert_eq!(ignored, ["file:///no/such/dir"]);
+        let other = tempfile::tempdir().unwrap();
+        let (e, _) = from_client_list(&server, [uri(other.path()).as_str(), "https://x/"]);
+        assert_eq!((e.roots.len(), e.source), (0, RootsSource::ClientDisjoint));
     }
 
     #[test]

@@ -109,6 +109,21 @@ fn limit(name: &str, max: u64, actual: Option<u64>) -> Limit {
     }
 }
 
+/// Names the rule that set the allowed roots on a `PATH_OUTSIDE_ROOTS`
+/// envelope; any other envelope is returned unchanged.
+pub fn with_roots_source(
+    mut envelope: ErrorEnvelope,
+    source: crate::taxonomy::RootsSource,
+) -> ErrorEnvelope {
+    if envelope.error_code == crate::taxonomy::ErrorCode::PathOutsideRoots {
+        envelope
+            .context
+            .get_or_insert_with(Default::default)
+            .roots_source = Some(source);
+    }
+    envelope
+}
+
 /// A path that could not be resolved inside the roots.
 pub fn resolve_error(ctx: &FileCtx, e: ResolveError) -> ErrorEnvelope {
     let p = ctx.file_path.clone();

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
 use splice_server::admission::Bounds;
 use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
@@ -84,14 +85,22 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .init();
+    {
+        use tracing_subscriber::prelude::*;
+        let levels = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        tracing_subscriber::registry()
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .with_ansi(false)
+                    .with_filter(tracing_subscriber::filter::filter_fn(|m| {
+                        !rmcp_debug_line(m)
+                    }))
+                    .with_filter(levels),
+            )
+            .init();
+    }
 
     if let Some(Command::Explain { code }) = &cli.command {
         return match explain::explain(code) {
@@ -225,7 +234,9 @@ fn main() -> ExitCode {
             cli.max_request_size,
         );
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
-            .with_max_line_length(cli.max_request_size.saturating_add(1));
+            .with_max_line_length(
+                splice_server::transport::line_limit(cli.max_request_size).saturating_add(1),
+            );
         match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {
@@ -234,10 +245,47 @@ fn main() -> ExitCode {
                 }
                 ExitCode::SUCCESS
             }
+            // A client that closes stdin before a session starts (it only
+            // sent `server/discover`, or nothing) has simply left.
+            Err(ServerInitializeError::ConnectionClosed(_)) => {
+                tracing::info!("the client left before starting a session");
+                ExitCode::SUCCESS
+            }
             Err(e) => {
-                tracing::error!("MCP initialization failed: {e}");
+                tracing::error!("MCP session could not start: {}", init_error(&e));
                 ExitCode::FAILURE
             }
         }
     })
+}
+
+/// rmcp 3.9 logs every JSON-RPC error it answers with as `WARN response
+/// error id=.. error=ErrorData { .. }` (Rust `Debug`). The framing layer
+/// ([`splice_server::transport`]) logs each of those answers as one readable
+/// line instead, so that event (an `rmcp::service` warning with both an `id`
+/// and an `error` field, the only one) is dropped here.
+fn rmcp_debug_line(m: &tracing::Metadata<'_>) -> bool {
+    m.is_event()
+        && *m.level() == tracing::Level::WARN
+        && m.target() == "rmcp::service"
+        && m.fields().field("id").is_some()
+        && m.fields().field("error").is_some()
+}
+
+/// One readable line for a failed session start (rmcp's `Display` of some
+/// variants prints a whole message as Rust `Debug`).
+fn init_error(e: &ServerInitializeError) -> String {
+    match e {
+        ServerInitializeError::ExpectedInitializeRequest(Some(message)) => {
+            let what = serde_json::to_value(message)
+                .ok()
+                .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+                .map_or_else(|| "a message".to_owned(), |m| format!("`{m}`"));
+            format!("expected `initialize` or a request with protocol `_meta`, got {what}")
+        }
+        ServerInitializeError::UnexpectedInitializeResponse(_) => {
+            "the initialize handler returned another kind of result".to_owned()
+        }
+        other => other.to_string(),
+    }
 }

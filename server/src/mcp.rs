@@ -11,20 +11,40 @@
 //! request) are JSON-RPC errors (-32602). A panic inside a call becomes an
 //! INTERNAL_ERROR envelope and the server keeps serving.
 //!
-//! Client roots: when the client has the `roots` capability, the first call
-//! asks it for `roots/list` and narrows the configured roots to where both
-//! agree ([`crate::client_roots`]); `notifications/roots/list_changed` makes
-//! the next call ask again. Calls wait for the answer, so no call runs with
-//! wider roots than the client allows.
+//! Client roots ([`crate::client_roots`] has the rule): when the client has
+//! the `roots` capability, a call runs only inside where the configured
+//! roots and the client's roots agree. How the client is asked depends on
+//! the protocol era:
+//!
+//! - **Initialize handshake (up to 2025-11-25).** The capability is read from
+//!   `initialize`; the first call sends `roots/list` and waits for the answer
+//!   (at most [`ROOTS_TIMEOUT`]), once per session: the result, or the
+//!   fallback after no answer or an error, is kept until
+//!   `notifications/roots/list_changed` makes the next call ask again.
+//! - **2026-07-28 (`server/discover`, stateless).** There is no `initialize`
+//!   and a server may not send requests to the client. Each request states
+//!   its capabilities in `_meta["io.modelcontextprotocol/clientCapabilities"]`;
+//!   a `tools/call` from a client with `roots` is answered with an MRTR
+//!   `InputRequiredResult` asking for `roots/list` under the key
+//!   [`ROOTS_INPUT`], and the client retries the call with the answer in
+//!   `inputResponses` (the official SDKs do this by themselves). Nothing is
+//!   remembered between calls (the era has no `roots/list_changed`), so every
+//!   call costs one more round trip. Roots sent in `inputResponses` are only
+//!   ever a narrowing, so they are honoured whether or not they were asked for.
+//!
+//! No call runs with wider roots than the client stated, and a
+//! `PATH_OUTSIDE_ROOTS` envelope names the rule that refused the path
+//! (`context.roots_source`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, InputRequest, InputRequiredResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -33,7 +53,7 @@ use serde_json::Value;
 
 use crate::admission::{Admission, Bounds, Refused};
 use crate::args::{self, EditRequest, MultiEditFilesParams, MultiEditParams};
-use crate::client_roots::{self, ClientRootsPolicy};
+use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
 use crate::commit::{Committer, Wait};
 use crate::config::Config;
 use crate::taxonomy::ErrorEnvelope;
@@ -48,9 +68,27 @@ pub const MULTI_EDIT_FILES: &str = "multi_edit_files";
 const DETAIL: &str =
     "the handler stopped unexpectedly; files are unchanged unless the commit had completed";
 
-/// How long a call waits for the client's `roots/list` answer before it
-/// runs with the configured roots alone.
-const ROOTS_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the first call of a session (initialize handshake) waits for the
+/// client's `roots/list` answer before the session runs with the configured
+/// roots alone. A local client answers in milliseconds; one that does not
+/// answer costs this once per session, not once per call.
+pub const ROOTS_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The key of splice's `roots/list` request in an `InputRequiredResult`
+/// (2026-07-28), and of the client's answer in `inputResponses`.
+pub const ROOTS_INPUT: &str = "roots";
+
+/// A configuration narrowed by the client's roots, and the rule that chose them.
+type Narrowed = (Arc<Config>, RootsSource);
+
+/// Roots a 2026-07-28 call carried, and the configuration built over them.
+type InlineRoots = (Vec<PathBuf>, Arc<Config>);
+
+/// The roots a call runs with, or the question to ask the client first.
+enum Roots {
+    Run(Arc<Config>, RootsSource),
+    Ask(InputRequiredResult),
+}
 
 /// The server state shared by all calls.
 #[derive(Clone)]
@@ -58,9 +96,13 @@ pub struct Splice {
     /// The configuration from the command line.
     base: Arc<Config>,
     policy: ClientRootsPolicy,
-    /// The configuration narrowed by the client's roots; `None` until asked
-    /// (and again after `roots/list_changed`).
-    narrowed: Arc<tokio::sync::Mutex<Option<Arc<Config>>>>,
+    /// The configuration narrowed by the client's roots in a session with an
+    /// initialize handshake; `None` until asked (and again after
+    /// `roots/list_changed`).
+    narrowed: Arc<tokio::sync::Mutex<Option<Narrowed>>>,
+    /// The last configuration built from roots a 2026-07-28 call carried,
+    /// reused while the client sends the same roots.
+    inline: Arc<std::sync::Mutex<Option<InlineRoots>>>,
     committer: Arc<Committer>,
     admission: Arc<Admission>,
     tools: Arc<Vec<Tool>>,
@@ -74,6 +116,7 @@ impl Splice {
             base: Arc::new(cfg),
             policy: ClientRootsPolicy::default(),
             narrowed: Arc::default(),
+            inline: Arc::default(),
             committer: Arc::new(committer),
             admission: Arc::new(Admission::new(Bounds::default())),
             tools: Arc::new(tools()),
@@ -94,56 +137,148 @@ impl Splice {
     }
 
     /// The configuration a call runs with: the command line's, narrowed by
-    /// the client's roots when it offers them.
+    /// the client's roots when it offers them, or the `roots/list` question
+    /// to return first (2026-07-28).
     #[allow(
         deprecated,
         reason = "roots are deprecated as access control (SEP-2577); they only narrow here, \
-                  and clients of the 2025-11-25 spec still send them"
+                  and clients still send them"
     )]
-    async fn config(&self, peer: &Peer<RoleServer>) -> Arc<Config> {
-        let offers_roots = peer
-            .peer_info()
-            .is_some_and(|info| info.capabilities.roots.is_some());
-        if self.policy == ClientRootsPolicy::Ignore || !offers_roots {
-            return self.base.clone();
+    async fn roots(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Roots, McpError> {
+        let base = || Roots::Run(self.base.clone(), RootsSource::Server);
+        if self.policy == ClientRootsPolicy::Ignore {
+            return Ok(base());
+        }
+        let offers_roots = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.roots.is_some());
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        if !stateless {
+            // A session that may send requests to the client.
+            let (cfg, source) = self.session_roots(&context.peer, offers_roots).await;
+            return Ok(Roots::Run(cfg, source));
+        }
+        // 2026-07-28: the answer travels with the retried call.
+        if let Some(answer) = request
+            .input_responses
+            .as_ref()
+            .and_then(|r| r.get(ROOTS_INPUT))
+        {
+            return match serde_json::from_value::<rmcp::model::ListRootsResult>(answer.clone()) {
+                Ok(list) => {
+                    let effective = self.narrowed_by(list.roots.iter().map(|r| r.uri.as_str()));
+                    let cfg = self.inline_config(&effective.roots);
+                    Ok(Roots::Run(cfg, effective.source))
+                }
+                Err(_) if answer.get("roots").is_some() => Err(McpError::invalid_params(
+                    format!("inputResponses.{ROOTS_INPUT} is not a roots/list result"),
+                    None,
+                )),
+                Err(_) => {
+                    // An error answer (the client could not list its roots)
+                    // states no roots, as in the handshake era.
+                    tracing::warn!(
+                        "the client answered roots/list with an error; using --root alone"
+                    );
+                    Ok(base())
+                }
+            };
+        }
+        if !offers_roots {
+            return Ok(base());
+        }
+        let ask = rmcp::model::InputRequests::from([(
+            ROOTS_INPUT.to_string(),
+            InputRequest::ListRoots(rmcp::model::ListRootsRequest::default()),
+        )]);
+        Ok(Roots::Ask(InputRequiredResult::from_input_requests(ask)))
+    }
+
+    /// The roots of a session with an initialize handshake: asked once, kept
+    /// until `roots/list_changed`.
+    #[allow(deprecated, reason = "see `roots`")]
+    async fn session_roots(
+        &self,
+        peer: &Peer<RoleServer>,
+        offers_roots: bool,
+    ) -> (Arc<Config>, RootsSource) {
+        if !offers_roots {
+            return (self.base.clone(), RootsSource::Server);
         }
         let mut slot = self.narrowed.lock().await;
-        if let Some(cfg) = slot.as_ref() {
-            return cfg.clone();
+        if let Some(known) = slot.as_ref() {
+            return known.clone();
         }
-        let cfg = match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
+        let known = match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
             Ok(Ok(list)) => {
-                let (client, ignored) =
-                    client_roots::canonical_client_roots(list.roots.iter().map(|r| r.uri.as_str()));
-                if !ignored.is_empty() {
-                    tracing::warn!(?ignored, "client roots that are not local directories");
-                }
-                let roots = client_roots::narrow(&self.base.roots, &client);
-                if roots.is_empty() {
-                    tracing::warn!(
-                        configured = ?self.base.roots,
-                        client = ?client,
-                        "the client's roots share nothing with --root: no file is editable \
-                         (start splice with --client-roots ignore to use --root alone)"
-                    );
-                } else {
-                    tracing::info!(?roots, "roots narrowed by the client");
-                }
-                Arc::new(Config {
-                    roots,
+                let effective = self.narrowed_by(list.roots.iter().map(|r| r.uri.as_str()));
+                let cfg = Arc::new(Config {
+                    roots: effective.roots,
                     ..(*self.base).clone()
-                })
+                });
+                (cfg, effective.source)
             }
             Ok(Err(e)) => {
-                tracing::warn!("roots/list failed ({e}); using --root alone");
-                self.base.clone()
+                tracing::warn!(
+                    "roots/list failed ({e}); using --root alone until roots/list_changed"
+                );
+                (self.base.clone(), RootsSource::Server)
             }
             Err(_) => {
-                tracing::warn!("roots/list got no answer in {ROOTS_TIMEOUT:?}; using --root alone");
-                self.base.clone()
+                tracing::warn!(
+                    "roots/list got no answer in {ROOTS_TIMEOUT:?}; using --root alone until \
+                     roots/list_changed"
+                );
+                (self.base.clone(), RootsSource::Server)
             }
         };
-        *slot = Some(cfg.clone());
+        *slot = Some(known.clone());
+        known
+    }
+
+    /// The client's root URIs applied to `--root`, logged.
+    fn narrowed_by<'a>(&self, uris: impl IntoIterator<Item = &'a str>) -> Effective {
+        let (effective, ignored) = client_roots::from_client_list(&self.base.roots, uris);
+        if !ignored.is_empty() {
+            tracing::warn!(
+                ignored = ignored.len(),
+                "client roots that are not local directories allow nothing"
+            );
+        }
+        match effective.source {
+            RootsSource::ClientEmpty => tracing::warn!(
+                "the client lists no roots: no file is editable (start splice with \
+                 --client-roots ignore to use --root alone)"
+            ),
+            RootsSource::ClientDisjoint => tracing::warn!(
+                "none of the client's roots is inside a --root: no file is editable (start \
+                 splice with --client-roots ignore to use --root alone)"
+            ),
+            _ => tracing::debug!(roots = ?effective.roots, "roots narrowed by the client"),
+        }
+        effective
+    }
+
+    /// A configuration over `roots`, reused while calls carry the same roots
+    /// (each new one opens its root handles).
+    fn inline_config(&self, roots: &[PathBuf]) -> Arc<Config> {
+        let mut last = self.inline.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((known, cfg)) = last.as_ref()
+            && known.as_slice() == roots
+        {
+            return cfg.clone();
+        }
+        let cfg = Arc::new(Config {
+            roots: roots.to_vec(),
+            ..(*self.base).clone()
+        });
+        *last = Some((roots.to_vec(), cfg.clone()));
         cfg
     }
 
@@ -151,10 +286,12 @@ impl Splice {
     /// ([`crate::admission`], waits that hold no thread), then `op` on the
     /// blocking pool. The call's cancellation token (a client's
     /// `notifications/cancelled`) ends any wait, and is checked while the
-    /// commit waits for locks and at its commit point.
+    /// commit waits for locks and at its commit point. `source` is the rule
+    /// that set `cfg`'s roots, named in a `PATH_OUTSIDE_ROOTS` answer.
     async fn schedule<T>(
         &self,
         cfg: Arc<Config>,
+        source: RootsSource,
         req: EditRequest,
         request_bytes: usize,
         context: &RequestContext<RoleServer>,
@@ -209,6 +346,8 @@ impl Splice {
         match joined {
             Ok(Ok(success)) => structured(serde_json::to_value(success), false),
             Ok(Err(envelope)) => {
+                // A refused path names the rule that set the roots.
+                let envelope = envelopes::with_roots_source(envelope, source);
                 if envelope.error_code == crate::taxonomy::ErrorCode::CallCancelled {
                     // rmcp drops the answer of a cancelled request.
                     tracing::info!("call cancelled before its commit point: nothing written");
@@ -382,7 +521,8 @@ impl ServerHandler for Splice {
                 None,
             ));
         }
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let mut request_roots = request;
+        let arguments = Value::Object(request_roots.arguments.take().unwrap_or_default());
         let limits = self.base.limits.clone();
         let size = serde_json::to_vec(&arguments).map(|v| v.len()).unwrap_or(0);
         if size > limits.max_request_bytes {
@@ -397,8 +537,11 @@ impl ServerHandler for Splice {
             match args::decode_multi_edit(&arguments, &limits) {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {
-                    let cfg = self.config(&context.peer).await;
-                    self.schedule(cfg, req, size, &context, ops::multi_edit)
+                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
+                        Roots::Run(cfg, source) => (cfg, source),
+                        Roots::Ask(question) => return Ok(question.into()),
+                    };
+                    self.schedule(cfg, source, req, size, &context, ops::multi_edit)
                         .await
                 }
             }
@@ -406,8 +549,11 @@ impl ServerHandler for Splice {
             match args::decode_multi_edit_files(&arguments, &limits) {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {
-                    let cfg = self.config(&context.peer).await;
-                    self.schedule(cfg, req, size, &context, ops::multi_edit_files)
+                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
+                        Roots::Run(cfg, source) => (cfg, source),
+                        Roots::Ask(question) => return Ok(question.into()),
+                    };
+                    self.schedule(cfg, source, req, size, &context, ops::multi_edit_files)
                         .await
                 }
             }

@@ -6,7 +6,10 @@
 //!
 //! - **One size limit.** rmcp drops a line over its own 16 MiB limit with no
 //!   answer (the client hangs), so `--max-request-size` never applied over
-//!   stdio. Here a line longer than `--max-request-size` is discarded as it is
+//!   stdio. Here a line longer than `--max-request-size` plus
+//!   [`ENVELOPE_ALLOWANCE`] (room for the JSON-RPC envelope, the tool name
+//!   and `_meta` around arguments of exactly the limit, which
+//!   [`crate::mcp`] measures on their own) is discarded as it is
 //!   read (never buffered whole) and answered: a `tools/call` with the
 //!   `REQUEST_TOO_LARGE` envelope, anything else with JSON-RPC -32600; both
 //!   carry the request's `id`, found by a streaming scan of the line's
@@ -17,8 +20,11 @@
 //! - **`ping` at any time.** Answered here with `{}`, in every protocol
 //!   version and state (rmcp answered -32601 to it in some).
 //! - **Nothing before `initialize` kills the server.** A notification or a
-//!   response object that arrives before `initialize` is logged and dropped
-//!   (rmcp ended the session on it).
+//!   response object that arrives before the session starts (`initialize`,
+//!   or in 2026-07-28 the first request other than `server/discover` with
+//!   complete `_meta`) is logged and dropped (rmcp ended the session on it).
+//!   After that it reaches rmcp, so `notifications/cancelled` cancels a call
+//!   in every era.
 //! - **Backpressure.** A client that stops reading stdout while sending
 //!   requests made the server buffer answers without bound. This layer counts
 //!   requests forwarded and answers written, and stops reading stdin (the
@@ -37,7 +43,11 @@
 //! invalid JSON and invalid params get no reply or one without the id; a
 //! notification or response before `initialize` ends the session; `ping` is
 //! refused after the first request in the 2026-07-28 protocol; nothing bounds
-//! the responses queued for a client that does not read.
+//! the responses queued for a client that does not read; every JSON-RPC error
+//! answer is logged as `WARN` with the error in Rust `Debug` (logged here as
+//! one line instead, see `log_error_answer`); a client that closes the
+//! connection after `server/discover` is reported as a failed initialization
+//! (`main` treats it as a clean exit).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,6 +62,17 @@ use crate::envelopes;
 /// Most requests forwarded to the service and not yet answered on stdout
 /// before this layer stops reading stdin, when stdout is stalled.
 pub const MAX_UNANSWERED: usize = 64;
+
+/// Bytes a request line may have beyond `--max-request-size`: the limit is
+/// on a call's arguments (checked exactly in [`crate::mcp`]); the line also
+/// carries the JSON-RPC envelope, the tool name and `_meta`.
+pub const ENVELOPE_ALLOWANCE: usize = 64 * 1024;
+
+/// The longest request line this layer reads for `--max-request-size`
+/// `max_request`; rmcp's own line limit must be above it.
+pub fn line_limit(max_request: usize) -> usize {
+    max_request.saturating_add(ENVELOPE_ALLOWANCE)
+}
 
 /// Most requests unanswered before this layer stops reading stdin, whatever
 /// stdout does (calls waiting for locked files, admission).
@@ -95,8 +116,9 @@ impl Shared {
 }
 
 /// Wraps `input`/`output` (stdin/stdout) and returns the pair rmcp serves on.
-/// `max_line` is `--max-request-size`.
-pub fn framed<R, W>(input: R, output: W, max_line: usize) -> (DuplexStream, DuplexStream)
+/// `max_request` is `--max-request-size` (lines may have
+/// [`ENVELOPE_ALLOWANCE`] more).
+pub fn framed<R, W>(input: R, output: W, max_request: usize) -> (DuplexStream, DuplexStream)
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -110,7 +132,7 @@ where
         writing_since: StdMutex::new(None),
         initialized: AtomicBool::new(false),
     });
-    tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_line));
+    tokio::spawn(read_client(input, to_rmcp, shared.clone(), max_request));
     tokio::spawn(write_client(from_rmcp, shared));
     (rmcp_reads, rmcp_writes)
 }
@@ -125,10 +147,13 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let answer_id = serde_json::from_slice::<Value>(&line)
+        let answer = serde_json::from_slice::<Value>(&line)
             .ok()
-            .filter(|v| v.get("method").is_none())
-            .and_then(|v| v.get("id").map(Value::to_string));
+            .filter(|v| v.get("method").is_none());
+        if let Some(error) = answer.as_ref().and_then(|v| v.get("error")) {
+            log_error_answer(answer.as_ref().and_then(|v| v.get("id")), error);
+        }
+        let answer_id = answer.and_then(|v| v.get("id").map(Value::to_string));
         {
             let mut out = shared.out.lock().await;
             set_writing(&shared, true);
@@ -147,6 +172,15 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             answered(&shared, &id);
         }
     }
+}
+
+/// One readable log line for a JSON-RPC error rmcp answers with (rmcp's own
+/// line prints the error as Rust `Debug`; `main` filters that one out).
+fn log_error_answer(id: Option<&Value>, error: &Value) {
+    let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+    let id = id.map_or_else(|| "null".to_owned(), Value::to_string);
+    tracing::warn!("request {id} answered with JSON-RPC error {code}: {message}");
 }
 
 /// The requests forwarded and not yet answered.
@@ -204,13 +238,14 @@ fn must_wait(shared: &Shared, max_line: usize) -> bool {
     count >= MAX_UNANSWERED && stalled
 }
 
-/// stdin → rmcp, line by line, each line at most `max_line` bytes.
+/// stdin → rmcp, line by line, each line at most [`line_limit`] bytes.
 async fn read_client<R: AsyncRead + Unpin>(
     input: R,
     mut to_rmcp: DuplexStream,
     shared: Arc<Shared>,
-    max_line: usize,
+    max_request: usize,
 ) {
+    let max_line = line_limit(max_request);
     let mut input = BufReader::with_capacity(64 * 1024, input);
     let mut line = Vec::new();
     loop {
@@ -262,7 +297,7 @@ async fn read_client<R: AsyncRead + Unpin>(
             }
         }
         if total > max_line {
-            too_large(&shared, &scan, total, max_line).await;
+            too_large(&shared, &scan, total, max_request).await;
         } else if !line.iter().all(u8::is_ascii_whitespace) {
             forward(&shared, &mut to_rmcp, &line).await;
         }
@@ -323,7 +358,7 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
                     "code": -32602, "message": format!("invalid params: {problem}")}});
                 return shared.send(&message).await;
             }
-            if method == "initialize" {
+            if method == "initialize" || starts_inline_lifecycle(method, obj.get("params")) {
                 shared.initialized.store(true, Ordering::Release);
             }
             if let Ok(mut owed) = shared.unanswered.lock() {
@@ -351,6 +386,41 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
         }
         _ => pass(shared, to_rmcp, line).await,
     }
+}
+
+/// Whether rmcp starts a session on this request without `initialize`: the
+/// 2026-07-28 era (and per-request metadata generally), where the first
+/// request other than `server/discover` whose `_meta` names a known protocol
+/// version and the client's capabilities opens the session. From then on
+/// notifications reach rmcp; before, they would end the session. This is
+/// what lets a 2026-07-28 client's `notifications/cancelled` cancel a call:
+/// without it every notification of that era was dropped here as "before
+/// initialize", and a cancelled call still wrote once it got its lock.
+fn starts_inline_lifecycle(method: &str, params: Option<&Value>) -> bool {
+    if method == "server/discover" {
+        return false;
+    }
+    let Some(meta) = params.and_then(|p| p.get("_meta")) else {
+        return false;
+    };
+    let known = meta
+        .get("io.modelcontextprotocol/protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| {
+            rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .any(|k| k.as_str() == v)
+        });
+    let modern = meta
+        .get("io.modelcontextprotocol/protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+    // rmcp requires the capabilities only from 2026-07-28 on.
+    known
+        && (!modern
+            || meta
+                .get("io.modelcontextprotocol/clientCapabilities")
+                .is_some_and(Value::is_object))
 }
 
 fn invalid_params(method: &str, params: Option<&Value>) -> Option<String> {

@@ -10,9 +10,10 @@ installs the venv when it is missing; by hand:
 
     SPLICE_BIN=target/debug/splice tests/interop-py/.venv/bin/python -m unittest -v tests/interop-py/test_interop.py
 
-Cases that still fail after clients-core's fixes were merged (cancellation
-and client roots in the 2026-07-28 era) are skipped with a reason starting
-with "NEEDS clients-core:"; SPLICE_RUN_NEEDS=1 runs them anyway.
+In the 2026-07-28 era the SDK states its capabilities in each request's
+`_meta`, answers splice's `roots/list` input request (an MRTR
+`InputRequiredResult`) through `list_roots_callback` and retries the call;
+it cancels with `notifications/cancelled` on stdio, as in the older era.
 """
 
 from __future__ import annotations
@@ -34,13 +35,6 @@ BIN = os.environ.get("SPLICE_BIN")
 
 # The answer bound documented in the README (both copies, as sent).
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
-
-
-def needs_clients_core(test: unittest.TestCase, why: str) -> None:
-    """Skips a case that still fails with clients-core's fixes merged;
-    SPLICE_RUN_NEEDS=1 runs it anyway (to see whether it passes now)."""
-    if os.environ.get("SPLICE_RUN_NEEDS") != "1":
-        test.skipTest(f"NEEDS clients-core: {why}")
 
 
 class Era:
@@ -221,8 +215,6 @@ class Concurrency(Era):
         self.assertEqual(p.read_text(), "".join(f"LINE {i}\n" for i in range(50)))
 
     async def test_cancelled_call_does_not_write(self):
-        if self.mode != "legacy":
-            needs_clients_core(self, "issue 15 item 2: in 2026-07-28 a cancelled call still writes once it gets the lock")
         p = self.file("held.txt", "before\n")
         with open(p, "rb") as held:
             # splice takes an flock on the file it commits: hold it so the
@@ -266,8 +258,19 @@ class Roots(Era):
             refused = await edit(outside, "out", "OUT")
             self.assertTrue(refused.is_error, "a path outside the client's roots was edited")
             self.assertEqual(refused.structured_content["error_code"], "PATH_OUTSIDE_ROOTS")
+            self.assertEqual(refused.structured_content["context"]["roots_source"], "client")
         self.assertEqual(inside.read_text(), "IN\n")
         self.assertEqual(outside.read_text(), "out\n")
+
+    async def check_empty_roots_refuse_and_say_so(self):
+        p = self.file("any.txt", "x\n")
+        async with self.client(roots=[]) as c:
+            r = await c.call_tool("multi_edit", {"file_path": str(p), "edits": [{"old_string": "x", "new_string": "y"}]})
+        self.assertTrue(r.is_error, r)
+        e = self.answer(r)
+        self.assertEqual((e["error_code"], e["context"]["roots_source"]), ("PATH_OUTSIDE_ROOTS", "client_empty"))
+        self.assertTrue(any("--client-roots ignore" in h for h in e["recovery_hints"]), e["recovery_hints"])
+        self.assertEqual(p.read_text(), "x\n")
 
 
 class ModernLargeAnswer(Era, unittest.IsolatedAsyncioTestCase):
@@ -336,13 +339,18 @@ class LegacyRoots(Roots, unittest.IsolatedAsyncioTestCase):
     async def test_client_roots_narrow(self):
         await self.check_roots_narrow()
 
+    async def test_client_with_empty_roots(self):
+        await self.check_empty_roots_refuse_and_say_so()
+
 
 class ModernRoots(Roots, unittest.IsolatedAsyncioTestCase):
     mode = "2026-07-28"
 
     async def test_client_roots_narrow(self):
-        needs_clients_core(self, "issue 15 item 3: the Python SDK's roots are not read in the 2026-07-28 protocol")
         await self.check_roots_narrow()
+
+    async def test_client_with_empty_roots(self):
+        await self.check_empty_roots_refuse_and_say_so()
 
 
 if __name__ == "__main__":

@@ -255,3 +255,155 @@ pub fn assert_payload_valid(tool: &str, payload: &Value, is_error: bool) {
         );
     }
 }
+
+/// The `splice` binary spoken to as raw JSON-RPC lines over stdio, for what
+/// an SDK client would not send (malformed input, a chosen protocol era,
+/// requests it leaves unanswered). Root: a fresh temporary directory.
+pub struct Raw {
+    /// The server process.
+    pub child: std::process::Child,
+    /// Its stdin; `None` once closed ([`Raw::close`]).
+    pub stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<Value>,
+    /// The server's `--root`.
+    pub dir: tempfile::TempDir,
+}
+
+/// The `_meta` a 2026-07-28 client puts in every request, stating
+/// `capabilities`.
+pub fn modern_meta(capabilities: Value) -> Value {
+    serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+impl Raw {
+    /// Starts `splice --root <tmp> --journal-dir <tmp>/journal extra...`
+    /// (`RUST_LOG=warn`, stderr kept for [`Raw::close`]).
+    pub fn start(extra: &[&str]) -> Raw {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("journal");
+        let mut child = std::process::Command::new(splice_bin())
+            .arg("--root")
+            .arg(dir.path())
+            .arg("--journal-dir")
+            .arg(&journal)
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn splice");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let v: Value = serde_json::from_str(&line).expect("stdout is JSON-RPC");
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        Raw {
+            child,
+            stdin,
+            lines,
+            dir,
+        }
+    }
+
+    /// The root, canonical.
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    /// Writes `bytes` and a newline.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Writes one JSON-RPC message.
+    pub fn send(&mut self, v: Value) {
+        self.send_raw(&serde_json::to_vec(&v).unwrap());
+    }
+
+    /// The next message, within `secs` seconds (panics with `what` if none).
+    pub fn next(&self, secs: u64, what: &str) -> Value {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(secs))
+            .unwrap_or_else(|_| panic!("no answer: {what}"))
+    }
+
+    /// The next message if one arrives within `millis` milliseconds.
+    pub fn try_next(&self, millis: u64) -> Option<Value> {
+        self.lines
+            .recv_timeout(std::time::Duration::from_millis(millis))
+            .ok()
+    }
+
+    /// The initialize handshake (2025-06-18), stating `capabilities`.
+    pub fn initialize_with(&mut self, capabilities: Value) {
+        self.send(
+            serde_json::json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":capabilities,
+            "clientInfo":{"name":"raw","version":"0"}}}),
+        );
+        let r = self.next(10, "initialize");
+        assert_eq!(r["id"], 0, "{r}");
+        assert!(r["result"]["serverInfo"].is_object(), "{r}");
+        self.send(serde_json::json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    }
+
+    /// The initialize handshake with no client capabilities.
+    pub fn initialize(&mut self) {
+        self.initialize_with(serde_json::json!({}));
+    }
+
+    /// `server/discover` in the 2026-07-28 era; the answer must list it.
+    pub fn discover(&mut self, id: u64) {
+        self.send(
+            serde_json::json!({"jsonrpc":"2.0","id":id,"method":"server/discover",
+            "params":{"_meta": modern_meta(serde_json::json!({}))}}),
+        );
+        let r = self.next(10, "server/discover");
+        assert_eq!(r["id"], id, "{r}");
+        let versions = r["result"]["supportedVersions"].to_string();
+        assert!(versions.contains("2026-07-28"), "{r}");
+    }
+
+    /// `ping` (no params), answered `{}` with its id.
+    pub fn ping(&mut self, id: u64) {
+        self.send(serde_json::json!({"jsonrpc":"2.0","id":id,"method":"ping"}));
+        let r = self.next(10, "ping");
+        assert_eq!(r, serde_json::json!({"jsonrpc":"2.0","id":id,"result":{}}));
+    }
+
+    /// Closes stdin and waits for the exit: (status, stderr).
+    pub fn close(&mut self) -> (std::process::ExitStatus, String) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        let mut stderr = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            std::io::Read::read_to_string(&mut err, &mut stderr).unwrap();
+        }
+        (status, stderr)
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

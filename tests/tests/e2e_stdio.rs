@@ -9,100 +9,13 @@
 //! stdout does not make the server grow (backpressure); a client that leaves
 //! after discovery is a clean exit.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use splice_tests::harness::splice_bin;
-
-struct Raw {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Value>,
-    _dir: tempfile::TempDir,
-}
-
-impl Raw {
-    fn start(extra: &[&str]) -> Raw {
-        let dir = tempfile::tempdir().unwrap();
-        let journal = dir.path().join("journal");
-        let mut child = Command::new(splice_bin())
-            .arg("--root")
-            .arg(dir.path())
-            .arg("--journal-dir")
-            .arg(&journal)
-            .args(extra)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn splice");
-        let stdin = child.stdin.take();
-        let stdout: ChildStdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line).expect("stdout is JSON-RPC");
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        Raw {
-            child,
-            stdin,
-            lines,
-            _dir: dir,
-        }
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, v: Value) {
-        self.send_raw(&serde_json::to_vec(&v).unwrap());
-    }
-
-    /// The next message, within `secs` seconds (panics with `what` if none).
-    fn next(&self, secs: u64, what: &str) -> Value {
-        self.lines
-            .recv_timeout(Duration::from_secs(secs))
-            .unwrap_or_else(|_| panic!("no answer: {what}"))
-    }
-
-    fn initialize(&mut self) {
-        self.send(
-            json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":{},
-            "clientInfo":{"name":"raw","version":"0"}}}),
-        );
-        let r = self.next(10, "initialize");
-        assert_eq!(r["id"], 0, "{r}");
-        assert!(r["result"]["serverInfo"].is_object(), "{r}");
-        self.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-    }
-
-    fn ping(&mut self, id: u64) {
-        self.send(json!({"jsonrpc":"2.0","id":id,"method":"ping"}));
-        let r = self.next(10, "ping");
-        assert_eq!(r, json!({"jsonrpc":"2.0","id":id,"result":{}}));
-    }
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use splice_tests::harness::{Raw, splice_bin};
 
 /// A `tools/call` of about `bytes` bytes, with the id last (the order the
 /// TypeScript SDK writes).
@@ -182,10 +95,7 @@ fn a_client_leaving_after_discovery_is_a_clean_exit() {
     s.initialize();
     s.send(json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
     s.next(10, "tools/list");
-    drop(s.stdin.take());
-    let status = s.child.wait().unwrap();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(s.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    let (status, stderr) = s.close();
     assert!(status.success(), "exit {status}: {stderr}");
     assert!(!stderr.contains("ERROR"), "{stderr}");
 }
@@ -268,7 +178,7 @@ fn a_client_that_stops_reading_does_not_grow_the_server() {
 #[test]
 fn one_file_named_through_two_hard_links_is_a_duplicate() {
     let mut s = Raw::start(&[]);
-    let root = s._dir.path().canonicalize().unwrap();
+    let root = s.root();
     let a = root.join("a.txt");
     let b = root.join("b.txt");
     std::fs::write(&a, "one\ntwo\n").unwrap();
