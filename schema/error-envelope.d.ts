@@ -31,6 +31,7 @@ export type ErrorCode =
   | "READ_ONLY_FS"
   | "SYMLINK_LOOP"
   | "BACKUP_FAILED"
+  | "READ_FAILED"
   | "WRITE_FAILED"
   | "NOT_A_REGULAR_FILE"
   | "FILE_TOO_LARGE"
@@ -530,6 +531,19 @@ export interface BackupFailedEnvelope extends ErrorEnvelopeBase {
   context?: { os_error?: string };
 }
 
+/** `READ_FAILED` (4015): the file could not be read. */
+export interface ReadFailedEnvelope extends ErrorEnvelopeBase {
+  error_code: "READ_FAILED";
+  code: 4015;
+  category: "external";
+  retryable: false;
+  cause: "environment";
+  file_path: string;
+  file_index?: number;
+  file_statuses?: FileStatus[];
+  context?: { os_error?: string };
+}
+
 /** `WRITE_FAILED` (4007): the new content could not be written. */
 export interface WriteFailedEnvelope extends ErrorEnvelopeBase {
   error_code: "WRITE_FAILED";
@@ -657,6 +671,7 @@ export type ErrorEnvelope =
   | ReadOnlyFsEnvelope
   | SymlinkLoopEnvelope
   | BackupFailedEnvelope
+  | ReadFailedEnvelope
   | WriteFailedEnvelope
   | NotARegularFileEnvelope
   | FileTooLargeEnvelope

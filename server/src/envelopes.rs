@@ -129,8 +129,14 @@ pub fn resolve_error(ctx: &FileCtx, e: ResolveError) -> ErrorEnvelope {
     let p = ctx.file_path.clone();
     match e {
         ResolveError::Outside => ErrorEnvelope::path_outside_roots(p).build(),
-        ResolveError::NotFound => ErrorEnvelope::file_not_found(p).build(),
-        ResolveError::Loop => ErrorEnvelope::symlink_loop(p).build(),
+        ResolveError::NotFound => match ctx.file_index {
+            Some(i) => ErrorEnvelope::file_not_found(p).file_index(i).build(),
+            None => ErrorEnvelope::file_not_found(p).build(),
+        },
+        ResolveError::Loop => match ctx.file_index {
+            Some(i) => ErrorEnvelope::symlink_loop(p).file_index(i).build(),
+            None => ErrorEnvelope::symlink_loop(p).build(),
+        },
         ResolveError::PermissionDenied => {
             let b = ErrorEnvelope::permission_denied(p).os_error("EACCES");
             match ctx.file_index {
@@ -177,23 +183,31 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
         }};
     }
     match &e.kind {
-        FsErrorKind::NotFound => ErrorEnvelope::file_not_found(p).build(),
+        FsErrorKind::NotFound => with_idx!(ErrorEnvelope::file_not_found(p)),
         FsErrorKind::PermissionDenied => {
             with_idx!(ErrorEnvelope::permission_denied(p).os_error(os))
         }
         FsErrorKind::ReadOnly => with_idx!(ErrorEnvelope::read_only_fs(p).os_error(os)),
         FsErrorKind::DiskFull => with_idx!(ErrorEnvelope::disk_full(p).os_error(os)),
-        FsErrorKind::SymlinkLoop => ErrorEnvelope::symlink_loop(p).build(),
-        FsErrorKind::NotRegularFile(kind) => ErrorEnvelope::not_a_regular_file(p, *kind).build(),
-        FsErrorKind::TooLarge { size, max } => {
-            ErrorEnvelope::file_too_large(p, limit("max_file_size", *max, Some(*size))).build()
+        FsErrorKind::SymlinkLoop => with_idx!(ErrorEnvelope::symlink_loop(p)),
+        FsErrorKind::NotRegularFile(kind) => {
+            with_idx!(ErrorEnvelope::not_a_regular_file(p, *kind))
         }
+        FsErrorKind::TooLarge { size, max } => with_idx!(ErrorEnvelope::file_too_large(
+            p,
+            limit("max_file_size", *max, Some(*size))
+        )),
         FsErrorKind::Stale { current_sha256 } => stale(ctx, None, current_sha256.clone()),
         // A lock held past the timeout by another process: the write did not
         // happen; say EBUSY so the caller knows waiting may help.
         FsErrorKind::Busy => with_idx!(ErrorEnvelope::write_failed(p).os_error("EBUSY")),
         FsErrorKind::DuplicatePath => {
             ErrorEnvelope::duplicate_file_path(p, idx.unwrap_or(0), idx.unwrap_or(0)).build()
+        }
+        // Reading (to edit, or again under the lock) failed: nothing was
+        // written, and the caller must not go looking for a write problem.
+        FsErrorKind::Other if matches!(e.op, FsOp::Read | FsOp::Verify) => {
+            with_idx!(ErrorEnvelope::read_failed(p).os_error(os))
         }
         FsErrorKind::Other => with_idx!(ErrorEnvelope::write_failed(p).os_error(os)),
     }

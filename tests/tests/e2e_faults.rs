@@ -257,3 +257,45 @@ fn splice_recover_exits_nonzero_with_advice_when_a_journal_is_unreadable() {
     assert!(text.contains("corrupt"), "{text}");
     assert!(text.contains("to do:"), "{text}");
 }
+
+/// EIO while reading: `/proc/<pid>/mem` of a live process is a regular file
+/// whose read at offset 0 fails with EIO (address 0 is never mapped), a real
+/// read error without a broken disk. It is `READ_FAILED` ("could not read"),
+/// not `WRITE_FAILED` as before 1.2.0, and nothing is written.
+#[tokio::test]
+async fn eio_while_reading_is_read_failed() {
+    let mut sleeper = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .expect("spawn sleep");
+    let proc_dir = PathBuf::from(format!("/proc/{}", sleeper.id()));
+    let mem = proc_dir.join("mem");
+    let server = Server::start(Launch {
+        roots: vec![proc_dir.clone()],
+        ..Launch::default()
+    })
+    .await;
+    let out = server
+        .call(
+            "multi_edit",
+            json!({"file_path": mem.to_str().unwrap(),
+                   "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]}),
+        )
+        .await;
+    server.stop().await;
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    let e = &out.structured;
+    if e["error_code"] == "PERMISSION_DENIED" {
+        // Not root, and ptrace rules forbid reading another process's memory.
+        require::<()>(Err(splice_tests::faults::Unavailable(
+            "reading /proc/<pid>/mem of a non-child needs root".into(),
+        )));
+        return;
+    }
+    assert!(out.is_error, "{e:#}");
+    assert_eq!(e["error_code"], "READ_FAILED", "{e:#}");
+    assert_eq!(e["context"]["os_error"], "EIO", "{e:#}");
+    assert_eq!(e["cause"], "environment");
+    assert!(e["message"].as_str().unwrap().starts_with("could not read"));
+}

@@ -146,6 +146,26 @@ async fn success_dry_run_and_failures() {
     assert_eq!(out.code(), "STALE_FILE");
     assert_eq!(out.structured["file_index"], 1);
 
+    // Every per-file failure names its file's index (FILE_NOT_FOUND and
+    // NOT_A_REGULAR_FILE used to leave it out).
+    std::fs::create_dir(r.join("a-dir")).unwrap();
+    for (second, code) in [
+        (r.join("missing.txt"), "FILE_NOT_FOUND"),
+        (r.join("a-dir"), "NOT_A_REGULAR_FILE"),
+    ] {
+        let out = server
+            .call(
+                "multi_edit_files",
+                json!({"files": [
+                    {"file_path": s(&a), "edits": [edit("ALPHA", "a")]},
+                    {"file_path": s(&second), "edits": [edit("x", "y")]}]}),
+            )
+            .await;
+        assert_eq!(out.code(), code);
+        assert_eq!(out.structured["file_index"], 1, "{code}");
+        assert_eq!(out.structured["file_statuses"][1]["status"], "failed");
+    }
+
     let out = server.call("multi_edit_files", json!({"files": []})).await;
     assert_eq!(out.code(), "VALIDATION_FAILED");
     assert_eq!(out.structured["violations"][0]["code"], "EMPTY_FILES");
