@@ -40,6 +40,31 @@ fn call(id: usize, file: &Path, old: &str, new: &str, dry_run: bool) -> Value {
     }}})
 }
 
+/// Takes an exclusive `flock` on `path`, as a second splice or an editor
+/// would hold it; dropping the file releases it.
+fn hold_lock(path: &Path) -> File {
+    let held = File::open(path).unwrap();
+    // SAFETY: flock on an open descriptor has no memory-safety preconditions.
+    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+    held
+}
+
+/// The real binary over `root`, with piped stdin and stdout.
+fn spawn(root: &Path, extra: &[&str]) -> std::process::Child {
+    Command::new(splice_bin())
+        .arg("--root")
+        .arg(root)
+        .arg("--journal-dir")
+        .arg(root.join(".journal"))
+        .args(extra)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn splice")
+}
+
 fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
     status
@@ -77,22 +102,11 @@ fn a_thousand_calls_while_one_file_is_locked() {
     std::fs::write(&big, &big_text).unwrap();
 
     // Another process's lock, as a second splice or an editor would hold it.
-    let held = File::open(&locked).unwrap();
-    // SAFETY: flock on an open descriptor has no memory-safety preconditions.
-    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
-
-    let mut child = Command::new(splice_bin())
-        .arg("--root")
-        .arg(&root)
-        .arg("--journal-dir")
-        .arg(root.join(".journal"))
-        .args(["--max-calls-in-flight", "8", "--memory-budget", "64"])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn splice");
+    let held = hold_lock(&locked);
+    let mut child = spawn(
+        &root,
+        &["--max-calls-in-flight", "8", "--memory-budget", "64"],
+    );
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
@@ -345,20 +359,8 @@ fn calls_behind_a_file_locked_for_good_all_answer_at_the_timeout() {
     let root = dir.path().canonicalize().unwrap();
     let locked = root.join("locked.txt");
     std::fs::write(&locked, "a\nb\nc\nd\ne\n").unwrap();
-    let held = File::open(&locked).unwrap();
-    // SAFETY: flock on an open descriptor has no memory-safety preconditions.
-    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
-    let mut child = Command::new(splice_bin())
-        .arg("--root")
-        .arg(&root)
-        .arg("--journal-dir")
-        .arg(root.join(".journal"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn splice");
+    let held = hold_lock(&locked);
+    let mut child = spawn(&root, &[]);
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut send = |v: Value| {
