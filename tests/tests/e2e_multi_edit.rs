@@ -523,3 +523,80 @@ async fn unknown_tool_is_a_protocol_error() {
     assert!(format!("{err:?}").contains("-32602"), "{err:?}");
     server.stop().await;
 }
+
+/// Issue 12's case: the model's memory of the file is one rename behind, so
+/// no line of its `old_string` is in the file whole. The excerpt must show
+/// the block it aimed at, and say on which line the excerpt starts; an
+/// ambiguous edit lists the line of every match, past the five snippets.
+#[tokio::test]
+async fn a_stale_edit_is_answered_with_the_block_it_aimed_at_and_its_line() {
+    let root = Root::new();
+    let server = Server::in_root(&root.path()).await;
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(&format!(
+            "fn handler_{i}(request: &Request) -> Response {{\n    let total = request.count * {k} + offset_{i};\n    if total > LIMIT {{\n        return Response::error(total);\n    }}\n    Response::ok(total)\n}}\n\n",
+            k = i % 13 + 2
+        ));
+    }
+    let p = root.file("handlers.rs", text.as_bytes());
+    // `total` was called `sum` when the model read the file.
+    let stale = "    let sum = request.count * 5 + offset_146;\n    if sum > LIMIT {\n        return Response::error(sum);\n    }";
+    let e = assert_error(
+        &server,
+        &root,
+        Some(&p),
+        json!({"file_path": s(&p), "edits": [edit(stale, "    let sum = 0;")]}),
+        Expect {
+            code: "MATCH_NOT_FOUND",
+            retryable: true,
+            cause: "input",
+            present: &["/context/snippet", "/context/snippet_start_line"],
+        },
+    )
+    .await;
+    let snippet = e["context"]["snippet"].as_str().unwrap();
+    let start = e["context"]["snippet_start_line"].as_u64().unwrap() as usize;
+    let wanted = "    let total = request.count * 5 + offset_146;";
+    let in_snippet = snippet.lines().position(|l| l == wanted);
+    assert!(
+        in_snippet.is_some(),
+        "the excerpt misses the block:\n{snippet}"
+    );
+    let in_file = text.lines().position(|l| l == wanted).unwrap();
+    assert_eq!(start + in_snippet.unwrap(), in_file + 1, "{snippet}");
+    // The excerpt is the file's own lines from `snippet_start_line` on.
+    let from_file: Vec<&str> = text.lines().skip(start - 1).take(15).collect();
+    assert_eq!(snippet.lines().collect::<Vec<_>>(), from_file);
+
+    // Nine matches: five snippets, nine lines.
+    let e = assert_error(
+        &server,
+        &root,
+        Some(&p),
+        json!({"file_path": s(&p), "edits": [edit("request.count * 2 +", "request.count * 3 +")]}),
+        Expect {
+            code: "AMBIGUOUS_MATCH",
+            retryable: true,
+            cause: "input",
+            present: &["/context/match_lines", "/context/match_locations"],
+        },
+    )
+    .await;
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("request.count * 2 +"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(lines.len() > 5);
+    let reported: Vec<usize> = e["context"]["match_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(reported, lines);
+    assert_eq!(e["context"]["match_locations"].as_array().unwrap().len(), 5);
+    server.stop().await;
+}

@@ -15,7 +15,8 @@
 //!    letters, digits, `_` or non-ASCII bytes (identifiers, numbers, words),
 //!    or a two-digit number.
 //!    For each distinct token of `old_string` (the [`MAX_TOKENS`] longest)
-//!    the file lines holding it as a whole word are counted in one pass; a
+//!    the file lines holding it as a whole word are counted in one pass
+//!    (in a large file, only the tokens that are not common: see below); a
 //!    token on `c` of the file's `n` lines weighs `ln((n + 1) / c)`, so a
 //!    number or a long identifier that occurs once outweighs `const` or
 //!    `return`, and a token the file does not have (the stale identifier
@@ -44,19 +45,25 @@
 //! 20, 10 and 5 characters of `old_string` (leading and trailing whitespace
 //! ignored) searched verbatim; otherwise the start of the file.
 //!
-//! **Cost.** One multi-pattern search ([`aho_corasick`], at most
-//! [`MAX_TOKENS`] patterns) and one line scan over the text, each linear;
-//! the line scan only squeezes lines whose first or last non-blank byte can
-//! start or end a line of `old_string`, and votes go to a dense array of one
-//! counter per alignment. Measured (`not_found` criterion bench, release,
-//! quiet 2-core machine, side by side with the line-vote-only placement it
-//! replaced): 16 MB 140 ms (was 73 ms, and missed the block), 10 KB 134 µs
-//! (was 43 µs). Issue 12's bar is 50 ms and no regression at 10 KB: not met
-//! yet. A profile of the 16 MB case: the line scan (squeeze + SipHash lookup
-//! of every line whose ends pass the byte filter) ~47%, the Aho-Corasick pass
-//! ~29% (common tokens such as `request` match on every function), counting
-//! newlines up to each match ~8%.
+//! **Large files.** In a file over [`SCAN_WHOLE_BYTES`] (1 MiB), a token
+//! that a sample of the file finds on more than one line in
+//! [`COMMON_LINES`] (32) is not searched for: such a token weighs under
+//! `ln 32 ≈ 3.5` per line, votes for every block that looks alike, and
+//! would make most of the search's hits (in Rust, `request` or `Error` on
+//! every function). The sample is [`SAMPLE_CHUNKS`] (16) stretches of about
+//! 64 KiB, evenly spaced through the file, so it depends on the file alone
+//! and the answer stays deterministic. A file up to 1 MiB has every token
+//! counted.
 //!
+//! **Cost.** One pass finds every line start; the line scan compares each
+//! line whose first and last non-blank bytes can match with the few
+//! `old_string` lines that have the same ends, without copying it; tokens
+//! are found by looking up every word of a file up to 1 MiB (words whose
+//! first byte or length no token has are skipped before hashing), and in a
+//! larger file by one multi-pattern search ([`aho_corasick`]) for the
+//! uncommon tokens, whose hits are sparse. Votes go to a dense array of one
+//! counter per alignment.
+
 //! Excerpts are bounded: [`NOT_FOUND_LINES`] lines for a missing match,
 //! [`AMBIGUOUS_RADIUS`] lines either side of each ambiguous match, lines longer
 //! than [`MAX_LINE_BYTES`] cut with a visible marker, and at most
@@ -94,6 +101,18 @@ const MAX_OLD_LINES: usize = 1000;
 const MAX_VOTES_PER_LINE: usize = 8;
 /// Prefix and suffix lengths tried, in characters, when no line anchors.
 const PREFIX_CHARS: [usize; 3] = [20, 10, 5];
+/// Texts up to this size have every token counted; a larger text is
+/// sampled first (see [`tokens_worth_searching`]) and searched for the
+/// tokens that are not common in it.
+const SCAN_WHOLE_BYTES: usize = 1 << 20;
+/// Evenly spaced stretches of a large text that make its sample.
+const SAMPLE_CHUNKS: usize = 16;
+/// A token the sample of a large text finds on more than one line in this
+/// many is left out of the search.
+const COMMON_LINES: usize = 32;
+/// Most whole-line keys a file line is compared with directly; beyond, it
+/// is squeezed and looked up.
+const COMPARE_KEYS: usize = 8;
 
 /// A not-found excerpt and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,21 +125,23 @@ pub(crate) struct NotFoundExcerpt {
 
 /// The excerpt for an `old_string` that does not occur in `text`.
 pub(crate) fn not_found_excerpt(text: &[u8], old: &str) -> NotFoundExcerpt {
-    let total = line_count(text);
+    let index = LineIndex::new(text);
+    let total = index.count();
     let old_lines = split_lines(old.as_bytes()).len().max(1);
-    let top = match best_alignment(text, old) {
+    let top = match best_alignment(text, &index, old) {
         Some(start) if old_lines <= NOT_FOUND_LINES => {
             start - ((NOT_FOUND_LINES - old_lines) / 2) as isize
         }
         Some(start) => start - 2,
         None => match prefix_anchor(text, old) {
-            Some(offset) => line_index(text, offset) as isize - 7,
+            Some(offset) => index.line_of(offset) as isize - 7,
             None => 0,
         },
     };
     let top = top.clamp(0, total.saturating_sub(NOT_FOUND_LINES) as isize) as usize;
+    let start = index.starts.get(top).copied().unwrap_or(text.len());
     NotFoundExcerpt {
-        snippet: excerpt(text, top, NOT_FOUND_LINES),
+        snippet: excerpt_from(text, start, NOT_FOUND_LINES),
         start_line: top + 1,
     }
 }
@@ -187,13 +208,47 @@ pub(crate) fn line_index(text: &[u8], offset: usize) -> usize {
     memchr::memchr_iter(b'\n', &text[..offset.min(text.len())]).count()
 }
 
-/// Number of lines, a final line break not starting a new (empty) line.
-fn line_count(text: &[u8]) -> usize {
-    let breaks = memchr::memchr_iter(b'\n', text).count();
-    match text.last() {
-        None => 0,
-        Some(b'\n') => breaks,
-        Some(_) => breaks + 1,
+/// Where every line of a text starts, found in one pass: the line numbers
+/// of token hits, the line scan and the excerpt all read it instead of
+/// counting line breaks again.
+struct LineIndex {
+    /// Byte offset of each line's first byte. A final line break does not
+    /// start a new (empty) line, so an empty text has no lines.
+    starts: Vec<usize>,
+    /// Where the last line ends (before a final line break).
+    end: usize,
+}
+
+impl LineIndex {
+    fn new(text: &[u8]) -> Self {
+        let mut starts = Vec::with_capacity(text.len() / 40 + 1);
+        if !text.is_empty() {
+            starts.push(0);
+        }
+        starts.extend(
+            memchr::memchr_iter(b'\n', text)
+                .map(|i| i + 1)
+                .filter(|&i| i < text.len()),
+        );
+        let end = text.len() - usize::from(text.last() == Some(&b'\n'));
+        LineIndex { starts, end }
+    }
+
+    fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Line `l` without its line break (`\r` kept).
+    fn line<'t>(&self, text: &'t [u8], l: usize) -> &'t [u8] {
+        let end = self.starts.get(l + 1).map_or(self.end, |&next| next - 1);
+        &text[self.starts[l]..end]
+    }
+
+    /// 0-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 }
 
@@ -220,7 +275,7 @@ fn squeeze_into(line: &[u8], out: &mut Vec<u8>) {
 
 /// Whether `b` belongs to a token: ASCII letters, digits, `_`, and every
 /// byte of a non-ASCII character (so tokens never split a character).
-fn is_word(b: u8) -> bool {
+const fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
@@ -255,18 +310,18 @@ impl Votes {
 /// The 0-based line where `old` most plausibly starts (possibly negative or
 /// past the end when the evidence is near an edge), or `None` when nothing
 /// in the file votes for any place.
-fn best_alignment(text: &[u8], old: &str) -> Option<isize> {
+fn best_alignment(text: &[u8], index: &LineIndex, old: &str) -> Option<isize> {
     let mut old_lines = split_lines(old.as_bytes());
     old_lines.truncate(MAX_OLD_LINES);
-    let lines = line_count(text).max(1);
+    let lines = index.count().max(1);
     let offset = old_lines.len() - 1 + ORDER_SLACK;
     let mut votes = Votes {
         votes: vec![0.0; lines + offset + ORDER_SLACK],
         offset,
         cast: false,
     };
-    token_votes(text, &old_lines, lines, &mut votes);
-    line_votes(text, &old_lines, lines, &mut votes);
+    token_votes(text, index, &old_lines, lines, &mut votes);
+    line_votes(text, index, &old_lines, lines, &mut votes);
     if !votes.cast {
         return None;
     }
@@ -291,15 +346,95 @@ fn best_alignment(text: &[u8], old: &str) -> Option<isize> {
     Some(best.0 as isize - offset as isize)
 }
 
+/// Whether each byte belongs to a token (see [`is_word`]).
+const WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_word(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The distinct tokens of `old_string`, looked up word by word in a text.
+struct TokenTable<'a> {
+    ids: foldhash::HashMap<&'a [u8], usize>,
+    /// Bytes some token starts with, and the token lengths (bit `n` for
+    /// length `n`; bit 63 for every length from 63 on): cheap filters that
+    /// spare most words of a text the hash lookup.
+    first: [bool; 256],
+    lengths: u64,
+}
+
+impl<'a> TokenTable<'a> {
+    fn new(tokens: impl Iterator<Item = &'a [u8]>) -> Self {
+        let mut table = TokenTable {
+            ids: foldhash::HashMap::default(),
+            first: [false; 256],
+            lengths: 0,
+        };
+        for (id, token) in tokens.enumerate() {
+            table.ids.insert(token, id);
+            table.first[token[0] as usize] = true;
+            table.lengths |= 1 << token.len().min(63);
+        }
+        table
+    }
+
+    /// Calls `hit(token, line)` for every whole-word occurrence of a token
+    /// on the lines `lines` of `text`, once per token and line.
+    fn scan(
+        &self,
+        text: &[u8],
+        index: &LineIndex,
+        lines: std::ops::Range<usize>,
+        last_line: &mut [usize],
+        mut hit: impl FnMut(usize, usize),
+    ) {
+        for l in lines {
+            let line = index.line(text, l);
+            let mut i = 0;
+            while i < line.len() {
+                while i < line.len() && !WORD[line[i] as usize] {
+                    i += 1;
+                }
+                let start = i;
+                while i < line.len() && WORD[line[i] as usize] {
+                    i += 1;
+                }
+                if i == start
+                    || !self.first[line[start] as usize]
+                    || self.lengths & (1 << (i - start).min(63)) == 0
+                {
+                    continue;
+                }
+                if let Some(&id) = self.ids.get(&line[start..i])
+                    && last_line[id] != l
+                {
+                    last_line[id] = l;
+                    hit(id, l);
+                }
+            }
+        }
+    }
+}
+
 /// Evidence 1 of the module docs: rare tokens.
-fn token_votes(text: &[u8], old_lines: &[&[u8]], lines: usize, votes: &mut Votes) {
+fn token_votes(
+    text: &[u8],
+    index: &LineIndex,
+    old_lines: &[&[u8]],
+    lines: usize,
+    votes: &mut Votes,
+) {
     // Distinct tokens, in order of first appearance, with the old lines
     // they are on.
-    let mut index: HashMap<&[u8], usize> = HashMap::new();
+    let mut ids: HashMap<&[u8], usize> = HashMap::new();
     let mut found: Vec<(&[u8], Vec<usize>)> = Vec::new();
     for (i, line) in old_lines.iter().enumerate() {
         for token in tokens(line) {
-            let k = *index.entry(token).or_insert_with(|| {
+            let k = *ids.entry(token).or_insert_with(|| {
                 found.push((token, Vec::new()));
                 found.len() - 1
             });
@@ -315,41 +450,107 @@ fn token_votes(text: &[u8], old_lines: &[&[u8]], lines: usize, votes: &mut Votes
     if found.is_empty() {
         return;
     }
-    let Ok(searcher) = AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(found.iter().map(|(t, _)| t))
-    else {
-        return;
-    };
-    // Every (token, file line) pair once, in file order. A whole-word
-    // occurrence is never hidden by a rejected match: a pattern is made of
-    // word bytes only, so a match that starts before a word cannot reach it,
-    // and at the start of a word the longest pattern is tried first.
+    let table = TokenTable::new(found.iter().map(|(t, _)| *t));
+    // Every (token, file line) pair once, in file order.
     let mut hits: Vec<(u32, u32)> = Vec::new();
     let mut counts = vec![0usize; found.len()];
     let mut last_line = vec![usize::MAX; found.len()];
-    let (mut line, mut counted_to) = (0usize, 0usize);
+    if text.len() <= SCAN_WHOLE_BYTES {
+        table.scan(text, index, 0..index.count(), &mut last_line, |id, l| {
+            counts[id] += 1;
+            hits.push((id as u32, l as u32));
+        });
+    } else {
+        let searched = tokens_worth_searching(text, index, &table, found.len());
+        if searched.is_empty() {
+            return;
+        }
+        search(text, index, &found, &searched, &mut last_line, |id, l| {
+            counts[id] += 1;
+            hits.push((id as u32, l as u32));
+        });
+    }
+    let weights: Vec<f64> = counts.iter().map(|&c| rarity(lines, c)).collect();
+    for (id, line) in hits {
+        let id = id as usize;
+        for &i in &found[id].1 {
+            votes.add(line as usize, i, weights[id]);
+        }
+    }
+}
+
+/// Calls `hit(token, line)` for every whole-word occurrence in `text` of
+/// the tokens `searched` (indices into `found`), once per token and line,
+/// in one multi-pattern search: the same hits as [`TokenTable::scan`], at
+/// SIMD speed when they are sparse.
+fn search(
+    text: &[u8],
+    index: &LineIndex,
+    found: &[(&[u8], Vec<usize>)],
+    searched: &[usize],
+    last_line: &mut [usize],
+    mut hit: impl FnMut(usize, usize),
+) {
+    let Ok(searcher) = AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(searched.iter().map(|&id| found[id].0))
+    else {
+        return;
+    };
+    // A whole-word occurrence is never hidden by a rejected match: a
+    // pattern is made of word bytes only, so a match that starts before a
+    // word cannot reach it, and at the start of a word the longest pattern
+    // is tried first.
+    let mut line = 0usize;
     for m in searcher.find_iter(text) {
         let (start, end) = (m.start(), m.end());
         if (start > 0 && is_word(text[start - 1])) || (end < text.len() && is_word(text[end])) {
             continue;
         }
-        line += memchr::memchr_iter(b'\n', &text[counted_to..start]).count();
-        counted_to = start;
-        let p = m.pattern().as_usize();
-        if last_line[p] != line {
-            last_line[p] = line;
-            counts[p] += 1;
-            hits.push((p as u32, line as u32));
+        line += index.starts[line..].partition_point(|&s| s <= start) - 1;
+        let id = searched[m.pattern().as_usize()];
+        if last_line[id] != line {
+            last_line[id] = line;
+            hit(id, line);
         }
     }
-    let weights: Vec<f64> = counts.iter().map(|&c| rarity(lines, c)).collect();
-    for (p, line) in hits {
-        let p = p as usize;
-        for &i in &found[p].1 {
-            votes.add(line as usize, i, weights[p]);
+}
+
+/// The tokens worth searching a large text for: those that a sample of
+/// [`SAMPLE_CHUNKS`] evenly spaced stretches of the text (about
+/// [`SCAN_WHOLE_BYTES`] in all) finds on at most one line in
+/// [`COMMON_LINES`]. The others weigh under `ln COMMON_LINES` per line and
+/// would make most of the search's hits.
+fn tokens_worth_searching(
+    text: &[u8],
+    index: &LineIndex,
+    table: &TokenTable<'_>,
+    tokens: usize,
+) -> Vec<usize> {
+    let mut sampled = vec![0usize; tokens];
+    let mut last_line = vec![usize::MAX; tokens];
+    let mut sample_lines = 0;
+    let mut next_free = 0;
+    for chunk in 0..SAMPLE_CHUNKS {
+        let from = index
+            .line_of(text.len() / SAMPLE_CHUNKS * chunk)
+            .max(next_free);
+        let to = (index
+            .line_of(text.len() / SAMPLE_CHUNKS * chunk + SCAN_WHOLE_BYTES / SAMPLE_CHUNKS)
+            + 1)
+        .min(index.count());
+        if from >= to {
+            continue;
         }
+        sample_lines += to - from;
+        next_free = to;
+        table.scan(text, index, from..to, &mut last_line, |id, _| {
+            sampled[id] += 1
+        });
     }
+    (0..tokens)
+        .filter(|&id| sampled[id] * COMMON_LINES <= sample_lines)
+        .collect()
 }
 
 /// How a squeezed line of `old_string` may match a squeezed file line.
@@ -362,12 +563,41 @@ enum Rule {
     Last(usize),
 }
 
+/// Whether `line` with its whitespace removed is `key`.
+fn squeezed_eq(line: &[u8], key: &[u8]) -> bool {
+    let mut key = key.iter();
+    for &b in line.iter().filter(|b| !b.is_ascii_whitespace()) {
+        if key.next() != Some(&b) {
+            return false;
+        }
+    }
+    key.next().is_none()
+}
+
+/// Whether `line` with its whitespace removed starts with `key`.
+fn squeezed_starts_with(line: &[u8], key: &[u8]) -> bool {
+    let mut line = line.iter().filter(|b| !b.is_ascii_whitespace());
+    key.iter().all(|k| line.next() == Some(k))
+}
+
+/// Whether `line` with its whitespace removed ends with `key`.
+fn squeezed_ends_with(line: &[u8], key: &[u8]) -> bool {
+    let mut line = line.iter().rev().filter(|b| !b.is_ascii_whitespace());
+    key.iter().rev().all(|k| line.next() == Some(k))
+}
+
 /// Evidence 2 of the module docs: whole (and partial first and last) lines.
-fn line_votes(text: &[u8], old_lines: &[&[u8]], lines: usize, votes: &mut Votes) {
+fn line_votes(
+    text: &[u8],
+    index: &LineIndex,
+    old_lines: &[&[u8]],
+    lines: usize,
+    votes: &mut Votes,
+) {
     let multi = old_lines.len() > 1;
     let last = old_lines.len() - 1;
     let mut keys: Vec<(Vec<u8>, Rule)> = Vec::new();
-    let mut whole: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut whole: foldhash::HashMap<Vec<u8>, usize> = foldhash::HashMap::default();
     let mut buf = Vec::new();
     for (i, line) in old_lines.iter().enumerate() {
         squeeze_into(line, &mut buf);
@@ -392,51 +622,63 @@ fn line_votes(text: &[u8], old_lines: &[&[u8]], lines: usize, votes: &mut Votes)
     if keys.is_empty() {
         return;
     }
-    // Cheap filters: the first and last non-blank byte a file line needs
-    // for any rule to apply.
+    // The whole-line keys by their first and last byte: a file line is
+    // compared, without copying it, with the few keys its ends allow, or
+    // squeezed and looked up when a bucket holds many.
+    let mut by_ends: foldhash::HashMap<(u8, u8), Vec<usize>> = foldhash::HashMap::default();
     let (mut firsts, mut lasts) = ([false; 256], [false; 256]);
-    for (key, rule) in &keys {
-        let (f, l) = (key[0] as usize, key[key.len() - 1] as usize);
+    let mut partial: Vec<usize> = Vec::new();
+    for (k, (key, rule)) in keys.iter().enumerate() {
+        let (f, l) = (key[0], key[key.len() - 1]);
         match rule {
-            Rule::Whole(_) => (firsts[f], lasts[l]) = (true, true),
-            Rule::First => lasts[l] = true,
-            Rule::Last(_) => firsts[f] = true,
+            Rule::Whole(_) => {
+                (firsts[f as usize], lasts[l as usize]) = (true, true);
+                by_ends.entry((f, l)).or_default().push(k);
+            }
+            _ => partial.push(k),
         }
     }
-    // The (at most two) keys of the partial rules.
-    let partial: Vec<usize> = (0..keys.len())
-        .filter(|&k| !matches!(keys[k].1, Rule::Whole(_)))
-        .collect();
     let mut matches: Vec<(usize, usize)> = Vec::new();
     let mut counts = vec![0usize; keys.len()];
-    let mut start = 0;
-    let mut l = 0;
-    while start < text.len() {
-        let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
-        let line = &text[start..end];
-        let first = line.iter().position(|b| !b.is_ascii_whitespace());
-        let last = line.iter().rposition(|b| !b.is_ascii_whitespace());
-        if let (Some(f), Some(z)) = (first, last)
-            && (firsts[line[f] as usize] || lasts[line[z] as usize])
+    for l in 0..index.count() {
+        let line = index.line(text, l);
+        let Some(f) = line.iter().position(|b| !b.is_ascii_whitespace()) else {
+            continue;
+        };
+        let z = line
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .unwrap_or(f);
+        let (first, last, line) = (line[f], line[z], &line[f..=z]);
+        if firsts[first as usize]
+            && lasts[last as usize]
+            && let Some(bucket) = by_ends.get(&(first, last))
         {
-            squeeze_into(&line[f..=z], &mut buf);
-            if let Some(&k) = whole.get(&buf) {
+            let k = if bucket.len() <= COMPARE_KEYS {
+                bucket
+                    .iter()
+                    .copied()
+                    .find(|&k| squeezed_eq(line, &keys[k].0))
+            } else {
+                squeeze_into(line, &mut buf);
+                whole.get(&buf).copied()
+            };
+            if let Some(k) = k {
                 counts[k] += 1;
                 matches.push((l, k));
             }
-            for k in partial.iter().copied() {
-                let hit = match keys[k].1 {
-                    Rule::First => buf.ends_with(&keys[k].0),
-                    _ => buf.starts_with(&keys[k].0),
-                };
-                if hit {
-                    counts[k] += 1;
-                    matches.push((l, k));
-                }
+        }
+        for k in partial.iter().copied() {
+            let key = &keys[k].0;
+            let hit = match keys[k].1 {
+                Rule::First => last == key[key.len() - 1] && squeezed_ends_with(line, key),
+                _ => first == key[0] && squeezed_starts_with(line, key),
+            };
+            if hit {
+                counts[k] += 1;
+                matches.push((l, k));
             }
         }
-        start = end + 1;
-        l += 1;
     }
     for (l, k) in matches {
         let weight = 1.0 + rarity(lines, counts[k]);
@@ -482,6 +724,7 @@ fn back_lines(text: &[u8], line_start: usize, n: usize) -> usize {
 }
 
 /// `count` lines of `text` starting at 0-based line `top`.
+#[cfg(test)]
 fn excerpt(text: &[u8], top: usize, count: usize) -> String {
     let start = if top == 0 {
         0
@@ -623,6 +866,95 @@ mod tests {
         assert_eq!(snippet.lines().count(), NOT_FOUND_LINES);
         // Unbounded voting would cast 40 million votes here.
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    /// Rust-like functions with distinct names and numbers and common
+    /// keywords everywhere (the shape of the `not_found` bench).
+    fn functions(count: usize) -> String {
+        (0..count)
+            .map(|i| {
+                format!(
+                    "pub fn handler_{i}(request: &Request) -> Result<Response, Error> {{\n    let total = request.count * {k} + offset_{i};\n    if total > LIMIT {{\n        return Err(Error::TooLarge(total));\n    }}\n    Ok(Response::new(total))\n}}\n\n",
+                    k = i % 97 + 3
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_search_and_the_word_scan_find_the_same_hits() {
+        let text = "offset offset_1 offset_12 12 123 x12 _12 été étés\r\n\
+                    offset_12.offset_12(offset_1)\n\n  12-12 été\nlast offset";
+        let found: Vec<(&[u8], Vec<usize>)> = ["offset_12", "offset", "offset_1", "été", "12"]
+            .iter()
+            .map(|t| (t.as_bytes(), vec![0]))
+            .collect();
+        let index = LineIndex::new(text.as_bytes());
+        let table = TokenTable::new(found.iter().map(|(t, _)| *t));
+        let mut scanned = Vec::new();
+        let mut last_line = vec![usize::MAX; found.len()];
+        table.scan(
+            text.as_bytes(),
+            &index,
+            0..index.count(),
+            &mut last_line,
+            |id, l| scanned.push((id, l)),
+        );
+        let mut searched = Vec::new();
+        let mut last_line = vec![usize::MAX; found.len()];
+        let all: Vec<usize> = (0..found.len()).collect();
+        search(
+            text.as_bytes(),
+            &index,
+            &found,
+            &all,
+            &mut last_line,
+            |id, l| searched.push((id, l)),
+        );
+        scanned.sort();
+        searched.sort();
+        assert_eq!(scanned, searched);
+        assert_eq!(
+            scanned,
+            [
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 4),
+                (2, 0),
+                (2, 1),
+                (3, 0),
+                (3, 3),
+                (4, 0),
+                (4, 3)
+            ]
+        );
+    }
+
+    #[test]
+    fn large_files_are_searched_for_their_uncommon_tokens_only() {
+        let text = functions(12_000);
+        assert!(text.len() > SCAN_WHOLE_BYTES);
+        let index = LineIndex::new(text.as_bytes());
+        let found = ["request", "offset_9000", "TooLarge", "sum", "55"];
+        let table = TokenTable::new(found.iter().map(|t| t.as_bytes()));
+        let kept = tokens_worth_searching(text.as_bytes(), &index, &table, found.len());
+        // `request` and `TooLarge` are on every function; the unique name,
+        // the absent identifier and a number on one function in 97 stay.
+        assert_eq!(kept, [1, 3, 4]);
+    }
+
+    #[test]
+    fn a_stale_block_in_a_large_file_is_found_with_its_line() {
+        let text = functions(12_000);
+        // `total` was renamed `sum` in the model's memory: no line matches.
+        let old = "    let sum = request.count * 79 + offset_9000;\n    if sum > LIMIT {\n        return Err(Error::TooLarge(sum));";
+        let excerpt = not_found_excerpt(text.as_bytes(), old);
+        let wanted = "    let total = request.count * 79 + offset_9000;";
+        let at = excerpt.snippet.lines().position(|l| l == wanted);
+        assert!(at.is_some(), "{}", excerpt.snippet);
+        let line = text.lines().position(|l| l == wanted).unwrap();
+        assert_eq!(excerpt.start_line + at.unwrap(), line + 1);
     }
 
     #[test]
