@@ -36,7 +36,9 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let envelope = emit_envelope(spec);
     let constructors = emit_constructors(spec);
     let builders = emit_builders(spec);
+    let schema = emit_schema_constants(spec);
     quote! {
+        #schema
         #category
         #cause
         #error_code
@@ -44,6 +46,24 @@ pub fn emit(spec: &Spec) -> TokenStream {
         #envelope
         #constructors
         #builders
+    }
+}
+
+/// The published envelope schema and its `$id`, so a server serves and
+/// names exactly the schema its types were compiled from, without reading
+/// or parsing a file at run time.
+fn emit_schema_constants(spec: &Spec) -> TokenStream {
+    let id = spec.taxonomy.schema_id();
+    let text = crate::emit_schema::emit_string(spec);
+    quote! {
+        /// The `$id` of the envelope JSON Schema (`taxonomy.schema_base_uri`
+        /// and the major version).
+        #[allow(dead_code)]
+        pub const SCHEMA_ID: &str = #id;
+
+        /// The envelope JSON Schema, as `splice-codegen generate` writes it.
+        #[allow(dead_code)]
+        pub const ENVELOPE_SCHEMA: &str = #text;
     }
 }
 
@@ -216,6 +236,14 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     });
     let messages = codes.iter().map(|c| c.message.value.as_str());
     let explanations = codes.iter().map(|c| c.explanation.value.as_str());
+    let fields = codes.iter().map(|c| {
+        let names = spec
+            .required_fields(c)
+            .into_iter()
+            .chain(spec.optional_fields(c))
+            .map(|f| f.name());
+        quote!(&[#(#names),*])
+    });
     let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
 
     quote! {
@@ -298,6 +326,21 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             pub const fn explanation(self) -> &'static str {
                 const TABLE: &[&str] = &[#(#explanations),*];
                 TABLE[self as usize]
+            }
+
+            /// The context fields envelopes of this code may carry (at the
+            /// top level or inside `context`): its required fields, then
+            /// its optional ones. Every other declared field is absent.
+            pub const fn fields(self) -> &'static [&'static str] {
+                const TABLE: &[&[&str]] = &[#(#fields),*];
+                TABLE[self as usize]
+            }
+
+            /// Whether envelopes of this code may carry the context field
+            /// `field` (for a field attached after construction, such as
+            /// per-file statuses known only once a call fails).
+            pub fn may_carry(self, field: &str) -> bool {
+                self.fields().contains(&field)
             }
         }
 
@@ -739,11 +782,27 @@ fn emit_builders(spec: &Spec) -> TokenStream {
                 quote!(#method)
             };
             let doc = format!("Sets `{}`: {}", f.name(), f.doc());
+            let maybe = format_ident!("maybe_{}", f.name());
+            let maybe_arg = if *f.ty() == FieldType::String {
+                quote!(::core::option::Option<impl ::core::convert::Into<::std::string::String>>)
+            } else {
+                let ty = field_type(f.ty(), &prefix);
+                quote!(::core::option::Option<#ty>)
+            };
+            let maybe_doc = format!("Sets `{}` when `value` is `Some`.", f.name());
             quote! {
                 #[doc = #doc]
                 pub fn #method(mut self, #arg) -> Self {
                     self.envelope.#setter(#value);
                     self
+                }
+
+                #[doc = #maybe_doc]
+                pub fn #maybe(self, value: #maybe_arg) -> Self {
+                    match value {
+                        ::core::option::Option::Some(value) => self.#method(value),
+                        ::core::option::Option::None => self,
+                    }
                 }
             }
         });

@@ -129,28 +129,20 @@ pub fn resolve_error(ctx: &FileCtx, e: ResolveError) -> ErrorEnvelope {
     let p = ctx.file_path.clone();
     match e {
         ResolveError::Outside => ErrorEnvelope::path_outside_roots(p).build(),
-        ResolveError::NotFound => match ctx.file_index {
-            Some(i) => ErrorEnvelope::file_not_found(p).file_index(i).build(),
-            None => ErrorEnvelope::file_not_found(p).build(),
-        },
-        ResolveError::Loop => match ctx.file_index {
-            Some(i) => ErrorEnvelope::symlink_loop(p).file_index(i).build(),
-            None => ErrorEnvelope::symlink_loop(p).build(),
-        },
-        ResolveError::PermissionDenied => {
-            let b = ErrorEnvelope::permission_denied(p).os_error("EACCES");
-            match ctx.file_index {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
-        }
-        ResolveError::Other(errno) => {
-            let b = ErrorEnvelope::write_failed(p).os_error(errno);
-            match ctx.file_index {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
-        }
+        ResolveError::NotFound => ErrorEnvelope::file_not_found(p)
+            .maybe_file_index(ctx.file_index)
+            .build(),
+        ResolveError::Loop => ErrorEnvelope::symlink_loop(p)
+            .maybe_file_index(ctx.file_index)
+            .build(),
+        ResolveError::PermissionDenied => ErrorEnvelope::permission_denied(p)
+            .os_error("EACCES")
+            .maybe_file_index(ctx.file_index)
+            .build(),
+        ResolveError::Other(errno) => ErrorEnvelope::write_failed(p)
+            .os_error(errno)
+            .maybe_file_index(ctx.file_index)
+            .build(),
     }
 }
 
@@ -168,19 +160,12 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
         )
     {
         let b = ErrorEnvelope::backup_failed(p, e.path.display().to_string()).os_error(os);
-        return match idx {
-            Some(i) => b.file_index(i).build(),
-            None => b.build(),
-        };
+        return b.maybe_file_index(idx).build();
     }
     macro_rules! with_idx {
-        ($b:expr) => {{
-            let b = $b;
-            match idx {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
-        }};
+        ($b:expr) => {
+            $b.maybe_file_index(idx).build()
+        };
     }
     match &e.kind {
         FsErrorKind::NotFound => with_idx!(ErrorEnvelope::file_not_found(p)),
@@ -250,10 +235,7 @@ fn result_too_large(
         status,
         limit("max_file_size", max, Some(size)),
     );
-    match ctx.file_index {
-        Some(i) => b.file_index(i).build(),
-        None => b.build(),
-    }
+    b.maybe_file_index(ctx.file_index).build()
 }
 
 /// STALE_FILE: the content is not what the caller (or this call) read.
@@ -262,10 +244,7 @@ pub fn stale(ctx: &FileCtx, expected: Option<String>, current: String) -> ErrorE
     if let Some(e) = expected {
         b = b.expected_sha256(e);
     }
-    if let Some(i) = ctx.file_index {
-        b = b.file_index(i);
-    }
-    b.build()
+    b.maybe_file_index(ctx.file_index).build()
 }
 
 /// DUPLICATE_FILE_PATH: a file resolved to the same target as an earlier one.
@@ -296,11 +275,9 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             message: "old_string is empty; it must be the exact text to replace".into(),
         }]),
         engine::Failure::InvalidEncoding { byte_offset } => {
-            let b = ErrorEnvelope::invalid_encoding(p, byte_offset as u64);
-            match ctx.file_index {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
+            ErrorEnvelope::invalid_encoding(p, byte_offset as u64)
+                .maybe_file_index(ctx.file_index)
+                .build()
         }
         engine::Failure::NotFound {
             edit_index,
@@ -315,10 +292,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             );
             let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet)
                 .snippet_start_line(snippet_start_line as u64);
-            match ctx.file_index {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
+            b.maybe_file_index(ctx.file_index).build()
         }
         engine::Failure::Ambiguous {
             edit_index,
@@ -336,10 +310,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             let b =
                 ErrorEnvelope::ambiguous_match(p, edit_index as u64, status, locs, count as u64)
                     .match_lines(lines.into_iter().map(|l| l as u64).collect());
-            match ctx.file_index {
-                Some(i) => b.file_index(i).build(),
-                None => b.build(),
-            }
+            b.maybe_file_index(ctx.file_index).build()
         }
     }
 }
@@ -401,22 +372,12 @@ pub fn commit_failure(
     e
 }
 
-/// Whether the published schema lets envelopes of `code` carry the
-/// top-level context field `field`. Used where a field is attached after
-/// construction (statuses known only once a multi-file call fails), so such
-/// additions obey the same per-code contract as the builders.
+/// Whether envelopes of `code` may carry the context field `field` (the
+/// spec's per-code lists, compiled by `taxonomy!`). Used where a field is
+/// attached after construction (statuses known only once a multi-file call
+/// fails), so such additions obey the same per-code contract as the builders.
 pub fn may_carry(code: ErrorCode, field: &str) -> bool {
-    use std::sync::OnceLock;
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    let schema = SCHEMA.get_or_init(|| {
-        serde_json::from_str(crate::resources::ENVELOPE_SCHEMA).unwrap_or(serde_json::Value::Null)
-    });
-    schema["allOf"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|rule| rule["if"]["properties"]["error_code"]["const"] == code.as_str())
-        .is_some_and(|rule| rule["then"]["properties"][field] != serde_json::Value::Bool(false))
+    code.may_carry(field)
 }
 
 /// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source

@@ -434,7 +434,8 @@ pub fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
             MULTI_EDIT,
-            "Apply several exact find-and-replace edits to one existing file, in order, all or \
+            format!(
+                "Apply several exact find-and-replace edits to one existing file, in order, all or \
              nothing. The file must already exist (this tool never creates files) and lie inside \
              the server's allowed roots; file_path is absolute. Each old_string must match exactly \
              once (or set replace_all), and the same old_string twice in one call is refused \
@@ -443,7 +444,9 @@ pub fn tools() -> Vec<Tool> {
              atomically, and by default a <file>.bak copy of the original is written beside it \
              (backup: false to skip). dry_run returns a unified diff and writes nothing. \
              Failures return a structured error envelope (error_code, retryable, cause, \
-             recovery_hints, context) whose schema is the resource schema://splice/error-envelope/v1.",
+             recovery_hints, context) whose schema is the resource {}.",
+                crate::taxonomy::SCHEMA_ID
+            ),
             Arc::new(input_schema::<MultiEditParams>()),
         )
         .with_raw_output_schema(Arc::new(response::multi_edit_output_schema()))

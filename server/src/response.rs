@@ -305,7 +305,7 @@ pub fn strip_int_formats(v: &mut Value) {
 /// when they list tools; the per-code rules are most of its 49 KB and made
 /// the official TypeScript client's `listTools` several times slower than the
 /// server's own start-up. The full schema stays the contract: it is the
-/// resource `schema://splice/error-envelope/v1` and
+/// resource [`crate::taxonomy::SCHEMA_ID`] and
 /// `schema/error-envelope.schema.json`, and the tests validate every error
 /// the server sends against it as well as against this shape.
 fn envelope_shape() -> Value {
@@ -317,10 +317,10 @@ fn envelope_shape() -> Value {
         obj.remove("title");
         obj.insert(
             "description".into(),
-            json!(
-                "An error envelope. Which members each error_code carries: resource \
-                 schema://splice/error-envelope/v1."
-            ),
+            json!(format!(
+                "An error envelope. Which members each error_code carries: resource {}.",
+                crate::taxonomy::SCHEMA_ID
+            )),
         );
     }
     strip_descriptions(&mut v, true);
