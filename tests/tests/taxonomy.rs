@@ -343,3 +343,140 @@ fn string_set(array: &Value) -> BTreeSet<String> {
         })
         .unwrap_or_default()
 }
+
+/// Every `.rs` file under `dir`, recursively, with the text before its
+/// first `#[cfg(test)]` (unit tests do not count as the server using a
+/// code); `tests.rs` modules are skipped whole.
+fn sources(dir: &Path, exts: &[&str], out: &mut Vec<(PathBuf, String)>, cut_tests: bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if name != "node_modules" && !name.starts_with('.') {
+                sources(&path, exts, out, cut_tests);
+            }
+            continue;
+        }
+        if !exts.iter().any(|e| name.ends_with(e)) || (cut_tests && name == "tests.rs") {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        if cut_tests && let Some(at) = text.find("#[cfg(test)]") {
+            text.truncate(at);
+        }
+        out.push((path, text));
+    }
+}
+
+/// Whether `text` holds `name` as a whole word (`"NAME"`, `=NAME`, ...).
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    text.match_indices(name).any(|(at, _)| {
+        !word(text[..at].chars().next_back()) && !word(text[at + name.len()..].chars().next())
+    })
+}
+
+/// rustc-tidy style: every active code is made by the server somewhere
+/// (its constructor, or its `ErrorCode` variant for the codes carried inside
+/// `violations`) and seen by an end-to-end test (its name, as a whole
+/// word, in a test that drives the real binary or in an interop client). A code nobody sends is a
+/// promise to clients nobody keeps; a code no test observes can drift.
+/// Exceptions are listed with their reason, and an exception that no
+/// longer applies fails too.
+#[test]
+fn every_active_code_is_sent_by_the_server_and_seen_by_an_end_to_end_test() {
+    /// Codes not sent, and why.
+    const NOT_SENT: &[(&str, &str)] = &[(
+        "NOT_IMPLEMENTED",
+        "kept from mcp-multi-edit's taxonomy (its multi_edit_files answered it while \
+         unfinished) so clients written against it still type-check; every argument of \
+         splice's tools is implemented",
+    )];
+    /// Codes sent but not observed end to end, and why.
+    const NOT_SEEN: &[(&str, &str)] = &[
+        (
+            "CALL_CANCELLED",
+            "MCP forbids answering a cancelled request, so no client ever reads it \
+             (e2e_concurrency asserts that a cancelled call writes nothing)",
+        ),
+        (
+            "SERVER_BUSY",
+            "a call must wait out the 30 s admission timeout first; admission.rs's unit \
+             tests time a call out against a full bound",
+        ),
+        (
+            "ROLLBACK_FAILED",
+            "needs a second file-system fault while a failed commit is being undone; \
+             scripts/fault-points injects faults at every system call of a commit",
+        ),
+        (
+            "INTERNAL_ERROR",
+            "answers a panic or a broken invariant; no call can trigger one on purpose \
+             (the server's unit tests build it)",
+        ),
+        (
+            "UNKNOWN_ERROR",
+            "the catch-all for a failure the taxonomy has no code for; no call reaches it",
+        ),
+    ];
+    let root = workspace();
+    let mut server = Vec::new();
+    sources(&root.join("server/src"), &[".rs"], &mut server, true);
+    let mut e2e = Vec::new();
+    sources(&root.join("tests/tests"), &[".rs"], &mut e2e, false);
+    sources(
+        &root.join("tests/interop"),
+        &[".mjs", ".js", ".ts"],
+        &mut e2e,
+        false,
+    );
+    sources(&root.join("tests/interop-py"), &[".py"], &mut e2e, false);
+    e2e.retain(|(p, _)| {
+        !p.ends_with("taxonomy.rs") && !p.ends_with("compiletest.rs") && !p.ends_with("build.rs")
+    });
+    assert!(!server.is_empty() && !e2e.is_empty());
+    let spec = spec();
+    let mut problems = Vec::new();
+    for code in spec.emitted_codes().filter(|c| !c.is_deprecated()) {
+        let name = code.name.value.as_str();
+        let constructor = format!("ErrorEnvelope::{}(", name.to_ascii_lowercase());
+        let variant = format!("ErrorCode::{}", {
+            let mut s = String::new();
+            for word in name.split('_') {
+                s.push_str(&word[..1]);
+                s.push_str(&word[1..].to_ascii_lowercase());
+            }
+            s
+        });
+        let sent = server
+            .iter()
+            .any(|(_, t)| t.contains(&constructor) || t.contains(&variant));
+        let seen = e2e.iter().any(|(_, t)| mentions(t, name));
+        let excused_sent = NOT_SENT.iter().any(|(n, _)| *n == name);
+        let excused_seen = NOT_SEEN.iter().any(|(n, _)| *n == name) || excused_sent;
+        match (sent, excused_sent) {
+            (false, false) => problems.push(format!(
+                "{name}: the server never builds it (no `{constructor}` or `{variant}` in server/src); \
+                 send it, deprecate it in errors.yaml, or list it in NOT_SENT with the reason"
+            )),
+            (true, true) => problems.push(format!(
+                "{name}: listed in NOT_SENT but server/src builds it; remove the exception"
+            )),
+            _ => {}
+        }
+        match (seen, excused_seen) {
+            (false, false) => problems.push(format!(
+                "{name}: no end-to-end test observes it (the name is nowhere in tests/tests or \
+                 the interop clients); add a case that makes the binary answer it"
+            )),
+            (true, true) if !excused_sent => problems.push(format!(
+                "{name}: listed in NOT_SEEN but an end-to-end test observes it; remove the exception"
+            )),
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
