@@ -24,6 +24,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::case::Case;
 use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
 
@@ -986,18 +987,7 @@ fn field_ident(field: &FieldDef) -> Ident {
 
 /// `MATCH_NOT_FOUND` or `would_succeed` to `MatchNotFound` / `WouldSucceed`.
 fn upper_camel(name: &str) -> String {
-    name.split('_')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            match chars.next() {
-                Some(first) => {
-                    first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
-                }
-                None => String::new(),
-            }
-        })
-        .collect()
+    Case::UpperCamel.convert(name)
 }
 
 /// An identifier for a spec-provided name. Keywords become raw identifiers

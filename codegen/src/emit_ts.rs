@@ -6,6 +6,7 @@
 //! `retryable` and `cause` are literal types. The shapes come from the same
 //! declarations as the JSON Schema ([`crate::context`]), so the two agree.
 
+use crate::case::Case;
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement};
@@ -197,16 +198,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
 
 /// `MATCH_NOT_FOUND` -> `MatchNotFoundEnvelope`.
 fn interface_name(code: &Code) -> String {
-    let mut name = String::new();
-    for word in code.name.value.split('_').filter(|w| !w.is_empty()) {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            name.push(first.to_ascii_uppercase());
-            name.extend(chars.map(|c| c.to_ascii_lowercase()));
-        }
-    }
-    name.push_str("Envelope");
-    name
+    Case::UpperCamel.convert(&code.name.value) + "Envelope"
 }
 
 fn ts_type(ty: &FieldType) -> String {

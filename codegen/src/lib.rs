@@ -1,6 +1,7 @@
 //! The splice error-taxonomy compiler.
 #![deny(missing_docs)]
 
+mod case;
 pub mod context;
 pub mod diagnostic;
 pub mod diff;
