@@ -12,6 +12,7 @@
 //! example block is preceded by an [`EXAMPLE_MARKER`] comment so tools can
 //! find them among the explanations' own code blocks.
 
+use crate::template::Template;
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
@@ -489,29 +490,15 @@ fn violations_example(spec: &Spec, code: &Code) -> Vec<Value> {
 /// unquoted), `{{` and `}}` are literal braces. An unknown placeholder is
 /// left as written (the checker rejects those before we get here).
 pub fn render(template: &str, values: &[(String, Value)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            out.push_str(&tail[..1]);
-            rest = &tail[2..];
-        } else if let Some(close) = tail.starts_with('{').then(|| tail.find('}')).flatten() {
-            let key = &tail[1..close];
-            match values.iter().find(|(k, _)| k == key) {
-                Some((_, Value::String(s))) => out.push_str(s),
-                Some((_, v)) => out.push_str(&v.to_string()),
-                None => out.push_str(&tail[..=close]),
-            }
-            rest = &tail[close + 1..];
-        } else {
-            out.push_str(&tail[..1]);
-            rest = &tail[1..];
-        }
-    }
-    out.push_str(rest);
-    out
+    Template::parse(template).render(|name| {
+        values
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| match v {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            })
+    })
 }
 
 fn yes_no(b: bool) -> &'static str {

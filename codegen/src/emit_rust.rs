@@ -27,6 +27,7 @@ use quote::{format_ident, quote};
 use crate::case::Case;
 use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
+use crate::template::{Segment, Template};
 
 /// The items of the generated module, as tokens (what the proc macro returns).
 pub fn emit(spec: &Spec) -> TokenStream {
@@ -876,65 +877,19 @@ fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     }
 }
 
-/// A piece of a message or hint template.
-#[derive(Debug, PartialEq, Eq)]
-enum Segment<'a> {
-    Text(String),
-    Placeholder(&'a str),
-}
-
-/// Splits a template into text and `{name}` placeholders; `{{` and `}}` are
-/// literal braces. Malformed braces (already rejected by the checker) are kept
-/// as text.
-fn parse_template(template: &str) -> Vec<Segment<'_>> {
-    let mut segments = Vec::new();
-    let mut text = String::new();
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        text.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            text.push_str(&tail[..1]);
-            rest = &tail[2..];
-        } else if tail.starts_with('{') {
-            match tail.find('}') {
-                Some(end) => {
-                    if !text.is_empty() {
-                        segments.push(Segment::Text(std::mem::take(&mut text)));
-                    }
-                    segments.push(Segment::Placeholder(&tail[1..end]));
-                    rest = &tail[end + 1..];
-                }
-                None => {
-                    text.push_str(tail);
-                    rest = "";
-                }
-            }
-        } else {
-            text.push('}');
-            rest = &tail[1..];
-        }
-    }
-    text.push_str(rest);
-    if !text.is_empty() {
-        segments.push(Segment::Text(text));
-    }
-    segments
-}
-
 /// An expression of type `String` rendering `template` with the bound
 /// arguments. A placeholder that names no binding (the checker rejects those)
 /// is kept literally rather than producing code that does not compile.
 fn render_template(template: &str, bindings: &[String]) -> TokenStream {
     let mut format = String::new();
     let mut args = Vec::new();
-    for segment in parse_template(template) {
+    for segment in Template::parse(template).segments {
         match segment {
-            Segment::Placeholder(name) if bindings.iter().any(|b| b == name) => {
+            Segment::Placeholder { name, .. } if bindings.iter().any(|b| b == name) => {
                 format.push_str("{}");
                 args.push(ident(name));
             }
-            Segment::Placeholder(name) => {
+            Segment::Placeholder { name, .. } => {
                 format.push_str("{{");
                 format.push_str(name);
                 format.push_str("}}");
@@ -1046,28 +1001,6 @@ mod tests {
         assert_eq!(ident("Self").to_string(), "Self_");
         assert_eq!(ident("match_not_found").to_string(), "match_not_found");
         assert_eq!(ident("9lives").to_string(), "_9lives");
-    }
-
-    #[test]
-    fn templates_split_into_text_and_placeholders() {
-        assert_eq!(
-            parse_template("edit {edit_index}: {{literal}} in {file_path}"),
-            vec![
-                Segment::Text("edit ".into()),
-                Segment::Placeholder("edit_index"),
-                Segment::Text(": {literal} in ".into()),
-                Segment::Placeholder("file_path"),
-            ]
-        );
-        assert_eq!(
-            parse_template("no placeholders"),
-            vec![Segment::Text("no placeholders".into())]
-        );
-        assert_eq!(parse_template("{x}"), vec![Segment::Placeholder("x")]);
-        assert_eq!(
-            parse_template("dangling { brace"),
-            vec![Segment::Text("dangling { brace".into())]
-        );
     }
 
     #[test]

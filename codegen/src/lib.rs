@@ -12,6 +12,7 @@ pub mod emit_ts;
 pub mod generate;
 pub mod load;
 pub mod spec;
+mod template;
 mod validate;
 pub mod yaml;
 

@@ -17,6 +17,7 @@ use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::load::{Draft, DraftCategory, DraftCode};
 use crate::spec::{Loc, Spanned};
+use crate::template::{Template, TemplateError};
 use crate::yaml::loc_of_range;
 
 /// Runs every cross-cutting rule on `draft`, pushing problems to `diags`.
@@ -42,68 +43,6 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
 struct Validator<'a> {
     source: &'a str,
     diags: &'a mut Vec<Diagnostic>,
-}
-
-/// A placeholder found in a template.
-struct Placeholder<'t> {
-    name: &'t str,
-    /// Byte offset of the `{` inside the template text.
-    offset: usize,
-}
-
-/// A template problem.
-enum TemplateError {
-    /// A `{` that is not closed, or a `}` that was never opened.
-    Unbalanced { offset: usize, brace: char },
-    /// `{}` or `{ x }`: not a valid placeholder name.
-    BadName { offset: usize, text: String },
-}
-
-/// Splits a template into its placeholders. `{{` and `}}` are literal
-/// braces; a placeholder name is an identifier (`[a-z0-9_]`, any case).
-fn placeholders(template: &str) -> (Vec<Placeholder<'_>>, Vec<TemplateError>) {
-    let bytes = template.as_bytes();
-    let mut found = Vec::new();
-    let mut errors = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
-            b'}' if bytes.get(i + 1) == Some(&b'}') => i += 2,
-            b'{' => match template[i + 1..].find(['}', '{']) {
-                Some(rel) if bytes[i + 1 + rel] == b'}' => {
-                    let name = &template[i + 1..i + 1 + rel];
-                    if !name.is_empty()
-                        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                    {
-                        found.push(Placeholder { name, offset: i });
-                    } else {
-                        errors.push(TemplateError::BadName {
-                            offset: i,
-                            text: name.to_string(),
-                        });
-                    }
-                    i += rel + 2;
-                }
-                _ => {
-                    errors.push(TemplateError::Unbalanced {
-                        offset: i,
-                        brace: '{',
-                    });
-                    i += 1;
-                }
-            },
-            b'}' => {
-                errors.push(TemplateError::Unbalanced {
-                    offset: i,
-                    brace: '}',
-                });
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    (found, errors)
 }
 
 impl Validator<'_> {
@@ -568,10 +507,10 @@ impl Validator<'_> {
             templates.push((h, "a recovery hint".to_string()));
         }
         for (t, where_) in templates {
-            let (found, errors) = placeholders(&t.value);
-            for e in errors {
+            let template = Template::parse(&t.value);
+            for e in &template.errors {
                 let d = match e {
-                    TemplateError::Unbalanced { offset, brace } => {
+                    &TemplateError::Unbalanced { offset, brace } => {
                         let nth = t.value[..offset].matches(brace).count();
                         let (needle, help) = if brace == '{' {
                             (
@@ -592,7 +531,7 @@ impl Validator<'_> {
                     }
                     TemplateError::BadName { offset, text } => {
                         let needle = format!("{{{text}}}");
-                        let nth = t.value[..offset].matches(needle.as_str()).count();
+                        let nth = t.value[..*offset].matches(needle.as_str()).count();
                         Diagnostic::new(
                             self.inside(t.loc, &needle, nth),
                             format!("invalid placeholder `{needle}` in {where_} of {owner}"),
@@ -602,15 +541,15 @@ impl Validator<'_> {
                 };
                 self.push(d);
             }
-            for p in found {
-                used.push(p.name);
-                if code.params.iter().any(|q| q.name.value == p.name)
-                    || code.broken_params.iter().any(|b| b == p.name)
+            for (name, offset) in template.placeholders() {
+                used.push(name);
+                if code.params.iter().any(|q| q.name.value == name)
+                    || code.broken_params.iter().any(|b| b == name)
                 {
                     continue;
                 }
-                let field = draft.field(p.name);
-                let listed = code.required_context.iter().any(|r| r.value == p.name);
+                let field = draft.field(name);
+                let listed = code.required_context.iter().any(|r| r.value == name);
                 if field.is_none() && listed {
                     // An undeclared field: reported once, at the list.
                     continue;
@@ -627,8 +566,8 @@ impl Validator<'_> {
                     continue;
                 }
                 // Only now (an error) is it worth locating the placeholder.
-                let needle = format!("{{{}}}", p.name);
-                let nth = t.value[..p.offset].matches(needle.as_str()).count();
+                let needle = format!("{{{}}}", name);
+                let nth = t.value[..offset].matches(needle.as_str()).count();
                 let loc = self.inside(t.loc, &needle, nth);
                 let d = match (field, required) {
                     (Some(f), Some(_)) => Diagnostic::new(
@@ -654,11 +593,11 @@ impl Validator<'_> {
                                 .filter(|r| draft.field(&r.value).is_some_and(scalar))
                                 .map(|r| r.value.as_str()),
                         );
-                        let help = match did_you_mean(p.name, names.iter().copied()) {
+                        let help = match did_you_mean(name, names.iter().copied()) {
                             Some(n) => format!("did you mean `{{{n}}}`?"),
                             None => format!(
                                 "declare it under `params:` (`{}: {{ type: string, description: ... }}`), or use a required context field",
-                                p.name
+                                name
                             ),
                         };
                         Diagnostic::new(loc, format!("unknown placeholder `{needle}` in {where_} of {owner}"))
@@ -857,38 +796,4 @@ fn cycle_from<'d>(
         steps.pop();
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholder_scanning() {
-        let (p, e) = placeholders("edit {edit_index}: {{literal}} in {file_path}");
-        assert!(e.is_empty());
-        let names: Vec<_> = p.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["edit_index", "file_path"]);
-        assert_eq!(p[1].offset, 34);
-
-        let (_, e) = placeholders("open {x and");
-        assert!(matches!(
-            e[..],
-            [TemplateError::Unbalanced {
-                offset: 5,
-                brace: '{'
-            }]
-        ));
-        let (_, e) = placeholders("a } b");
-        assert!(matches!(
-            e[..],
-            [TemplateError::Unbalanced {
-                offset: 2,
-                brace: '}'
-            }]
-        ));
-        let (_, e) = placeholders("{} and {a b}");
-        assert!(e.iter().all(|e| matches!(e, TemplateError::BadName { .. })));
-        assert_eq!(e.len(), 2);
-    }
 }
