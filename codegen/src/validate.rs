@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
-use crate::load::{Draft, DraftCategory, DraftCode};
+use crate::draft::{Draft, DraftCategory, DraftCode};
 use crate::spec::{Loc, Spanned};
 use crate::template::{Template, TemplateError};
 use crate::yaml::loc_of_range;
@@ -492,12 +492,12 @@ impl Validator<'_> {
     /// Placeholders in the message and hints name declared parameters or
     /// required scalar context fields; every parameter is used somewhere.
     fn templates(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
-        let scalar = |f: &crate::load::DraftField| {
+        let scalar = |f: &crate::draft::DraftField| {
             f.ty.as_ref()
                 .is_some_and(|t| draft.resolve(&t.value).is_ok_and(|t| t.is_scalar()))
         };
         let type_of =
-            |f: &crate::load::DraftField| f.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok());
+            |f: &crate::draft::DraftField| f.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok());
         let mut used: Vec<&str> = Vec::new();
         let mut templates: Vec<(&Spanned<String>, String)> = Vec::new();
         if let Some(m) = &code.message {
@@ -767,7 +767,7 @@ fn describe_type(ty: &FieldType) -> &'static str {
 /// holds the types of the cycle and `steps` its `Type.member` hops.
 fn cycle_from<'d>(
     draft: &'d Draft,
-    t: &'d crate::load::DraftType,
+    t: &'d crate::draft::DraftType,
     path: &mut Vec<&'d str>,
     steps: &mut Vec<String>,
 ) -> Option<Loc> {

@@ -1,0 +1,270 @@
+//! The spec as written: what [`crate::lower`] could read of `errors.yaml`,
+//! before the cross-cutting checks of [`crate::validate`]. Every entry keeps
+//! its source location; a field that could not be read is `None` and has
+//! already been reported. [`Draft::finish`] turns a draft that passed every
+//! check into the [`Spec`] the emitters use.
+
+use crate::context::{BUILTIN_TYPES, FieldDef, FieldType, MemberDef, Placement, TypeBody, TypeDef};
+use crate::spec::{Category, Cause, Code, Lifecycle, Loc, Param, Spanned, Spec, Taxonomy};
+
+/// The spec as written, before cross-cutting checks. Fields that could not
+/// be read are `None` and have already been reported.
+#[derive(Debug)]
+pub(crate) struct Draft {
+    pub taxonomy: Option<DraftTaxonomy>,
+    pub categories: Vec<DraftCategory>,
+    pub codes: Vec<DraftCode>,
+    pub types: Vec<DraftType>,
+    pub fields: Vec<DraftField>,
+    /// Part of `types`/`fields` could not be read (already reported): codes
+    /// naming an unknown field are then not reported again.
+    pub declarations_broken: bool,
+}
+
+/// A declared support type as written; type references are still spellings.
+#[derive(Debug)]
+pub(crate) struct DraftType {
+    pub name: Spanned<String>,
+    pub doc: Option<Spanned<String>>,
+    pub members: Option<Vec<DraftMember>>,
+    pub values: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftMember {
+    pub name: Spanned<String>,
+    pub ty: Option<Spanned<String>>,
+    pub optional: bool,
+    pub doc: Option<Spanned<String>>,
+}
+
+/// A declared context field as written.
+#[derive(Debug)]
+pub(crate) struct DraftField {
+    pub name: Spanned<String>,
+    pub placement: Option<Spanned<Placement>>,
+    pub ty: Option<Spanned<String>>,
+    pub doc: Option<Spanned<String>>,
+}
+
+impl std::fmt::Display for DraftField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name.value)
+    }
+}
+
+impl Draft {
+    /// The declared field named `name`, if it was readable.
+    pub(crate) fn field(&self, name: &str) -> Option<&DraftField> {
+        self.fields.iter().find(|f| f.name.value == name)
+    }
+
+    /// Resolves a type spelling (`string`, `Limit`, `Violation[]`) against
+    /// the built-in and declared types; `Err` holds the unknown base name.
+    pub(crate) fn resolve(&self, spelling: &str) -> Result<FieldType, String> {
+        let spelling = spelling.trim();
+        if let Some(inner) = spelling.strip_suffix("[]") {
+            return Ok(FieldType::ArrayOf(Box::new(self.resolve(inner)?)));
+        }
+        match spelling {
+            "string" => Ok(FieldType::String),
+            "integer" => Ok(FieldType::Integer),
+            "boolean" => Ok(FieldType::Boolean),
+            "error_code" => Ok(FieldType::ErrorCode),
+            other => match self.types.iter().find(|t| t.name.value == other) {
+                Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                Some(_) => Ok(FieldType::Struct(other.to_owned())),
+                None => Err(other.to_owned()),
+            },
+        }
+    }
+
+    /// Every name a type reference may use, for "did you mean".
+    pub(crate) fn type_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = BUILTIN_TYPES.to_vec();
+        names.extend(self.types.iter().map(|t| t.name.value.as_str()));
+        names
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftTaxonomy {
+    pub name: Option<Spanned<String>>,
+    pub version: Option<Spanned<semver::Version>>,
+    pub base_uri: Option<Spanned<String>>,
+    pub description: Option<Spanned<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftCategory {
+    pub key: Spanned<String>,
+    pub range: Option<Spanned<(u32, u32)>>,
+    pub description: Option<Spanned<String>>,
+    pub retryable: Option<Spanned<bool>>,
+    pub cause: Option<Spanned<Cause>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftCode {
+    pub name: Spanned<String>,
+    pub number: Option<Spanned<u32>>,
+    pub category: Option<Spanned<String>>,
+    pub retryable: Option<Spanned<bool>>,
+    pub cause: Option<Spanned<Cause>>,
+    pub title: Option<Spanned<String>>,
+    pub explanation: Option<Spanned<String>>,
+    pub message: Option<Spanned<String>>,
+    pub params: Vec<Param>,
+    /// Names of declared parameters that could not be read (already
+    /// reported); templates may use them without a follow-up error.
+    pub broken_params: Vec<String>,
+    /// The list (with the location of the list itself) when written.
+    pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Part of `context` could not be read (already reported); templates
+    /// naming context fields are then not checked.
+    pub context_broken: bool,
+    /// `recovery_hints` was written but is not a list (already reported).
+    pub recovery_hints_broken: bool,
+    pub required_context: Vec<Spanned<String>>,
+    pub optional_context: Vec<Spanned<String>>,
+    pub since: Option<Spanned<semver::Version>>,
+    pub deprecated: Option<DraftDeprecated>,
+    pub removed: Option<DraftRemoved>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftDeprecated {
+    /// The `deprecated` key.
+    pub loc: Loc,
+    pub since: Option<Spanned<semver::Version>>,
+    pub replaced_by: Option<Spanned<String>>,
+    pub note: Option<Spanned<String>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct DraftRemoved {
+    /// The `removed` key.
+    pub loc: Loc,
+    pub since: Option<Spanned<semver::Version>>,
+    pub reason: Option<Spanned<String>>,
+}
+
+impl Draft {
+    /// Builds the checked model. Only called when no diagnostic was
+    /// reported; `None` would mean a check is missing.
+    pub(crate) fn finish(self) -> Option<Spec> {
+        let resolve = |s: &Option<Spanned<String>>| -> Option<Spanned<FieldType>> {
+            let s = s.as_ref()?;
+            Some(Spanned::new(self.resolve(&s.value).ok()?, s.loc))
+        };
+        let types = self
+            .types
+            .iter()
+            .map(|t| {
+                let body = match (&t.members, &t.values) {
+                    (Some(members), None) => TypeBody::Object(
+                        members
+                            .iter()
+                            .map(|m| {
+                                Some(MemberDef {
+                                    name: m.name.clone(),
+                                    ty: resolve(&m.ty)?,
+                                    required: !m.optional,
+                                    doc: m.doc.clone()?,
+                                })
+                            })
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                    (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    _ => return None,
+                };
+                Some(TypeDef {
+                    name: t.name.clone(),
+                    doc: t.doc.clone()?,
+                    body,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let fields = self
+            .fields
+            .iter()
+            .map(|f| {
+                Some(FieldDef {
+                    name: f.name.clone(),
+                    placement: f.placement.clone()?,
+                    ty: resolve(&f.ty)?,
+                    doc: f.doc.clone()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let t = self.taxonomy?;
+        let taxonomy = Taxonomy {
+            name: t.name?,
+            version: t.version?,
+            base_uri: t.base_uri?,
+            description: t.description,
+        };
+        let categories = self
+            .categories
+            .into_iter()
+            .map(|c| {
+                Some(Category {
+                    key: c.key,
+                    range: c.range?,
+                    description: c.description?,
+                    retryable: c.retryable?,
+                    cause: c.cause?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let codes = self
+            .codes
+            .into_iter()
+            .map(|c| {
+                let key = &c.category.as_ref()?.value;
+                let category = categories.iter().find(|k| &k.key.value == key)?;
+                let lifecycle = match (c.deprecated, c.removed) {
+                    (None, None) => Lifecycle::Active,
+                    (Some(d), None) => Lifecycle::Deprecated {
+                        since: d.since?,
+                        replaced_by: d.replaced_by?,
+                        note: d.note,
+                    },
+                    (None, Some(r)) => Lifecycle::Removed {
+                        since: r.since?,
+                        reason: r.reason?,
+                    },
+                    (Some(_), Some(_)) => return None,
+                };
+                Some(Code {
+                    retryable: c
+                        .retryable
+                        .as_ref()
+                        .map_or(category.retryable.value, |r| r.value),
+                    cause: c.cause.as_ref().map_or(category.cause.value, |r| r.value),
+                    name: c.name,
+                    number: c.number?,
+                    category: c.category?,
+                    retryable_override: c.retryable,
+                    cause_override: c.cause,
+                    title: c.title?,
+                    explanation: c.explanation?,
+                    message: c.message?,
+                    params: c.params,
+                    recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
+                    required_context: c.required_context,
+                    optional_context: c.optional_context,
+                    since: c.since?,
+                    lifecycle,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Spec {
+            taxonomy,
+            categories,
+            codes,
+            fields,
+            types,
+        })
+    }
+}

@@ -1,0 +1,1000 @@
+//! Lowering the spanned YAML tree into a [`Draft`].
+//!
+//! This is where the *shape* of `errors.yaml` is checked: unknown or
+//! duplicate keys, missing keys, wrong types, name casing, semver strings,
+//! context field names, causes and ranges. Lowering never stops at a problem:
+//! a field that cannot be read is left out of the [`Draft`] (so it causes no
+//! follow-up errors) and checking goes on, so one run reports everything.
+
+use std::collections::HashMap;
+
+use crate::case::Case;
+use crate::context::{BUILTIN_TYPES, Placement};
+use crate::diagnostic::{Diagnostic, list, list_all, suggest};
+use crate::draft::{
+    Draft, DraftCategory, DraftCode, DraftDeprecated, DraftField, DraftMember, DraftRemoved,
+    DraftTaxonomy, DraftType,
+};
+use crate::spec::{Cause, Loc, Param, ParamType, Spanned};
+use crate::yaml::{Node, NodeKind, ScalarType, Style};
+
+const TOP_KEYS: &[&str] = &["taxonomy", "categories", "types", "fields", "codes"];
+const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
+const MEMBER_KEYS: &[&str] = &["type", "optional", "doc"];
+const FIELD_KEYS: &[&str] = &["type", "in", "doc"];
+const PLACEMENTS: &[&str] = &["top_level", "context"];
+/// Envelope members owned by the compiler: no declared field may take
+/// their names.
+pub(crate) const ENVELOPE_MEMBERS: &[&str] = &[
+    "success",
+    "error_code",
+    "code",
+    "category",
+    "message",
+    "retryable",
+    "cause",
+    "recovery_hints",
+    "context",
+];
+const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
+const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
+const CODE_KEYS: &[&str] = &[
+    "number",
+    "category",
+    "retryable",
+    "cause",
+    "since",
+    "title",
+    "message",
+    "params",
+    "recovery_hints",
+    "context",
+    "deprecated",
+    "removed",
+    "explanation",
+];
+const PARAM_KEYS: &[&str] = &["type", "description"];
+const CONTEXT_KEYS: &[&str] = &["required", "optional"];
+const DEPRECATED_KEYS: &[&str] = &["since", "replaced_by", "note"];
+const REMOVED_KEYS: &[&str] = &["since", "reason"];
+const CAUSES: &[&str] = &["input", "environment", "server"];
+const PARAM_TYPES: &[&str] = &["string", "integer"];
+
+/// Rust keywords (strict and reserved, 2024 edition): a parameter becomes a
+/// constructor argument, so it cannot be named like one.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// The entries of a mapping by key, first occurrence only; problems already
+/// reported.
+struct Fields<'n> {
+    entries: Vec<(&'static str, &'n Node, &'n Node)>,
+}
+
+impl<'n> Fields<'n> {
+    fn get(&self, key: &str) -> Option<&'n Node> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, _, v)| *v)
+    }
+
+    fn key_loc(&self, key: &str) -> Option<Loc> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, k, _)| k.loc)
+    }
+}
+
+struct Lower {
+    diags: Vec<Diagnostic>,
+}
+
+impl Lower {
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn root(&mut self, root: &Node) -> Option<Draft> {
+        let f = self.fields(
+            root,
+            "the spec",
+            TOP_KEYS,
+            TOP_REQUIRED,
+            root.loc,
+            "the spec",
+        )?;
+        let taxonomy = f
+            .get("taxonomy")
+            .and_then(|n| self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)));
+        let categories = f
+            .get("categories")
+            .map(|n| self.categories(n))
+            .unwrap_or_default();
+        let reported = self.diags.len();
+        let types = f.get("types").map(|n| self.types(n)).unwrap_or_default();
+        let fields = f
+            .get("fields")
+            .map(|n| self.declared_fields(n))
+            .unwrap_or_default();
+        let declarations_broken = self.diags.len() > reported;
+        let codes = f.get("codes").map(|n| self.codes(n)).unwrap_or_default();
+        Some(Draft {
+            taxonomy,
+            categories,
+            codes,
+            types,
+            fields,
+            declarations_broken,
+        })
+    }
+
+    /// The `types:` section: named objects (`members:`) and enums (`enum:`).
+    fn types(&mut self, node: &Node) -> Vec<DraftType> {
+        let Some(entries) = self.named_entries(node, "types", "type") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::UpperCamel, "type name");
+            if BUILTIN_TYPES.contains(&name.value.to_ascii_lowercase().as_str())
+                || [
+                    "ErrorCode",
+                    "ErrorEnvelope",
+                    "ErrorContext",
+                    "Category",
+                    "Cause",
+                ]
+                .contains(&name.value.as_str())
+            {
+                self.push(
+                    Diagnostic::new(name.loc, format!("type name `{}` is reserved", name.value))
+                        .with_help("the compiler generates a type of that name; choose another"),
+                );
+            }
+            let owner = format!("type `{}`", name.value);
+            let Some(f) = self.fields(value, &owner, TYPE_KEYS, &["doc"], name.loc, &owner) else {
+                continue;
+            };
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            let members = f.get("members").and_then(|n| self.members(n, &owner));
+            let values = f.get("enum").and_then(|n| {
+                let NodeKind::Seq(items) = &n.kind else {
+                    self.push(wrong_type(n, "enum", &owner, "a list of strings"));
+                    return None;
+                };
+                if items.is_empty() {
+                    self.push(
+                        Diagnostic::new(n.loc, format!("`enum` of {owner} has no values"))
+                            .with_help("list at least one value, e.g. `enum: [failed, skipped]`"),
+                    );
+                    return None;
+                }
+                let values: Vec<Spanned<String>> = items
+                    .iter()
+                    .filter_map(|i| self.string(i, "enum", &owner))
+                    .collect();
+                for v in &values {
+                    self.check_case(v, Case::LowerSnake, "enum value");
+                }
+                Some(values)
+            });
+            match (f.get("members"), f.get("enum")) {
+                (Some(_), Some(_)) => self.push(
+                    Diagnostic::new(
+                        f.key_loc("enum").unwrap_or(name.loc),
+                        format!("{owner} has both `members` and `enum`"),
+                    )
+                    .with_related(f.key_loc("members").unwrap_or(name.loc), "`members` here")
+                    .with_help(
+                        "a type is either an object (`members`) or an enum of strings (`enum`)",
+                    ),
+                ),
+                (None, None) => self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("{owner} has neither `members` nor `enum`"),
+                    )
+                    .with_help("add `members:` (an object) or `enum: [a, b]` (strings)"),
+                ),
+                _ => {}
+            }
+            out.push(DraftType {
+                name,
+                doc,
+                members,
+                values,
+            });
+        }
+        out
+    }
+
+    /// The `members:` of an object type.
+    fn members(&mut self, node: &Node, owner: &str) -> Option<Vec<DraftMember>> {
+        let entries = self.named_entries(node, "members", "member")?;
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "member name");
+            self.not_keyword(&name, "members become struct fields");
+            let what = format!("member `{}` of {owner}", name.value);
+            let Some(f) = self.fields(value, &what, MEMBER_KEYS, &["type", "doc"], name.loc, &what)
+            else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
+            let optional = f
+                .get("optional")
+                .and_then(|n| self.boolean(n, "optional", &what))
+                .is_some_and(|b| b.value);
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            out.push(DraftMember {
+                name,
+                ty,
+                optional,
+                doc,
+            });
+        }
+        Some(out)
+    }
+
+    /// The `fields:` section: the context fields codes may name.
+    fn declared_fields(&mut self, node: &Node) -> Vec<DraftField> {
+        let Some(entries) = self.named_entries(node, "fields", "field") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "field name");
+            self.not_keyword(&name, "fields become constructor arguments and methods");
+            if ENVELOPE_MEMBERS.contains(&name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("field name `{}` is an envelope member", name.value),
+                    )
+                    .with_help(format!(
+                        "{} belong to every envelope and are owned by the compiler; choose another name",
+                        list(ENVELOPE_MEMBERS)
+                    )),
+                );
+            }
+            let what = format!("field `{}`", name.value);
+            let Some(f) = self.fields(value, &what, FIELD_KEYS, FIELD_KEYS, name.loc, &what) else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
+            let placement = f.get("in").and_then(|n| {
+                let s = self.string(n, "in", &what)?;
+                match s.value.as_str() {
+                    "top_level" => Some(Spanned::new(Placement::TopLevel, s.loc)),
+                    "context" => Some(Spanned::new(Placement::Context, s.loc)),
+                    other => {
+                        self.push(
+                            Diagnostic::new(
+                                s.loc,
+                                format!("unknown placement `{other}` of {what}"),
+                            )
+                            .with_help(suggest(other, PLACEMENTS, "expected")),
+                        );
+                        None
+                    }
+                }
+            });
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            out.push(DraftField {
+                name,
+                placement,
+                ty,
+                doc,
+            });
+        }
+        out
+    }
+
+    fn not_keyword(&mut self, name: &Spanned<String>, why: &str) {
+        if RUST_KEYWORDS.contains(&name.value.as_str()) {
+            self.push(
+                Diagnostic::new(name.loc, format!("name `{}` is a Rust keyword", name.value))
+                    .with_help(format!("{why}; choose another name")),
+            );
+        }
+    }
+
+    fn taxonomy(&mut self, node: &Node, key_loc: Loc) -> Option<DraftTaxonomy> {
+        let owner = "`taxonomy`";
+        let f = self.fields(
+            node,
+            owner,
+            TAXONOMY_KEYS,
+            &["name", "version", "base_uri"],
+            key_loc,
+            "taxonomy",
+        )?;
+        let name = f.get("name").and_then(|n| self.string(n, "name", owner));
+        let version = f
+            .get("version")
+            .and_then(|n| self.version(n, "version", owner));
+        let base_uri = f
+            .get("base_uri")
+            .and_then(|n| self.string(n, "base_uri", owner));
+        if let Some(uri) = &base_uri
+            && (uri.value.trim().is_empty()
+                || uri.value.chars().any(char::is_whitespace)
+                || !uri.value.contains(':'))
+        {
+            self.push(
+                Diagnostic::new(
+                    uri.loc,
+                    format!("`base_uri` of {owner} is not a URI: `{}`", uri.value),
+                )
+                .with_help("write an absolute URI without spaces, e.g. `schema://splice`"),
+            );
+        }
+        let description = f
+            .get("description")
+            .and_then(|n| self.string(n, "description", owner));
+        Some(DraftTaxonomy {
+            name,
+            version,
+            base_uri,
+            description,
+        })
+    }
+
+    fn categories(&mut self, node: &Node) -> Vec<DraftCategory> {
+        let Some(entries) = self.named_entries(node, "categories", "category") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (key, value) in entries {
+            self.check_case(&key, Case::LowerSnake, "category key");
+            let owner = format!("category `{}`", key.value);
+            let Some(f) = self.fields(value, &owner, CATEGORY_KEYS, CATEGORY_KEYS, key.loc, &owner)
+            else {
+                continue;
+            };
+            let range = f.get("range").and_then(|n| self.range(n, &owner));
+            let description = f
+                .get("description")
+                .and_then(|n| self.string(n, "description", &owner));
+            let retryable = f
+                .get("retryable")
+                .and_then(|n| self.boolean(n, "retryable", &owner));
+            let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
+            out.push(DraftCategory {
+                key,
+                range,
+                description,
+                retryable,
+                cause,
+            });
+        }
+        out
+    }
+
+    fn codes(&mut self, node: &Node) -> Vec<DraftCode> {
+        let Some(entries) = self.named_entries(node, "codes", "code") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::ScreamingSnake, "code name");
+            let owner = format!("code `{}`", name.value);
+            let required = [
+                "number",
+                "category",
+                "since",
+                "title",
+                "message",
+                "explanation",
+            ];
+            let Some(f) = self.fields(value, &owner, CODE_KEYS, &required, name.loc, &owner) else {
+                continue;
+            };
+            let number = f.get("number").and_then(|n| self.number(n, &owner));
+            let category = f
+                .get("category")
+                .and_then(|n| self.string(n, "category", &owner));
+            let retryable = f
+                .get("retryable")
+                .and_then(|n| self.boolean(n, "retryable", &owner));
+            let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
+            let since = f
+                .get("since")
+                .and_then(|n| self.version(n, "since", &owner));
+            let title = f.get("title").and_then(|n| self.line(n, "title", &owner));
+            let message = f
+                .get("message")
+                .and_then(|n| self.line(n, "message", &owner));
+            let explanation = f
+                .get("explanation")
+                .and_then(|n| self.string(n, "explanation", &owner));
+            let (params, broken_params) = f
+                .get("params")
+                .map(|n| self.params(n, &owner))
+                .unwrap_or_default();
+            let recovery_hints = f.get("recovery_hints").and_then(|n| self.hints(n, &owner));
+            let reported = self.diags.len();
+            let (required_context, optional_context) = match f.get("context") {
+                Some(n) => self.context(n, &owner, f.key_loc("context").unwrap_or(n.loc)),
+                None => (Vec::new(), Vec::new()),
+            };
+            let context_broken = self.diags.len() > reported;
+            let deprecated = f.get("deprecated").and_then(|n| {
+                let loc = f.key_loc("deprecated").unwrap_or(n.loc);
+                let what = format!("`deprecated` of {owner}");
+                let g = self.fields(n, &what, DEPRECATED_KEYS, &["since"], loc, &what)?;
+                if g.get("replaced_by").is_none() {
+                    self.push(
+                        Diagnostic::new(loc, format!("{owner} is deprecated without `replaced_by`"))
+                            .with_label("deprecated here")
+                            .with_help("name the active code that callers should handle instead: `replaced_by: OTHER_CODE`"),
+                    );
+                }
+                Some(DraftDeprecated {
+                    loc,
+                    since: g.get("since").and_then(|n| self.version(n, "since", &what)),
+                    replaced_by: g.get("replaced_by").and_then(|n| self.string(n, "replaced_by", &what)),
+                    note: g.get("note").and_then(|n| self.line(n, "note", &what)),
+                })
+            });
+            let removed = f.get("removed").and_then(|n| {
+                let loc = f.key_loc("removed").unwrap_or(n.loc);
+                let what = format!("`removed` of {owner}");
+                let g = self.fields(n, &what, REMOVED_KEYS, REMOVED_KEYS, loc, &what)?;
+                Some(DraftRemoved {
+                    loc,
+                    since: g.get("since").and_then(|n| self.version(n, "since", &what)),
+                    reason: g.get("reason").and_then(|n| self.line(n, "reason", &what)),
+                })
+            });
+            out.push(DraftCode {
+                name,
+                number,
+                category,
+                retryable,
+                cause,
+                title,
+                explanation,
+                message,
+                params,
+                broken_params,
+                context_broken,
+                recovery_hints_broken: recovery_hints.is_none()
+                    && f.get("recovery_hints").is_some(),
+                recovery_hints,
+                required_context,
+                optional_context,
+                since,
+                deprecated,
+                removed,
+            });
+        }
+        out
+    }
+
+    /// The readable parameters, and the names of the unreadable ones.
+    fn params(&mut self, node: &Node, owner: &str) -> (Vec<Param>, Vec<String>) {
+        let NodeKind::Map(entries) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "params",
+                owner,
+                "a mapping of parameter names to `{ type, description }`",
+            ));
+            return (Vec::new(), Vec::new());
+        };
+        let mut out: Vec<Param> = Vec::new();
+        let mut broken = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = self.key(k, "parameter name") else {
+                continue;
+            };
+            if let Some(first) = out.iter().find(|p| p.name.value == name.value) {
+                self.push(duplicate(
+                    &name,
+                    first.name.loc,
+                    &format!("parameter `{}` of {owner}", name.value),
+                ));
+                continue;
+            }
+            self.check_case(&name, Case::LowerSnake, "parameter name");
+            if RUST_KEYWORDS.contains(&name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("parameter name `{}` is a Rust keyword", name.value),
+                    )
+                    .with_help("parameters become constructor arguments; choose another name"),
+                );
+            }
+            let what = format!("parameter `{}` of {owner}", name.value);
+            let Some(f) = self.fields(v, &what, PARAM_KEYS, PARAM_KEYS, name.loc, &what) else {
+                broken.push(name.value);
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| {
+                let s = self.string(n, "type", &what)?;
+                match s.value.as_str() {
+                    "string" => Some(Spanned::new(ParamType::String, s.loc)),
+                    "integer" => Some(Spanned::new(ParamType::Integer, s.loc)),
+                    other => {
+                        self.push(
+                            Diagnostic::new(s.loc, format!("unknown parameter type `{other}`"))
+                                .with_help(suggest(other, PARAM_TYPES, "expected")),
+                        );
+                        None
+                    }
+                }
+            });
+            let description = f
+                .get("description")
+                .and_then(|n| self.line(n, "description", &what));
+            match (ty, description) {
+                (Some(ty), Some(description)) => out.push(Param {
+                    name,
+                    ty,
+                    description,
+                }),
+                _ => broken.push(name.value),
+            }
+        }
+        (out, broken)
+    }
+
+    fn hints(&mut self, node: &Node, owner: &str) -> Option<Spanned<Vec<Spanned<String>>>> {
+        let NodeKind::Seq(items) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "recovery_hints",
+                owner,
+                "a list of strings",
+            ));
+            return None;
+        };
+        let hints = items
+            .iter()
+            .filter_map(|n| self.line(n, "recovery_hints", owner))
+            .collect();
+        Some(Spanned::new(hints, node.loc))
+    }
+
+    fn context(
+        &mut self,
+        node: &Node,
+        owner: &str,
+        key_loc: Loc,
+    ) -> (Vec<Spanned<String>>, Vec<Spanned<String>>) {
+        let what = format!("`context` of {owner}");
+        let Some(f) = self.fields(node, &what, CONTEXT_KEYS, &[], key_loc, &what) else {
+            return (Vec::new(), Vec::new());
+        };
+        // Whether each name is declared is checked in `validate`, where the
+        // `fields:` section is known.
+        let mut lists = CONTEXT_KEYS.iter().map(|key| {
+            let Some(n) = f.get(key) else {
+                return Vec::new();
+            };
+            let NodeKind::Seq(items) = &n.kind else {
+                self.push(wrong_type(n, key, &what, "a list of context field names"));
+                return Vec::new();
+            };
+            items
+                .iter()
+                .filter_map(|item| self.string(item, key, &what))
+                .collect()
+        });
+        let required = lists.next().unwrap_or_default();
+        let optional = lists.next().unwrap_or_default();
+        (required, optional)
+    }
+
+    // ---- shapes -------------------------------------------------------
+
+    /// Checks that `node` is a mapping whose keys are in `allowed` (once
+    /// each) and include `required`; returns its entries.
+    fn fields<'n>(
+        &mut self,
+        node: &'n Node,
+        owner: &str,
+        allowed: &[&'static str],
+        required: &[&str],
+        owner_loc: Loc,
+        owner_label: &str,
+    ) -> Option<Fields<'n>> {
+        let NodeKind::Map(entries) = &node.kind else {
+            let expected = if required.is_empty() {
+                format!("a mapping with {}", list(allowed))
+            } else {
+                format!("a mapping with {}", list_all(required))
+            };
+            let d = match node.scalar_type() {
+                Some(ScalarType::Null) => Diagnostic::new(owner_loc, format!("{owner} is empty"))
+                    .with_label(format!("{owner_label} has no value"))
+                    .with_help(format!("expected {expected}")),
+                _ => Diagnostic::new(
+                    node.loc,
+                    format!("{owner} must be a mapping, found {}", node.describe()),
+                )
+                .with_help(format!("expected {expected}")),
+            };
+            self.push(d);
+            return None;
+        };
+        let mut fields = Fields {
+            entries: Vec::new(),
+        };
+        for (k, v) in entries {
+            let Some(key) = self.key(k, "key") else {
+                continue;
+            };
+            if let Some((_, first, _)) = fields
+                .entries
+                .iter()
+                .find(|(name, _, _)| *name == key.value)
+            {
+                self.push(duplicate(
+                    &key,
+                    first.loc,
+                    &format!("key `{}` in {owner}", key.value),
+                ));
+                continue;
+            }
+            if !allowed.contains(&key.value.as_str()) {
+                self.push(
+                    Diagnostic::new(key.loc, format!("unknown key `{}` in {owner}", key.value))
+                        .with_label("unknown key")
+                        .with_help(suggest(&key.value, allowed, "expected one of")),
+                );
+                continue;
+            }
+            let name = allowed
+                .iter()
+                .find(|a| **a == key.value)
+                .copied()
+                .unwrap_or_default();
+            fields.entries.push((name, k, v));
+        }
+        for key in required {
+            if fields.get(key).is_none() {
+                self.push(missing(owner_loc, owner, key));
+            }
+        }
+        Some(fields)
+    }
+
+    /// The entries of a map keyed by user-chosen names (categories, codes),
+    /// duplicates reported and dropped.
+    fn named_entries<'n>(
+        &mut self,
+        node: &'n Node,
+        key: &str,
+        what: &str,
+    ) -> Option<Vec<(Spanned<String>, &'n Node)>> {
+        let NodeKind::Map(entries) = &node.kind else {
+            if node.scalar_type() == Some(ScalarType::Null) {
+                return Some(Vec::new());
+            }
+            self.push(wrong_type(
+                node,
+                key,
+                "the spec",
+                &format!("a mapping keyed by {what} name"),
+            ));
+            return None;
+        };
+        let mut out: Vec<(Spanned<String>, &Node)> = Vec::new();
+        let mut seen: HashMap<&str, Loc> = HashMap::new();
+        for (k, v) in entries {
+            let Some(name) = self.key(k, &format!("{what} name")) else {
+                continue;
+            };
+            if let Some(&first) = seen.get(k.as_scalar().unwrap_or_default()) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("{what} `{}` is defined twice", name.value),
+                    )
+                    .with_label("second definition")
+                    .with_related(first, "first defined here")
+                    .with_help(format!(
+                        "give each {what} a unique name, or merge the two entries"
+                    )),
+                );
+                continue;
+            }
+            seen.insert(k.as_scalar().unwrap_or_default(), name.loc);
+            out.push((name, v));
+        }
+        Some(out)
+    }
+
+    /// A mapping key: any scalar's text.
+    fn key(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
+        match &node.kind {
+            NodeKind::Scalar(s, _) => Some(Spanned::new(s.clone(), node.loc)),
+            _ => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("{what} must be a plain string, found {}", node.describe()),
+                    )
+                    .with_help("complex YAML keys are not supported"),
+                );
+                None
+            }
+        }
+    }
+
+    fn check_case(&mut self, name: &Spanned<String>, case: Case, what: &str) {
+        if case.matches(&name.value) {
+            return;
+        }
+        let fixed = case.convert(&name.value);
+        let help = if case.matches(&fixed) {
+            format!("rename it to `{fixed}`")
+        } else {
+            format!("use {}, e.g. `{}`", case.describe(), case.example())
+        };
+        self.push(
+            Diagnostic::new(
+                name.loc,
+                format!("{what} `{}` is not {}", name.value, case.describe()),
+            )
+            .with_help(help),
+        );
+    }
+
+    // ---- scalars ------------------------------------------------------
+
+    fn string(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<String>> {
+        match (&node.kind, node.scalar_type()) {
+            (NodeKind::Scalar(s, _), Some(ScalarType::Str)) => {
+                Some(Spanned::new(s.clone(), node.loc))
+            }
+            (NodeKind::Scalar(..), Some(ScalarType::Null)) => {
+                self.push(
+                    Diagnostic::new(node.loc, format!("{} has no value", name_of(key, owner)))
+                        .with_help(format!("write a string after `{key}:`"))
+                        .with_label("empty"),
+                );
+                None
+            }
+            (NodeKind::Scalar(s, _), _) => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!(
+                            "{} must be a string, found {}",
+                            name_of(key, owner),
+                            node.describe()
+                        ),
+                    )
+                    .with_help(format!("quote it: `\"{s}\"`")),
+                );
+                None
+            }
+            _ => {
+                self.push(wrong_type(node, key, owner, "a string"));
+                None
+            }
+        }
+    }
+
+    /// A one-line string: a trailing newline (from a block scalar) is
+    /// dropped; an embedded newline is an error.
+    fn line(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<String>> {
+        let mut s = self.string(node, key, owner)?;
+        let trimmed = s.value.trim_end_matches('\n').len();
+        s.value.truncate(trimmed);
+        if s.value.contains('\n') {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("{} must be a single line", name_of(key, owner)),
+                )
+                .with_help("use a folded block (`>-`) or join the lines"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    fn boolean(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<bool>> {
+        match node.scalar_type() {
+            Some(ScalarType::Bool(b)) => Some(Spanned::new(b, node.loc)),
+            _ => {
+                self.push(wrong_type(node, key, owner, "`true` or `false`"));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, node: &Node, owner: &str) -> Option<Spanned<u32>> {
+        match node.scalar_type() {
+            Some(ScalarType::Int(n)) => {
+                match u32::try_from(n) {
+                    Ok(n) => Some(Spanned::new(n, node.loc)),
+                    Err(_) => {
+                        self.push(
+                        Diagnostic::new(node.loc, format!("`number` of {owner} is out of range: {n}"))
+                            .with_help("numbers are non-negative and inside the category's range, e.g. `2000`"),
+                    );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.push(wrong_type(node, "number", owner, "an integer"));
+                None
+            }
+        }
+    }
+
+    fn version(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<semver::Version>> {
+        if matches!(
+            node.scalar_type(),
+            Some(ScalarType::Float | ScalarType::Int(_))
+        ) {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!(
+                        "{} must be a semver version, found {}",
+                        name_of(key, owner),
+                        node.describe()
+                    ),
+                )
+                .with_help("write all three parts, MAJOR.MINOR.PATCH, e.g. `1.0.0`"),
+            );
+            return None;
+        }
+        let s = self.string(node, key, owner)?;
+        match semver::Version::parse(s.value.trim()) {
+            Ok(v) => Some(Spanned::new(v, s.loc)),
+            Err(e) => {
+                self.push(
+                    Diagnostic::new(
+                        s.loc,
+                        format!("{} is not a semver version: {e}", name_of(key, owner)),
+                    )
+                    .with_label(format!("`{}`", s.value))
+                    .with_help("write it as MAJOR.MINOR.PATCH, e.g. `1.0.0`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn cause(&mut self, node: &Node, owner: &str) -> Option<Spanned<Cause>> {
+        let s = self.string(node, "cause", owner)?;
+        match Cause::ALL.iter().find(|c| c.as_str() == s.value) {
+            Some(c) => Some(Spanned::new(*c, s.loc)),
+            None => {
+                self.push(
+                    Diagnostic::new(s.loc, format!("unknown cause `{}` in {owner}", s.value))
+                        .with_help(suggest(&s.value, CAUSES, "expected")),
+                );
+                None
+            }
+        }
+    }
+
+    fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(u32, u32)>> {
+        let bad = |node: &Node| {
+            Diagnostic::new(
+                node.loc,
+                format!("`range` of {owner} must be a list of two integers `[low, high]`"),
+            )
+            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`")
+        };
+        let NodeKind::Seq(items) = &node.kind else {
+            self.push(bad(node));
+            return None;
+        };
+        let bounds: Vec<Option<u32>> = items
+            .iter()
+            .map(|n| match n.scalar_type() {
+                Some(ScalarType::Int(v)) => u32::try_from(v).ok(),
+                _ => None,
+            })
+            .collect();
+        match bounds.as_slice() {
+            [Some(lo), Some(hi)] if lo <= hi => Some(Spanned::new((*lo, *hi), node.loc)),
+            [Some(lo), Some(hi)] => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("`range` of {owner} is empty: {lo} is greater than {hi}"),
+                    )
+                    .with_help(format!("write the low bound first: `[{hi}, {lo}]`")),
+                );
+                None
+            }
+            _ => {
+                self.push(bad(node));
+                None
+            }
+        }
+    }
+}
+
+/// "`number` of code `X`", or just "`version`" at the top.
+fn name_of(key: &str, owner: &str) -> String {
+    if owner.is_empty() {
+        format!("`{key}`")
+    } else {
+        format!("`{key}` of {owner}")
+    }
+}
+
+fn wrong_type(node: &Node, key: &str, owner: &str, expected: &str) -> Diagnostic {
+    let d = Diagnostic::new(
+        node.loc,
+        format!(
+            "{} must be {expected}, found {}",
+            name_of(key, owner),
+            node.describe()
+        ),
+    );
+    match &node.kind {
+        NodeKind::Scalar(_, Style::Quoted)
+            if expected == "an integer" || expected.starts_with("`true`") =>
+        {
+            d.with_help("remove the quotes")
+        }
+        NodeKind::Scalar(s, _) if expected.starts_with("a list") && !s.is_empty() => {
+            d.with_help(format!("write a list, even of one item: `[{s}]`"))
+        }
+        _ => d,
+    }
+}
+
+fn missing(owner_loc: Loc, owner: &str, key: &str) -> Diagnostic {
+    let what = match key {
+        "number" => "its numeric id, inside the category's range",
+        "category" => "the key of its category",
+        "since" => "the taxonomy version that introduced it, e.g. `1.0.0`",
+        "title" => "a one-line summary, lowercase, no final period",
+        "message" => "the message template, with `{param}` placeholders",
+        "explanation" => "a Markdown explanation: what happened, an example, how to fix",
+        "range" => "its inclusive numeric range, e.g. `[1000, 1999]`",
+        "retryable" => "whether the caller can fix its call and retry (`true`/`false`)",
+        "cause" => "who is to blame by default: `input`, `environment` or `server`",
+        "version" => "the semver version of the taxonomy, e.g. `1.0.0`",
+        "base_uri" => "the base URI of the published schema, e.g. `schema://splice`",
+        "reason" => "why the code was removed",
+        "type" => "`string` or `integer`",
+        "taxonomy" => "`name`, `version` and `base_uri`",
+        "categories" => "a mapping of category keys to their range and defaults",
+        "codes" => "a mapping of code names to their definitions",
+        "name" => "a human name",
+        "description" => "a one-line description",
+        _ => "a value",
+    };
+    Diagnostic::new(owner_loc, format!("{owner} is missing `{key}`"))
+        .with_label(format!("`{key}` is required here"))
+        .with_help(format!("add `{key}:` with {what}"))
+}
+
+fn duplicate(key: &Spanned<String>, first: Loc, what: &str) -> Diagnostic {
+    Diagnostic::new(key.loc, format!("duplicate {what}"))
+        .with_label("second definition")
+        .with_related(first, "first defined here")
+        .with_help("remove one of them")
+}
+
+/// Reads `root` into a draft; `diags` (the parser's warnings) gains every
+/// problem found. `None` when the document is not a mapping at all.
+pub(crate) fn lower(root: &Node, diags: Vec<Diagnostic>) -> (Option<Draft>, Vec<Diagnostic>) {
+    let mut lower = Lower { diags };
+    let draft = lower.root(root);
+    (draft, lower.diags)
+}
