@@ -1,4 +1,4 @@
-//! Generates `$OUT_DIR/samples.rs` for `tests/taxonomy.rs`: one call of
+//! Generates `$OUT_DIR/samples.rs` for `tests/it/taxonomy.rs`: one call of
 //! every constructor of the real `errors.yaml`, once with only its required
 //! arguments and once with every optional builder method too.
 //!

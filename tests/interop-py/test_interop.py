@@ -5,7 +5,7 @@ stateless 2026-07-28 protocol (`mode="2026-07-28"`, what the SDK's `Client`
 negotiates by default). The SDK validates every successful structured result
 against the tool's outputSchema.
 
-Run by tests/tests/interop_py.rs (cargo test), which sets SPLICE_BIN and
+Run by tests/tests/it/interop_py.rs (cargo test), which sets SPLICE_BIN and
 installs the venv when it is missing; by hand:
 
     SPLICE_BIN=target/debug/splice tests/interop-py/.venv/bin/python -m unittest -v tests/interop-py/test_interop.py

@@ -3,7 +3,7 @@
 // error) against the tool's outputSchema, and rejects a tool list whose
 // outputSchema lacks a top-level "type": "object"; both are exercised here.
 //
-// Run by tests/tests/interop.rs (cargo test), which sets SPLICE_BIN.
+// Run by tests/tests/it/interop.rs (cargo test), which sets SPLICE_BIN.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";

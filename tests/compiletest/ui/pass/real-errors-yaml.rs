@@ -5,7 +5,7 @@
 //! The generated items are documented.
 
 mod errors {
-    splice_macros::taxonomy!("../../../errors.yaml");
+    splice_macros::taxonomy!("../../../../errors.yaml");
 }
 
 fn main() {

@@ -15,8 +15,8 @@ use serde_json::Value;
 use splice_codegen::context::{FieldDef, Placement};
 use splice_codegen::spec::Spec;
 
-mod taxonomy {
-    splice_macros::taxonomy!("../../errors.yaml");
+mod expanded {
+    splice_macros::taxonomy!("../../../errors.yaml");
 
     /// One constructor's output, from `build.rs`.
     pub struct Sample {
@@ -28,7 +28,7 @@ mod taxonomy {
     include!(concat!(env!("OUT_DIR"), "/samples.rs"));
 }
 
-use taxonomy::{ErrorCode, ErrorEnvelope, Sample};
+use expanded::{ErrorCode, ErrorEnvelope, Sample};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,7 +50,7 @@ fn published_schema() -> Value {
 }
 
 fn samples() -> Vec<Sample> {
-    let samples = taxonomy::samples();
+    let samples = expanded::samples();
     let covered: Vec<ErrorCode> = samples.iter().map(|s| s.code).collect();
     assert_eq!(
         covered,

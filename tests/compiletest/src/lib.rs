@@ -1,0 +1,2 @@
+//! Empty: this package exists for its trybuild test (`tests/compiletest.rs`,
+//! `ui/`). Cargo requires a library or binary target in every package.
