@@ -180,8 +180,10 @@
 //! limits"); CI runs `scripts/fault-points --ci`, a fixed subset (EIO and
 //! kill at every point of `multi_edit` with and without backup, at every
 //! 4th point of the 5-file `multi_edit_files` with and without backup,
-//! recovery killed at every call for two recovery kinds, the dry runs);
-//! `scripts/fault-points` with no option runs everything.
+//! `splice recover` killed at each of its calls for two recovery kinds of
+//! `multi_edit_files` and one of `multi_edit` with backup, the dry runs;
+//! about a minute); `scripts/fault-points` with no option runs everything
+//! (23 minutes on the 2-core CI machine).
 //!
 //! What the tests do not cover: `scripts/fault-points` and the crash tests
 //! kill processes, which keeps every write the kernel accepted; no test
