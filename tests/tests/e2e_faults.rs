@@ -385,7 +385,6 @@ fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
         "arguments": {"files": [edit(&a), edit(&b)], "backup": false}}}),
     );
     let out = answer(2);
-    drop(send);
     let _ = child.kill();
     let _ = child.wait();
     let e = &out["result"]["structuredContent"];
