@@ -162,7 +162,11 @@ impl Journal {
             Ok(())
         })();
         if let Err(e) = result {
+            // Nothing is staged yet: the transaction is discarded, whether
+            // the failure came before the rename (the temp is left) or after
+            // it (the directory's fsync failed; the journal is in place).
             let _ = fs::remove_file(&tmp);
+            let _ = fs::remove_file(&path);
             return Err(e);
         }
         Ok(Journal {

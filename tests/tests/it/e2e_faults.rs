@@ -299,3 +299,103 @@ async fn eio_while_reading_is_read_failed() {
     assert_eq!(e["cause"], "environment");
     assert!(e["message"].as_str().unwrap().starts_with("could not read"));
 }
+
+/// A journaled commit whose journal directory cannot be fsynced after the
+/// `begin` record was renamed into place (found by `scripts/fault-points`,
+/// `fsync` and `openat` of the journal directory): the call fails with
+/// `JOURNAL_UNAVAILABLE` having staged nothing, and leaves no journal
+/// behind either (it used to leave the renamed `begin` journal in the
+/// journal directory until the next start or `splice recover`). `strace`
+/// fails exactly that fsync: `-P` limits tracing and injection to calls on
+/// the journal directory itself.
+#[test]
+fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let have_strace = Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if require(if have_strace {
+        Ok(())
+    } else {
+        Err(splice_tests::faults::Unavailable(
+            "strace is not installed".into(),
+        ))
+    })
+    .is_none()
+    {
+        return;
+    }
+    let scratch = ScratchDir::new("splice-e2e-journal-fsync").unwrap();
+    let dir = canonical(scratch.path());
+    let root = dir.join("tree");
+    let journal = dir.join("journal");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&journal).unwrap();
+    let (a, b) = (root.join("a.txt"), root.join("b.txt"));
+    std::fs::write(&a, "a needle\n").unwrap();
+    std::fs::write(&b, "b needle\n").unwrap();
+    let mut child = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync"])
+        .arg("-P")
+        .arg(&journal)
+        .args(["-e", "inject=fsync:error=EIO:when=1", "--"])
+        .arg(splice_tests::harness::splice_bin())
+        .arg("--root")
+        .arg(&root)
+        .arg("--journal-dir")
+        .arg(&journal)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn strace");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |msg: Value| {
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    };
+    let mut answer = |id: u64| -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "server closed");
+            let msg: Value = serde_json::from_str(&line).unwrap();
+            if msg["id"] == id {
+                return msg;
+            }
+        }
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1"}}}),
+    );
+    answer(1);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let edit = |p: &Path| {
+        json!({"file_path": p.to_str().unwrap(),
+        "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]})
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "multi_edit_files",
+        "arguments": {"files": [edit(&a), edit(&b)], "backup": false}}}),
+    );
+    let out = answer(2);
+    let _ = child.kill();
+    let _ = child.wait();
+    let e = &out["result"]["structuredContent"];
+    assert_eq!(out["result"]["isError"], true, "{out:#}");
+    assert_eq!(e["error_code"], "JOURNAL_UNAVAILABLE", "{e:#}");
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "a needle\n");
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "b needle\n");
+    assert_eq!(listing(&root), ["a.txt", "b.txt"], "staging names left");
+    assert_eq!(
+        listing(&journal),
+        Vec::<String>::new(),
+        "the failed call left its journal"
+    );
+}
