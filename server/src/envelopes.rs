@@ -363,21 +363,13 @@ pub fn commit_failure(
             .file_path(ctx.file_path.clone())
             .build();
     }
-    if (files.len() > 1 || failure.rollback.attempted) && may_carry(e.error_code, "file_statuses") {
+    if (files.len() > 1 || failure.rollback.attempted) && e.error_code.may_carry("file_statuses") {
         e.file_statuses = Some(statuses);
     }
-    if failure.rollback.attempted && may_carry(e.error_code, "rollback") {
+    if failure.rollback.attempted && e.error_code.may_carry("rollback") {
         e.rollback = Some(rollback);
     }
     e
-}
-
-/// Whether envelopes of `code` may carry the context field `field` (the
-/// spec's per-code lists, compiled by `taxonomy!`). Used where a field is
-/// attached after construction (statuses known only once a multi-file call
-/// fails), so such additions obey the same per-code contract as the builders.
-pub fn may_carry(code: ErrorCode, field: &str) -> bool {
-    code.may_carry(field)
 }
 
 /// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
@@ -403,10 +395,10 @@ mod tests {
 
     #[test]
     fn may_carry_follows_the_spec() {
-        assert!(may_carry(ErrorCode::MatchNotFound, "file_statuses"));
-        assert!(may_carry(ErrorCode::DiskFull, "rollback"));
-        assert!(!may_carry(ErrorCode::StaleFile, "rollback"));
-        assert!(!may_carry(ErrorCode::PathOutsideRoots, "file_statuses"));
-        assert!(!may_carry(ErrorCode::ValidationFailed, "file_statuses"));
+        assert!(ErrorCode::MatchNotFound.may_carry("file_statuses"));
+        assert!(ErrorCode::DiskFull.may_carry("rollback"));
+        assert!(!ErrorCode::StaleFile.may_carry("rollback"));
+        assert!(!ErrorCode::PathOutsideRoots.may_carry("file_statuses"));
+        assert!(!ErrorCode::ValidationFailed.may_carry("file_statuses"));
     }
 }

@@ -135,7 +135,7 @@ pub fn multi_edit_files(
 /// Adds `file_statuses` to a failure of file `failed` during planning:
 /// earlier files would have succeeded, later ones were not attempted.
 fn with_statuses(mut e: ErrorEnvelope, files: &[FileArgs], failed: usize) -> ErrorEnvelope {
-    if files.len() < 2 || !env::may_carry(e.error_code, "file_statuses") {
+    if files.len() < 2 || !e.error_code.may_carry("file_statuses") {
         return e;
     }
     let statuses = files
