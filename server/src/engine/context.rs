@@ -55,23 +55,23 @@
 //! and the answer stays deterministic. A file up to 1 MiB has every token
 //! counted.
 //!
-//! **Cost.** One pass finds every line start; the line scan compares each
-//! line whose first and last non-blank bytes can match with the few
-//! `old_string` lines that have the same ends, without copying it. Tokens
-//! are found, in a file up to 1 MiB, by one pass over its words, looking up
-//! only those whose first byte, last byte and length some token has (the
-//! automaton of a multi-pattern search costs more to build than such a
-//! file takes to scan); in a larger file, by one packed (Teddy, SIMD)
-//! multi-pattern search ([`aho_corasick::packed`]) for the uncommon tokens,
-//! whose hits are sparse. Votes go to a dense array of one counter per
-//! alignment. Measured (`not_found` criterion bench, release, quiet 2-core
-//! machine, side by side with the line-vote-only placement of 1.1, which
-//! misses the block in both cases): 16 MB 28.6 ms (was 53.8 ms: 0.53×),
-//! 10 KB 33.2 µs (was 31.5 µs: 1.06×; 1.06× to 1.13× over several runs).
-//! Issue 12 asks for no measurable regression at 10 KB: not met yet. The
-//! token pass is about a third of the 10 KB time (the byte loop, the word
-//! lookups, the votes); the old placement had no such pass, and answers
-//! that case with the wrong block.
+//! **Cost.** The line scan compares each line whose first and last
+//! non-blank bytes can match with the few `old_string` lines that have the
+//! same ends, without copying it. Tokens are found, in a file up to 1 MiB,
+//! by one pass over its bytes that also finds the line starts: 64 bytes
+//! at a time are classified into a mask of word bytes and one of line
+//! breaks (branch-free code the compiler vectorizes), each word is taken
+//! from the mask's edges, and only a word whose first byte, last byte and
+//! length some token has is looked up, in a small open-addressing table
+//! that compares a word's first and last eight bytes as integers (a
+//! multi-pattern automaton costs more to build than such a file takes to
+//! scan). In a larger file, the line starts come from `memchr` and the
+//! uncommon tokens from one packed (Teddy, SIMD) multi-pattern search
+//! ([`aho_corasick::packed`]), whose hits are sparse. Votes go to a dense
+//! array of one counter per alignment. Measured (`not_found` criterion
+//! bench, release, quiet 2-core machine, side by side in one run with the
+//! line-vote-only placement of 1.1, which misses the block in both cases):
+//! 16 MB 27.8 ms (was 53.4 ms: 0.52×), 10 KB 26.0 µs (was 29.3 µs: 0.89×).
 
 //! Excerpts are bounded: [`NOT_FOUND_LINES`] lines for a missing match,
 //! [`AMBIGUOUS_RADIUS`] lines either side of each ambiguous match, lines longer
@@ -132,10 +132,10 @@ pub(crate) struct NotFoundExcerpt {
 
 /// The excerpt for an `old_string` that does not occur in `text`.
 pub(crate) fn not_found_excerpt(text: &[u8], old: &str) -> NotFoundExcerpt {
-    let index = LineIndex::new(text);
+    let (index, aligned) = best_alignment(text, old);
     let total = index.count();
     let old_lines = split_lines(old.as_bytes()).len().max(1);
-    let top = match best_alignment(text, &index, old) {
+    let top = match aligned {
         Some(start) if old_lines <= NOT_FOUND_LINES => {
             start - ((NOT_FOUND_LINES - old_lines) / 2) as isize
         }
@@ -237,6 +237,11 @@ impl LineIndex {
                 .map(|i| i + 1)
                 .filter(|&i| i < text.len()),
         );
+        LineIndex::with_starts(text, starts)
+    }
+
+    /// The index of `text` whose line starts are `starts`.
+    fn with_starts(text: &[u8], starts: Vec<usize>) -> Self {
         let end = text.len() - usize::from(text.last() == Some(&b'\n'));
         LineIndex { starts, end }
     }
@@ -314,12 +319,14 @@ impl Votes {
     }
 }
 
-/// The 0-based line where `old` most plausibly starts (possibly negative or
-/// past the end when the evidence is near an edge), or `None` when nothing
-/// in the file votes for any place.
-fn best_alignment(text: &[u8], index: &LineIndex, old: &str) -> Option<isize> {
+/// The text's line index, and the 0-based line where `old` most plausibly
+/// starts (possibly negative or past the end when the evidence is near an
+/// edge), or `None` when nothing in the file votes for any place.
+fn best_alignment(text: &[u8], old: &str) -> (LineIndex, Option<isize>) {
     let mut old_lines = split_lines(old.as_bytes());
     old_lines.truncate(MAX_OLD_LINES);
+    let found = old_tokens(&old_lines);
+    let (index, hits) = token_hits(text, &found);
     let lines = index.count().max(1);
     let offset = old_lines.len() - 1 + ORDER_SLACK;
     let mut votes = Votes {
@@ -327,10 +334,10 @@ fn best_alignment(text: &[u8], index: &LineIndex, old: &str) -> Option<isize> {
         offset,
         cast: false,
     };
-    token_votes(text, index, &old_lines, lines, &mut votes);
-    line_votes(text, index, &old_lines, lines, &mut votes);
+    hits.vote(&found, lines, &mut votes);
+    line_votes(text, &index, &old_lines, lines, &mut votes);
     if !votes.cast {
-        return None;
+        return (index, None);
     }
     let v = &votes.votes;
     let mut best = (0usize, f64::MIN);
@@ -350,7 +357,7 @@ fn best_alignment(text: &[u8], index: &LineIndex, old: &str) -> Option<isize> {
             best = (at, score);
         }
     }
-    Some(best.0 as isize - offset as isize)
+    (index, Some(best.0 as isize - offset as isize))
 }
 
 /// Whether each byte belongs to a token (see [`is_word`]).
@@ -364,32 +371,111 @@ const WORD: [bool; 256] = {
     table
 };
 
-/// The distinct tokens of `old_string`, looked up word by word in a text.
+/// Slots of a [`TokenTable`]: a power of two, four times [`MAX_TOKENS`], so
+/// probes are short.
+const TOKEN_SLOTS: usize = 4 * MAX_TOKENS;
+// Ids are kept in a byte and slots come from the top byte of a hash.
+const _: () = assert!(MAX_TOKENS < 256 && TOKEN_SLOTS <= 256 && TOKEN_SLOTS.is_power_of_two());
+
+/// A word's first and last eight bytes (the same eight when it is shorter),
+/// read as integers: for a word of up to 16 bytes they and its length are
+/// the word, so most lookups compare two integers instead of calling
+/// `memcmp`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct WordKey {
+    head: u64,
+    tail: u64,
+    len: usize,
+}
+
+impl WordKey {
+    /// The key of `bytes[start..end]`.
+    #[inline(always)]
+    fn of(bytes: &[u8], start: usize, end: usize) -> Self {
+        let len = end - start;
+        let (head, tail) = if len >= 8 {
+            (load8(&bytes[start..]), load8(&bytes[end - 8..]))
+        } else {
+            let head = if bytes.len() - start >= 8 {
+                load8(&bytes[start..]) & ((1u64 << (8 * len)) - 1)
+            } else {
+                bytes[start..end]
+                    .iter()
+                    .rev()
+                    .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+            };
+            (head, head)
+        };
+        WordKey { head, tail, len }
+    }
+
+    /// The slot where probing for this key starts.
+    #[inline]
+    fn slot(&self) -> usize {
+        let mixed = (self.head ^ self.tail.rotate_left(29)).wrapping_add(self.len as u64);
+        (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % TOKEN_SLOTS
+    }
+}
+
+/// The first eight bytes of `bytes` (at least eight long), little-endian.
+#[inline]
+fn load8(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes"))
+}
+
+/// The distinct tokens of `old_string`, looked up word by word in a text:
+/// an open-addressing table of their [`WordKey`]s (a general hash map costs
+/// more than the rest of the scan on a small file).
 struct TokenTable<'a> {
-    ids: foldhash::HashMap<&'a [u8], usize>,
+    tokens: Vec<(&'a [u8], WordKey)>,
+    /// `id + 1` of the token whose probe sequence passes here, `0` if free.
+    slots: [u8; TOKEN_SLOTS],
     /// Bytes some token starts and ends with, and the token lengths (bit
     /// `n` for length `n`; bit 63 for every length from 63 on): cheap
-    /// filters that spare most words of a text the hash lookup.
+    /// filters that spare most words of a text the lookup.
     first: [bool; 256],
     last: [bool; 256],
     lengths: u64,
 }
 
 impl<'a> TokenTable<'a> {
+    /// The table of at most [`MAX_TOKENS`] distinct tokens.
     fn new(tokens: impl Iterator<Item = &'a [u8]>) -> Self {
         let mut table = TokenTable {
-            ids: foldhash::HashMap::default(),
+            tokens: Vec::new(),
+            slots: [0; TOKEN_SLOTS],
             first: [false; 256],
             last: [false; 256],
             lengths: 0,
         };
-        for (id, token) in tokens.enumerate() {
-            table.ids.insert(token, id);
+        for token in tokens.take(MAX_TOKENS) {
+            let key = WordKey::of(token, 0, token.len());
+            let mut slot = key.slot();
+            while table.slots[slot] != 0 {
+                slot = (slot + 1) % TOKEN_SLOTS;
+            }
+            table.tokens.push((token, key));
+            table.slots[slot] = table.tokens.len() as u8;
             table.first[token[0] as usize] = true;
             table.last[token[token.len() - 1] as usize] = true;
             table.lengths |= 1 << token.len().min(63);
         }
         table
+    }
+
+    /// The id of the token `bytes[start..end]`, if it is one.
+    #[inline(always)]
+    fn get(&self, bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+        let key = WordKey::of(bytes, start, end);
+        let mut slot = key.slot();
+        loop {
+            let id = usize::from(self.slots[slot]).checked_sub(1)?;
+            let (token, token_key) = self.tokens[id];
+            if token_key == key && (key.len <= 16 || token[8..] == bytes[start + 8..end]) {
+                return Some(id);
+            }
+            slot = (slot + 1) % TOKEN_SLOTS;
+        }
     }
 
     /// Calls `hit(token, line)` for every whole-word occurrence of a token
@@ -400,56 +486,139 @@ impl<'a> TokenTable<'a> {
         index: &LineIndex,
         lines: std::ops::Range<usize>,
         last_line: &mut [usize],
-        mut hit: impl FnMut(usize, usize),
+        hit: impl FnMut(usize, usize),
     ) {
         if lines.is_empty() {
             return;
         }
-        // One pass over the lines' bytes; a line break is a non-word byte,
-        // counted on the way.
         let from = index.starts[lines.start];
         let to = index.starts.get(lines.end).map_or(text.len(), |&s| s);
-        let bytes = &text[from..to];
-        let mut line = lines.start;
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if !WORD[b as usize] {
-                line += usize::from(b == b'\n');
-                i += 1;
-                continue;
+        self.scan_bytes(&text[from..to], lines.start, last_line, hit, |_| {});
+    }
+
+    /// [`TokenTable::scan`] over all of `text`, which also finds its line
+    /// starts: the one pass over a small text's bytes.
+    fn scan_indexing(
+        &self,
+        text: &[u8],
+        last_line: &mut [usize],
+        hit: impl FnMut(usize, usize),
+    ) -> LineIndex {
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        if !text.is_empty() {
+            starts.push(0);
+        }
+        self.scan_bytes(text, 0, last_line, hit, |at| {
+            if at + 1 < text.len() {
+                starts.push(at + 1);
             }
-            let start = i;
-            i += 1;
-            while i < bytes.len() && WORD[bytes[i] as usize] {
-                i += 1;
+        });
+        LineIndex::with_starts(text, starts)
+    }
+
+    /// The pass of [`TokenTable::scan`] over `bytes`, whose first line is
+    /// `line`, calling `line_break(at)` for each `\n`.
+    #[inline(always)]
+    fn scan_bytes(
+        &self,
+        bytes: &[u8],
+        mut line: usize,
+        last_line: &mut [usize],
+        mut hit: impl FnMut(usize, usize),
+        mut line_break: impl FnMut(usize),
+    ) {
+        // 64 bytes at a time: a mask of word bytes and one of line breaks
+        // (computed without branches, so the compiler vectorizes them),
+        // then one step per word, found from the mask's edges.
+        let mut open: Option<usize> = None; // a word that runs on from the last block
+        for (block, chunk) in bytes.chunks(64).enumerate() {
+            let base = block * 64;
+            let (words, breaks) = block_masks(chunk);
+            let mut starts = words & !((words << 1) | u64::from(open.is_some()));
+            let mut ends = words & !(words >> 1);
+            if chunk.len() == 64 && bytes.get(base + 64).is_some_and(|&b| WORD[b as usize]) {
+                ends &= !(1 << 63);
             }
-            if !self.first[b as usize]
-                || !self.last[bytes[i - 1] as usize]
-                || self.lengths & (1 << (i - start).min(63)) == 0
-            {
-                continue;
+            while ends != 0 {
+                let e = ends.trailing_zeros() as usize;
+                ends &= ends - 1;
+                let start = open.take().unwrap_or_else(|| {
+                    let s = starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    base + s
+                });
+                let end = base + e + 1;
+                if !self.first[bytes[start] as usize]
+                    || !self.last[bytes[end - 1] as usize]
+                    || self.lengths & (1 << (end - start).min(63)) == 0
+                {
+                    continue;
+                }
+                if let Some(id) = self.get(bytes, start, end) {
+                    let at = line + (breaks & ((1u64 << e) - 1)).count_ones() as usize;
+                    if last_line[id] != at {
+                        last_line[id] = at;
+                        hit(id, at);
+                    }
+                }
             }
-            if let Some(&id) = self.ids.get(&bytes[start..i])
-                && last_line[id] != line
-            {
-                last_line[id] = line;
-                hit(id, line);
+            if starts != 0 {
+                open = Some(base + starts.trailing_zeros() as usize);
+            }
+            line += breaks.count_ones() as usize;
+            let mut breaks = breaks;
+            while breaks != 0 {
+                line_break(base + breaks.trailing_zeros() as usize);
+                breaks &= breaks - 1;
             }
         }
     }
 }
 
-/// Evidence 1 of the module docs: rare tokens.
-fn token_votes(
-    text: &[u8],
-    index: &LineIndex,
-    old_lines: &[&[u8]],
-    lines: usize,
-    votes: &mut Votes,
-) {
-    // Distinct tokens, in order of first appearance, with the old lines
-    // they are on.
+/// Bit `i` of the first mask: whether `chunk[i]` is a word byte (see
+/// [`is_word`]); of the second: whether it is `\n`. `chunk` holds at most
+/// 64 bytes. The bytes are classified into flag arrays (a loop the
+/// compiler vectorizes), which [`pack`] turns into bits.
+#[inline(always)]
+fn block_masks(chunk: &[u8]) -> (u64, u64) {
+    let (mut words, mut breaks) = ([0u8; 64], [0u8; 64]);
+    if let Ok(block) = <&[u8; 64]>::try_from(chunk) {
+        for i in 0..64 {
+            words[i] = u8::from(word_byte(block[i]));
+            breaks[i] = u8::from(block[i] == b'\n');
+        }
+    } else {
+        for (i, &b) in chunk.iter().enumerate() {
+            words[i] = u8::from(word_byte(b));
+            breaks[i] = u8::from(b == b'\n');
+        }
+    }
+    (pack(&words), pack(&breaks))
+}
+
+/// The 64 flags (each 0 or 1) as the bits of one integer, eight at a
+/// time: multiplying eight flag bytes by `0x0102040810204080` gathers
+/// flag `k` into bit `56 + k`, and no carry reaches those bits.
+#[inline(always)]
+fn pack(flags: &[u8; 64]) -> u64 {
+    let mut bits = 0u64;
+    for (j, eight) in flags.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
+    }
+    bits
+}
+
+/// [`is_word`] in comparisons only, which vectorize.
+#[inline(always)]
+fn word_byte(b: u8) -> bool {
+    ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10) | (b == b'_') | (b >= 0x80)
+}
+
+/// The distinct tokens of `old_string` (the [`MAX_TOKENS`] longest, ties
+/// in order of first appearance), each with the lines of `old_string` it
+/// is on.
+fn old_tokens<'o>(old_lines: &[&'o [u8]]) -> Vec<(&'o [u8], Vec<usize>)> {
     let mut ids: foldhash::HashMap<&[u8], usize> = foldhash::HashMap::default();
     let mut found: Vec<(&[u8], Vec<usize>)> = Vec::new();
     for (i, line) in old_lines.iter().enumerate() {
@@ -467,36 +636,59 @@ fn token_votes(
     // The longest first (stable: ties keep their order of appearance).
     found.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
     found.truncate(MAX_TOKENS);
+    found
+}
+
+/// Where the tokens of `old_string` are in a text: every (token, file
+/// line) pair once, in file order, and the lines each token is on.
+struct TokenHits {
+    hits: Vec<(u32, u32)>,
+    counts: Vec<usize>,
+}
+
+impl TokenHits {
+    /// Evidence 1 of the module docs: each hit votes the rarity of its
+    /// token for every alignment that puts one of the token's lines of
+    /// `old_string` on the hit's line.
+    fn vote(&self, found: &[(&[u8], Vec<usize>)], lines: usize, votes: &mut Votes) {
+        let weights: Vec<f64> = self.counts.iter().map(|&c| rarity(lines, c)).collect();
+        for &(id, line) in &self.hits {
+            let id = id as usize;
+            for &i in &found[id].1 {
+                votes.add(line as usize, i, weights[id]);
+            }
+        }
+    }
+}
+
+/// The text's line index and where the tokens `found` are in it: in a
+/// text up to [`SCAN_WHOLE_BYTES`], every token, found in the pass that
+/// also indexes the lines; in a larger one, the tokens worth searching.
+fn token_hits(text: &[u8], found: &[(&[u8], Vec<usize>)]) -> (LineIndex, TokenHits) {
+    let mut hits = TokenHits {
+        hits: Vec::new(),
+        counts: vec![0; found.len()],
+    };
     if found.is_empty() {
-        return;
+        return (LineIndex::new(text), hits);
     }
     let table = TokenTable::new(found.iter().map(|(t, _)| *t));
-    // Every (token, file line) pair once, in file order.
-    let mut hits: Vec<(u32, u32)> = Vec::new();
-    let mut counts = vec![0usize; found.len()];
     let mut last_line = vec![usize::MAX; found.len()];
-    if text.len() <= SCAN_WHOLE_BYTES {
-        table.scan(text, index, 0..index.count(), &mut last_line, |id, l| {
-            counts[id] += 1;
-            hits.push((id as u32, l as u32));
-        });
+    let mut record = |id: usize, line: usize| {
+        hits.counts[id] += 1;
+        hits.hits.push((id as u32, line as u32));
+    };
+    let index = if text.len() <= SCAN_WHOLE_BYTES {
+        table.scan_indexing(text, &mut last_line, &mut record)
     } else {
-        let searched = tokens_worth_searching(text, index, &table, found.len());
-        if searched.is_empty() {
-            return;
+        let index = LineIndex::new(text);
+        let searched = tokens_worth_searching(text, &index, &table, found.len());
+        if !searched.is_empty() {
+            search(text, &index, found, &searched, &mut last_line, &mut record);
         }
-        search(text, index, &found, &searched, &mut last_line, |id, l| {
-            counts[id] += 1;
-            hits.push((id as u32, l as u32));
-        });
-    }
-    let weights: Vec<f64> = counts.iter().map(|&c| rarity(lines, c)).collect();
-    for (id, line) in hits {
-        let id = id as usize;
-        for &i in &found[id].1 {
-            votes.add(line as usize, i, weights[id]);
-        }
-    }
+        index
+    };
+    (index, hits)
 }
 
 /// Calls `hit(token, line)` for every whole-word occurrence in `text` of
@@ -913,6 +1105,90 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn the_scan_indexes_lines_as_the_line_index_does() {
+        let table = TokenTable::new(["abc".as_bytes()].into_iter());
+        for text in [
+            "",
+            "\n",
+            "\n\n",
+            "abc",
+            "abc\n",
+            "a\r\nabc\r\n\r\nx",
+            "\nabc\nd",
+        ] {
+            let mut last_line = vec![usize::MAX];
+            let mut hits = Vec::new();
+            let scanned =
+                table.scan_indexing(text.as_bytes(), &mut last_line, |id, l| hits.push((id, l)));
+            let index = LineIndex::new(text.as_bytes());
+            assert_eq!(
+                (scanned.starts, scanned.end),
+                (index.starts.clone(), index.end),
+                "{text:?}"
+            );
+            let abc: Vec<usize> = (0..index.count())
+                .filter(|&l| index.line(text.as_bytes(), l).starts_with(b"abc"))
+                .collect();
+            assert_eq!(
+                hits.iter().map(|h| h.1).collect::<Vec<_>>(),
+                abc,
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_vectorized_word_test_is_the_word_test() {
+        for b in 0..=255u8 {
+            assert_eq!(word_byte(b), is_word(b), "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn words_across_block_edges_are_found_whole() {
+        // Words that end, start or run through the 64-byte edges, one of
+        // them longer than a block, at every offset from a block's start.
+        let long = "w".repeat(70);
+        let tokens = ["abc", "abcd", long.as_str(), "tail"];
+        let found: Vec<(&[u8], Vec<usize>)> =
+            tokens.iter().map(|t| (t.as_bytes(), vec![0])).collect();
+        let table = TokenTable::new(found.iter().map(|(t, _)| *t));
+        for pad in 0..70 {
+            let text = format!(
+                "{}abc abcd\nxabc {long} {long}w\ny{}abcd.tail",
+                " ".repeat(pad),
+                "y".repeat(pad)
+            );
+            let index = LineIndex::new(text.as_bytes());
+            let mut scanned = Vec::new();
+            let mut last_line = vec![usize::MAX; found.len()];
+            table.scan(
+                text.as_bytes(),
+                &index,
+                0..index.count(),
+                &mut last_line,
+                |id, l| scanned.push((id, l)),
+            );
+            let mut searched = Vec::new();
+            let mut last_line = vec![usize::MAX; found.len()];
+            let all: Vec<usize> = (0..found.len()).collect();
+            search(
+                text.as_bytes(),
+                &index,
+                &found,
+                &all,
+                &mut last_line,
+                |id, l| searched.push((id, l)),
+            );
+            scanned.sort();
+            searched.sort();
+            assert_eq!(scanned, searched, "pad {pad}");
+            // `yabcd` is no word of the table, so line 2 has `tail` only.
+            assert_eq!(scanned, [(0, 0), (1, 0), (2, 1), (3, 2)], "pad {pad}");
+        }
     }
 
     #[test]
