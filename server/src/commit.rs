@@ -191,17 +191,22 @@
 //! recorder such as dm-log-writes or CrashMonkey, not available in CI), so
 //! both tables above are reasoning from the fsync order, not a
 //! measurement. Double faults (a fault in the rollback after a first
-//! fault) are exercised only by the hand-written tests in
-//! `server/tests/commit_faults.rs`, not enumerated. A point is one call on
+//! fault) are exercised by the hand-written tests in
+//! `server/tests/commit_faults.rs` and, through the binary, by
+//! `e2e_faults::a_failed_rollback_is_reported_per_file_and_finished_by_recover`
+//! (every rename from the second on fails), not enumerated. A point is one call on
 //! the thread running the commit: the admission's size estimate (a `stat`
 //! whose failure is ignored) is not one, and the journaled path's calls
 //! cannot be filtered by path (its staging names are random), so a few of
 //! its points cannot be aimed at reliably (`when=N` counts per thread);
 //! the script reports those as misses, never as passes. A fault in the
-//! cleanup after the commit point (removing an undo name) answers success
-//! and leaves that name, and on the journaled path the committed journal,
-//! for the next edit in that directory (single file) or the next start or
-//! `splice recover` (journaled) to remove; the script checks that they do.
+//! cleanup after the commit point (removing an undo name or the journal)
+//! answers success; every removal is tried twice, so a single fault leaves
+//! nothing (the script checks it at every point). A removal that keeps
+//! failing leaves that name, and on the journaled path the committed
+//! journal, for the next edit in that directory (single file) or the next
+//! start or `splice recover` (journaled) to remove
+//! (`e2e_faults::a_cleanup_that_keeps_failing_is_finished_by_the_next_edit`).
 //!
 //! Journal location: chosen by the caller (the server uses
 //! `$XDG_STATE_HOME/splice/journal`, else `~/.local/state/splice/journal`).
@@ -281,14 +286,16 @@ impl<E> From<CommitFailure> for CommitError<E> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RollbackOutcome {
     /// Whether any rename had to be undone (false: failed before the renames).
     pub attempted: bool,
     /// Files put back to their original content.
     pub restored: usize,
-    /// Files that could not be put back.
-    pub failed: usize,
+    /// The files (positions in the commit's changes) that had been replaced,
+    /// or whose state could not be read, and could not be put back: they
+    /// hold, or may hold, the new content.
+    pub not_restored: Vec<usize>,
     /// Whether every temp and undo name is gone. If not, the journal was kept
     /// and [`Committer::recover`] removes them once the file system allows.
     pub cleanup_complete: bool,
@@ -722,7 +729,7 @@ impl Committer {
                 rollback: RollbackOutcome {
                     attempted: bak.is_some(),
                     restored: 0,
-                    failed: 0,
+                    not_restored: Vec::new(),
                     cleanup_complete,
                 },
             });
@@ -743,7 +750,7 @@ impl Committer {
                 rollback: RollbackOutcome {
                     attempted: true,
                     restored: usize::from(restored),
-                    failed: usize::from(!restored),
+                    not_restored: if restored { Vec::new() } else { vec![0] },
                     cleanup_complete,
                 },
             });
@@ -999,7 +1006,7 @@ impl Committer {
         RollbackOutcome {
             attempted: false,
             restored: 0,
-            failed: 0,
+            not_restored: Vec::new(),
             cleanup_complete,
         }
     }
@@ -1032,7 +1039,7 @@ impl Committer {
             rollback: RollbackOutcome {
                 attempted: true,
                 restored: undone.restored,
-                failed: undone.failed,
+                not_restored: undone.not_restored,
                 cleanup_complete,
             },
         }

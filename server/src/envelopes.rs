@@ -326,6 +326,12 @@ pub fn commit_failure(
     // first file being written.
     let failed_file = written[failure.failed_index.unwrap_or(0)];
     let renamed: Vec<usize> = written[..failure.renamed_before_failure].to_vec();
+    let not_restored: Vec<usize> = failure
+        .rollback
+        .not_restored
+        .iter()
+        .map(|&k| written[k])
+        .collect();
     let mut e = if failure.error.op == FsOp::Journal {
         // The server's own journal directory, not the edited file: a hint
         // about the file ("create it") would send the caller the wrong way.
@@ -343,7 +349,9 @@ pub fn commit_failure(
         .map(|(i, f)| FileStatus {
             file_index: i as u64,
             file_path: f.file_path.clone(),
-            status: if i == failed_file {
+            status: if not_restored.contains(&i) {
+                FileState::NotRestored
+            } else if i == failed_file {
                 FileState::Failed
             } else if renamed.contains(&i) {
                 FileState::RolledBack
@@ -356,9 +364,9 @@ pub fn commit_failure(
     let rollback = RollbackReport {
         attempted: failure.rollback.attempted,
         restored: failure.rollback.restored as u64,
-        failed: failure.rollback.failed as u64,
+        failed: not_restored.len() as u64,
     };
-    if failure.rollback.failed > 0 {
+    if !not_restored.is_empty() {
         return ErrorEnvelope::rollback_failed(statuses, rollback)
             .file_path(ctx.file_path.clone())
             .build();

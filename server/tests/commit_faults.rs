@@ -115,7 +115,7 @@ fn disk_full_while_staging_the_third_of_five_files() {
         RollbackOutcome {
             attempted: false,
             restored: 0,
-            failed: 0,
+            not_restored: Vec::new(),
             cleanup_complete: true
         }
     );
@@ -161,7 +161,7 @@ fn read_only_remount_before_the_renames() {
         RollbackOutcome {
             attempted: true,
             restored: 0,
-            failed: 0,
+            not_restored: Vec::new(),
             cleanup_complete: false
         }
     );
@@ -218,7 +218,7 @@ fn immutable_fourth_target_fails_its_rename_after_three_succeeded() {
         RollbackOutcome {
             attempted: true,
             restored: 3,
-            failed: 0,
+            not_restored: Vec::new(),
             cleanup_complete: true
         }
     );

@@ -72,6 +72,9 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Run as uid/gid 65534 through `setpriv` (root ignores file modes).
     pub as_nobody: bool,
+    /// A command the binary runs under, e.g. `strace ... --` to fail chosen
+    /// system calls (empty: none). Not combined with `as_nobody`.
+    pub wrapper: Vec<std::ffi::OsString>,
     /// Journal directory (defaults to a fresh temp dir).
     pub journal_dir: Option<PathBuf>,
     /// Working directory of the server (defaults to the test's own), e.g. to
@@ -116,10 +119,18 @@ impl Server {
                 (p, Some(t))
             }
         };
+        assert!(
+            !launch.as_nobody || launch.wrapper.is_empty(),
+            "as_nobody and a wrapper do not combine"
+        );
         let mut cmd = if launch.as_nobody {
             let mut c = Command::new("setpriv");
             c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
                 .arg(splice_bin());
+            c
+        } else if let [program, args @ ..] = &launch.wrapper[..] {
+            let mut c = Command::new(program);
+            c.args(args).arg(splice_bin());
             c
         } else {
             Command::new(splice_bin())

@@ -201,9 +201,13 @@ impl Journal {
     }
 
     /// Removes the journal: the transaction is finished. Not fsynced: if the
-    /// removal is lost, recovery redoes only idempotent cleanup.
+    /// removal is lost, recovery redoes only idempotent cleanup. Tried twice,
+    /// as every cleanup removal is (see `stage::remove_if_exists`).
     pub(crate) fn remove(self) -> io::Result<()> {
-        fs::remove_file(&self.path)
+        fs::remove_file(&self.path).or_else(|e| {
+            tracing::debug!(error = %e, "removing a journal failed; trying once more");
+            fs::remove_file(&self.path)
+        })
     }
 
     #[cfg(test)]

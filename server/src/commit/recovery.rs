@@ -24,8 +24,9 @@ use crate::sandbox::Dir;
 pub(crate) struct Undone {
     /// Edited files that had been renamed and were put back.
     pub restored: usize,
-    /// Edited files that had been renamed and could not be put back.
-    pub failed: usize,
+    /// Edited files (their change index) that had been renamed, or whose
+    /// state could not be read, and could not be put back.
+    pub not_restored: Vec<usize>,
     /// Targets some other writer replaced meanwhile: left as they are, with the
     /// undo name (the original content) kept beside them.
     pub conflicts: Vec<PathBuf>,
@@ -51,7 +52,9 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
             Ok(id) => id,
             Err(e) => {
                 out.problems.push(restore_err(&e));
-                out.failed += usize::from(is_file);
+                if is_file {
+                    out.not_restored.push(rep.role.index());
+                }
                 continue;
             }
         };
@@ -75,7 +78,9 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
             Ok(()) => out.restored += usize::from(is_file && renamed),
             Err(e) => {
                 out.problems.push(restore_err(&e));
-                out.failed += usize::from(is_file && renamed);
+                if is_file && renamed {
+                    out.not_restored.push(rep.role.index());
+                }
             }
         }
         if let Err(e) = remove_if_exists(dir, &rep.temp) {

@@ -219,12 +219,20 @@ pub(crate) fn rename(dir: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
     Ok(())
 }
 
-/// Removes `name` from `dir`; a missing file is success.
+/// Removes `name` from `dir`; a missing file is success. A failure is
+/// tried once more before it is returned: every removal is a cleanup or
+/// rollback step, and a transient error (an `EIO` from a network file
+/// system) would otherwise leave a hidden staging name in the user's tree
+/// until the next edit there or `splice recover`.
 pub(crate) fn remove_if_exists(dir: &Dir, name: &OsStr) -> io::Result<()> {
-    match rustix::fs::unlinkat(dir.fd(), name, AtFlags::empty()) {
+    let unlink = || match rustix::fs::unlinkat(dir.fd(), name, AtFlags::empty()) {
         Ok(()) | Err(Errno::NOENT) => Ok(()),
-        Err(e) => Err(e.into()),
-    }
+        Err(e) => Err(io::Error::from(e)),
+    };
+    unlink().or_else(|e| {
+        tracing::debug!(error = %e, ?name, "removal failed; trying once more");
+        unlink()
+    })
 }
 
 /// What `lstat` says about a name.

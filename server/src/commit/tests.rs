@@ -262,7 +262,7 @@ fn a_failed_rename_rolls_back_earlier_renames_and_their_backups() {
         RollbackOutcome {
             attempted: true,
             restored: 2,
-            failed: 0,
+            not_restored: Vec::new(),
             cleanup_complete: true
         }
     );

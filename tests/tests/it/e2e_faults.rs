@@ -300,6 +300,51 @@ async fn eio_while_reading_is_read_failed() {
     assert!(e["message"].as_str().unwrap().starts_with("could not read"));
 }
 
+/// Whether `strace` can run here; `None` (after [`require`] failed loudly
+/// in CI or printed why it skips) when it cannot.
+fn strace() -> Option<()> {
+    let have = std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    require(if have {
+        Ok(())
+    } else {
+        Err(splice_tests::faults::Unavailable(
+            "strace is not installed".into(),
+        ))
+    })
+}
+
+/// A server in `root` whose system calls go through `strace` with `args`
+/// (the options before `--`).
+async fn straced(root: &Path, journal: &Path, args: &[&std::ffi::OsStr]) -> Server {
+    let mut wrapper: Vec<std::ffi::OsString> = ["strace", "-f", "-qq", "-o", "/dev/null"]
+        .map(Into::into)
+        .into();
+    wrapper.extend(args.iter().map(|a| a.to_os_string()));
+    wrapper.push("--".into());
+    Server::start(Launch {
+        roots: vec![root.to_path_buf()],
+        journal_dir: Some(journal.to_path_buf()),
+        wrapper,
+        ..Launch::default()
+    })
+    .await
+}
+
+/// `multi_edit_files` replacing `needle` in each of `files`, no backups.
+fn edit_each(files: &[&Path]) -> Value {
+    let files: Vec<Value> = files
+        .iter()
+        .map(|p| {
+            json!({"file_path": p.to_str().unwrap(),
+                   "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]})
+        })
+        .collect();
+    json!({"files": files, "backup": false})
+}
+
 /// A journaled commit whose journal directory cannot be fsynced after the
 /// `begin` record was renamed into place (found by `scripts/fault-points`,
 /// `fsync` and `openat` of the journal directory): the call fails with
@@ -308,24 +353,9 @@ async fn eio_while_reading_is_read_failed() {
 /// journal directory until the next start or `splice recover`). `strace`
 /// fails exactly that fsync: `-P` limits tracing and injection to calls on
 /// the journal directory itself.
-#[test]
-fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-
-    let have_strace = Command::new("strace")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if require(if have_strace {
-        Ok(())
-    } else {
-        Err(splice_tests::faults::Unavailable(
-            "strace is not installed".into(),
-        ))
-    })
-    .is_none()
-    {
+#[tokio::test]
+async fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
+    if strace().is_none() {
         return;
     }
     let scratch = ScratchDir::new("splice-e2e-journal-fsync").unwrap();
@@ -337,58 +367,23 @@ fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
     let (a, b) = (root.join("a.txt"), root.join("b.txt"));
     std::fs::write(&a, "a needle\n").unwrap();
     std::fs::write(&b, "b needle\n").unwrap();
-    let mut child = Command::new("strace")
-        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync"])
-        .arg("-P")
-        .arg(&journal)
-        .args(["-e", "inject=fsync:error=EIO:when=1", "--"])
-        .arg(splice_tests::harness::splice_bin())
-        .arg("--root")
-        .arg(&root)
-        .arg("--journal-dir")
-        .arg(&journal)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn strace");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |msg: Value| {
-        writeln!(stdin, "{msg}").unwrap();
-        stdin.flush().unwrap();
-    };
-    let mut answer = |id: u64| -> Value {
-        loop {
-            let mut line = String::new();
-            assert!(stdout.read_line(&mut line).unwrap() > 0, "server closed");
-            let msg: Value = serde_json::from_str(&line).unwrap();
-            if msg["id"] == id {
-                return msg;
-            }
-        }
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "e2e", "version": "1"}}}),
-    );
-    answer(1);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let edit = |p: &Path| {
-        json!({"file_path": p.to_str().unwrap(),
-        "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]})
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "multi_edit_files",
-        "arguments": {"files": [edit(&a), edit(&b)], "backup": false}}}),
-    );
-    let out = answer(2);
-    let _ = child.kill();
-    let _ = child.wait();
-    let e = &out["result"]["structuredContent"];
-    assert_eq!(out["result"]["isError"], true, "{out:#}");
+    let server = straced(
+        &root,
+        &journal,
+        &[
+            "-e".as_ref(),
+            "trace=fsync".as_ref(),
+            "-P".as_ref(),
+            journal.as_os_str(),
+            "-e".as_ref(),
+            "inject=fsync:error=EIO:when=1".as_ref(),
+        ],
+    )
+    .await;
+    let out = server.call("multi_edit_files", edit_each(&[&a, &b])).await;
+    server.stop().await;
+    let e = &out.structured;
+    assert!(out.is_error, "{e:#}");
     assert_eq!(e["error_code"], "JOURNAL_UNAVAILABLE", "{e:#}");
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "a needle\n");
     assert_eq!(std::fs::read_to_string(&b).unwrap(), "b needle\n");
@@ -398,4 +393,152 @@ fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
         Vec::<String>::new(),
         "the failed call left its journal"
     );
+}
+
+/// The one double fault that leaves files neither all old nor all new: a
+/// journaled commit whose second rename fails, and whose rollback of the
+/// first fails too (`strace` fails every rename in the tree from the second
+/// on; the journal directory is not traced). The answer is ROLLBACK_FAILED,
+/// `file_statuses` names the file that holds the new content
+/// (`not_restored`: it said `rolled_back` before), the journal is kept, and
+/// `splice recover`, once renames work again, puts every file back and
+/// leaves nothing behind.
+#[tokio::test]
+async fn a_failed_rollback_is_reported_per_file_and_finished_by_recover() {
+    if strace().is_none() {
+        return;
+    }
+    let scratch = ScratchDir::new("splice-e2e-rollback-failed").unwrap();
+    let dir = canonical(scratch.path());
+    let root = dir.join("tree");
+    let journal = dir.join("journal");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&journal).unwrap();
+    let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
+        .iter()
+        .map(|n| root.join(n))
+        .collect();
+    for f in &files {
+        std::fs::write(f, "old needle\n").unwrap();
+    }
+    let renames = "rename,renameat,renameat2";
+    let server = straced(
+        &root,
+        &journal,
+        &[
+            "-e".as_ref(),
+            format!("trace={renames}").as_ref(),
+            "-P".as_ref(),
+            root.as_os_str(),
+            "-e".as_ref(),
+            format!("inject={renames}:error=EIO:when=2+").as_ref(),
+        ],
+    )
+    .await;
+    let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let out = server.call("multi_edit_files", edit_each(&paths)).await;
+    server.stop().await;
+    let e = &out.structured;
+    assert!(out.is_error, "{e:#}");
+    assert_eq!(e["error_code"], "ROLLBACK_FAILED", "{e:#}");
+    assert_eq!(e["retryable"], false);
+    assert_eq!(e["cause"], "environment");
+    assert_eq!(
+        e["rollback"],
+        json!({"attempted": true, "restored": 0, "failed": 1}),
+        "{e:#}"
+    );
+    let statuses: Vec<&str> = e["file_statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["not_restored", "failed", "skipped"], "{e:#}");
+    // What the envelope says is what the disk holds.
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), "old NEEDLE\n");
+    assert_eq!(std::fs::read_to_string(&files[1]).unwrap(), "old needle\n");
+    assert_eq!(
+        listing(&journal).len(),
+        1,
+        "the journal is kept for recovery"
+    );
+
+    let out = std::process::Command::new(splice_tests::harness::splice_bin())
+        .arg("--root")
+        .arg(&root)
+        .arg("--journal-dir")
+        .arg(&journal)
+        .arg("recover")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("rolled back, 3 file(s)"), "{text}");
+    for f in &files {
+        assert_eq!(std::fs::read_to_string(f).unwrap(), "old needle\n");
+    }
+    assert_eq!(
+        listing(&root),
+        ["a.txt", "b.txt", "c.txt"],
+        "staging names left"
+    );
+    assert_eq!(listing(&journal), Vec::<String>::new());
+}
+
+/// A removal after the commit point that keeps failing (every unlink in
+/// the tree fails with EIO, the retry too): the edit stands and is answered
+/// as a success, the undo name it could not remove stays beside the file,
+/// and the next edit in that directory removes it. A single failed removal
+/// is retried at once (`scripts/fault-points` checks that it leaves
+/// nothing).
+#[tokio::test]
+async fn a_cleanup_that_keeps_failing_is_finished_by_the_next_edit() {
+    if strace().is_none() {
+        return;
+    }
+    let scratch = ScratchDir::new("splice-e2e-cleanup-fails").unwrap();
+    let dir = canonical(scratch.path());
+    let root = dir.join("tree");
+    let journal = dir.join("journal");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&journal).unwrap();
+    let (a, b) = (root.join("a.txt"), root.join("b.txt"));
+    std::fs::write(&a, "a needle\n").unwrap();
+    std::fs::write(&b, "b needle\n").unwrap();
+    let unlinks = "unlink,unlinkat";
+    let server = straced(
+        &root,
+        &journal,
+        &[
+            "-e".as_ref(),
+            format!("trace={unlinks}").as_ref(),
+            "-P".as_ref(),
+            root.as_os_str(),
+            "-e".as_ref(),
+            format!("inject={unlinks}:error=EIO:when=1+").as_ref(),
+        ],
+    )
+    .await;
+    let edit = |p: &Path| {
+        json!({"file_path": p.to_str().unwrap(), "backup": false,
+               "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]})
+    };
+    let out = server.call("multi_edit", edit(&a)).await;
+    server.stop().await;
+    assert!(!out.is_error, "{}", out.structured);
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "a NEEDLE\n");
+    assert_eq!(
+        listing(&root),
+        [".a.txt.splice.undo", "a.txt", "b.txt"],
+        "the undo name is left when its removal keeps failing"
+    );
+
+    let server = Server::in_root(&root).await;
+    let out = server.call("multi_edit", edit(&b)).await;
+    server.stop().await;
+    assert!(!out.is_error, "{}", out.structured);
+    assert_eq!(listing(&root), ["a.txt", "b.txt"]);
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "a NEEDLE\n");
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "b NEEDLE\n");
 }

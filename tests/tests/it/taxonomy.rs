@@ -408,11 +408,6 @@ fn every_active_code_is_sent_by_the_server_and_seen_by_an_end_to_end_test() {
              tests time a call out against a full bound",
         ),
         (
-            "ROLLBACK_FAILED",
-            "needs a second file-system fault while a failed commit is being undone; \
-             scripts/fault-points injects faults at every system call of a commit",
-        ),
-        (
             "INTERNAL_ERROR",
             "answers a panic or a broken invariant; no call can trigger one on purpose \
              (the server's unit tests build it)",
