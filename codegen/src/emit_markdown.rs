@@ -72,7 +72,7 @@ fn envelope_section(out: &mut String) {
          its code lists below; absent optional fields are omitted.\n\n\
          - `retryable`: the caller can fix its call and retry.\n\
          - `cause`: who is to blame: `input` (the caller's arguments), `environment` (the file \
-         system, permissions, other processes) or `server` (splice itself).\n\
+         system, permissions, other processes) or `server` (the server itself).\n\
          - `recovery_hints`: general guidance, most relevant first; never a prescribed replacement.\n\n",
     );
 }

@@ -136,7 +136,7 @@ fn properties(spec: &Spec) -> Map<String, Value> {
         json!({
             "type": "string",
             "enum": Cause::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
-            "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (splice itself)."
+            "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (the server itself)."
         }),
     );
     props.insert(

@@ -52,6 +52,10 @@ pub struct Outcome {
     pub files: Vec<FileReport>,
     /// Whether this was a check (nothing written).
     pub check: bool,
+    /// The spec, as given.
+    pub spec: PathBuf,
+    /// The command that brings the artifacts up to date.
+    pub fix: String,
 }
 
 /// The state of one artifact.
@@ -107,7 +111,8 @@ impl Outcome {
             }
             let _ = writeln!(
                 out,
-                "error: {SPEC_PATH} has errors; no artifact was {}",
+                "error: {} has errors; no artifact was {}",
+                self.spec.display(),
                 if self.check { "checked" } else { "written" }
             );
             return out;
@@ -133,32 +138,51 @@ impl Outcome {
         if self.stale().next().is_some() {
             let _ = writeln!(
                 out,
-                "error: generated files are out of date with {SPEC_PATH}; run `{GENERATE_COMMAND}` to update"
+                "error: generated files are out of date with {}; run `{}` to update",
+                self.spec.display(),
+                self.fix
             );
         }
         out
     }
 }
 
-/// Loads `<workspace_root>/errors.yaml`, computes every artifact and writes
-/// the ones that differ (`check == false`) or reports them as stale
-/// (`check == true`, nothing written). A spec that does not load is an
-/// [`Outcome`] with diagnostics, not an `Err`; `Err` is an I/O failure on an
-/// artifact.
+/// [`run_at`] for `<workspace_root>/errors.yaml`, with the artifacts
+/// beside it: splice's own layout.
 pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
-    let spec = match crate::load_path(&workspace_root.join(SPEC_PATH)) {
+    let mut outcome = run_at(&workspace_root.join(SPEC_PATH), workspace_root, check)?;
+    outcome.spec = PathBuf::from(SPEC_PATH);
+    outcome.fix = GENERATE_COMMAND.to_string();
+    Ok(outcome)
+}
+
+/// Loads the spec at `spec_path`, computes every artifact and writes the
+/// ones under `out_dir` that differ (`check == false`) or reports them as
+/// stale (`check == true`, nothing written): how a project other than
+/// splice keeps its artifacts where it keeps them. A spec that does not
+/// load is an [`Outcome`] with diagnostics, not an `Err`; `Err` is an I/O
+/// failure on an artifact.
+pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outcome> {
+    let fix = format!(
+        "splice-codegen generate --spec {} --out {}",
+        spec_path.display(),
+        out_dir.display()
+    );
+    let spec = match crate::load_path(spec_path) {
         Ok(spec) => spec,
         Err(diagnostics) => {
             return Ok(Outcome {
                 diagnostics: Some(diagnostics),
                 files: Vec::new(),
                 check,
+                spec: spec_path.to_path_buf(),
+                fix,
             });
         }
     };
     let mut files = Vec::new();
     for (path, expected) in artifacts(&spec) {
-        let full = workspace_root.join(&path);
+        let full = out_dir.join(&path);
         let current = match std::fs::read_to_string(&full) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -190,6 +214,8 @@ pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
         diagnostics: None,
         files,
         check,
+        spec: spec_path.to_path_buf(),
+        fix,
     })
 }
 

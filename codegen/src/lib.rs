@@ -11,6 +11,7 @@ pub mod emit_rust;
 pub mod emit_schema;
 pub mod emit_ts;
 pub mod generate;
+pub mod init;
 pub mod load;
 mod lower;
 pub mod spec;

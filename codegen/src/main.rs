@@ -31,6 +31,9 @@ enum Command {
         /// grep) instead of the annotated report.
         #[arg(long)]
         short: bool,
+        /// Also check that the artifacts generated into DIR are fresh.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Compare two versions of the spec: breaking and compatible changes.
     ///
@@ -46,11 +49,24 @@ enum Command {
         new: Option<PathBuf>,
     },
     /// Rewrite the generated artifacts (schema/, docs/errors.md) from
-    /// errors.yaml of the enclosing workspace.
+    /// errors.yaml of the enclosing workspace, or from --spec into --out.
     Generate {
         /// Write nothing; exit 1 with a diff if any artifact is stale.
         #[arg(long)]
         check: bool,
+        /// The spec [default: errors.yaml of the enclosing workspace].
+        #[arg(long, value_name = "FILE")]
+        spec: Option<PathBuf>,
+        /// Where the artifacts go (schema/ and docs/ under it) [default: the
+        /// spec's directory].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Write a minimal, valid starter errors.yaml into DIR (default: the
+    /// current directory) and print the next commands.
+    Init {
+        /// The directory [default: .].
+        dir: Option<PathBuf>,
     },
     /// Print the Rust code that `taxonomy!` expands to, formatted.
     Rust {
@@ -77,7 +93,11 @@ fn main() -> ExitCode {
 /// Runs one command; `Ok(false)` means "reported problems, exit 1".
 fn run(command: Command) -> Result<bool, String> {
     match command {
-        Command::Check { spec, short } => {
+        Command::Check {
+            spec,
+            short,
+            out: out_dir,
+        } => {
             let path = spec_path(spec)?;
             let spec = match load_path(&path) {
                 Ok(spec) => spec,
@@ -91,7 +111,10 @@ fn run(command: Command) -> Result<bool, String> {
                 }
             };
             out(&format!("ok: {}: {}\n", path.display(), summary(&spec)));
-            Ok(true)
+            match out_dir {
+                Some(dir) => generate(&path, &dir, true),
+                None => Ok(true),
+            }
         }
         Command::Diff { old, new } => {
             let (old, new, new_name) = match (old, new) {
@@ -122,16 +145,31 @@ fn run(command: Command) -> Result<bool, String> {
             out(&report.render(&new_name));
             Ok(report.is_acceptable())
         }
-        Command::Generate { check } => {
+        Command::Generate {
+            check,
+            spec: None,
+            out: None,
+        } => {
             let root = workspace_root()?;
             let outcome = splice_codegen::generate::run(&root, check).map_err(|e| e.to_string())?;
-            let text = outcome.render();
-            if outcome.is_success() {
-                out(&text);
-            } else {
-                eprint!("{text}");
-            }
-            Ok(outcome.is_success())
+            Ok(render(&outcome))
+        }
+        Command::Generate { check, spec, out } => {
+            let spec = spec_path(spec)?;
+            let dir = match out {
+                Some(dir) => dir,
+                None => spec
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| PathBuf::from(".")),
+            };
+            generate(&spec, &dir, check)
+        }
+        Command::Init { dir } => {
+            let dir = dir.unwrap_or_else(|| PathBuf::from("."));
+            let path = splice_codegen::init::write(&dir).map_err(|e| e.to_string())?;
+            out(&splice_codegen::init::next_steps(&path, &dir));
+            Ok(true)
         }
         Command::Rust { spec } => {
             let path = spec_path(spec)?;
@@ -142,6 +180,23 @@ fn run(command: Command) -> Result<bool, String> {
             Ok(true)
         }
     }
+}
+
+/// Generates (or checks) the artifacts of `spec` under `dir`.
+fn generate(spec: &Path, dir: &Path, check: bool) -> Result<bool, String> {
+    let outcome = splice_codegen::generate::run_at(spec, dir, check).map_err(|e| e.to_string())?;
+    Ok(render(&outcome))
+}
+
+/// Prints what generating did: to stdout on success, else to stderr.
+fn render(outcome: &splice_codegen::generate::Outcome) -> bool {
+    let text = outcome.render();
+    if outcome.is_success() {
+        out(&text);
+    } else {
+        eprint!("{text}");
+    }
+    outcome.is_success()
 }
 
 /// Loads a spec, printing its diagnostics to stderr on failure.

@@ -4,7 +4,8 @@
 //! with the spec's `FILE:LINE:COL`, and with nothing but the spec's problems.
 //! `ui/call-site/`: code that breaks the generated API (a missing required
 //! field, a field the code may not carry, an unknown or deprecated code, a
-//! non-exhaustive match) must not compile. `ui/macro/`: misuse of the macro
+//! non-exhaustive match, and a missing required field of the second
+//! taxonomy, `examples/http-fetch`) must not compile. `ui/macro/`: misuse of the macro
 //! itself. `ui/pass/`: a minimal spec and the real `errors.yaml` expand to
 //! code that compiles and behaves.
 //!
