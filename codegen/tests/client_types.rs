@@ -4,6 +4,9 @@
 //!   narrows an `ErrorEnvelope` on `error_code` and uses `CODES`) together
 //!   with `schema/error_envelope.py`; then the consumer runs with `python3`
 //!   and checks every example envelope of `docs/errors.md` against `CODES`.
+//! - Python, another taxonomy: the module generated from a variant of the
+//!   demo fixture (keyword-named keys, a forward reference) passes
+//!   `mypy --strict` with a consumer that narrows it, and imports.
 //! - TypeScript: `tsc --strict --noEmit` on `tests/client-types/consumer.ts`,
 //!   which imports `schema/error-envelope.d.ts`.
 //!
@@ -20,6 +23,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use splice_codegen::emit_python;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -67,26 +72,36 @@ fn run(cmd: &mut Command) -> (Output, String) {
     (out, text)
 }
 
-fn mypy(mypy: &Path, cache: &Path, files: &[&str]) -> (Output, String) {
-    let root = root();
+/// `mypy --strict` on `files` (relative to `dir`), importing from `path`.
+fn mypy_in(mypy: &Path, cache: &Path, dir: &Path, path: &Path, files: &[&str]) -> (Output, String) {
     run(Command::new(mypy)
         .args(["--strict", "--python-version", "3.11", "--no-color-output"])
         .arg("--cache-dir")
         .arg(cache)
         .args(files)
-        .env("MYPYPATH", root.join("schema"))
-        .current_dir(&root))
+        .env("MYPYPATH", path)
+        .current_dir(dir))
+}
+
+/// `mypy --strict` on workspace files, importing from `schema/`.
+fn mypy(mypy: &Path, cache: &Path, files: &[&str]) -> (Output, String) {
+    let root = root();
+    mypy_in(mypy, cache, &root, &root.join("schema"), files)
+}
+
+fn require_mypy() -> Option<PathBuf> {
+    require(
+        root().join("tests/interop-py/.venv/bin/mypy"),
+        "mypy",
+        "python3 -m venv tests/interop-py/.venv && tests/interop-py/.venv/bin/pip install \
+         --require-hashes -r tests/interop-py/requirements.txt",
+    )
 }
 
 #[test]
 fn python_client_types_check_and_agree_with_the_examples() {
     let root = root();
-    let Some(mypy_bin) = require(
-        root.join("tests/interop-py/.venv/bin/mypy"),
-        "mypy",
-        "python3 -m venv tests/interop-py/.venv && tests/interop-py/.venv/bin/pip install \
-         --require-hashes -r tests/interop-py/requirements.txt",
-    ) else {
+    let Some(mypy_bin) = require_mypy() else {
         return;
     };
     let cache = tempfile::tempdir().expect("temp dir");
@@ -133,6 +148,106 @@ fn python_client_types_check_and_agree_with_the_examples() {
         "expected `{expected}` from consumer.py:\n{text}"
     );
 }
+
+/// The emitter hard-codes nothing of splice: the module of another taxonomy
+/// (the demo fixture, plus a field and a member named like Python keywords,
+/// which need the functional `TypedDict` syntax, and an object type that
+/// refers to one declared after it) type-checks, narrows, and imports.
+#[test]
+fn python_types_of_another_taxonomy_check() {
+    let Some(mypy_bin) = require_mypy() else {
+        return;
+    };
+    let demo = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.yaml"),
+    )
+    .expect("read demo.yaml");
+    let spec_text =
+        demo.replace(
+            "optional: [os_error, rollback]",
+            "optional: [os_error, rollback, from]",
+        )
+        .replace(
+            "types:\n",
+            "types:\n  Holder:\n    doc: Declared before what it holds.\n    members:\n      \
+             limits: { type: \"Limit[]\", doc: Limits. }\n      \
+             class: { type: string, optional: true, doc: A keyword-named member. }\n",
+        ) + "  from:\n    type: string\n    in: top_level\n    doc: A keyword-named field.\n  \
+           holder: { type: Holder, in: context, doc: Uses Holder. }\n";
+    let spec_text = spec_text.replace(
+        "required: [file_path, limit]",
+        "required: [file_path, limit, holder]",
+    );
+    let spec = splice_codegen::load_str(&spec_text, "demo-variant.yaml")
+        .unwrap_or_else(|d| panic!("the demo variant does not load:\n{}", d.render()));
+    let module = emit_python::emit(&spec);
+    assert!(module.contains("DiskFullEnvelope = typing.TypedDict("));
+    assert!(module.contains("Holder = typing.TypedDict("));
+    assert!(module.contains("        \"limits\": list[\"Limit\"],\n"));
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("demo_envelope.py"), &module).expect("write module");
+    std::fs::write(dir.path().join("demo_consumer.py"), DEMO_CONSUMER).expect("write consumer");
+    let cache = dir.path().join(".mypy_cache");
+    let (out, text) = mypy_in(
+        &mypy_bin,
+        &cache,
+        dir.path(),
+        dir.path(),
+        &["demo_consumer.py", "demo_envelope.py"],
+    );
+    assert!(
+        out.status.success(),
+        "mypy --strict rejects the demo module:\n{text}\n{module}"
+    );
+
+    let python = mypy_bin.with_file_name("python3");
+    let (out, text) = run(Command::new(&python)
+        .arg("demo_consumer.py")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(dir.path()));
+    assert!(out.status.success(), "demo_consumer.py failed:\n{text}");
+    assert!(
+        text.contains("ok DISK_FULL 4000 from=/x limits=1"),
+        "{text}"
+    );
+}
+
+/// Narrows a demo-variant envelope and reads its keyword-named keys.
+const DEMO_CONSUMER: &str = r#"import typing
+
+from demo_envelope import CODES, DiskFullEnvelope, ErrorEnvelope, Holder
+
+
+def describe(env: ErrorEnvelope) -> str:
+    if env["error_code"] == "DISK_FULL":
+        typing.assert_type(env, DiskFullEnvelope)
+        typing.assert_type(env["code"], typing.Literal[4000])
+        holder: Holder = env["context"]["holder"]
+        return f"{env['error_code']} {env['code']} from={env.get('from')} limits={len(holder['limits'])}"
+    return env["message"]
+
+
+env: ErrorEnvelope = {
+    "success": False,
+    "error_code": "DISK_FULL",
+    "code": 4000,
+    "category": "external",
+    "message": "no space left for /x",
+    "retryable": False,
+    "cause": "environment",
+    "recovery_hints": ["Free some space"],
+    "file_path": "/x",
+    "from": "/x",
+    "context": {
+        "limit": {"name": "disk", "max": 1},
+        "holder": {"limits": [{"name": "disk", "max": 1}], "class": "k"},
+    },
+}
+assert CODES["DISK_FULL"].number == env["code"]
+assert "GONE" not in CODES
+print("ok", describe(env))
+"#;
 
 #[test]
 fn typescript_client_types_check() {
