@@ -30,7 +30,7 @@
 //! Codes then name fields in `context.required` / `context.optional`. The
 //! loader ([`crate::load`]) reads these sections into [`FieldDef`]s and
 //! [`TypeDef`]s with every type reference resolved; the Rust, JSON Schema,
-//! TypeScript and Markdown emitters and the proc macro all derive their
+//! TypeScript, Python and Markdown emitters and the proc macro all derive their
 //! shapes from them, so none of them can drift. The format is documented in
 //! `docs/spec-format.md` ("Context fields and types").
 

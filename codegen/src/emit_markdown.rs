@@ -42,7 +42,8 @@ pub fn emit(spec: &Spec) -> String {
     let _ = writeln!(
         out,
         "Taxonomy version **{}**. Envelope schema: `{}` (`schema/error-envelope.schema.json`); \
-         TypeScript declarations: `schema/error-envelope.d.ts`.\n",
+         TypeScript declarations: `schema/error-envelope.d.ts`; \
+         Python types: `schema/error_envelope.py`.\n",
         spec.taxonomy.version.value,
         spec.taxonomy.schema_id()
     );

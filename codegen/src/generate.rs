@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::Diagnostics;
 use crate::emit_markdown::GENERATE_COMMAND;
 use crate::spec::Spec;
-use crate::{emit_markdown, emit_schema, emit_ts};
+use crate::{emit_markdown, emit_python, emit_schema, emit_ts};
 
 /// The spec, relative to the workspace root.
 pub const SPEC_PATH: &str = "errors.yaml";
@@ -38,6 +38,10 @@ pub fn artifacts(spec: &Spec) -> Vec<(PathBuf, String)> {
         (
             PathBuf::from("schema/error-envelope.d.ts"),
             emit_ts::emit(spec),
+        ),
+        (
+            PathBuf::from("schema/error_envelope.py"),
+            emit_python::emit(spec),
         ),
         (PathBuf::from("docs/errors.md"), emit_markdown::emit(spec)),
     ]

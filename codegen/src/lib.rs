@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod diff;
 mod draft;
 pub mod emit_markdown;
+pub mod emit_python;
 pub mod emit_rust;
 pub mod emit_schema;
 pub mod emit_ts;

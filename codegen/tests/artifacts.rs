@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use splice_codegen::generate::{self, FileStatus};
-use splice_codegen::{emit_markdown, emit_schema, emit_ts};
+use splice_codegen::{emit_markdown, emit_python, emit_schema, emit_ts};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,6 +62,11 @@ fn demo_typescript() {
 }
 
 #[test]
+fn demo_python() {
+    insta::assert_snapshot!(emit_python::emit(&demo()));
+}
+
+#[test]
 fn demo_markdown() {
     insta::assert_snapshot!(emit_markdown::emit(&demo()));
 }
@@ -80,7 +85,7 @@ fn check_reports_missing_files_then_generate_writes_them() {
     let ws = workspace(DEMO);
     let check = generate::run(ws.path(), true).unwrap();
     assert!(!check.is_success());
-    assert_eq!(check.stale().count(), 3);
+    assert_eq!(check.stale().count(), generate::artifacts(&demo()).len());
     let report = check.render();
     assert!(
         report.contains("error: docs/errors.md is stale\n"),

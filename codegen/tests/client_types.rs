@@ -1,0 +1,311 @@
+//! The generated client types, checked by the real type checkers.
+//!
+//! - Python: `mypy --strict` on `tests/client-types/consumer.py` (which
+//!   narrows an `ErrorEnvelope` on `error_code` and uses `CODES`) together
+//!   with `schema/error_envelope.py`; then the consumer runs with `python3`
+//!   and checks every example envelope of `docs/errors.md` against `CODES`.
+//! - Python, another taxonomy: the module generated from a variant of the
+//!   demo fixture (keyword-named keys, a forward reference) passes
+//!   `mypy --strict` with a consumer that narrows it, and imports.
+//! - TypeScript: `tsc --strict --noEmit` on `tests/client-types/consumer.ts`,
+//!   which imports `schema/error-envelope.d.ts`.
+//!
+//! Each checker also gets a deliberately wrong client (`wrong.py`,
+//! `wrong.ts`: reading fields the narrowed code does not carry) and must
+//! reject it with exactly the expected errors, so a checker that sees no
+//! types (a broken import, an `Any`) cannot make these tests pass.
+//!
+//! mypy comes from `tests/interop-py/.venv` (pinned with hashes in
+//! `tests/interop-py/requirements.txt`), tsc from `tests/interop/node_modules`
+//! (pinned in `tests/interop/package-lock.json`); `.ci/run` installs both.
+//! When one is missing the test fails under `CI=true` and is skipped, with
+//! the reason printed, otherwise.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use splice_codegen::emit_python;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen/ has a parent")
+        .to_path_buf()
+}
+
+/// `CI=true` (or `1`), as in `splice_tests::harness::in_ci`.
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// `Some(path)` if the tool exists; otherwise panics in CI, or prints why
+/// the test is skipped and returns `None`.
+fn require(path: PathBuf, what: &str, install: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    skip_or_fail(&format!(
+        "{what} ({} is missing; {install})",
+        path.display()
+    ));
+    None
+}
+
+/// A needed tool is missing: panics under `CI=true`, prints why the test is
+/// skipped otherwise (the caller then returns).
+fn skip_or_fail(reason: &str) {
+    if in_ci() {
+        panic!("this test needs {reason}, and CI=true: failing instead of skipping");
+    }
+    eprintln!("SKIPPED: needs {reason}");
+}
+
+fn run(cmd: &mut Command) -> (Output, String) {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, text)
+}
+
+/// `mypy --strict` on `files` (relative to `dir`), importing from `path`.
+fn mypy_in(mypy: &Path, cache: &Path, dir: &Path, path: &Path, files: &[&str]) -> (Output, String) {
+    run(Command::new(mypy)
+        .args(["--strict", "--python-version", "3.11", "--no-color-output"])
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(files)
+        .env("MYPYPATH", path)
+        .current_dir(dir))
+}
+
+/// `mypy --strict` on workspace files, importing from `schema/`.
+fn mypy(mypy: &Path, cache: &Path, files: &[&str]) -> (Output, String) {
+    let root = root();
+    mypy_in(mypy, cache, &root, &root.join("schema"), files)
+}
+
+fn require_mypy() -> Option<PathBuf> {
+    require(
+        root().join("tests/interop-py/.venv/bin/mypy"),
+        "mypy",
+        "python3 -m venv tests/interop-py/.venv && tests/interop-py/.venv/bin/pip install \
+         --require-hashes -r tests/interop-py/requirements.txt",
+    )
+}
+
+#[test]
+fn python_client_types_check_and_agree_with_the_examples() {
+    let root = root();
+    let Some(mypy_bin) = require_mypy() else {
+        return;
+    };
+    let cache = tempfile::tempdir().expect("temp dir");
+
+    let (out, text) = mypy(
+        &mypy_bin,
+        cache.path(),
+        &["tests/client-types/consumer.py", "schema/error_envelope.py"],
+    );
+    assert!(
+        out.status.success(),
+        "mypy --strict rejects the consumer or the generated module:\n{text}"
+    );
+
+    let (out, text) = mypy(&mypy_bin, cache.path(), &["tests/client-types/wrong.py"]);
+    assert!(!out.status.success(), "mypy accepted wrong.py:\n{text}");
+    for expected in [
+        "wrong.py:10: error: TypedDict \"MatchNotFoundEnvelope\" has no key \"violations\"",
+        "wrong.py:16: error: TypedDict \"MatchNotFoundContext\" has no key \"limit\"",
+        "Found 2 errors in 1 file",
+    ] {
+        assert!(
+            text.contains(expected),
+            "mypy rejected wrong.py, but not with `{expected}`:\n{text}"
+        );
+    }
+
+    // The consumer at run time, with the venv's interpreter (Python 3.11 or
+    // later, as the module requires).
+    let python = mypy_bin.with_file_name("python3");
+    let (out, text) = run(Command::new(&python)
+        .arg("tests/client-types/consumer.py")
+        .arg(&root)
+        .env("PYTHONPATH", root.join("schema"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(&root));
+    assert!(out.status.success(), "consumer.py failed:\n{text}");
+    let spec = splice_codegen::load_path(&root.join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let codes = spec.emitted_codes().count();
+    let expected = format!("checked {codes} example envelopes against {codes} codes");
+    assert!(
+        text.contains(&expected),
+        "expected `{expected}` from consumer.py:\n{text}"
+    );
+}
+
+/// The emitter hard-codes nothing of splice: the module of another taxonomy
+/// (the demo fixture, plus a field and a member named like Python keywords,
+/// which need the functional `TypedDict` syntax, and an object type that
+/// refers to one declared after it) type-checks, narrows, and imports.
+#[test]
+fn python_types_of_another_taxonomy_check() {
+    let Some(mypy_bin) = require_mypy() else {
+        return;
+    };
+    let demo = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.yaml"),
+    )
+    .expect("read demo.yaml");
+    let spec_text =
+        demo.replace(
+            "optional: [os_error, rollback]",
+            "optional: [os_error, rollback, from]",
+        )
+        .replace(
+            "types:\n",
+            "types:\n  Holder:\n    doc: Declared before what it holds.\n    members:\n      \
+             limits: { type: \"Limit[]\", doc: Limits. }\n      \
+             class: { type: string, optional: true, doc: A keyword-named member. }\n",
+        ) + "  from:\n    type: string\n    in: top_level\n    doc: A keyword-named field.\n  \
+           holder: { type: Holder, in: context, doc: Uses Holder. }\n";
+    let spec_text = spec_text.replace(
+        "required: [file_path, limit]",
+        "required: [file_path, limit, holder]",
+    );
+    let spec = splice_codegen::load_str(&spec_text, "demo-variant.yaml")
+        .unwrap_or_else(|d| panic!("the demo variant does not load:\n{}", d.render()));
+    let module = emit_python::emit(&spec);
+    assert!(module.contains("DiskFullEnvelope = typing.TypedDict("));
+    assert!(module.contains("Holder = typing.TypedDict("));
+    assert!(module.contains("        \"limits\": list[\"Limit\"],\n"));
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("demo_envelope.py"), &module).expect("write module");
+    std::fs::write(dir.path().join("demo_consumer.py"), DEMO_CONSUMER).expect("write consumer");
+    let cache = dir.path().join(".mypy_cache");
+    let (out, text) = mypy_in(
+        &mypy_bin,
+        &cache,
+        dir.path(),
+        dir.path(),
+        &["demo_consumer.py", "demo_envelope.py"],
+    );
+    assert!(
+        out.status.success(),
+        "mypy --strict rejects the demo module:\n{text}\n{module}"
+    );
+
+    let python = mypy_bin.with_file_name("python3");
+    let (out, text) = run(Command::new(&python)
+        .arg("demo_consumer.py")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(dir.path()));
+    assert!(out.status.success(), "demo_consumer.py failed:\n{text}");
+    assert!(
+        text.contains("ok DISK_FULL 4000 from=/x limits=1"),
+        "{text}"
+    );
+}
+
+/// Narrows a demo-variant envelope and reads its keyword-named keys.
+const DEMO_CONSUMER: &str = r#"import typing
+
+from demo_envelope import CODES, DiskFullEnvelope, ErrorEnvelope, Holder
+
+
+def describe(env: ErrorEnvelope) -> str:
+    if env["error_code"] == "DISK_FULL":
+        typing.assert_type(env, DiskFullEnvelope)
+        typing.assert_type(env["code"], typing.Literal[4000])
+        holder: Holder = env["context"]["holder"]
+        return f"{env['error_code']} {env['code']} from={env.get('from')} limits={len(holder['limits'])}"
+    return env["message"]
+
+
+env: ErrorEnvelope = {
+    "success": False,
+    "error_code": "DISK_FULL",
+    "code": 4000,
+    "category": "external",
+    "message": "no space left for /x",
+    "retryable": False,
+    "cause": "environment",
+    "recovery_hints": ["Free some space"],
+    "file_path": "/x",
+    "from": "/x",
+    "context": {
+        "limit": {"name": "disk", "max": 1},
+        "holder": {"limits": [{"name": "disk", "max": 1}], "class": "k"},
+    },
+}
+assert CODES["DISK_FULL"].number == env["code"]
+assert "GONE" not in CODES
+print("ok", describe(env))
+"#;
+
+#[test]
+fn typescript_client_types_check() {
+    let root = root();
+    let Some(tsc) = require(
+        root.join("tests/interop/node_modules/typescript/bin/tsc"),
+        "tsc",
+        "run `npm ci` in tests/interop",
+    ) else {
+        return;
+    };
+    let have_node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_node {
+        skip_or_fail("node (runs tsc)");
+        return;
+    }
+    let check = |file: &str| {
+        run(Command::new("node")
+            .arg(&tsc)
+            .args([
+                "--strict",
+                "--noEmit",
+                "--pretty",
+                "false",
+                "--target",
+                "es2022",
+                "--module",
+                "esnext",
+                "--moduleResolution",
+                "bundler",
+            ])
+            .arg(file)
+            .current_dir(&root))
+    };
+
+    let (out, text) = check("tests/client-types/consumer.ts");
+    assert!(
+        out.status.success(),
+        "tsc --strict rejects the consumer or the generated declarations:\n{text}"
+    );
+
+    let (out, text) = check("tests/client-types/wrong.ts");
+    assert!(!out.status.success(), "tsc accepted wrong.ts:\n{text}");
+    for expected in [
+        "wrong.ts(8,14): error TS2339: Property 'violations' does not exist on type 'MatchNotFoundEnvelope'.",
+        "wrong.ts(15,22): error TS2339: Property 'limit' does not exist on type",
+    ] {
+        assert!(
+            text.contains(expected),
+            "tsc rejected wrong.ts, but not with `{expected}`:\n{text}"
+        );
+    }
+    assert_eq!(
+        text.matches("error TS").count(),
+        2,
+        "tsc reported other errors in wrong.ts:\n{text}"
+    );
+}
