@@ -17,9 +17,11 @@
 //!
 //! mypy comes from `tests/interop-py/.venv` (pinned with hashes in
 //! `tests/interop-py/requirements.txt`), tsc from `tests/interop/node_modules`
-//! (pinned in `tests/interop/package-lock.json`); `.ci/run` installs both.
-//! When one is missing the test fails under `CI=true` and is skipped, with
-//! the reason printed, otherwise.
+//! (pinned in `tests/interop/package-lock.json`); `.ci/run` installs both,
+//! and a test that finds one missing installs it the same way first (so the
+//! README's test command works on a fresh machine). When it still cannot
+//! run, the test fails under `CI=true` and is skipped, with the reason
+//! printed, otherwise.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -38,10 +40,15 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
-/// `Some(path)` if the tool exists; otherwise panics in CI, or prints why
-/// the test is skipped and returns `None`.
-fn require(path: PathBuf, what: &str, install: &str) -> Option<PathBuf> {
-    if path.exists() {
+/// Serializes installs: the tests of this file run in parallel.
+static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `Some(path)` if the tool exists, or once `setup` (the project's own
+/// pinned install, as `.ci/run` does it) has made it exist; otherwise
+/// panics in CI, or prints why the test is skipped and returns `None`.
+fn require(path: PathBuf, what: &str, install: &str, setup: fn(&Path) -> bool) -> Option<PathBuf> {
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if path.exists() || (setup(&root()) && path.exists()) {
         return Some(path);
     }
     skip_or_fail(&format!(
@@ -49,6 +56,56 @@ fn require(path: PathBuf, what: &str, install: &str) -> Option<PathBuf> {
         path.display()
     ));
     None
+}
+
+/// Whether `program --version` runs.
+fn have(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The pinned Python tools (mypy and the SDK of the interop test) in
+/// `tests/interop-py/.venv`, hashes required.
+fn install_venv(root: &Path) -> bool {
+    let dir = root.join("tests/interop-py");
+    if !have("python3") {
+        return false;
+    }
+    if !dir.join(".venv/bin/pip").exists() {
+        let ok = Command::new("python3")
+            .args(["-m", "venv", ".venv"])
+            .current_dir(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return false;
+        }
+    }
+    Command::new(dir.join(".venv/bin/pip"))
+        .args([
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-compile",
+            "--require-hashes",
+            "-r",
+            "requirements.txt",
+        ])
+        .current_dir(&dir)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The pinned npm packages (typescript and the SDK of the interop test).
+fn install_npm(root: &Path) -> bool {
+    have("npm")
+        && Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(root.join("tests/interop"))
+            .status()
+            .is_ok_and(|s| s.success())
 }
 
 /// A needed tool is missing: panics under `CI=true`, prints why the test is
@@ -95,6 +152,7 @@ fn require_mypy() -> Option<PathBuf> {
         "mypy",
         "python3 -m venv tests/interop-py/.venv && tests/interop-py/.venv/bin/pip install \
          --require-hashes -r tests/interop-py/requirements.txt",
+        install_venv,
     )
 }
 
@@ -256,6 +314,7 @@ fn typescript_client_types_check() {
         root.join("tests/interop/node_modules/typescript/bin/tsc"),
         "tsc",
         "run `npm ci` in tests/interop",
+        install_npm,
     ) else {
         return;
     };
