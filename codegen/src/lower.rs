@@ -648,11 +648,23 @@ impl Lower {
                 continue;
             }
             if !allowed.contains(&key.value.as_str()) {
-                self.push(
+                let mut d =
                     Diagnostic::new(key.loc, format!("unknown key `{}` in {owner}", key.value))
-                        .with_label("unknown key")
-                        .with_help(suggest(&key.value, allowed, "expected one of")),
-                );
+                        .with_label("unknown key");
+                // `{ doc: The limit, in bytes. }`: the comma ended the value
+                // and its rest became a key without a value.
+                let valueless =
+                    matches!(&v.kind, NodeKind::Scalar(text, Style::Plain) if text.is_empty());
+                if valueless && key.value.contains(' ') {
+                    d = d.with_help(format!(
+                        "`{}` looks like the rest of the previous value: inside `{{ ... }}` a comma \
+                         ends a value; quote the value (\"...\") that contains the comma",
+                        key.value
+                    ));
+                } else {
+                    d = d.with_help(suggest(&key.value, allowed, "expected one of"));
+                }
+                self.push(d);
                 continue;
             }
             let name = allowed

@@ -140,6 +140,19 @@ pub struct Parsed {
     pub complete: bool,
 }
 
+/// The byte offset of the first tab in the indentation of a line, if any.
+fn leading_tab(source: &str) -> Option<usize> {
+    let mut line_start = 0;
+    for line in source.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        if let Some(tab) = line[..indent].find('\t') {
+            return Some(line_start + tab);
+        }
+        line_start += line.len();
+    }
+    None
+}
+
 /// Parses `source` into its single document.
 ///
 /// Anchors, aliases and tags are reported but do not stop parsing; a syntax
@@ -200,6 +213,22 @@ impl Builder {
         while let Some(next) = parser.next_event() {
             let (event, span) = match next {
                 Ok(ev) => ev,
+                Err(e) if e.info().contains("tab") && leading_tab(source).is_some() => {
+                    // The scanner meets the tab after the end of the line
+                    // before it, and reports that position: point at the tab.
+                    let at = leading_tab(source).unwrap_or_default();
+                    let loc = loc_of_range(source, at, at + 1);
+                    self.diags.push(
+                        Diagnostic::new(loc, "invalid YAML: a tab in the indentation")
+                            .with_label("tab")
+                            .with_help(
+                                "YAML indents with spaces only: replace this tab with spaces",
+                            ),
+                    );
+                    self.complete = false;
+                    self.close_all();
+                    return;
+                }
                 Err(e) => {
                     let loc = self.offsets.loc(*e.marker(), *e.marker());
                     let mut d = Diagnostic::new(loc, format!("invalid YAML: {}", e.info()))
