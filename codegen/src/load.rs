@@ -19,7 +19,10 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
     let fail = |items| Err(Diagnostics::new(file_name, source, items));
     let parsed = yaml::parse(source);
     if !parsed.complete {
-        return fail(parsed.diagnostics);
+        let mut diags = parsed.diagnostics;
+        let more = problems_beside_a_syntax_error(source, &mut diags);
+        diags.extend(more);
+        return fail(diags);
     }
     let mut diags = parsed.diagnostics;
     let Some(root) = parsed.root else {
@@ -46,6 +49,97 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
             .with_help("this is a bug in splice-codegen; please report it with the spec"),
         ]),
     }
+}
+
+/// The other problems of a spec whose YAML does not parse, so that one
+/// syntax error does not hide them: the entry that holds the error (the
+/// second-level key around it: a code, a field, a category, ...) is blanked
+/// out, byte for byte so every other location stays valid, and the rest is
+/// checked. Problems inside the blanked entry or naming its key are left
+/// out (they would be consequences of the blanking), and the syntax error
+/// says which entry was skipped. Nothing is added when the error is not
+/// inside such an entry or when the rest does not parse either.
+fn problems_beside_a_syntax_error(source: &str, syntax: &mut [Diagnostic]) -> Vec<Diagnostic> {
+    let Some(first) = syntax.first_mut() else {
+        return Vec::new();
+    };
+    // Where the error really is: an unclosed bracket is reported where
+    // the parser gave up, and points back at where it was opened.
+    let line = std::iter::once(first.loc.line)
+        .chain(first.related.iter().map(|(loc, _)| loc.line))
+        .filter(|&l| l > 0)
+        .min()
+        .unwrap_or(0);
+    let lines: Vec<(usize, &str)> = source
+        .split_inclusive('\n')
+        .scan(0, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+        .collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let is_entry = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    // The second-level key at or before the error line, and where its
+    // entry ends: the next line indented two spaces or less.
+    let Some(start) = (0..line.min(lines.len()))
+        .rev()
+        .find(|&i| is_entry(lines[i].1) && indent(lines[i].1) <= 2)
+        .filter(|&i| indent(lines[i].1) == 2)
+    else {
+        return Vec::new();
+    };
+    let end = (start + 1..lines.len())
+        .find(|&i| is_entry(lines[i].1) && indent(lines[i].1) <= 2)
+        .unwrap_or(lines.len());
+    let key = lines[start]
+        .1
+        .trim()
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let (from, to) = (
+        lines[start].0,
+        lines.get(end).map_or(source.len(), |&(at, _)| at),
+    );
+    let blanked: String = source[..from]
+        .chars()
+        .chain(source[from..to].chars().flat_map(|c| match c {
+            '\n' => vec!['\n'],
+            c => vec![' '; c.len_utf8()],
+        }))
+        .chain(source[to..].chars())
+        .collect();
+    let parsed = yaml::parse(&blanked);
+    let (true, Some(root)) = (parsed.complete, parsed.root) else {
+        return Vec::new();
+    };
+    let (draft, mut diags) = crate::lower::lower(&root, parsed.diagnostics);
+    if let Some(draft) = &draft {
+        crate::validate::check(draft, &blanked, &mut diags);
+    }
+    let named = format!("`{key}`");
+    diags.retain(|d| !(from..to).contains(&d.loc.start) && !d.message.contains(&named));
+    let last = (start..end)
+        .rev()
+        .find(|&i| is_entry(lines[i].1))
+        .unwrap_or(start);
+    let skipped = format!(
+        "the entry `{key}` (lines {}-{}) was skipped while the rest of the spec was checked",
+        start + 1,
+        last + 1
+    );
+    first.help = Some(match first.help.take() {
+        Some(help) if help.starts_with("fix the YAML syntax first") => skipped,
+        Some(help) => format!("{help}; {skipped}"),
+        None => skipped,
+    });
+    diags
 }
 
 /// The context vocabulary of format 1, when fields were a fixed table in the
