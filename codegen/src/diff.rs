@@ -20,7 +20,9 @@
 //!   optional context added or dropped.
 //!
 //! Independently, the version must move forward: a spec whose content
-//! changed needs a higher version than the baseline.
+//! changed needs a higher version than the baseline, and a spec that adds
+//! to the contract ([`Change::adds`]) a higher minor version: a client
+//! validating with the old release's schema rejects what is added.
 
 use std::fmt::Write as _;
 
@@ -44,6 +46,11 @@ pub struct Change {
     pub message: String,
     /// Where in the new spec, when the thing still exists there.
     pub loc: Option<Loc>,
+    /// Whether it adds to the contract (a code, a category, a field, a type,
+    /// an enum value, a member, a field a code may carry): something a
+    /// client built against the old release does not know. Only a minor or
+    /// major release may add.
+    pub adds: bool,
 }
 
 /// The result of [`diff`].
@@ -157,6 +164,12 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
             "the taxonomy changed but taxonomy.version is still {nv}; bump it ({})",
             if changes.iter().any(|c| c.compat == Compat::Breaking) {
                 format!("{}.0.0 for breaking changes", ov.major.saturating_add(1))
+            } else if changes.iter().any(|c| c.adds) {
+                format!(
+                    "at least {}.{}.0 for additions",
+                    ov.major,
+                    ov.minor.saturating_add(1)
+                )
             } else {
                 format!(
                     "at least {}.{}.{}",
@@ -165,6 +178,23 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
                     ov.patch.saturating_add(1)
                 )
             }
+        ));
+    }
+    // A client validates with the schema of the release it was built
+    // against, which lists every code, field and value: what a release
+    // adds, that client rejects. Additions therefore wait for a minor
+    // release, where clients expect to update; a patch release only
+    // rewords.
+    if let Some(first) = changes.iter().find(|c| c.adds)
+        && nv > ov
+        && (nv.major, nv.minor) == (ov.major, ov.minor)
+    {
+        version_problems.push(format!(
+            "{} in a patch release ({ov} -> {nv}): clients validating with the {ov} schema \
+             reject envelopes that use additions; bump to at least {}.{}.0",
+            first.message,
+            ov.major,
+            ov.minor.saturating_add(1)
         ));
     }
     DiffReport {
@@ -282,6 +312,7 @@ impl Differ {
             compat: Compat::Breaking,
             message,
             loc,
+            adds: false,
         });
     }
 
@@ -290,6 +321,17 @@ impl Differ {
             compat: Compat::Compatible,
             message,
             loc,
+            adds: false,
+        });
+    }
+
+    /// A compatible change that adds to the contract (see [`Change::adds`]).
+    fn added(&mut self, loc: Option<Loc>, message: String) {
+        self.changes.push(Change {
+            compat: Compat::Compatible,
+            message,
+            loc,
+            adds: true,
         });
     }
 
@@ -367,7 +409,7 @@ impl Differ {
         }
         for n in &new.fields {
             if old.field(n.name()).is_none() {
-                self.compatible(
+                self.added(
                     Some(n.name.loc),
                     format!("context field `{}` added", n.name()),
                 );
@@ -394,7 +436,7 @@ impl Differ {
                     }
                     for v in nv {
                         if !ov.iter().any(|w| w.value == v.value) {
-                            self.compatible(
+                            self.added(
                                 Some(v.loc),
                                 format!(
                                     "value `{}` added to enum `{name}` (written by the server only; \
@@ -414,7 +456,7 @@ impl Differ {
         }
         for n in &new.types {
             if old.type_def(&n.name.value).is_none() {
-                self.compatible(Some(n.name.loc), format!("type `{}` added", n.name.value));
+                self.added(Some(n.name.loc), format!("type `{}` added", n.name.value));
             }
         }
     }
@@ -469,7 +511,7 @@ impl Differ {
                         ),
                     );
                 } else {
-                    self.compatible(Some(nm.name.loc), format!("optional {what}"));
+                    self.added(Some(nm.name.loc), format!("optional {what}"));
                 }
             }
         }
@@ -502,7 +544,7 @@ impl Differ {
         }
         for n in &new.categories {
             if old.category(&n.key.value).is_none() {
-                self.compatible(Some(n.key.loc), format!("category `{}` added", n.key.value));
+                self.added(Some(n.key.loc), format!("category `{}` added", n.key.value));
             }
         }
     }
@@ -542,7 +584,7 @@ impl Differ {
                     ),
                 );
             } else {
-                self.compatible(
+                self.added(
                     Some(n.name.loc),
                     format!("code `{}` ({}) added", n.name.value, n.number.value),
                 );
@@ -555,7 +597,7 @@ impl Differ {
         match (&o.lifecycle, &n.lifecycle) {
             (Lifecycle::Removed { .. }, Lifecycle::Removed { .. }) => {}
             (Lifecycle::Removed { .. }, _) => {
-                self.compatible(
+                self.added(
                     Some(n.name.loc),
                     format!("removed code `{name}` was restored"),
                 );
@@ -660,7 +702,7 @@ impl Differ {
         }
         for f in &n.optional_context {
             if !had(&o.optional_context, &f.value) && !had(&o.required_context, &f.value) {
-                self.compatible(
+                self.added(
                     Some(f.loc),
                     format!("code `{name}` may now carry context field `{}`", &f.value),
                 );
@@ -950,7 +992,33 @@ codes:
             Compat::Compatible,
             "context field `retry_after_ms` added",
         );
-        assert!(r.is_acceptable(), "{r:?}");
+        // An addition is compatible, but not in a patch release (1.0.1):
+        // clients validating with the 1.0.0 schema would reject it.
+        assert!(!r.is_acceptable(), "{r:?}");
+        assert!(
+            r.version_problems[0].contains("in a patch release")
+                && r.version_problems[0].contains("at least 1.1.0"),
+            "{r:?}"
+        );
+        let minor = diff(
+            &spec(BASE),
+            &spec(
+                &format!(
+                    "{BASE}{}  retry_after_ms: {{ type: integer, in: context, doc: Wait. }}\n",
+                    include_str!("format1_declarations.yaml")
+                )
+                .replace("version: 1.0.0,", "version: 1.1.0,"),
+            ),
+        );
+        assert!(minor.is_acceptable(), "{minor:?}");
+        // A patch release that only rewords is fine.
+        let reworded = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.0.1")
+                .replace("title: disk full", "title: the disk is full")
+        });
+        assert_eq!(reworded.changes.len(), 1, "{reworded:?}");
+        assert!(!reworded.changes[0].adds, "{reworded:?}");
+        assert!(reworded.is_acceptable(), "{reworded:?}");
     }
 
     #[test]
