@@ -60,7 +60,13 @@ fn expand(lit: &LitStr) -> TokenStream {
             }
         }
         Err(diagnostics) => {
-            fallback::expand(to_error(lit, &diagnostics), rebuild, &diagnostics.source)
+            let shown = shown_path(&path, std::env::current_dir().ok().as_deref())
+                .unwrap_or_else(|| lit.value());
+            fallback::expand(
+                to_error(lit, &shown, &diagnostics),
+                rebuild,
+                &diagnostics.source,
+            )
         }
     }
 }
@@ -116,12 +122,34 @@ fn rebuild_trigger(path: &Path) -> TokenStream {
     }
 }
 
+/// How diagnostics name the spec: relative to the compiler's working
+/// directory when the spec lies under it (Cargo runs the compiler in the
+/// workspace root, so `errors.yaml:12:5` opens from there, where the written
+/// `../../errors.yaml` would not); `None` otherwise (then the path as
+/// written).
+fn shown_path(resolved: &Path, cwd: Option<&Path>) -> Option<String> {
+    let normal = |p: &Path| {
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let relative = normal(resolved).strip_prefix(normal(cwd?)).ok()?.to_owned();
+    relative.to_str().map(str::to_owned)
+}
+
 /// One error per diagnostic, all pointing at the path literal, each message
-/// starting with `FILE:LINE:COL` as the user wrote the file name.
-fn to_error(lit: &LitStr, diagnostics: &Diagnostics) -> syn::Error {
-    let file_name = lit.value();
+/// starting with `FILE:LINE:COL`, the file named as [`shown_path`] says.
+fn to_error(lit: &LitStr, file_name: &str, diagnostics: &Diagnostics) -> syn::Error {
     let mut errors = diagnostics.items.iter().map(|d| {
-        let mut message = d.one_line(&file_name);
+        let mut message = d.one_line(file_name);
         for (loc, label) in &d.related {
             message.push_str(&format!("\n{file_name}:{loc}: {label}"));
         }
@@ -138,4 +166,38 @@ fn to_error(lit: &LitStr, diagnostics: &Diagnostics) -> syn::Error {
         first.combine(error);
     }
     first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_name_the_spec_from_the_working_directory() {
+        let root = Path::new("/work/splice");
+        assert_eq!(
+            shown_path(
+                Path::new("/work/splice/server/src/../../errors.yaml"),
+                Some(root)
+            ),
+            Some("errors.yaml".into())
+        );
+        assert_eq!(
+            shown_path(
+                Path::new("/work/splice/examples/http-fetch/./errors.yaml"),
+                Some(root)
+            ),
+            Some("examples/http-fetch/errors.yaml".into())
+        );
+        // Outside the working directory (trybuild's own project), or none:
+        // the path as written.
+        assert_eq!(
+            shown_path(Path::new("/elsewhere/errors.yaml"), Some(root)),
+            None
+        );
+        assert_eq!(
+            shown_path(Path::new("/work/splice/errors.yaml"), None),
+            None
+        );
+    }
 }
