@@ -1140,65 +1140,12 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_vectorized_word_test_is_the_word_test() {
-        for b in 0..=255u8 {
-            assert_eq!(word_byte(b), is_word(b), "byte {b:#x}");
-        }
-    }
+    /// (token, file line) pairs.
+    type Hits = Vec<(usize, usize)>;
 
-    #[test]
-    fn words_across_block_edges_are_found_whole() {
-        // Words that end, start or run through the 64-byte edges, one of
-        // them longer than a block, at every offset from a block's start.
-        let long = "w".repeat(70);
-        let tokens = ["abc", "abcd", long.as_str(), "tail"];
-        let found: Vec<(&[u8], Vec<usize>)> =
-            tokens.iter().map(|t| (t.as_bytes(), vec![0])).collect();
-        let table = TokenTable::new(found.iter().map(|(t, _)| *t));
-        for pad in 0..70 {
-            let text = format!(
-                "{}abc abcd\nxabc {long} {long}w\ny{}abcd.tail",
-                " ".repeat(pad),
-                "y".repeat(pad)
-            );
-            let index = LineIndex::new(text.as_bytes());
-            let mut scanned = Vec::new();
-            let mut last_line = vec![usize::MAX; found.len()];
-            table.scan(
-                text.as_bytes(),
-                &index,
-                0..index.count(),
-                &mut last_line,
-                |id, l| scanned.push((id, l)),
-            );
-            let mut searched = Vec::new();
-            let mut last_line = vec![usize::MAX; found.len()];
-            let all: Vec<usize> = (0..found.len()).collect();
-            search(
-                text.as_bytes(),
-                &index,
-                &found,
-                &all,
-                &mut last_line,
-                |id, l| searched.push((id, l)),
-            );
-            scanned.sort();
-            searched.sort();
-            assert_eq!(scanned, searched, "pad {pad}");
-            // `yabcd` is no word of the table, so line 2 has `tail` only.
-            assert_eq!(scanned, [(0, 0), (1, 0), (2, 1), (3, 2)], "pad {pad}");
-        }
-    }
-
-    #[test]
-    fn the_search_and_the_word_scan_find_the_same_hits() {
-        let text = "offset offset_1 offset_12 12 123 x12 _12 été étés\r\n\
-                    offset_12.offset_12(offset_1)\n\n  12-12 été\nlast offset";
-        let found: Vec<(&[u8], Vec<usize>)> = ["offset_12", "offset", "offset_1", "été", "12"]
-            .iter()
-            .map(|t| (t.as_bytes(), vec![0]))
-            .collect();
+    /// The sorted hits of `found` in `text`, by the word scan and by the
+    /// multi-pattern search.
+    fn scan_and_search(text: &str, found: &[(&[u8], Vec<usize>)]) -> (Hits, Hits) {
         let index = LineIndex::new(text.as_bytes());
         let table = TokenTable::new(found.iter().map(|(t, _)| *t));
         let mut scanned = Vec::new();
@@ -1216,13 +1163,53 @@ mod tests {
         search(
             text.as_bytes(),
             &index,
-            &found,
+            found,
             &all,
             &mut last_line,
             |id, l| searched.push((id, l)),
         );
         scanned.sort();
         searched.sort();
+        (scanned, searched)
+    }
+
+    #[test]
+    fn the_vectorized_word_test_is_the_word_test() {
+        for b in 0..=255u8 {
+            assert_eq!(word_byte(b), is_word(b), "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn words_across_block_edges_are_found_whole() {
+        // Words that end, start or run through the 64-byte edges, one of
+        // them longer than a block, at every offset from a block's start.
+        let long = "w".repeat(70);
+        let tokens = ["abc", "abcd", long.as_str(), "tail"];
+        let found: Vec<(&[u8], Vec<usize>)> =
+            tokens.iter().map(|t| (t.as_bytes(), vec![0])).collect();
+        for pad in 0..70 {
+            let text = format!(
+                "{}abc abcd\nxabc {long} {long}w\ny{}abcd.tail",
+                " ".repeat(pad),
+                "y".repeat(pad)
+            );
+            let (scanned, searched) = scan_and_search(&text, &found);
+            assert_eq!(scanned, searched, "pad {pad}");
+            // `yabcd` is no word of the table, so line 2 has `tail` only.
+            assert_eq!(scanned, [(0, 0), (1, 0), (2, 1), (3, 2)], "pad {pad}");
+        }
+    }
+
+    #[test]
+    fn the_search_and_the_word_scan_find_the_same_hits() {
+        let text = "offset offset_1 offset_12 12 123 x12 _12 été étés\r\n\
+                    offset_12.offset_12(offset_1)\n\n  12-12 été\nlast offset";
+        let found: Vec<(&[u8], Vec<usize>)> = ["offset_12", "offset", "offset_1", "été", "12"]
+            .iter()
+            .map(|t| (t.as_bytes(), vec![0]))
+            .collect();
+        let (scanned, searched) = scan_and_search(text, &found);
         assert_eq!(scanned, searched);
         assert_eq!(
             scanned,

@@ -316,6 +316,17 @@ fn strace() -> Option<()> {
     })
 }
 
+/// A scratch directory with an empty `tree/` (the root) and `journal/`;
+/// keep the first element alive for as long as they are used.
+fn tree_and_journal(name: &str) -> (ScratchDir, PathBuf, PathBuf) {
+    let scratch = ScratchDir::new(name).unwrap();
+    let dir = canonical(scratch.path());
+    let (root, journal) = (dir.join("tree"), dir.join("journal"));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&journal).unwrap();
+    (scratch, root, journal)
+}
+
 /// A server in `root` whose system calls go through `strace` with `args`
 /// (the options before `--`).
 async fn straced(root: &Path, journal: &Path, args: &[&std::ffi::OsStr]) -> Server {
@@ -358,12 +369,7 @@ async fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
     if strace().is_none() {
         return;
     }
-    let scratch = ScratchDir::new("splice-e2e-journal-fsync").unwrap();
-    let dir = canonical(scratch.path());
-    let root = dir.join("tree");
-    let journal = dir.join("journal");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::create_dir_all(&journal).unwrap();
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-journal-fsync");
     let (a, b) = (root.join("a.txt"), root.join("b.txt"));
     std::fs::write(&a, "a needle\n").unwrap();
     std::fs::write(&b, "b needle\n").unwrap();
@@ -408,12 +414,7 @@ async fn a_failed_rollback_is_reported_per_file_and_finished_by_recover() {
     if strace().is_none() {
         return;
     }
-    let scratch = ScratchDir::new("splice-e2e-rollback-failed").unwrap();
-    let dir = canonical(scratch.path());
-    let root = dir.join("tree");
-    let journal = dir.join("journal");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::create_dir_all(&journal).unwrap();
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-rollback-failed");
     let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
         .iter()
         .map(|n| root.join(n))
@@ -497,12 +498,7 @@ async fn a_cleanup_that_keeps_failing_is_finished_by_the_next_edit() {
     if strace().is_none() {
         return;
     }
-    let scratch = ScratchDir::new("splice-e2e-cleanup-fails").unwrap();
-    let dir = canonical(scratch.path());
-    let root = dir.join("tree");
-    let journal = dir.join("journal");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::create_dir_all(&journal).unwrap();
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-cleanup-fails");
     let (a, b) = (root.join("a.txt"), root.join("b.txt"));
     std::fs::write(&a, "a needle\n").unwrap();
     std::fs::write(&b, "b needle\n").unwrap();
