@@ -146,11 +146,17 @@ impl Lower {
             self.check_case(&name, Case::UpperCamel, "type name");
             if BUILTIN_TYPES.contains(&name.value.to_ascii_lowercase().as_str())
                 || [
+                    // Rust (`emit_rust`)
                     "ErrorCode",
                     "ErrorEnvelope",
                     "ErrorContext",
                     "Category",
                     "Cause",
+                    "UnknownErrorCode",
+                    // TypeScript (`emit_ts`) and Python (`emit_python`)
+                    "ErrorEnvelopeBase",
+                    "ErrorCodeName",
+                    "CodeInfo",
                 ]
                 .contains(&name.value.as_str())
             {

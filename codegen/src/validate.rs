@@ -33,6 +33,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     }
     v.categories(&draft.categories);
     v.declarations(draft);
+    v.generated_names(draft);
     v.numbers(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
@@ -290,6 +291,35 @@ impl Validator<'_> {
         self.context(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
+    }
+
+    /// A declared type must not take the name the TypeScript and Python
+    /// emitters give a code's envelope or context (`MATCH_NOT_FOUND` ->
+    /// `MatchNotFoundEnvelope`, `MatchNotFoundContext`): the generated
+    /// files would declare it twice.
+    fn generated_names(&mut self, draft: &Draft) {
+        for t in &draft.types {
+            for code in &draft.codes {
+                let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+                for suffix in ["Envelope", "Context"] {
+                    if t.name.value == format!("{stem}{suffix}") {
+                        self.push(
+                            Diagnostic::new(
+                                t.name.loc,
+                                format!(
+                                    "type name `{}` is the name generated for the {} of code `{}`",
+                                    t.name.value,
+                                    suffix.to_ascii_lowercase(),
+                                    code.name.value
+                                ),
+                            )
+                            .with_related(code.name.loc, "this code")
+                            .with_help("choose another name for the type"),
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// The `types:` and `fields:` sections: every type reference resolves,
