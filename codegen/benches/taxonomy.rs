@@ -49,11 +49,8 @@ const CONTEXTS: [(&str, &str); 5] = [
     ),
 ];
 
-/// A valid spec with `n` codes (n <= 6 * 1000), in the format before
-/// fields were declared: it is loaded with [`load_baseline_str`], which
-/// appends the frozen format-1 vocabulary (what the compiler's fixed tables
-/// held), so this group measures what it always measured.
-fn synthetic_spec(n: usize) -> String {
+/// The `taxonomy:` and `categories:` sections both synthetic specs share.
+fn header() -> String {
     let mut s = String::from(
         "taxonomy:\n  name: bench\n  version: 3.0.0\n  base_uri: schema://bench\n  description: A synthetic taxonomy.\ncategories:\n",
     );
@@ -64,6 +61,15 @@ fn synthetic_spec(n: usize) -> String {
             hi = lo + 999
         );
     }
+    s
+}
+
+/// A valid spec with `n` codes (n <= 6 * 1000), in the format before
+/// fields were declared: it is loaded with [`load_baseline_str`], which
+/// appends the frozen format-1 vocabulary (what the compiler's fixed tables
+/// held), so this group measures what it always measured.
+fn synthetic_spec(n: usize) -> String {
+    let mut s = header();
     s.push_str("codes:\n");
     for i in 0..n {
         let (key, lo, _, _) = CATEGORIES[i % CATEGORIES.len()];
@@ -111,16 +117,7 @@ const FIELDS: usize = 100;
 
 /// The same 1,000 codes over 20 declared types and 100 declared fields.
 fn synthetic_declared_spec(n: usize) -> String {
-    let mut s = String::from(
-        "taxonomy:\n  name: bench\n  version: 3.0.0\n  base_uri: schema://bench\n  description: A synthetic taxonomy.\ncategories:\n",
-    );
-    for (key, lo, retryable, cause) in CATEGORIES {
-        let _ = write!(
-            s,
-            "  {key}:\n    range: [{lo}, {hi}]\n    description: The {key} category.\n    retryable: {retryable}\n    cause: {cause}\n",
-            hi = lo + 999
-        );
-    }
+    let mut s = header();
     s.push_str("types:\n");
     for t in 0..OBJECT_TYPES {
         let _ = write!(

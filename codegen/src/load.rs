@@ -32,10 +32,7 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
         );
         return fail(diags);
     };
-    let (draft, mut diags) = crate::lower::lower(&root, diags);
-    if let Some(draft) = &draft {
-        crate::validate::check(draft, source, &mut diags);
-    }
+    let (draft, diags) = lower_and_check(&root, source, diags);
     if !diags.is_empty() {
         return fail(diags);
     }
@@ -49,6 +46,21 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
             .with_help("this is a bug in splice-codegen; please report it with the spec"),
         ]),
     }
+}
+
+/// The two checking stages over a parsed tree: the shape of each entry
+/// ([`crate::lower`]), then the spec as a whole ([`crate::validate`]),
+/// every problem added to `diags`.
+fn lower_and_check(
+    root: &yaml::Node,
+    source: &str,
+    diags: Vec<Diagnostic>,
+) -> (Option<crate::draft::Draft>, Vec<Diagnostic>) {
+    let (draft, mut diags) = crate::lower::lower(root, diags);
+    if let Some(draft) = &draft {
+        crate::validate::check(draft, source, &mut diags);
+    }
+    (draft, diags)
 }
 
 /// The other problems of a spec whose YAML does not parse, so that one
@@ -119,10 +131,7 @@ fn problems_beside_a_syntax_error(source: &str, syntax: &mut [Diagnostic]) -> Ve
     let (true, Some(root)) = (parsed.complete, parsed.root) else {
         return Vec::new();
     };
-    let (draft, mut diags) = crate::lower::lower(&root, parsed.diagnostics);
-    if let Some(draft) = &draft {
-        crate::validate::check(draft, &blanked, &mut diags);
-    }
+    let (_, mut diags) = lower_and_check(&root, &blanked, parsed.diagnostics);
     let named = format!("`{key}`");
     diags.retain(|d| !(from..to).contains(&d.loc.start) && !d.message.contains(&named));
     let last = (start..end)
