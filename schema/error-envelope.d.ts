@@ -681,3 +681,13 @@ export type ErrorEnvelope =
   | InternalErrorEnvelope
   | NotImplementedEnvelope
   | UnknownErrorEnvelope;
+
+/** An envelope whose `error_code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has (`message`, `retryable`, `cause`, `recovery_hints`). */
+export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error_code" | "category"> {
+  error_code: string;
+  category: string;
+  context?: Record<string, unknown>;
+}
+
+/** What any server of the same major version may send. Switch on `error_code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
+export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;

@@ -31,7 +31,9 @@
 //! `ErrorCodeName`, `Category` and `Cause`, one `<Code>Envelope` and one
 //! `<Code>Context` `TypedDict` per code (`MATCH_NOT_FOUND` ->
 //! `MatchNotFoundEnvelope`), the union `ErrorEnvelope`, `CodeInfo` and
-//! `CODES`. Declared object types become `TypedDict`s, declared enums
+//! `CODES`; `UnlistedCodeEnvelope` (a code of a later release of the same
+//! major version), the union `AnyErrorEnvelope` of both, and `is_listed`, the
+//! `TypeGuard` from the one to the other. Declared object types become `TypedDict`s, declared enums
 //! `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
@@ -39,10 +41,9 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::case::Case;
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
 use crate::emit_markdown::GENERATE_COMMAND;
-use crate::spec::{Cause, Code, Lifecycle, Spec};
+use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// Python keywords a lower_snake member name could collide with; a
 /// `TypedDict` with such a key is written in the functional syntax.
@@ -68,8 +69,10 @@ pub fn emit(spec: &Spec) -> String {
         "",
         &format!(
             "Python types of the {name} error envelope (taxonomy {version}).\n\n\
-             Envelopes arrive as parsed JSON: annotate the dict as `ErrorEnvelope` and\n\
-             compare `env[\"error_code\"]` with a code name to narrow it to that code's\n\
+             Envelopes arrive as parsed JSON: annotate the dict as `AnyErrorEnvelope` (a\n\
+             server of a later minor release may send a code this module does not list),\n\
+             narrow it with `is_listed(env)` to `ErrorEnvelope`, then compare\n\
+             `env[\"error_code\"]` with a code name to narrow it to that code's\n\
              TypedDict. `CODES` maps every code to its number, category, retryability,\n\
              cause and recovery hints. Standard library only; Python 3.11 or later."
         ),
@@ -180,10 +183,11 @@ pub fn emit(spec: &Spec) -> String {
     } else {
         out.push_str("ErrorEnvelope: typing.TypeAlias = typing.Union[\n");
         for code in &codes {
-            let _ = writeln!(out, "    {},", envelope_name(code));
+            let _ = writeln!(out, "    {},", code.envelope_type_name());
         }
         out.push_str("]\n");
     }
+    unlisted(&mut out);
 
     blank_lines(&mut out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass CodeInfo:\n");
@@ -251,7 +255,82 @@ pub fn emit(spec: &Spec) -> String {
         code_info(&mut out, spec, code);
     }
     out.push_str("}\n");
+    is_listed(&mut out);
     out
+}
+
+/// The envelope of a code this release does not list, and the union of
+/// everything a server of the same major version may send (the published
+/// schema's last variant; see `emit_schema`'s forward compatibility).
+fn unlisted(out: &mut String) {
+    let key = |name: &str, ty: &str, doc: &str| Key {
+        name: name.into(),
+        ty: ty.into(),
+        doc: doc.into(),
+    };
+    typed_dict(
+        out,
+        UNLISTED_ENVELOPE,
+        "An envelope whose `error_code` this release does not list: a server of a later release \
+         of the same major version sent it. Handle it by the members every envelope has.",
+        &[
+            key(
+                "success",
+                "typing.Literal[False]",
+                "Always False for an error.",
+            ),
+            key("error_code", "str", "A code this release does not list."),
+            key("code", "int", "Its numeric id."),
+            key(
+                "category",
+                "str",
+                "Its category; may be one this release does not list.",
+            ),
+            key("message", "str", "What went wrong, in one line."),
+            key(
+                "retryable",
+                "bool",
+                "True when the caller can fix its call and retry.",
+            ),
+            key("cause", "Cause", "Who is to blame."),
+            key(
+                "recovery_hints",
+                "list[str]",
+                "General guidance for recovering, most relevant first.",
+            ),
+            key(
+                "context",
+                "typing.NotRequired[dict[str, object]]",
+                "Details about the failure.",
+            ),
+        ],
+    );
+    blank_lines(out, 2);
+    comment(
+        out,
+        "",
+        "What any server of the same major version may send; `is_listed` narrows it.",
+    );
+    let _ = writeln!(
+        out,
+        "{ANY_ENVELOPE}: typing.TypeAlias = ErrorEnvelope | {UNLISTED_ENVELOPE}"
+    );
+}
+
+/// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
+/// to an `ErrorEnvelope` of this release.
+fn is_listed(out: &mut String) {
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def is_listed(env: {ANY_ENVELOPE}) -> typing.TypeGuard[ErrorEnvelope]:"
+    );
+    docstring(
+        out,
+        "    ",
+        "True when this release lists the envelope's code (then `error_code` narrows it).",
+    );
+    out.push_str("    return env[\"error_code\"] in CODES\n");
 }
 
 fn code_info(out: &mut String, spec: &Spec, code: &Code) {
@@ -390,7 +469,7 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         .fields_at(Placement::Context)
         .filter_map(declared)
         .collect();
-    let context_name = context_name(code);
+    let context_name = code.context_type_name();
     typed_dict(
         out,
         &context_name,
@@ -469,17 +548,7 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         },
         doc: "Details about the failure.".into(),
     });
-    typed_dict(out, &envelope_name(code), &doc, &keys);
-}
-
-/// `MATCH_NOT_FOUND` -> `MatchNotFoundEnvelope`.
-fn envelope_name(code: &Code) -> String {
-    Case::UpperCamel.convert(&code.name.value) + "Envelope"
-}
-
-/// `MATCH_NOT_FOUND` -> `MatchNotFoundContext`.
-fn context_name(code: &Code) -> String {
-    Case::UpperCamel.convert(&code.name.value) + "Context"
+    typed_dict(out, &code.envelope_type_name(), &doc, &keys);
 }
 
 /// The Python type of `ty`; objects not yet `defined` are quoted.

@@ -57,6 +57,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
 fn emit_schema_constants(spec: &Spec) -> TokenStream {
     let id = spec.taxonomy.schema_id();
     let text = crate::emit_schema::emit_string(spec);
+    let shape = crate::emit_schema::emit_output_shape_string(spec);
     quote! {
         /// The `$id` of the envelope JSON Schema (`taxonomy.schema_base_uri`
         /// and the major version).
@@ -66,6 +67,12 @@ fn emit_schema_constants(spec: &Spec) -> TokenStream {
         /// The envelope JSON Schema, as `splice-codegen generate` writes it.
         #[allow(dead_code)]
         pub const ENVELOPE_SCHEMA: &str = #text;
+
+        /// The envelope as a tool's `outputSchema` advertises it: one flat,
+        /// closed object (compact JSON); see
+        /// `splice_codegen::emit_schema::emit_output_shape`.
+        #[allow(dead_code)]
+        pub const ENVELOPE_OUTPUT_SHAPE: &str = #shape;
     }
 }
 

@@ -1,31 +1,43 @@
-//! The JSON Schema (draft 2020-12) of the error envelope.
+//! The JSON Schema (draft 2020-12) of the error envelope, and the smaller
+//! shape a tool advertises as its `outputSchema`.
 //!
-//! This is the contract clients validate against: it is published as
-//! `schema/error-envelope.schema.json` and served by the server as an MCP
-//! resource, and the official TypeScript SDK validates every error result
-//! against it (through the tool's `outputSchema`). That client compiles
-//! schemas with Ajv in its default draft-07 mode, so every rule a client must
-//! enforce is written with keywords both dialects understand: `type`,
-//! `properties`, `required`, `enum`, `const`, `if`/`then`, `allOf`, boolean
-//! schemas and `$ref` into `$defs`. Nothing relies on 2020-12-only keywords
-//! (`unevaluatedProperties`, `dependentRequired`, `prefixItems`).
+//! The published schema ([`emit`], `schema/error-envelope.schema.json`) is
+//! what client authors validate with and feed to their code generators
+//! (json-schema-to-typescript, quicktype, datamodel-code-generator). Its
+//! shape is one they understand: a root `oneOf` of one variant per emitted
+//! code, each a plain object schema under `$defs` with a `title` (the type
+//! name the TypeScript and Python emitters use, `MatchNotFoundEnvelope`),
+//! its `error_code`, number, category, `retryable` and `cause` pinned by
+//! `const`, its required context fields in `required` and its context in a
+//! `<Code>Context` object. No `if`/`then` (generators flatten it, Ajv's strict
+//! mode refuses it) and nothing only 2020-12 understands, so Ajv in draft-07
+//! mode (the official TypeScript SDK) compiles it too.
 //!
-//! Shape:
-//! - the always-present fields, with `error_code` an enum of every emitted
-//!   code (deprecated ones included, removed ones not);
-//! - every context field the spec declares at its [`Placement`], typed from
-//!   its declaration ([`crate::context`]), with the declared support types
-//!   under `$defs`;
-//! - `additionalProperties: false` on the envelope, its `context` and every
-//!   support type, so a misspelled field is an error, not silently ignored;
-//! - one `allOf` entry per emitted code: `if error_code == X then` its number,
-//!   category, `retryable` and `cause` are pinned, its required context fields
-//!   are required, and context fields the code may not carry are forbidden.
+//! **Forward compatibility.** `splice-codegen diff` calls a new code, a new
+//! optional field, a new object member and a new enum value *compatible*;
+//! that is only true if a client validating with the previous release's
+//! schema accepts what the new release sends. So within one major version
+//! (one `$id`) the published schema is open where the contract may grow:
+//! - a last variant, [`UNLISTED_ENVELOPE`], accepts an envelope whose
+//!   `error_code` this release does not list, typed by the members every
+//!   envelope has;
+//! - objects do not set `additionalProperties: false`: a member a later
+//!   release adds is ignored, as JSON clients ignore unknown members;
+//! - a field of an enum type, or of type error code, accepts the listed
+//!   values *or any string* (`anyOf`), the listed ones named by `$ref` so
+//!   generators still name the enum.
+//!
+//! What a known code pins (its number, category, `retryable`, `cause`, its
+//! required fields) is only changed by a breaking change, which needs a new
+//! major version and so a new `$id`. The server's own answers are checked
+//! more strictly than clients check them: its tests validate against the
+//! schema with every object closed, and the tool `outputSchema`
+//! ([`emit_output_shape`]) closes `context`.
 
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
-use crate::spec::{Cause, Code, Lifecycle, Spec};
+use crate::spec::{Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The `$schema` URI of the dialect we emit.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -42,8 +54,25 @@ pub const ALWAYS_PRESENT: [&str; 8] = [
     "recovery_hints",
 ];
 
-/// The envelope schema of a checked spec.
+/// The pattern of an error code name (SCREAMING_SNAKE_CASE).
+const CODE_PATTERN: &str = "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$";
+
+/// The envelope schema of a checked spec, as published: open to what a later
+/// release of the same major version may add.
 pub fn emit(spec: &Spec) -> Value {
+    emit_as(spec, Openness::Open)
+}
+
+/// The same variants closed to what *this* release lists: no
+/// [`UNLISTED_ENVELOPE`] variant, `additionalProperties: false` on every
+/// object, enums without the open `anyOf`. Not published: it is how a
+/// server's own tests check that it sends nothing its release does not list
+/// (a field a code may not carry, a misspelled member).
+pub fn emit_strict(spec: &Spec) -> Value {
+    emit_as(spec, Openness::Closed)
+}
+
+fn emit_as(spec: &Spec, openness: Openness) -> Value {
     let mut root = Map::new();
     root.insert("$schema".into(), json!(DIALECT));
     root.insert("$id".into(), json!(spec.taxonomy.schema_id()));
@@ -53,14 +82,15 @@ pub fn emit(spec: &Spec) -> Value {
     );
     root.insert("description".into(), json!(description(spec)));
     root.insert("type".into(), json!("object"));
-    root.insert("required".into(), json!(ALWAYS_PRESENT));
-    root.insert("properties".into(), Value::Object(properties(spec)));
-    root.insert("additionalProperties".into(), json!(false));
-    root.insert(
-        "allOf".into(),
-        Value::Array(spec.emitted_codes().map(|c| rule(spec, c)).collect()),
-    );
-    root.insert("$defs".into(), Value::Object(defs(spec)));
+    let unlisted = (openness == Openness::Open).then(|| UNLISTED_ENVELOPE.to_string());
+    let variants = spec
+        .emitted_codes()
+        .map(|c| c.envelope_type_name())
+        .chain(unlisted)
+        .map(|name| json!({"$ref": format!("#/$defs/{name}")}))
+        .collect();
+    root.insert("oneOf".into(), Value::Array(variants));
+    root.insert("$defs".into(), Value::Object(defs(spec, openness)));
     Value::Object(root)
 }
 
@@ -73,10 +103,76 @@ pub fn emit_string(spec: &Spec) -> String {
     text
 }
 
+/// The envelope as a server advertises it inside a tool's `outputSchema`:
+/// one flat object with every member (each declared field optional, typed),
+/// `error_code` one of this release's codes, `context` closed, no per-code
+/// variants and no descriptions below the top.
+///
+/// Why not the published schema: MCP clients compile every `outputSchema`
+/// when they list tools, and the official TypeScript client validates every
+/// result against it. The per-code variants are most of the published
+/// schema's size; the flat shape keeps `listTools` fast while still catching
+/// a misspelled member. It describes the answers of *this* server, so it may
+/// be closed. The published schema stays the contract: it is served as the
+/// resource [`crate::spec::Taxonomy::schema_id`].
+pub fn emit_output_shape(spec: &Spec) -> Value {
+    let mut props = Map::new();
+    for name in ALWAYS_PRESENT {
+        props.insert(name.into(), always_present(spec, name, None));
+    }
+    for field in spec.fields_at(Placement::TopLevel) {
+        props.insert(
+            field.name().into(),
+            type_schema(field.ty(), Openness::Closed),
+        );
+    }
+    let context: Map<String, Value> = spec
+        .fields_at(Placement::Context)
+        .map(|f| (f.name().to_string(), type_schema(f.ty(), Openness::Closed)))
+        .collect();
+    props.insert(
+        "context".into(),
+        json!({"type": "object", "properties": context, "additionalProperties": false}),
+    );
+    let mut defs = Map::new();
+    defs.insert("ErrorCode".into(), error_code_def(spec));
+    for def in &spec.types {
+        let schema = match def.values() {
+            Some(values) => enum_schema(values.iter().map(|v| v.value.as_str())),
+            None => struct_schema(def, Openness::Closed),
+        };
+        defs.insert(def.name.value.clone(), strip_descriptions(schema));
+    }
+    json!({
+        "$id": spec.taxonomy.schema_id(),
+        "description": format!(
+            "An error envelope. Which members each error_code carries: resource {}.",
+            spec.taxonomy.schema_id()
+        ),
+        "type": "object",
+        "required": ALWAYS_PRESENT,
+        "properties": props
+            .into_iter()
+            .map(|(name, schema)| (name, strip_descriptions(schema)))
+            .collect::<Map<String, Value>>(),
+        "additionalProperties": false,
+        "$defs": defs,
+    })
+}
+
+/// [`emit_output_shape`] as compact JSON text (what the generated Rust
+/// carries as `ENVELOPE_OUTPUT_SHAPE`).
+pub fn emit_output_shape_string(spec: &Spec) -> String {
+    emit_output_shape(spec).to_string()
+}
+
 fn description(spec: &Spec) -> String {
     let mut text = format!(
         "The JSON object a {} tool returns when a call fails (taxonomy version {}). \
-         Generated from errors.yaml; see docs/errors.md for every code.",
+         Generated from errors.yaml; see docs/errors.md for every code. One variant per \
+         error code; the last, {UNLISTED_ENVELOPE}, accepts a code a later release of the \
+         same major version adds. Members this release does not list are allowed, and \
+         ignored: clients must not rely on their absence.",
         spec.taxonomy.name.value, spec.taxonomy.version.value
     );
     if let Some(d) = &spec.taxonomy.description {
@@ -97,151 +193,276 @@ fn unwrap_paragraphs(text: &str) -> String {
         .join("\n\n")
 }
 
-fn properties(spec: &Spec) -> Map<String, Value> {
-    let mut props = Map::new();
-    props.insert(
-        "success".into(),
-        json!({"const": false, "description": "Always false for an error."}),
-    );
-    props.insert("error_code".into(), json!({"$ref": "#/$defs/ErrorCode"}));
-    props.insert(
-        "code".into(),
-        json!({
+/// Whether an object or enum accepts what a later release of the same major
+/// version may add (the published schema) or only what this release lists
+/// (the `outputSchema` of this server).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Openness {
+    Open,
+    Closed,
+}
+
+/// The schema of an always-present member; `code` pins it for one code's
+/// variant, `None` gives the general form.
+fn always_present(spec: &Spec, name: &str, code: Option<&Code>) -> Value {
+    match (name, code) {
+        ("success", _) => json!({"const": false, "description": "Always false for an error."}),
+        ("error_code", Some(c)) => json!({"const": c.name.value}),
+        ("error_code", None) => json!({"$ref": "#/$defs/ErrorCode"}),
+        ("code", Some(c)) => json!({"const": c.number.value}),
+        ("code", None) => json!({
             "type": "integer",
             "minimum": 0,
             "description": "The numeric id of error_code; fixed per code and never reused."
         }),
-    );
-    props.insert(
-        "category".into(),
-        json!({
+        ("category", Some(c)) => json!({"const": c.category.value}),
+        ("category", None) => json!({
             "type": "string",
             "enum": spec.categories.iter().map(|c| c.key.value.as_str()).collect::<Vec<_>>(),
             "description": "The category of error_code, from its numeric range."
         }),
-    );
-    props.insert(
-        "message".into(),
-        json!({"type": "string", "description": "What went wrong, in one line."}),
-    );
-    props.insert(
-        "retryable".into(),
-        json!({
+        ("message", _) => json!({"type": "string", "description": "What went wrong, in one line."}),
+        ("retryable", Some(c)) => json!({"const": c.retryable}),
+        ("retryable", None) => json!({
             "type": "boolean",
             "description": "True when the caller can fix its call and retry."
         }),
-    );
-    props.insert(
-        "cause".into(),
-        json!({
+        ("cause", Some(c)) => json!({"const": c.cause.as_str()}),
+        ("cause", None) => json!({
             "type": "string",
             "enum": Cause::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (the server itself)."
         }),
-    );
-    props.insert(
-        "recovery_hints".into(),
-        json!({
+        ("recovery_hints", _) => json!({
             "type": "array",
             "items": {"type": "string"},
             "minItems": 1,
             "description": "General guidance for recovering, most relevant first."
         }),
-    );
-    for field in spec.fields_at(Placement::TopLevel) {
-        props.insert(field.name().into(), field_schema(field));
+        (other, _) => unreachable!("`{other}` is not an always-present member"),
     }
-    let mut context = Map::new();
-    for field in spec.fields_at(Placement::Context) {
-        context.insert(field.name().into(), field_schema(field));
-    }
-    props.insert(
-        "context".into(),
-        json!({
-            "type": "object",
-            "description": "Details about the failure; which members are present depends on error_code.",
-            "properties": context,
-            "additionalProperties": false
-        }),
-    );
-    props
 }
 
-fn field_schema(field: &FieldDef) -> Value {
-    let mut schema = type_schema(field.ty());
+/// The variant of one emitted code: `<Code>Envelope`.
+fn variant(spec: &Spec, code: &Code, openness: Openness) -> Value {
+    let carries = |f: &&FieldDef| {
+        code.required_context
+            .iter()
+            .chain(&code.optional_context)
+            .any(|n| n.value == f.name.value)
+    };
+    let is_required = |f: &FieldDef| {
+        code.required_context
+            .iter()
+            .any(|r| r.value == f.name.value)
+    };
+
+    let mut props = Map::new();
+    for name in ALWAYS_PRESENT {
+        props.insert(name.into(), always_present(spec, name, Some(code)));
+    }
+    let mut required: Vec<String> = ALWAYS_PRESENT.iter().map(|s| s.to_string()).collect();
+    // Canonical order, not the code's list order, so reordering a list in
+    // the spec does not churn the artifact.
+    for field in spec.fields_at(Placement::TopLevel).filter(carries) {
+        props.insert(field.name().into(), field_schema(field, openness));
+        if is_required(field) {
+            required.push(field.name().into());
+        }
+    }
+    let context: Vec<&FieldDef> = spec.fields_at(Placement::Context).filter(carries).collect();
+    if !context.is_empty() {
+        props.insert(
+            "context".into(),
+            json!({"$ref": format!("#/$defs/{}", code.context_type_name())}),
+        );
+        if context.iter().any(|f| is_required(f)) {
+            required.push("context".into());
+        }
+    }
+    let mut v = Map::new();
+    v.insert("title".into(), json!(code.envelope_type_name()));
+    v.insert("description".into(), json!(variant_description(code)));
+    if code.is_deprecated() {
+        v.insert("deprecated".into(), json!(true));
+    }
+    v.insert("type".into(), json!("object"));
+    v.insert("properties".into(), Value::Object(props));
+    v.insert("required".into(), json!(required));
+    close(&mut v, openness);
+    Value::Object(v)
+}
+
+/// `<Code>Context`, for a code that may carry context fields.
+fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for field in spec.fields_at(Placement::Context) {
+        if code
+            .required_context
+            .iter()
+            .any(|r| r.value == field.name.value)
+        {
+            required.push(field.name());
+        } else if !code
+            .optional_context
+            .iter()
+            .any(|o| o.value == field.name.value)
+        {
+            continue;
+        }
+        props.insert(field.name().into(), field_schema(field, openness));
+    }
+    if props.is_empty() {
+        return None;
+    }
+    let mut def = Map::new();
+    def.insert("title".into(), json!(code.context_type_name()));
+    def.insert(
+        "description".into(),
+        json!(format!("The context of {}.", code.name.value)),
+    );
+    def.insert("type".into(), json!("object"));
+    def.insert("properties".into(), Value::Object(props));
+    def.insert("required".into(), json!(required));
+    close(&mut def, openness);
+    Some(Value::Object(def))
+}
+
+/// The last variant: an error code this release does not list.
+fn unlisted(spec: &Spec) -> Value {
+    let mut props = Map::new();
+    for name in ALWAYS_PRESENT {
+        props.insert(name.into(), always_present(spec, name, None));
+    }
+    props.insert(
+        "error_code".into(),
+        json!({
+            "type": "string",
+            "pattern": CODE_PATTERN,
+            // Removed codes too: their names are never used again.
+            "not": {"enum": spec.codes.iter().map(|c| c.name.value.as_str()).collect::<Vec<_>>()},
+            "description": "A code this release does not list."
+        }),
+    );
+    props.insert(
+        "category".into(),
+        json!({"type": "string", "description": "The category of error_code; may be one this release does not list."}),
+    );
+    props.insert(
+        "context".into(),
+        json!({"type": "object", "description": "Details about the failure."}),
+    );
+    json!({
+        "title": UNLISTED_ENVELOPE,
+        "description": "An error code this release does not list, sent by a server of a later \
+            release of the same major version. Handle it by the members every envelope has: \
+            message, retryable, cause and recovery_hints.",
+        "type": "object",
+        "properties": props,
+        "required": ALWAYS_PRESENT,
+    })
+}
+
+fn field_schema(field: &FieldDef, openness: Openness) -> Value {
+    with_description(type_schema(field.ty(), openness), field.doc())
+}
+
+/// `additionalProperties: false` on a closed object schema.
+fn close(schema: &mut Map<String, Value>, openness: Openness) {
+    if openness == Openness::Closed {
+        schema.insert("additionalProperties".into(), json!(false));
+    }
+}
+
+/// Adds `description` to a schema, unless it is a bare `$ref` (Ajv's
+/// draft-07 mode and 2020-12 disagree about `$ref` siblings).
+fn with_description(mut schema: Value, doc: &str) -> Value {
     if let Value::Object(map) = &mut schema
         && !map.contains_key("$ref")
     {
-        map.insert("description".into(), json!(field.doc()));
+        map.insert("description".into(), json!(doc));
     }
     schema
 }
 
-/// The schema of a value of type `ty`. `$ref` schemas get no siblings: Ajv's
-/// draft-07 mode and 2020-12 disagree about them.
-fn type_schema(ty: &FieldType) -> Value {
+/// The schema of a value of type `ty`.
+fn type_schema(ty: &FieldType, openness: Openness) -> Value {
+    let open_string = |name: &str| {
+        let reference = json!({"$ref": format!("#/$defs/{name}")});
+        match openness {
+            Openness::Closed => reference,
+            Openness::Open => json!({"anyOf": [reference, {"type": "string"}]}),
+        }
+    };
     match ty {
         FieldType::String => json!({"type": "string"}),
         FieldType::Integer => json!({"type": "integer", "minimum": 0}),
         FieldType::Boolean => json!({"type": "boolean"}),
-        FieldType::Enum(name) | FieldType::Struct(name) => {
-            json!({"$ref": format!("#/$defs/{name}")})
-        }
-        FieldType::ErrorCode => json!({"$ref": "#/$defs/ErrorCode"}),
-        FieldType::ArrayOf(item) => json!({"type": "array", "items": type_schema(item)}),
+        FieldType::Enum(name) => open_string(name),
+        FieldType::ErrorCode => open_string("ErrorCode"),
+        FieldType::Struct(name) => json!({"$ref": format!("#/$defs/{name}")}),
+        FieldType::ArrayOf(item) => json!({"type": "array", "items": type_schema(item, openness)}),
     }
 }
 
-fn defs(spec: &Spec) -> Map<String, Value> {
-    let mut defs = Map::new();
-    let codes: Vec<&str> = spec
-        .emitted_codes()
-        .map(|c| c.name.value.as_str())
-        .collect();
+fn error_code_def(spec: &Spec) -> Value {
     let deprecated: Vec<&str> = spec
         .emitted_codes()
         .filter(|c| c.is_deprecated())
         .map(|c| c.name.value.as_str())
         .collect();
-    let mut doc = String::from("An error code of the taxonomy.");
+    let mut doc = String::from("An error code of this release of the taxonomy.");
     if !deprecated.is_empty() {
         doc.push_str(&format!(
             " Deprecated (still valid, not to be relied on): {}.",
             deprecated.join(", ")
         ));
     }
-    defs.insert(
-        "ErrorCode".into(),
-        json!({"type": "string", "enum": codes, "description": doc}),
-    );
-    // Objects, then enums, each in declaration order.
-    for def in &spec.types {
-        if def.values().is_none() {
-            defs.insert(def.name.value.clone(), struct_schema(def));
+    let mut def = enum_schema(spec.emitted_codes().map(|c| c.name.value.as_str()));
+    def["description"] = json!(doc);
+    def
+}
+
+fn enum_schema<'a>(values: impl Iterator<Item = &'a str>) -> Value {
+    json!({"type": "string", "enum": values.collect::<Vec<_>>()})
+}
+
+fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
+    let mut defs = Map::new();
+    for code in spec.emitted_codes() {
+        defs.insert(code.envelope_type_name(), variant(spec, code, openness));
+        if let Some(context) = context_def(spec, code, openness) {
+            defs.insert(code.context_type_name(), context);
         }
+    }
+    if openness == Openness::Open {
+        defs.insert(UNLISTED_ENVELOPE.into(), unlisted(spec));
+    }
+    defs.insert("ErrorCode".into(), error_code_def(spec));
+    // Objects, then enums, each in declaration order.
+    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+        defs.insert(def.name.value.clone(), struct_schema(def, openness));
     }
     for def in &spec.types {
         if let Some(values) = def.values() {
-            let values: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
-            defs.insert(
-                def.name.value.clone(),
-                json!({"type": "string", "enum": values, "description": def.doc.value}),
-            );
+            let mut schema = enum_schema(values.iter().map(|v| v.value.as_str()));
+            schema["title"] = json!(def.name.value);
+            schema["description"] = json!(def.doc.value);
+            defs.insert(def.name.value.clone(), schema);
         }
     }
     defs
 }
 
-fn struct_schema(def: &TypeDef) -> Value {
+fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
     let mut props = Map::new();
     for member in def.members() {
-        let mut schema = type_schema(&member.ty.value);
-        if let Value::Object(map) = &mut schema
-            && !map.contains_key("$ref")
-        {
-            map.insert("description".into(), json!(member.doc.value));
-        }
-        props.insert(member.name.value.clone(), schema);
+        let schema = type_schema(&member.ty.value, openness);
+        props.insert(
+            member.name.value.clone(),
+            with_description(schema, &member.doc.value),
+        );
     }
     let required: Vec<&str> = def
         .members()
@@ -249,89 +470,48 @@ fn struct_schema(def: &TypeDef) -> Value {
         .filter(|m| m.required)
         .map(|m| m.name.value.as_str())
         .collect();
-    json!({
-        "type": "object",
-        "description": def.doc.value,
-        "properties": props,
-        "required": required,
-        "additionalProperties": false
-    })
+    let mut schema = Map::new();
+    schema.insert("title".into(), json!(def.name.value));
+    schema.insert("description".into(), json!(def.doc.value));
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(props));
+    schema.insert("required".into(), json!(required));
+    close(&mut schema, openness);
+    Value::Object(schema)
 }
 
-/// `if error_code == X then ...` for one emitted code.
-fn rule(spec: &Spec, code: &Code) -> Value {
-    let allowed = |f: &FieldDef| {
-        code.required_context
-            .iter()
-            .any(|r| r.value == f.name.value)
-            || code
-                .optional_context
-                .iter()
-                .any(|o| o.value == f.name.value)
-    };
-    let required_at = |placement: Placement| -> Vec<&str> {
-        // Canonical order, not file order, so reordering the spec's list
-        // does not churn the artifact.
-        spec.fields_at(placement)
-            .filter(|f| {
-                code.required_context
-                    .iter()
-                    .any(|r| r.value == f.name.value)
-            })
-            .map(|f| f.name())
-            .collect()
-    };
-    let top_required = required_at(Placement::TopLevel);
-    let ctx_required = required_at(Placement::Context);
-
-    let mut then_props = Map::new();
-    then_props.insert("code".into(), json!({"const": code.number.value}));
-    then_props.insert("category".into(), json!({"const": code.category.value}));
-    then_props.insert("retryable".into(), json!({"const": code.retryable}));
-    then_props.insert("cause".into(), json!({"const": code.cause.as_str()}));
-    for field in spec.fields_at(Placement::TopLevel).filter(|f| !allowed(f)) {
-        then_props.insert(field.name().into(), json!(false));
+/// Drops every `description` and `title` (the output shape is compiled by
+/// every client that lists tools; the published schema keeps the docs).
+/// A member *named* `description` inside `properties` is kept.
+fn strip_descriptions(v: Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| k != "description" && k != "title")
+                .map(|(k, child)| {
+                    let child = if k == "properties" {
+                        match child {
+                            Value::Object(props) => Value::Object(
+                                props
+                                    .into_iter()
+                                    .map(|(n, p)| (n, strip_descriptions(p)))
+                                    .collect(),
+                            ),
+                            other => other,
+                        }
+                    } else {
+                        strip_descriptions(child)
+                    };
+                    (k, child)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(strip_descriptions).collect()),
+        other => other,
     }
-    let mut ctx = Map::new();
-    if !ctx_required.is_empty() {
-        ctx.insert("required".into(), json!(ctx_required));
-    }
-    let forbidden: Map<String, Value> = spec
-        .fields_at(Placement::Context)
-        .filter(|f| !allowed(f))
-        .map(|f| (f.name().to_string(), json!(false)))
-        .collect();
-    if !forbidden.is_empty() {
-        ctx.insert("properties".into(), Value::Object(forbidden));
-    }
-    if !ctx.is_empty() {
-        then_props.insert("context".into(), Value::Object(ctx));
-    }
-
-    let mut then = Map::new();
-    let mut required: Vec<&str> = top_required;
-    if !ctx_required.is_empty() {
-        required.push("context");
-    }
-    if !required.is_empty() {
-        then.insert("required".into(), json!(required));
-    }
-    then.insert("properties".into(), Value::Object(then_props));
-
-    let mut entry = Map::new();
-    entry.insert("description".into(), json!(rule_description(spec, code)));
-    entry.insert(
-        "if".into(),
-        json!({
-            "properties": {"error_code": {"const": code.name.value}},
-            "required": ["error_code"]
-        }),
-    );
-    entry.insert("then".into(), Value::Object(then));
-    Value::Object(entry)
 }
 
-fn rule_description(_spec: &Spec, code: &Code) -> String {
+fn variant_description(code: &Code) -> String {
     let mut text = format!(
         "{} ({}): {}",
         code.name.value, code.number.value, code.title.value
@@ -353,52 +533,126 @@ mod tests {
     use super::*;
     use crate::generate::test_fixture as fixture;
 
+    fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
+        &schema["$defs"][name]
+    }
+
     #[test]
     fn error_code_enum_lists_emitted_codes_only() {
         let schema = emit(&fixture());
         assert_eq!(
-            schema["$defs"]["ErrorCode"]["enum"],
+            def(&schema, "ErrorCode")["enum"],
             json!(["BAD_PATH", "MATCH_NOT_FOUND", "OLD_THING", "DISK_FULL"])
         );
         assert_eq!(schema["$id"], "schema://demo/error-envelope/v2");
     }
 
     #[test]
-    fn rule_pins_number_and_requires_context_by_placement() {
+    fn one_titled_variant_per_emitted_code_then_the_unlisted_one() {
         let schema = emit(&fixture());
-        let rule = schema["allOf"]
+        let refs: Vec<&str> = schema["oneOf"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|r| r["if"]["properties"]["error_code"]["const"] == "MATCH_NOT_FOUND")
-            .unwrap();
-        let then = &rule["then"];
-        assert_eq!(then["properties"]["code"]["const"], 2000);
+            .map(|r| r["$ref"].as_str().unwrap())
+            .collect();
         assert_eq!(
-            then["required"],
-            json!(["file_path", "edit_index", "edit_status", "context"])
+            refs,
+            [
+                "#/$defs/BadPathEnvelope",
+                "#/$defs/MatchNotFoundEnvelope",
+                "#/$defs/OldThingEnvelope",
+                "#/$defs/DiskFullEnvelope",
+                "#/$defs/UnlistedCodeEnvelope",
+            ]
+        );
+        assert_eq!(def(&schema, "OldThingEnvelope")["deprecated"], true);
+        let unlisted = def(&schema, "UnlistedCodeEnvelope");
+        assert_eq!(unlisted["title"], "UnlistedCodeEnvelope");
+        // Every code of the spec, removed ones included (GONE).
+        assert_eq!(
+            unlisted["properties"]["error_code"]["not"]["enum"],
+            json!([
+                "BAD_PATH",
+                "MATCH_NOT_FOUND",
+                "OLD_THING",
+                "GONE",
+                "DISK_FULL"
+            ])
+        );
+        let strict = emit_strict(&fixture());
+        assert_eq!(strict["oneOf"].as_array().unwrap().len(), 4);
+        assert!(strict["$defs"].get(UNLISTED_ENVELOPE).is_none());
+        assert_eq!(
+            strict["$defs"]["MatchNotFoundEnvelope"]["additionalProperties"],
+            false
+        );
+    }
+
+    #[test]
+    fn variant_pins_number_and_requires_context_by_placement() {
+        let schema = emit(&fixture());
+        let v = def(&schema, "MatchNotFoundEnvelope");
+        assert_eq!(v["title"], "MatchNotFoundEnvelope");
+        assert_eq!(v["properties"]["code"]["const"], 2000);
+        assert_eq!(v["properties"]["error_code"]["const"], "MATCH_NOT_FOUND");
+        let required: Vec<&str> = v["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            required[ALWAYS_PRESENT.len()..],
+            ["file_path", "edit_index", "edit_status", "context"]
         );
         assert_eq!(
-            then["properties"]["context"]["required"],
+            v["properties"]["context"],
+            json!({"$ref": "#/$defs/MatchNotFoundContext"})
+        );
+        assert_eq!(
+            def(&schema, "MatchNotFoundContext")["required"],
             json!(["snippet"])
         );
-        // Not in the code's lists: forbidden.
-        assert_eq!(then["properties"]["backup_path"], json!(false));
-        assert_eq!(
-            then["properties"]["context"]["properties"]["limit"],
-            json!(false)
+        // Not in the code's lists: absent (a later release may add it).
+        assert!(v["properties"].get("backup_path").is_none());
+        assert!(
+            def(&schema, "MatchNotFoundContext")["properties"]
+                .get("limit")
+                .is_none()
         );
-        // In its optional list: allowed.
-        assert!(then["properties"].get("file_index").is_none());
+        // In its optional list: allowed, not required.
+        assert!(v["properties"].get("file_index").is_some());
+        assert!(!required.contains(&"file_index"));
+    }
+
+    #[test]
+    fn the_published_schema_is_open_and_the_output_shape_closed() {
+        let spec = fixture();
+        let text = emit(&spec).to_string();
+        assert!(!text.contains("additionalProperties"), "{text}");
+        let shape = emit_output_shape(&spec);
+        assert_eq!(shape["additionalProperties"], false);
+        assert_eq!(
+            shape["properties"]["context"]["additionalProperties"],
+            false
+        );
+        assert!(
+            !shape.to_string().contains("\"description\":\"The"),
+            "{shape}"
+        );
+        assert!(shape.get("oneOf").is_none());
     }
 
     #[test]
     fn every_ref_resolves() {
-        let schema = emit(&fixture());
-        let text = schema.to_string();
-        for piece in text.split("\"#/$defs/").skip(1) {
-            let name = &piece[..piece.find('"').unwrap()];
-            assert!(schema["$defs"].get(name).is_some(), "dangling $ref {name}");
+        let spec = fixture();
+        for schema in [emit(&spec), emit_output_shape(&spec)] {
+            let text = schema.to_string();
+            for piece in text.split("\"#/$defs/").skip(1) {
+                let name = &piece[..piece.find('"').unwrap()];
+                assert!(schema["$defs"].get(name).is_some(), "dangling $ref {name}");
+            }
         }
     }
 

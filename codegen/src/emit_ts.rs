@@ -6,12 +6,11 @@
 //! `retryable` and `cause` are literal types. The shapes come from the same
 //! declarations as the JSON Schema ([`crate::context`]), so the two agree.
 
-use crate::case::Case;
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement};
 use crate::emit_markdown::GENERATE_COMMAND;
-use crate::spec::{Cause, Code, Lifecycle, Spec};
+use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The declarations of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -125,7 +124,8 @@ pub fn emit(spec: &Spec) -> String {
         "An error envelope: switch on `error_code` to narrow it to one code.",
     );
     out.push_str("export type ErrorEnvelope =\n");
-    union(&mut out, codes.iter().map(|c| interface_name(c)));
+    union(&mut out, codes.iter().map(|c| c.envelope_type_name()));
+    unlisted(&mut out);
     while out.ends_with("\n\n") {
         out.pop();
     }
@@ -150,7 +150,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     let _ = writeln!(
         out,
         "export interface {} extends ErrorEnvelopeBase {{",
-        interface_name(code)
+        code.envelope_type_name()
     );
     let _ = writeln!(out, "  error_code: {};", string_literal(&code.name.value));
     let _ = writeln!(out, "  code: {};", code.number.value);
@@ -196,9 +196,32 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     out.push_str("}\n\n");
 }
 
-/// `MATCH_NOT_FOUND` -> `MatchNotFoundEnvelope`.
-fn interface_name(code: &Code) -> String {
-    Case::UpperCamel.convert(&code.name.value) + "Envelope"
+/// The envelope of a code this release does not list, and the union of
+/// everything a server of the same major version may send (the published
+/// schema's last variant; see `emit_schema`'s forward compatibility).
+fn unlisted(out: &mut String) {
+    doc(
+        out,
+        "",
+        "An envelope whose `error_code` this release does not list: a server of a later \
+         release of the same major version sent it. Handle it by the members every envelope \
+         has (`message`, `retryable`, `cause`, `recovery_hints`).",
+    );
+    let _ = writeln!(
+        out,
+        "export interface {UNLISTED_ENVELOPE} extends Omit<ErrorEnvelopeBase, \"error_code\" | \"category\"> {{\n  \
+         error_code: string;\n  category: string;\n  context?: Record<string, unknown>;\n}}\n"
+    );
+    doc(
+        out,
+        "",
+        "What any server of the same major version may send. Switch on `error_code` of an \
+         `ErrorEnvelope` once the code is one this release lists (`ErrorCode`).",
+    );
+    let _ = writeln!(
+        out,
+        "export type {ANY_ENVELOPE} = ErrorEnvelope | {UNLISTED_ENVELOPE};\n"
+    );
 }
 
 fn ts_type(ty: &FieldType) -> String {

@@ -157,6 +157,8 @@ impl Lower {
                     "ErrorEnvelopeBase",
                     "ErrorCodeName",
                     "CodeInfo",
+                    crate::spec::UNLISTED_ENVELOPE,
+                    crate::spec::ANY_ENVELOPE,
                 ]
                 .contains(&name.value.as_str())
             {

@@ -229,7 +229,28 @@ impl Code {
     pub fn is_deprecated(&self) -> bool {
         matches!(self.lifecycle, Lifecycle::Deprecated { .. })
     }
+
+    /// The name the JSON Schema, TypeScript and Python emitters give this
+    /// code's envelope type: `MATCH_NOT_FOUND` -> `MatchNotFoundEnvelope`.
+    pub fn envelope_type_name(&self) -> String {
+        crate::case::Case::UpperCamel.convert(&self.name.value) + "Envelope"
+    }
+
+    /// The name of this code's context type: `MatchNotFoundContext`.
+    pub fn context_type_name(&self) -> String {
+        crate::case::Case::UpperCamel.convert(&self.name.value) + "Context"
+    }
 }
+
+/// The type the schema, TypeScript and Python emitters generate for an
+/// envelope whose code this release does not list (one sent by a server of a
+/// later minor release). No code may generate the same name.
+pub const UNLISTED_ENVELOPE: &str = "UnlistedCodeEnvelope";
+
+/// The union of [`Code::envelope_type_name`]s and [`UNLISTED_ENVELOPE`] in
+/// the TypeScript and Python types: what a client may receive from any
+/// server of the same major version.
+pub const ANY_ENVELOPE: &str = "AnyErrorEnvelope";
 
 impl Spec {
     /// The category with this key.

@@ -298,6 +298,22 @@ impl Validator<'_> {
     /// `MatchNotFoundEnvelope`, `MatchNotFoundContext`): the generated
     /// files would declare it twice.
     fn generated_names(&mut self, draft: &Draft) {
+        for code in &draft.codes {
+            let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+            if format!("{stem}Envelope") == crate::spec::UNLISTED_ENVELOPE {
+                self.push(
+                    Diagnostic::new(
+                        code.name.loc,
+                        format!("code name `{}` is reserved", code.name.value),
+                    )
+                    .with_help(format!(
+                        "the compiler generates `{}` for envelopes of codes a later release adds; \
+                         choose another name",
+                        crate::spec::UNLISTED_ENVELOPE
+                    )),
+                );
+            }
+        }
         for t in &draft.types {
             for code in &draft.codes {
                 let stem = crate::case::Case::UpperCamel.convert(&code.name.value);

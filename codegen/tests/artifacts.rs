@@ -216,8 +216,12 @@ fn a_new_field_declared_in_the_spec_reaches_every_artifact() {
     );
     let schema = emit_schema::emit(&spec);
     assert_eq!(
-        schema["properties"]["context"]["properties"]["retry_window"]["$ref"],
+        schema["$defs"]["FileBusyContext"]["properties"]["retry_window"]["$ref"],
         "#/$defs/RetryWindow"
+    );
+    assert_eq!(
+        schema["$defs"]["FileBusyEnvelope"]["properties"]["context"]["$ref"],
+        "#/$defs/FileBusyContext"
     );
     assert_eq!(
         schema["$defs"]["RetryWindow"]["required"],

@@ -307,43 +307,93 @@ assert "GONE" not in CODES
 print("ok", describe(env))
 "#;
 
-#[test]
-fn typescript_client_types_check() {
-    let root = root();
-    let Some(tsc) = require(
-        root.join("tests/interop/node_modules/typescript/bin/tsc"),
+/// tsc from the pinned npm packages, once node runs; `None` (after failing
+/// in CI, or printing why the test is skipped) otherwise.
+fn require_tsc() -> Option<PathBuf> {
+    let tsc = require(
+        root().join("tests/interop/node_modules/typescript/bin/tsc"),
         "tsc",
         "run `npm ci` in tests/interop",
         install_npm,
-    ) else {
-        return;
-    };
-    let have_node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have_node {
+    )?;
+    if !have("node") {
         skip_or_fail("node (runs tsc)");
-        return;
+        return None;
     }
-    let check = |file: &str| {
-        run(Command::new("node")
-            .arg(&tsc)
-            .args([
-                "--strict",
-                "--noEmit",
-                "--pretty",
-                "false",
-                "--target",
-                "es2022",
-                "--module",
-                "esnext",
-                "--moduleResolution",
-                "bundler",
-            ])
-            .arg(file)
-            .current_dir(&root))
+    Some(tsc)
+}
+
+/// `tsc --strict --noEmit` on `files`, from `dir`.
+fn tsc(tsc: &Path, dir: &Path, files: &[&str]) -> (Output, String) {
+    run(Command::new("node")
+        .arg(tsc)
+        .args([
+            "--strict",
+            "--noEmit",
+            "--pretty",
+            "false",
+            "--target",
+            "es2022",
+            "--module",
+            "esnext",
+            "--moduleResolution",
+            "bundler",
+        ])
+        .args(files)
+        .current_dir(dir))
+}
+
+/// The published schema as client authors' tools see it: Ajv (the
+/// TypeScript SDK's validator) in strict mode compiles it without a warning
+/// and accepts every example envelope of the docs, for splice and for the
+/// second taxonomy; json-schema-to-typescript generates one type per code
+/// from it, which `tsc --strict` checks with a consumer that narrows it
+/// (`tests/client-types/schema-tools.mjs`, `generated-consumer.ts`).
+#[test]
+fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
+    let root = root();
+    let Some(tsc_bin) = require_tsc() else {
+        return;
     };
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let (out, text) = run(Command::new("node")
+        .arg(root.join("tests/client-types/schema-tools.mjs"))
+        .arg(out_dir.path())
+        .arg("schema/error-envelope.schema.json:docs/errors.md")
+        .arg("examples/http-fetch/schema/error-envelope.schema.json:examples/http-fetch/docs/errors.md")
+        .current_dir(&root));
+    assert!(out.status.success(), "schema-tools.mjs failed:\n{text}");
+    let codes = splice_codegen::load_path(&root.join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("{}", d.render()))
+        .emitted_codes()
+        .count();
+    assert!(
+        text.contains(&format!(
+            "ajv strict: schema/error-envelope.schema.json compiles; {codes} examples valid"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("ajv strict: examples/http-fetch/"), "{text}");
+
+    std::fs::copy(
+        root.join("tests/client-types/generated-consumer.ts"),
+        out_dir.path().join("consumer.ts"),
+    )
+    .expect("copy the consumer");
+    let (out, text) = tsc(&tsc_bin, out_dir.path(), &["consumer.ts"]);
+    assert!(
+        out.status.success(),
+        "tsc --strict rejects the consumer of json-schema-to-typescript's types:\n{text}"
+    );
+}
+
+#[test]
+fn typescript_client_types_check() {
+    let root = root();
+    let Some(tsc_bin) = require_tsc() else {
+        return;
+    };
+    let check = |file: &str| tsc(&tsc_bin, &root, &[file]);
 
     let (out, text) = check("tests/client-types/consumer.ts");
     assert!(

@@ -48,23 +48,19 @@ fn a_code_with_a_new_field_reaches_every_artifact_from_errors_yaml_alone() {
     assert!(outcome.is_success(), "{}", outcome.render());
     let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).unwrap();
 
-    // The JSON Schema: a context property, required for the new code only.
+    // The JSON Schema: a variant for the new code whose context requires
+    // the field, typed.
     let schema: serde_json::Value =
         serde_json::from_str(&read("schema/error-envelope.schema.json")).unwrap();
-    assert_eq!(
-        schema["properties"]["context"]["properties"]["lock_holder_pid"]["type"],
-        "integer"
+    assert!(
+        schema["oneOf"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"$ref": "#/$defs/FileLockedEnvelope"}))
     );
-    let rule = schema["allOf"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["if"]["properties"]["error_code"]["const"] == "FILE_LOCKED")
-        .expect("a rule for the new code");
-    assert_eq!(
-        rule["then"]["properties"]["context"]["required"],
-        serde_json::json!(["lock_holder_pid"])
-    );
+    let context = &schema["$defs"]["FileLockedContext"];
+    assert_eq!(context["properties"]["lock_holder_pid"]["type"], "integer");
+    assert_eq!(context["required"], serde_json::json!(["lock_holder_pid"]));
 
     // TypeScript and Python: the field, typed, on the new code's shape.
     let ts = read("schema/error-envelope.d.ts");

@@ -6,8 +6,12 @@
 //! - the schema is a valid draft 2020-12 schema;
 //! - every example envelope in the error reference validates;
 //! - envelopes that break the contract are rejected: missing required
-//!   context, unknown or removed codes, a number, `retryable` or `cause` that
-//!   does not match the code, unknown or forbidden fields.
+//!   context, a removed code, a number, `retryable` or `cause` that does not
+//!   match the code, a wrongly typed field;
+//! - what a later release of the same major version may add (a code, a
+//!   field, a member, an enum value) is accepted, and rejected by the strict
+//!   schema of this release (`emit_schema::emit_strict`), which the server's
+//!   own tests use.
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +36,13 @@ fn schema() -> Value {
 
 fn validator() -> jsonschema::Validator {
     jsonschema::draft202012::new(&schema()).expect("the schema compiles")
+}
+
+fn strict_validator() -> jsonschema::Validator {
+    let spec = splice_codegen::load_path(&root().join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("errors.yaml does not load:\n{}", d.render()));
+    jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the strict schema compiles")
 }
 
 /// The example envelopes of docs/errors.md, keyed by their error_code.
@@ -155,10 +166,6 @@ fn invalid_cases() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
-            "unknown error_code",
-            with(&|e| e["error_code"] = json!("NO_SUCH_CODE")),
-        ),
-        (
             "removed code UNKNOWN_TOOL",
             json!({
                 "success": false, "error_code": "UNKNOWN_TOOL", "code": 9003,
@@ -183,19 +190,6 @@ fn invalid_cases() -> Vec<(&'static str, Value)> {
             with(&|e| e["category"] = json!("validation")),
         ),
         ("success true", with(&|e| e["success"] = json!(true))),
-        ("unknown top-level property", with(&|e| e["foo"] = json!(1))),
-        (
-            "unknown context property",
-            with(&|e| e["context"]["foo"] = json!(1)),
-        ),
-        (
-            "a context field the code may not carry (backup_path)",
-            with(&|e| e["backup_path"] = json!("/a.bak")),
-        ),
-        (
-            "a context-object field the code may not carry (limit)",
-            with(&|e| e["context"]["limit"] = json!({"name": "max_edits", "max": 1})),
-        ),
         (
             "edit_index as a string",
             with(&|e| e["edit_index"] = json!("1")),
@@ -207,20 +201,6 @@ fn invalid_cases() -> Vec<(&'static str, Value)> {
         (
             "empty recovery_hints",
             with(&|e| e["recovery_hints"] = json!([])),
-        ),
-        (
-            "edit_status entry with an unknown status",
-            with(&|e| e["edit_status"][1]["status"] = json!("done")),
-        ),
-        (
-            "edit_status entry with an unknown member",
-            with(&|e| e["edit_status"][1]["note"] = json!("x")),
-        ),
-        (
-            "violation with an unknown code",
-            with_example("VALIDATION_FAILED", |e| {
-                e["violations"][0]["code"] = json!("SCHEMA_ERROR")
-            }),
         ),
         (
             "violation without a path",
@@ -251,6 +231,62 @@ fn invalid_cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// What a later release of the same major version may send (each an
+/// addition `splice-codegen diff` classifies as compatible).
+fn later_release_cases() -> Vec<(&'static str, Value)> {
+    let base = example("MATCH_NOT_FOUND");
+    let with = |f: &dyn Fn(&mut Value)| {
+        let mut e = base.clone();
+        f(&mut e);
+        e
+    };
+    vec![
+        (
+            "unknown error_code",
+            with(&|e| e["error_code"] = json!("NO_SUCH_CODE")),
+        ),
+        ("unknown top-level property", with(&|e| e["foo"] = json!(1))),
+        (
+            "unknown context property",
+            with(&|e| e["context"]["foo"] = json!(1)),
+        ),
+        (
+            "a context field the code may not carry (backup_path)",
+            with(&|e| e["backup_path"] = json!("/a.bak")),
+        ),
+        (
+            "a context-object field the code may not carry (limit)",
+            with(&|e| e["context"]["limit"] = json!({"name": "max_edits", "max": 1})),
+        ),
+        (
+            "edit_status entry with an unknown status",
+            with(&|e| e["edit_status"][1]["status"] = json!("done")),
+        ),
+        (
+            "edit_status entry with an unknown member",
+            with(&|e| e["edit_status"][1]["note"] = json!("x")),
+        ),
+        (
+            "violation with an unknown code",
+            with_example("VALIDATION_FAILED", |e| {
+                e["violations"][0]["code"] = json!("SCHEMA_ERROR")
+            }),
+        ),
+        (
+            "a new code in a new category",
+            json!({
+                "success": false, "error_code": "A_LATER_CODE", "code": 2999,
+                "category": "a_later_category", "message": "m", "retryable": false,
+                "cause": "server", "recovery_hints": ["h"], "context": {"x": 1}
+            }),
+        ),
+        (
+            "a new member of a support type",
+            with(&|e| e["edit_status"][0]["hint"] = json!("x")),
+        ),
+    ]
+}
+
 fn with_example(code: &str, f: impl FnOnce(&mut Value)) -> Value {
     let mut e = example(code);
     f(&mut e);
@@ -259,19 +295,56 @@ fn with_example(code: &str, f: impl FnOnce(&mut Value)) -> Value {
 
 #[test]
 fn envelopes_that_break_the_contract_are_rejected() {
-    let v = validator();
-    let mut accepted = Vec::new();
-    for (what, envelope) in invalid_cases() {
-        if v.is_valid(&envelope) {
-            accepted.push(what);
+    for (name, v) in [("published", validator()), ("strict", strict_validator())] {
+        let mut accepted = Vec::new();
+        for (what, envelope) in invalid_cases() {
+            if v.is_valid(&envelope) {
+                accepted.push(what);
+            }
         }
+        assert!(
+            accepted.is_empty(),
+            "the {name} schema accepted: {accepted:#?}"
+        );
     }
-    assert!(accepted.is_empty(), "the schema accepted: {accepted:#?}");
+}
+
+/// Forward compatibility: a client validating with this release's schema
+/// accepts what a later minor release sends; the strict schema of this
+/// release (what the server checks its own answers with) does not.
+#[test]
+fn what_a_later_release_may_add_is_accepted_and_the_strict_schema_refuses_it() {
+    let published = validator();
+    let strict = strict_validator();
+    for (what, envelope) in later_release_cases() {
+        let problems = errors(&published, &envelope);
+        assert!(
+            problems.is_empty(),
+            "the published schema refuses {what}: {problems:#?}"
+        );
+        assert!(
+            !strict.is_valid(&envelope),
+            "the strict schema accepts {what}"
+        );
+    }
+    // And the strict schema accepts every example this release documents.
+    for (code, example) in doc_examples() {
+        let problems = errors(&strict, &example);
+        assert!(
+            problems.is_empty(),
+            "strict: example for {code}: {problems:#?}"
+        );
+    }
 }
 
 #[test]
 fn a_missing_required_field_is_reported_where_it_belongs() {
-    let v = validator();
+    // A root `oneOf` only says that no variant matched; the code's own
+    // variant says where (what a client does to explain a rejection).
+    let mut schema = schema();
+    schema["$ref"] = json!("#/$defs/MatchNotFoundEnvelope");
+    schema.as_object_mut().unwrap().remove("oneOf");
+    let v = jsonschema::draft202012::new(&schema).expect("the variant compiles");
     let mut e = example("MATCH_NOT_FOUND");
     e["context"].as_object_mut().unwrap().remove("snippet");
     let problems = errors(&v, &e);
@@ -301,9 +374,11 @@ const AJV_DRAFT7_SAFE: &[&str] = &[
     "items",
     "minItems",
     "minimum",
-    "allOf",
-    "if",
-    "then",
+    "oneOf",
+    "anyOf",
+    "not",
+    "pattern",
+    "deprecated",
 ];
 
 fn keywords(schema: &Value, at: &str, out: &mut Vec<String>) {
@@ -320,17 +395,17 @@ fn keywords(schema: &Value, at: &str, out: &mut Vec<String>) {
                     keywords(sub, &format!("{at}/{key}/{name}"), out);
                 }
             }
-            "allOf" => {
+            "oneOf" | "anyOf" => {
                 for (i, sub) in value
                     .as_array()
                     .expect("an array of schemas")
                     .iter()
                     .enumerate()
                 {
-                    keywords(sub, &format!("{at}/allOf/{i}"), out);
+                    keywords(sub, &format!("{at}/{key}/{i}"), out);
                 }
             }
-            "items" | "if" | "then" | "additionalProperties" => {
+            "items" | "not" | "additionalProperties" => {
                 keywords(value, &format!("{at}/{key}"), out)
             }
             _ => {}

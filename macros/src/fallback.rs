@@ -52,6 +52,7 @@ fn public_names(source: &str) -> Vec<String> {
         "builder",
         "SCHEMA_ID",
         "ENVELOPE_SCHEMA",
+        "ENVELOPE_OUTPUT_SHAPE",
     ];
     let mut names: Vec<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
     if let Some(root) = yaml::parse(source).root

@@ -297,60 +297,14 @@ pub fn strip_int_formats(v: &mut Value) {
     }
 }
 
-/// The envelope as advertised inside a tool's `outputSchema`: the published
-/// schema's shape (every member, its type, the code enum, the closed
-/// `context`) without its per-code rules (`allOf`) and without descriptions.
-///
-/// Why not the whole published schema: clients compile every `outputSchema`
-/// when they list tools; the per-code rules are most of its 49 KB and made
-/// the official TypeScript client's `listTools` several times slower than the
-/// server's own start-up. The full schema stays the contract: it is the
-/// resource [`crate::taxonomy::SCHEMA_ID`] and
-/// `schema/error-envelope.schema.json`, and the tests validate every error
-/// the server sends against it as well as against this shape.
+/// The envelope as advertised inside a tool's `outputSchema`: the flat,
+/// closed shape the taxonomy compiler generates for it
+/// (`ENVELOPE_OUTPUT_SHAPE`; why it is not the published schema is said
+/// there). The published schema stays the contract: it is the resource
+/// [`crate::taxonomy::SCHEMA_ID`], and the tests validate every error the
+/// server sends against it as well as against this shape.
 fn envelope_shape() -> Value {
-    let mut v: Value =
-        serde_json::from_str(crate::resources::ENVELOPE_SCHEMA).unwrap_or(Value::Null);
-    if let Some(obj) = v.as_object_mut() {
-        obj.remove("$schema");
-        obj.remove("allOf");
-        obj.remove("title");
-        obj.insert(
-            "description".into(),
-            json!(format!(
-                "An error envelope. Which members each error_code carries: resource {}.",
-                crate::taxonomy::SCHEMA_ID
-            )),
-        );
-    }
-    strip_descriptions(&mut v, true);
-    v
-}
-
-/// Drops every `description` below the top level (they stay in the published schema).
-fn strip_descriptions(v: &mut Value, top: bool) {
-    match v {
-        Value::Object(map) => {
-            if !top {
-                map.remove("description");
-            }
-            // A member named "description" inside `properties` is a property,
-            // not an annotation; the envelope has none, but stay correct.
-            for (k, child) in map.iter_mut() {
-                if k == "properties" {
-                    if let Value::Object(props) = child {
-                        props
-                            .values_mut()
-                            .for_each(|p| strip_descriptions(p, false));
-                    }
-                } else {
-                    strip_descriptions(child, false);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|i| strip_descriptions(i, false)),
-        _ => {}
-    }
+    serde_json::from_str(crate::taxonomy::ENVELOPE_OUTPUT_SHAPE).unwrap_or(Value::Null)
 }
 
 /// Builds `{type: object, $defs, oneOf: [success, envelope]}`. The success
@@ -402,7 +356,7 @@ mod tests {
             let text = serde_json::to_string(&v).unwrap();
             assert!(text.len() < 16_000, "outputSchema is {} bytes", text.len());
             assert!(!text.contains("\"format\":\"uint"), "{text}");
-            assert!(!has_key(&v["oneOf"][1], "allOf"));
+            assert!(!has_key(&v["oneOf"][1], "oneOf"));
             // The envelope shape still names every code and closes `context`.
             let codes = v["oneOf"][1]["$defs"]["ErrorCode"]["enum"]
                 .as_array()

@@ -14,7 +14,14 @@ import sys
 import typing
 from pathlib import Path
 
-from error_envelope import CODES, ErrorCode, ErrorEnvelope, MatchNotFoundEnvelope
+from error_envelope import (
+    CODES,
+    AnyErrorEnvelope,
+    ErrorCode,
+    ErrorEnvelope,
+    MatchNotFoundEnvelope,
+    is_listed,
+)
 
 EXAMPLE_MARKER = "<!-- example-envelope -->"
 
@@ -35,6 +42,27 @@ def describe(env: ErrorEnvelope) -> str:
         return env["file_path"]
     # Every envelope has these, whatever its code.
     return f"{env['error_code']} ({env['code']}): {env['message']}"
+
+
+def handle(env: AnyErrorEnvelope) -> str:
+    """Any server of the same major version: a later one may send a code this
+    module does not list."""
+    if is_listed(env):
+        typing.assert_type(env, ErrorEnvelope)
+        return describe(env)
+    return f"{env['error_code']} ({env['category']}): {env['message']}"
+
+
+LATER: AnyErrorEnvelope = {
+    "success": False,
+    "error_code": "A_LATER_CODE",
+    "code": 2999,
+    "category": "a_later_category",
+    "message": "m",
+    "retryable": False,
+    "cause": "server",
+    "recovery_hints": ["h"],
+}
 
 
 def examples(markdown: str) -> list[ErrorEnvelope]:
@@ -76,6 +104,10 @@ def main() -> None:
     envelopes = examples((root / "docs/errors.md").read_text(encoding="utf-8"))
     for env in envelopes:
         check(env)
+        if not is_listed(env):
+            raise SystemExit(f"{env['error_code']}: not listed")
+    if handle(LATER) != "A_LATER_CODE (a_later_category): m" or is_listed(LATER):
+        raise SystemExit("an unlisted code is not handled as one")
     missing = set(CODES) - {env["error_code"] for env in envelopes}
     if missing:
         raise SystemExit(f"codes without an example envelope: {sorted(missing)}")

@@ -2,8 +2,11 @@
 // `tsc --strict --noEmit` by codegen/tests/client_types.rs: narrowing an
 // ErrorEnvelope on error_code gives the code's own interface.
 import type {
+  AnyErrorEnvelope,
+  ErrorCode,
   ErrorEnvelope,
   MatchNotFoundEnvelope,
+  UnlistedCodeEnvelope,
 } from "../../schema/error-envelope";
 
 type Equals<A, B> =
@@ -32,3 +35,25 @@ export function describe(e: ErrorEnvelope): string {
       return `${e.error_code} (${e.code}): ${e.message}`;
   }
 }
+
+// A server of a later release of the same major version may send a code
+// this release does not list: handle it by the members every envelope has.
+export function handle(e: AnyErrorEnvelope, listed: ReadonlySet<string>): string {
+  if (listed.has(e.error_code)) {
+    return describe(e as ErrorEnvelope);
+  }
+  const retry: boolean = e.retryable;
+  return `${e.error_code} (${e.category}): ${e.message}${retry ? " (retry)" : ""}`;
+}
+
+export const later: UnlistedCodeEnvelope = {
+  success: false,
+  error_code: "A_LATER_CODE",
+  code: 2999,
+  category: "a_later_category",
+  message: "m",
+  retryable: false,
+  cause: "server",
+  recovery_hints: ["h"],
+};
+export const known: ErrorCode = "MATCH_NOT_FOUND";

@@ -210,14 +210,29 @@ impl Server {
     }
 }
 
-fn envelope_schema() -> &'static jsonschema::Validator {
-    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+/// The published schema (what clients validate with), and the strict one of
+/// this release (`emit_schema::emit_strict`: no member, code or enum value
+/// the release does not list), which the server's answers must also pass.
+fn envelope_schemas() -> &'static [(&'static str, jsonschema::Validator)] {
+    static V: OnceLock<Vec<(&'static str, jsonschema::Validator)>> = OnceLock::new();
     V.get_or_init(|| {
         let text =
             std::fs::read_to_string(workspace_root().join("schema/error-envelope.schema.json"))
                 .expect("published schema");
-        let schema: Value = serde_json::from_str(&text).expect("schema is JSON");
-        jsonschema::validator_for(&schema).expect("schema compiles")
+        let published: Value = serde_json::from_str(&text).expect("schema is JSON");
+        let spec = splice_codegen::load_path(&workspace_root().join("errors.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+        let strict = splice_codegen::emit_schema::emit_strict(&spec);
+        vec![
+            (
+                "published",
+                jsonschema::validator_for(&published).expect("schema compiles"),
+            ),
+            (
+                "strict",
+                jsonschema::validator_for(&strict).expect("strict schema compiles"),
+            ),
+        ]
     })
 }
 
@@ -249,11 +264,16 @@ pub fn assert_payload_valid(tool: &str, payload: &Value, is_error: bool) {
         return;
     }
     if is_error {
-        let errs: Vec<String> = envelope_schema()
-            .iter_errors(payload)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
-        assert!(errs.is_empty(), "envelope invalid: {errs:#?}\n{payload:#}");
+        for (name, schema) in envelope_schemas() {
+            let errs: Vec<String> = schema
+                .iter_errors(payload)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(
+                errs.is_empty(),
+                "envelope invalid ({name} schema): {errs:#?}\n{payload:#}"
+            );
+        }
     }
     if let Some((_, v)) = output_schemas().iter().find(|(n, _)| n == tool) {
         let errs: Vec<String> = v

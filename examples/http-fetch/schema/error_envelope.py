@@ -2,8 +2,10 @@
 # http-fetch error taxonomy 0.1.0; JSON Schema: schema://http-fetch/error-envelope/v0
 """Python types of the http-fetch error envelope (taxonomy 0.1.0).
 
-Envelopes arrive as parsed JSON: annotate the dict as `ErrorEnvelope` and
-compare `env["error_code"]` with a code name to narrow it to that code's
+Envelopes arrive as parsed JSON: annotate the dict as `AnyErrorEnvelope` (a
+server of a later minor release may send a code this module does not list),
+narrow it with `is_listed(env)` to `ErrorEnvelope`, then compare
+`env["error_code"]` with a code name to narrow it to that code's
 TypedDict. `CODES` maps every code to its number, category, retryability,
 cause and recovery hints. Standard library only; Python 3.11 or later.
 """
@@ -267,6 +269,33 @@ ErrorEnvelope: typing.TypeAlias = typing.Union[
 ]
 
 
+class UnlistedCodeEnvelope(typing.TypedDict):
+    """An envelope whose `error_code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has."""
+
+    # Always False for an error.
+    success: typing.Literal[False]
+    # A code this release does not list.
+    error_code: str
+    # Its numeric id.
+    code: int
+    # Its category; may be one this release does not list.
+    category: str
+    # What went wrong, in one line.
+    message: str
+    # True when the caller can fix its call and retry.
+    retryable: bool
+    # Who is to blame.
+    cause: Cause
+    # General guidance for recovering, most relevant first.
+    recovery_hints: list[str]
+    # Details about the failure.
+    context: typing.NotRequired[dict[str, object]]
+
+
+# What any server of the same major version may send; `is_listed` narrows it.
+AnyErrorEnvelope: typing.TypeAlias = ErrorEnvelope | UnlistedCodeEnvelope
+
+
 @dataclasses.dataclass(frozen=True)
 class CodeInfo:
     """What the taxonomy says about one error code.
@@ -395,3 +424,8 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         replaced_by=None,
     ),
 }
+
+
+def is_listed(env: AnyErrorEnvelope) -> typing.TypeGuard[ErrorEnvelope]:
+    """True when this release lists the envelope's code (then `error_code` narrows it)."""
+    return env["error_code"] in CODES

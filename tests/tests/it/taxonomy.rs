@@ -181,14 +181,17 @@ fn field_of<'v>(envelope: &'v Value, field: &FieldDef) -> Option<&'v Value> {
 }
 
 #[test]
-fn every_constructor_output_validates_against_the_published_schema() {
-    let schema = published_schema();
-    let validator = jsonschema::validator_for(&schema).expect("the published schema compiles");
+fn every_constructor_output_validates_against_the_published_and_strict_schemas() {
+    let published =
+        jsonschema::validator_for(&published_schema()).expect("the published schema compiles");
+    let strict = jsonschema::validator_for(&splice_codegen::emit_schema::emit_strict(&spec()))
+        .expect("the strict schema compiles");
     for sample in samples() {
         for envelope in [&sample.minimal, &sample.full] {
             let json = serde_json::to_value(envelope).unwrap();
-            let errors: Vec<String> = validator
+            let errors: Vec<String> = published
                 .iter_errors(&json)
+                .chain(strict.iter_errors(&json))
                 .map(|e| e.to_string())
                 .collect();
             assert!(errors.is_empty(), "{}: {errors:#?}\n{json:#}", sample.code);
@@ -242,8 +245,12 @@ fn envelopes_reject_unknown_fields() {
 }
 
 #[test]
-fn schemars_schema_agrees_with_the_published_schema() {
-    let published = published_schema();
+fn schemars_schema_agrees_with_the_output_shape_and_the_published_types() {
+    // The flat shape the tools advertise as outputSchema (every member of
+    // every code); the published schema's variants are checked by the tests
+    // above, and its support types below.
+    let published = splice_codegen::emit_schema::emit_output_shape(&spec());
+    let published_types = published_schema();
     let generated = serde_json::to_value(schemars::schema_for!(ErrorEnvelope)).unwrap();
 
     let codes = string_set(&object(&generated, &generated["properties"]["error_code"])["enum"]);
@@ -281,9 +288,15 @@ fn schemars_schema_agrees_with_the_published_schema() {
         let name = def.name.value.as_str();
         let g = &generated["$defs"][name];
         let p = &published["$defs"][name];
+        let t = &published_types["$defs"][name];
         assert!(
-            g.is_object() && p.is_object(),
+            g.is_object() && p.is_object() && t.is_object(),
             "{name} is missing from a $defs"
+        );
+        assert_eq!(
+            key_set(&t["properties"]),
+            key_set(&p["properties"]),
+            "{name} members (published schema and output shape)"
         );
         let members: BTreeSet<String> =
             def.members().iter().map(|m| m.name.value.clone()).collect();
