@@ -419,3 +419,110 @@ fn schema_uses_only_keywords_ajv_draft7_enforces() {
     keywords(&schema(), "#", &mut unsafe_keywords);
     assert!(unsafe_keywords.is_empty(), "{unsafe_keywords:#?}");
 }
+
+/// `diff`'s "compatible" checked against the schema itself: a minor release
+/// that adds a code in a new category with a new field of a new type, a
+/// value to an enum, a member to an object type and an optional field to an
+/// existing code is classified compatible, and every envelope of it (the
+/// documented examples, with the additions filled in) validates against the
+/// schema of the release before it, as a client that has not updated does.
+#[test]
+fn every_envelope_of_a_compatible_release_validates_against_the_schema_before_it() {
+    let old_text = read("errors.yaml");
+    let old = splice_codegen::load_str(&old_text, "errors.yaml")
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let v = &old.taxonomy.version.value;
+    let new_text = old_text
+        .replacen(
+            &format!("  version: {v}\n"),
+            &format!("  version: {}.{}.0\n", v.major, v.minor + 1),
+            1,
+        )
+        .replacen(
+            "\ncategories:\n",
+            "\ncategories:\n  later:\n    range: [7000, 7999]\n    description: A category of a later release.\n    \
+             retryable: false\n    cause: environment\n",
+            1,
+        )
+        .replacen(
+            "\ntypes:\n",
+            "\ntypes:\n  Lease:\n    doc: A lease a later release reports.\n    members:\n      \
+             holder: { type: string, doc: Who holds it. }\n      \
+             state: { type: LeaseState, doc: Its state. }\n  \
+             LeaseState:\n    doc: The state of a lease.\n    enum: [held, expired]\n",
+            1,
+        )
+        .replacen(
+            "    enum: [failed, skipped]\n",
+            "    enum: [failed, skipped, deferred]\n",
+            1,
+        )
+        .replacen(
+            "      edit_index:\n        type: integer\n        doc: \"0-based index of the edit in the call's edits array.\"\n",
+            "      edit_index:\n        type: integer\n        doc: \"0-based index of the edit in the call's edits array.\"\n      \
+             attempt:\n        type: integer\n        optional: true\n        doc: A member of a later release.\n",
+            1,
+        )
+        .replacen(
+            "\nfields:\n",
+            "\nfields:\n  lease:\n    type: Lease\n    in: context\n    doc: The lease in the way.\n",
+            1,
+        )
+        .replacen(
+            "      optional: [expected_sha256, file_index, file_statuses]\n",
+            "      optional: [expected_sha256, file_index, file_statuses, lease]\n",
+            1,
+        )
+        + "  LEASE_HELD:\n    number: 7000\n    category: later\n    since: 1.0.0\n    \
+           title: the file is leased by another writer\n    \
+           message: \"{file_path} is leased\"\n    recovery_hints:\n      - Wait for the lease to expire\n    \
+           context:\n      required: [file_path, lease]\n    explanation: |\n      Leased.\n";
+    let new = splice_codegen::load_str(&new_text, "errors.yaml")
+        .unwrap_or_else(|d| panic!("the later release does not load:\n{}", d.render()));
+    assert_eq!(
+        new.emitted_codes().count(),
+        old.emitted_codes().count() + 1,
+        "the edits to the spec no longer apply"
+    );
+    let report = splice_codegen::diff::diff(&old, &new);
+    assert!(report.is_acceptable(), "{}", report.render("errors.yaml"));
+    let rendered = report.render("errors.yaml");
+    assert!(!rendered.contains("breaking:"), "{rendered}");
+    for what in ["LEASE_HELD", "deferred", "attempt", "lease"] {
+        assert!(
+            rendered.contains(what),
+            "diff does not report `{what}`:\n{rendered}"
+        );
+    }
+
+    let old_schema = splice_codegen::emit_schema::emit(&old);
+    let before = jsonschema::draft202012::new(&old_schema).expect("compiles");
+    let old_strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&old))
+        .expect("compiles");
+    let mut refused_by_old_strict = 0;
+    for code in new.emitted_codes() {
+        let mut env = splice_codegen::emit_markdown::example_envelope(&new, code).unwrap();
+        if code.name.value == "STALE_FILE" {
+            env["context"]["lease"] = json!({"holder": "pid 7", "state": "expired"});
+        }
+        if let Some(Value::Array(statuses)) = env.get_mut("edit_status") {
+            for s in statuses.iter_mut() {
+                s["status"] = json!("deferred");
+                s["attempt"] = json!(2);
+            }
+        }
+        let problems = errors(&before, &env);
+        assert!(
+            problems.is_empty(),
+            "{}: the previous release's schema refuses it: {problems:#?}\n{env:#}",
+            code.name.value
+        );
+        if !old_strict.is_valid(&env) {
+            refused_by_old_strict += 1;
+        }
+    }
+    // The additions are really in the envelopes: the previous release's
+    // strict schema refuses the new code and every envelope with an
+    // edit_status, and STALE_FILE.
+    assert!(refused_by_old_strict >= 3, "{refused_by_old_strict}");
+}
