@@ -38,3 +38,4 @@ pub mod sandbox;
 pub mod taxonomy;
 #[cfg(feature = "mcp")]
 pub mod transport;
+pub mod undo;
