@@ -16,7 +16,8 @@
 //!   removed, a number reused by a different code, a category deleted or its
 //!   range changed, a changed `base_uri` (the schema `$id`);
 //! - compatible: codes and categories added, text reworded (title, message,
-//!   hints, explanation, descriptions), parameters changed, deprecations,
+//!   hints, explanation, descriptions), parameters changed, examples
+//!   changed (documentation only), deprecations,
 //!   optional context added or dropped.
 //!
 //! Independently, the version must move forward: a spec whose content
@@ -236,6 +237,9 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut f.placement.loc);
         z(&mut f.ty.loc);
         z(&mut f.doc.loc);
+        if let Some(e) = &mut f.example {
+            z(&mut e.loc);
+        }
     }
     for t in &mut s.types {
         z(&mut t.name.loc);
@@ -280,6 +284,10 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut f.loc);
         }
         z(&mut c.since.loc);
+        for e in &mut c.examples {
+            z(&mut e.name.loc);
+            z(&mut e.value.loc);
+        }
         match &mut c.lifecycle {
             Lifecycle::Active => {}
             Lifecycle::Deprecated {
@@ -402,6 +410,16 @@ impl Differ {
                         self.compatible(
                             Some(n.doc.loc),
                             format!("doc of context field `{name}` reworded"),
+                        );
+                    }
+                    let example =
+                        |f: &crate::context::FieldDef| f.example.as_ref().map(|e| e.value.clone());
+                    if example(o) != example(n) {
+                        self.compatible(
+                            Some(n.example.as_ref().map_or(n.name.loc, |e| e.loc)),
+                            format!(
+                                "example of context field `{name}` changed (documentation only)"
+                            ),
                         );
                     }
                 }
@@ -762,6 +780,24 @@ impl Differ {
             self.compatible(
                 Some(n.name.loc),
                 format!("message parameters of code `{name}` changed"),
+            );
+        }
+        // Examples only shape the documented envelope; their order in the
+        // file is formatting.
+        let examples = |c: &Code| {
+            let mut e: Vec<(String, String)> = c
+                .examples
+                .iter()
+                .map(|e| (e.name.value.clone(), e.value.value.to_string()))
+                .collect();
+            e.sort();
+            e
+        };
+        if examples(o) != examples(n) {
+            let loc = n.examples.first().map_or(n.name.loc, |e| e.name.loc);
+            self.compatible(
+                Some(loc),
+                format!("examples of code `{name}` changed (documentation only)"),
             );
         }
     }
