@@ -288,6 +288,8 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut e.name.loc);
             z(&mut e.value.loc);
         }
+        // The order of a code's example entries is formatting.
+        c.examples.sort_by(|a, b| a.name.value.cmp(&b.name.value));
         match &mut c.lifecycle {
             Lifecycle::Active => {}
             Lifecycle::Deprecated {
@@ -1055,6 +1057,58 @@ codes:
         assert_eq!(reworded.changes.len(), 1, "{reworded:?}");
         assert!(!reworded.changes[0].adds, "{reworded:?}");
         assert!(reworded.is_acceptable(), "{reworded:?}");
+    }
+
+    #[test]
+    fn examples_are_documentation_a_patch_release_may_change() {
+        let old = format!("{BASE}{}", include_str!("format1_declarations.yaml"));
+        let new = old
+            .replace(
+                "    doc: \"The file the error is about, as the caller wrote it.\"\n",
+                "    doc: \"The file the error is about, as the caller wrote it.\"\n    example: /p/a.rs\n",
+            )
+            .replace(
+                "recovery_hints: [Pass at least one edit]\n",
+                "recovery_hints: [Pass at least one edit]\n    example: { backup_path: /p/a.rs.bak }\n",
+            );
+        assert_ne!(old, new);
+        let same_version = diff(&spec(&old), &spec(&new));
+        assert!(!same_version.has_breaking(), "{same_version:#?}");
+        only(
+            &same_version,
+            Compat::Compatible,
+            "example of context field `file_path` changed (documentation only)",
+        );
+        only(
+            &same_version,
+            Compat::Compatible,
+            "examples of code `EMPTY_EDITS` changed (documentation only)",
+        );
+        assert!(
+            same_version.changes.iter().all(|c| !c.adds),
+            "{same_version:#?}"
+        );
+        assert!(
+            same_version.version_problems[0].contains("at least 1.0.1"),
+            "{same_version:#?}"
+        );
+        let patch = diff(
+            &spec(&old),
+            &spec(&new.replace("version: 1.0.0,", "version: 1.0.1,")),
+        );
+        assert!(patch.is_acceptable(), "{patch:#?}");
+        // Reordering a code's example entries is formatting, not content.
+        let two = new.replace(
+            "example: { backup_path: /p/a.rs.bak }",
+            "example: { backup_path: /p/a.rs.bak, file_path: /p/b.rs }",
+        );
+        let swapped = two.replace(
+            "example: { backup_path: /p/a.rs.bak, file_path: /p/b.rs }",
+            "example: { file_path: /p/b.rs, backup_path: /p/a.rs.bak }",
+        );
+        let r = diff(&spec(&two), &spec(&swapped));
+        assert!(r.changes.is_empty(), "{r:#?}");
+        assert!(r.is_acceptable(), "{r:#?}");
     }
 
     #[test]

@@ -821,7 +821,7 @@ impl Validator<'_> {
                     "the code has no parameters or context fields to give examples of; remove the entry"
                         .to_string()
                 }
-                None => format!("its parameters and context fields are {}", list(&names)),
+                None => format!("the code's parameters and context fields are {}", list(&names)),
             };
             let also = if draft.field(name).is_some() {
                 format!(
@@ -981,7 +981,7 @@ impl Validator<'_> {
                 };
                 let NodeKind::Map(entries) = &node.kind else {
                     self.push(mismatch(
-                        &format!("a `{t}` object"),
+                        &format!("an object of type `{t}`"),
                         format!(
                             "write a mapping of its members, e.g. `{{ {}: ... }}`",
                             members.first().map_or("", |m| m.name.value.as_str())
