@@ -177,6 +177,10 @@ pub struct FieldDef {
     pub ty: Spanned<FieldType>,
     /// One-line description.
     pub doc: Spanned<String>,
+    /// `example:`, a value of `ty` used in documented envelopes (an
+    /// `error_code` value `self` names the envelope's own code); a code's
+    /// own `example:` overrides it.
+    pub example: Option<Spanned<serde_json::Value>>,
 }
 
 impl FieldDef {

@@ -16,7 +16,8 @@
 //!   removed, a number reused by a different code, a category deleted or its
 //!   range changed, a changed `base_uri` (the schema `$id`);
 //! - compatible: codes and categories added, text reworded (title, message,
-//!   hints, explanation, descriptions), parameters changed, deprecations,
+//!   hints, explanation, descriptions), parameters changed, examples
+//!   changed (documentation only), deprecations,
 //!   optional context added or dropped.
 //!
 //! Independently, the version must move forward: a spec whose content
@@ -236,6 +237,9 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut f.placement.loc);
         z(&mut f.ty.loc);
         z(&mut f.doc.loc);
+        if let Some(e) = &mut f.example {
+            z(&mut e.loc);
+        }
     }
     for t in &mut s.types {
         z(&mut t.name.loc);
@@ -280,6 +284,12 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut f.loc);
         }
         z(&mut c.since.loc);
+        for e in &mut c.examples {
+            z(&mut e.name.loc);
+            z(&mut e.value.loc);
+        }
+        // The order of a code's example entries is formatting.
+        c.examples.sort_by(|a, b| a.name.value.cmp(&b.name.value));
         match &mut c.lifecycle {
             Lifecycle::Active => {}
             Lifecycle::Deprecated {
@@ -402,6 +412,16 @@ impl Differ {
                         self.compatible(
                             Some(n.doc.loc),
                             format!("doc of context field `{name}` reworded"),
+                        );
+                    }
+                    let example =
+                        |f: &crate::context::FieldDef| f.example.as_ref().map(|e| e.value.clone());
+                    if example(o) != example(n) {
+                        self.compatible(
+                            Some(n.example.as_ref().map_or(n.name.loc, |e| e.loc)),
+                            format!(
+                                "example of context field `{name}` changed (documentation only)"
+                            ),
                         );
                     }
                 }
@@ -764,6 +784,24 @@ impl Differ {
                 format!("message parameters of code `{name}` changed"),
             );
         }
+        // Examples only shape the documented envelope; their order in the
+        // file is formatting.
+        let examples = |c: &Code| {
+            let mut e: Vec<(String, String)> = c
+                .examples
+                .iter()
+                .map(|e| (e.name.value.clone(), e.value.value.to_string()))
+                .collect();
+            e.sort();
+            e
+        };
+        if examples(o) != examples(n) {
+            let loc = n.examples.first().map_or(n.name.loc, |e| e.name.loc);
+            self.compatible(
+                Some(loc),
+                format!("examples of code `{name}` changed (documentation only)"),
+            );
+        }
     }
 }
 
@@ -1019,6 +1057,58 @@ codes:
         assert_eq!(reworded.changes.len(), 1, "{reworded:?}");
         assert!(!reworded.changes[0].adds, "{reworded:?}");
         assert!(reworded.is_acceptable(), "{reworded:?}");
+    }
+
+    #[test]
+    fn examples_are_documentation_a_patch_release_may_change() {
+        let old = format!("{BASE}{}", include_str!("format1_declarations.yaml"));
+        let new = old
+            .replace(
+                "    doc: \"The file the error is about, as the caller wrote it.\"\n",
+                "    doc: \"The file the error is about, as the caller wrote it.\"\n    example: /p/a.rs\n",
+            )
+            .replace(
+                "recovery_hints: [Pass at least one edit]\n",
+                "recovery_hints: [Pass at least one edit]\n    example: { backup_path: /p/a.rs.bak }\n",
+            );
+        assert_ne!(old, new);
+        let same_version = diff(&spec(&old), &spec(&new));
+        assert!(!same_version.has_breaking(), "{same_version:#?}");
+        only(
+            &same_version,
+            Compat::Compatible,
+            "example of context field `file_path` changed (documentation only)",
+        );
+        only(
+            &same_version,
+            Compat::Compatible,
+            "examples of code `EMPTY_EDITS` changed (documentation only)",
+        );
+        assert!(
+            same_version.changes.iter().all(|c| !c.adds),
+            "{same_version:#?}"
+        );
+        assert!(
+            same_version.version_problems[0].contains("at least 1.0.1"),
+            "{same_version:#?}"
+        );
+        let patch = diff(
+            &spec(&old),
+            &spec(&new.replace("version: 1.0.0,", "version: 1.0.1,")),
+        );
+        assert!(patch.is_acceptable(), "{patch:#?}");
+        // Reordering a code's example entries is formatting, not content.
+        let two = new.replace(
+            "example: { backup_path: /p/a.rs.bak }",
+            "example: { backup_path: /p/a.rs.bak, file_path: /p/b.rs }",
+        );
+        let swapped = two.replace(
+            "example: { backup_path: /p/a.rs.bak, file_path: /p/b.rs }",
+            "example: { file_path: /p/b.rs, backup_path: /p/a.rs.bak }",
+        );
+        let r = diff(&spec(&two), &spec(&swapped));
+        assert!(r.changes.is_empty(), "{r:#?}");
+        assert!(r.is_acceptable(), "{r:#?}");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! check into the [`Spec`] the emitters use.
 
 use crate::context::{BUILTIN_TYPES, FieldDef, FieldType, MemberDef, Placement, TypeBody, TypeDef};
-use crate::spec::{Category, Cause, Code, Lifecycle, Loc, Param, Spanned, Spec, Taxonomy};
+use crate::spec::{Category, Cause, Code, Example, Lifecycle, Loc, Param, Spanned, Spec, Taxonomy};
+use crate::yaml::{Node, NodeKind, ScalarType};
+use serde_json::Value;
 
 /// The spec as written, before cross-cutting checks. Fields that could not
 /// be read are `None` and have already been reported.
@@ -45,6 +47,8 @@ pub(crate) struct DraftField {
     pub placement: Option<Spanned<Placement>>,
     pub ty: Option<Spanned<String>>,
     pub doc: Option<Spanned<String>>,
+    /// `example:` as written; checked against `ty` by [`crate::validate`].
+    pub example: Option<Node>,
 }
 
 impl std::fmt::Display for DraftField {
@@ -130,6 +134,10 @@ pub(crate) struct DraftCode {
     pub since: Option<Spanned<semver::Version>>,
     pub deprecated: Option<DraftDeprecated>,
     pub removed: Option<DraftRemoved>,
+    /// The entries of `example:` as written (duplicates already reported and
+    /// dropped); keys are checked against the params and carried fields, and
+    /// values against their types, by [`crate::validate`].
+    pub examples: Vec<(Spanned<String>, Node)>,
 }
 
 #[derive(Debug)]
@@ -194,6 +202,7 @@ impl Draft {
                     placement: f.placement.clone()?,
                     ty: resolve(&f.ty)?,
                     doc: f.doc.clone()?,
+                    example: f.example.as_ref().map(|n| Spanned::new(to_json(n), n.loc)),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -256,6 +265,14 @@ impl Draft {
                     optional_context: c.optional_context,
                     since: c.since?,
                     lifecycle,
+                    examples: c
+                        .examples
+                        .iter()
+                        .map(|(name, n)| Example {
+                            name: name.clone(),
+                            value: Spanned::new(to_json(n), n.loc),
+                        })
+                        .collect(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -266,5 +283,26 @@ impl Draft {
             fields,
             types,
         })
+    }
+}
+
+/// The JSON value of an example that [`crate::validate`] accepted: its
+/// scalars are typed by the YAML core schema (a quoted `"12"` stays a
+/// string), integers are non-negative, `self` is kept as written.
+pub(crate) fn to_json(node: &Node) -> Value {
+    match &node.kind {
+        NodeKind::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
+        NodeKind::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.as_scalar().unwrap_or_default().to_owned(), to_json(v)))
+                .collect(),
+        ),
+        NodeKind::Scalar(text, _) => match node.scalar_type() {
+            Some(ScalarType::Null) => Value::Null,
+            Some(ScalarType::Bool(b)) => Value::Bool(b),
+            Some(ScalarType::Int(n)) => u64::try_from(n).map_or(Value::Null, Value::from),
+            _ => Value::String(text.clone()),
+        },
     }
 }

@@ -5,9 +5,11 @@
 //! an example envelope. Removed codes keep a "no longer emitted" section, the
 //! way rustc keeps the entries of codes it stopped emitting.
 //!
-//! The example envelopes are built from the spec itself (plausible values for
-//! every required context field, the message and hints rendered from their
-//! templates), so they cannot drift from the schema: the `schema` test checks
+//! The example envelopes are built from the spec alone: the values are the
+//! `example:`s of `errors.yaml` (a code's own, else its field's), or values
+//! derived from the declared types where the spec gives none, and the
+//! message and hints are rendered from their templates. They cannot drift
+//! from the schema: the `schema` test checks
 //! that each one validates against `schema/error-envelope.schema.json`. Each
 //! example block is preceded by an [`EXAMPLE_MARKER`] comment so tools can
 //! find them among the explanations' own code blocks.
@@ -18,7 +20,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement};
-use crate::spec::{Code, Lifecycle, ParamType, Spec};
+use crate::spec::{Code, EXAMPLE_SELF, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
 pub const EXAMPLE_MARKER: &str = "<!-- example-envelope -->";
@@ -261,33 +263,42 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     }
 }
 
-/// A plausible envelope of `code` carrying every required context field,
-/// with its message and hints rendered. `None` for removed codes, which no
-/// envelope may carry.
+/// The documented envelope of `code`: every required context field, plus
+/// the optional ones the code's `example:` names, with its message and
+/// hints rendered. Values come from the spec: the code's `example:`, else
+/// the field's `example:`, else a value built from the declared type.
+/// `None` for removed codes, which no envelope may carry.
 pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
     if !code.is_emitted() {
         return None;
     }
     let mut values: Vec<(String, Value)> = Vec::new();
     for p in &code.params {
-        values.push((
-            p.name.value.clone(),
-            param_example(spec, code, &p.name.value, p.ty.value),
-        ));
+        let ty = match p.ty.value {
+            ParamType::String => FieldType::String,
+            ParamType::Integer => FieldType::Integer,
+        };
+        let value = example_value(spec, code, &p.name.value, &ty, None);
+        values.push((p.name.value.clone(), value));
     }
     let mut top = Map::new();
     let mut context = Map::new();
-    let required = spec.required_fields(code);
-    let ordered = required
+    let shown: Vec<&FieldDef> = spec
+        .fields
+        .iter()
+        .filter(|f| {
+            code.required_context.iter().any(|r| r.value == f.name())
+                || (code.example(f.name()).is_some()
+                    && code.optional_context.iter().any(|o| o.value == f.name()))
+        })
+        .collect();
+    let ordered = shown
         .iter()
         .filter(|f| f.placement() == Placement::TopLevel)
-        .chain(
-            required
-                .iter()
-                .filter(|f| f.placement() == Placement::Context),
-        );
+        .chain(shown.iter().filter(|f| f.placement() == Placement::Context));
     for &field in ordered {
-        let value = field_example(spec, code, field);
+        let written = field.example.as_ref().map(|e| &e.value);
+        let value = example_value(spec, code, field.name(), field.ty(), written);
         values.push((field.name().to_string(), value.clone()));
         match field.placement() {
             Placement::TopLevel => top.insert(field.name().into(), value),
@@ -321,94 +332,63 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
     Some(Value::Object(env))
 }
 
-const EXAMPLE_FILE: &str = "/home/me/project/src/lib.rs";
-const EXAMPLE_OTHER_FILE: &str = "/home/me/project/src/main.rs";
-const EXAMPLE_SNIPPET: &str = "pub fn total(items: &[Item]) -> u64 {\n    let mut sum = 0;\n    for item in items {\n        sum += item.price;\n    }\n    sum\n}\n";
-
-fn param_example(spec: &Spec, code: &Code, name: &str, ty: ParamType) -> Value {
-    match (ty, name) {
-        (ParamType::Integer, "problem_count") => json!(violations_example(spec, code).len()),
-        (ParamType::Integer, "first_index") => json!(0),
-        (ParamType::Integer, "byte_offset") => json!(1042),
-        (ParamType::Integer, _) => json!(2),
-        (ParamType::String, "detail") if code.category.value == "internal" => {
-            json!("the result could not be serialized")
-        }
-        (ParamType::String, "detail") => json!("unknown field `dryrun`"),
-        (ParamType::String, "reason") => json!("contains a NUL byte"),
-        (ParamType::String, "feature") => json!("include_content for multi_edit_files"),
-        (ParamType::String, other) => json!(format!("example {}", other.replace('_', " "))),
+/// The example of the parameter or field `name` of type `ty` in an envelope
+/// of `code`: the code's own `example:` entry, else `field_example` (the
+/// field's `example:`), else one built from the type. An `error_code`
+/// value `self` becomes the code's name.
+fn example_value(
+    spec: &Spec,
+    code: &Code,
+    name: &str,
+    ty: &FieldType,
+    field_example: Option<&Value>,
+) -> Value {
+    match code.example(name).or(field_example) {
+        Some(v) => resolve_self(spec, &code.name.value, ty, v, 0),
+        None => type_example(spec, code, name, ty, 0),
     }
 }
 
-/// An example value of a field. splice's own fields have hand-picked,
-/// realistic values (kept so that its reference reads well); any other
-/// declared field gets a value built from its declared type.
-fn field_example(spec: &Spec, code: &Code, field: &FieldDef) -> Value {
-    let name = code.name.value.as_str();
-    match (field.name(), field.ty()) {
-        ("file_path", FieldType::String) => json!(EXAMPLE_FILE),
-        ("file_index", FieldType::Integer) => json!(1),
-        ("edit_index", FieldType::Integer) => json!(1),
-        ("edit_status", FieldType::ArrayOf(t)) if **t == FieldType::Struct("EditStatus".into()) => {
-            json!([
-                {
-                    "edit_index": 1,
-                    "status": "failed",
-                    "error_code": name,
-                    "old_string_preview": "let mut sum = 0.0;"
-                },
-                {"edit_index": 2, "status": "skipped"}
-            ])
+/// `value` (checked against `ty`) with every `error_code` value `self`
+/// replaced by `code`.
+fn resolve_self(spec: &Spec, code: &str, ty: &FieldType, value: &Value, depth: usize) -> Value {
+    match (ty, value) {
+        (FieldType::ErrorCode, Value::String(s)) if s == EXAMPLE_SELF => json!(code),
+        (FieldType::ArrayOf(item), Value::Array(items)) if depth < MAX_EXAMPLE_DEPTH => {
+            Value::Array(
+                items
+                    .iter()
+                    .map(|v| resolve_self(spec, code, item, v, depth + 1))
+                    .collect(),
+            )
         }
-        ("file_statuses", FieldType::ArrayOf(t))
-            if **t == FieldType::Struct("FileStatus".into()) =>
-        {
-            json!([
-                {"file_index": 0, "file_path": EXAMPLE_OTHER_FILE, "status": "rolled_back"},
-                {"file_index": 1, "file_path": EXAMPLE_FILE, "status": "failed", "error_code": name},
-                {"file_index": 2, "file_path": "/home/me/project/README.md", "status": "skipped"}
-            ])
+        (FieldType::Struct(t), Value::Object(members)) if depth < MAX_EXAMPLE_DEPTH => {
+            let defs = spec.type_def(t).map(|d| d.members()).unwrap_or_default();
+            Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| {
+                        let v = match defs.iter().find(|m| &m.name.value == k) {
+                            Some(m) => resolve_self(spec, code, &m.ty.value, v, depth + 1),
+                            None => v.clone(),
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect(),
+            )
         }
-        ("rollback", FieldType::Struct(t)) if t == "RollbackReport" => {
-            json!({"attempted": true, "restored": 0, "failed": 1})
-        }
-        ("violations", FieldType::ArrayOf(t)) if **t == FieldType::Struct("Violation".into()) => {
-            Value::Array(violations_example(spec, code))
-        }
-        ("backup_path", FieldType::String) => json!(format!("{EXAMPLE_FILE}.bak")),
-        ("snippet", FieldType::String) => json!(EXAMPLE_SNIPPET),
-        ("match_locations", FieldType::ArrayOf(t))
-            if **t == FieldType::Struct("MatchLocation".into()) =>
-        {
-            json!([
-            {"line": 12, "column": 5, "snippet": "fn first() {\n    let mut sum = 0;\n    sum\n}\n"},
-            {"line": 31, "column": 5, "snippet": "fn second() {\n    let mut sum = 0;\n    sum\n}\n"}
-            ])
-        }
-        ("match_count", FieldType::Integer) => json!(2),
-        ("expected_sha256", FieldType::String) => {
-            json!("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
-        }
-        ("current_sha256", FieldType::String) => {
-            json!("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752")
-        }
-        ("limit", FieldType::Struct(t)) if t == "Limit" => limit_example(name),
-        ("os_error", FieldType::String) => json!(match name {
-            "PERMISSION_DENIED" => "EACCES",
-            "DISK_FULL" => "ENOSPC",
-            "READ_ONLY_FS" => "EROFS",
-            _ => "EIO",
-        }),
-        ("file_type", FieldType::String) => json!("directory"),
-        ("journal_dir", FieldType::String) => json!("/home/me/.local/state/splice/journal"),
-        (field_name, ty) => type_example(spec, code, field_name, ty, 0),
+        _ => value.clone(),
     }
 }
 
-/// A value of `ty` built from the declarations: strings name the field,
-/// integers are small, enums take their first value, objects fill their
-/// required members, arrays hold one item.
+/// Nesting beyond this is copied as written (the YAML reader already caps
+/// nesting lower; this only bounds the recursion on its own).
+const MAX_EXAMPLE_DEPTH: usize = 64;
+
+/// A value of `ty` built from the declarations, for a parameter or field
+/// without an example: strings name the field, integers are small, an
+/// error code is the envelope's own, enums take their first value, objects
+/// fill their required members, arrays hold one item.
 fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usize) -> Value {
     match ty {
         FieldType::String => json!(format!("example {}", name.replace('_', " "))),
@@ -436,55 +416,6 @@ fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usi
         }
         FieldType::ArrayOf(_) => json!([]),
     }
-}
-
-fn limit_example(code: &str) -> Value {
-    match code {
-        "TOO_MANY_FILES" => json!({"name": "max_files", "max": 100, "actual": 250}),
-        "REQUEST_TOO_LARGE" => {
-            json!({"name": "max_request_bytes", "max": 67108864, "actual": 104857600})
-        }
-        "FILE_TOO_LARGE" => {
-            json!({"name": "max_file_size", "max": 16777216, "actual": 2147483648_u64})
-        }
-        _ => json!({"name": "max_edits", "max": 1000, "actual": 1500}),
-    }
-}
-
-/// One violation naming another code of the same category (the way
-/// VALIDATION_FAILED carries its sub-codes), or the code itself when it is
-/// alone in its category.
-fn violations_example(spec: &Spec, code: &Code) -> Vec<Value> {
-    let sub = spec
-        .emitted_codes()
-        .filter(|c| !c.is_deprecated())
-        .find(|c| c.category.value == code.category.value && c.name.value != code.name.value)
-        .unwrap_or(code);
-    let has = |f: &str| sub.required_context.iter().any(|r| r.value == f);
-    let path = if has("edit_index") {
-        "edits[1].old_string"
-    } else if has("file_path") {
-        "file_path"
-    } else {
-        "arguments"
-    };
-    let mut values: Vec<(String, Value)> = vec![
-        ("file_path".into(), json!("src/lib.rs")),
-        ("file_index".into(), json!(1)),
-        ("edit_index".into(), json!(1)),
-    ];
-    for p in &sub.params {
-        let v = match p.ty.value {
-            ParamType::Integer => json!(0),
-            ParamType::String => json!(format!("example {}", p.name.value.replace('_', " "))),
-        };
-        values.push((p.name.value.clone(), v));
-    }
-    vec![json!({
-        "path": path,
-        "code": sub.name.value,
-        "message": render(&sub.message.value, &values),
-    })]
 }
 
 /// Renders a message template: `{name}` becomes the value's text (strings
@@ -597,18 +528,51 @@ mod tests {
         let env = example_envelope(&spec, code).unwrap();
         assert_eq!(
             env["message"],
-            format!("edit 1: old_string was not found in {EXAMPLE_FILE}")
+            "edit 1: old_string was not found in /home/me/project/src/lib.rs"
         );
         assert_eq!(
             env["recovery_hints"][1],
             "Check edit 1 for whitespace differences"
         );
-        assert_eq!(env["context"]["snippet"], EXAMPLE_SNIPPET);
+        assert_eq!(
+            env["context"]["snippet"],
+            "pub fn total(items: &[Item]) -> u64 {\n    let mut sum = 0;\n    sum\n}\n"
+        );
         assert!(
             env.get("file_index").is_none(),
-            "optional fields are left out"
+            "optional fields without a code example are left out"
         );
         assert!(example_envelope(&spec, spec.code("GONE").unwrap()).is_none());
+    }
+
+    #[test]
+    fn example_values_come_from_the_spec() {
+        let spec = fixture();
+        let mnf = example_envelope(&spec, spec.code("MATCH_NOT_FOUND").unwrap()).unwrap();
+        // `error_code: self` in the field's example names the envelope's code.
+        assert_eq!(mnf["edit_status"][0]["error_code"], "MATCH_NOT_FOUND");
+        assert_eq!(
+            mnf["edit_status"][1],
+            json!({"edit_index": 2, "status": "skipped"})
+        );
+
+        let disk = example_envelope(&spec, spec.code("DISK_FULL").unwrap()).unwrap();
+        // The code's example overrides the field's, and shows an optional field.
+        assert_eq!(
+            disk["context"]["limit"],
+            json!({"name": "max_file_size", "max": 16777216})
+        );
+        assert_eq!(disk["context"]["os_error"], "ENOSPC");
+        assert!(disk.get("rollback").is_none(), "optional, no example");
+
+        // A parameter: the code's example, else a value derived from its type.
+        let bad = example_envelope(&spec, spec.code("BAD_PATH").unwrap()).unwrap();
+        assert_eq!(
+            bad["message"],
+            "bad path /home/me/project/src/lib.rs: contains a NUL byte"
+        );
+        let old = example_envelope(&spec, spec.code("OLD_THING").unwrap()).unwrap();
+        assert_eq!(old["message"], "old thing happened 1 times");
     }
 
     #[test]

@@ -42,12 +42,15 @@ types: {}
 
 # The context fields codes may carry: a type (string, integer, boolean,
 # error_code, a declared type, or an array of one: `Limit[]`), where it
-# lives (`top_level` beside error_code, or inside `context`), and a doc.
+# lives (`top_level` beside error_code, or inside `context`), a doc, and
+# optionally an example: the value docs/errors.md shows in its envelopes (a
+# code may override it with `example: { path: ... }`).
 fields:
   path:
     type: string
     in: top_level
     doc: "The path the error is about, as the caller wrote it."
+    example: /srv/data/report.txt
 
 codes:
   NOT_FOUND:

@@ -22,7 +22,8 @@ const TOP_KEYS: &[&str] = &["taxonomy", "categories", "types", "fields", "codes"
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
 const MEMBER_KEYS: &[&str] = &["type", "optional", "doc"];
-const FIELD_KEYS: &[&str] = &["type", "in", "doc"];
+const FIELD_KEYS: &[&str] = &["type", "in", "doc", "example"];
+const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
 /// Envelope members owned by the compiler: no declared field may take
 /// their names.
@@ -53,6 +54,7 @@ const CODE_KEYS: &[&str] = &[
     "deprecated",
     "removed",
     "explanation",
+    "example",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -274,7 +276,8 @@ impl Lower {
                 );
             }
             let what = format!("field `{}`", name.value);
-            let Some(f) = self.fields(value, &what, FIELD_KEYS, FIELD_KEYS, name.loc, &what) else {
+            let Some(f) = self.fields(value, &what, FIELD_KEYS, FIELD_REQUIRED, name.loc, &what)
+            else {
                 continue;
             };
             let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
@@ -301,6 +304,7 @@ impl Lower {
                 placement,
                 ty,
                 doc,
+                example: f.get("example").cloned(),
             });
         }
         out
@@ -463,7 +467,12 @@ impl Lower {
                     reason: g.get("reason").and_then(|n| self.line(n, "reason", &what)),
                 })
             });
+            let examples = f
+                .get("example")
+                .map(|n| self.examples(n, &owner))
+                .unwrap_or_default();
             out.push(DraftCode {
+                examples,
                 name,
                 number,
                 category,
@@ -484,6 +493,37 @@ impl Lower {
                 deprecated,
                 removed,
             });
+        }
+        out
+    }
+
+    /// The entries of a code's `example:` mapping; a key written twice is
+    /// reported and its second entry dropped. Keys and values are checked by
+    /// [`crate::validate`], which knows the params and fields.
+    fn examples(&mut self, node: &Node, owner: &str) -> Vec<(Spanned<String>, Node)> {
+        let NodeKind::Map(entries) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "example",
+                owner,
+                "a mapping of parameter and context field names to example values",
+            ));
+            return Vec::new();
+        };
+        let mut out: Vec<(Spanned<String>, Node)> = Vec::new();
+        for (k, v) in entries {
+            let Some(key) = self.key(k, "example key") else {
+                continue;
+            };
+            if let Some((first, _)) = out.iter().find(|(name, _)| name.value == key.value) {
+                self.push(duplicate(
+                    &key,
+                    first.loc,
+                    &format!("key `{}` in `example` of {owner}", key.value),
+                ));
+                continue;
+            }
+            out.push((key, v.clone()));
         }
         out
     }

@@ -216,7 +216,28 @@ pub struct Code {
     pub since: Spanned<semver::Version>,
     /// Active, deprecated or removed.
     pub lifecycle: Lifecycle,
+    /// `example:` of the code, in file order: example values of its
+    /// parameters and of context fields it carries, overriding the fields'
+    /// own examples in this code's documented envelope.
+    pub examples: Vec<Example>,
 }
+
+/// One entry of a code's `example:` map, checked against the declared type
+/// of the parameter or field it names. An `error_code` value `self` (at any
+/// depth) stands for the code whose envelope is being built; see
+/// [`EXAMPLE_SELF`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The parameter or context field it is an example of.
+    pub name: Spanned<String>,
+    /// The value, as JSON.
+    pub value: Spanned<serde_json::Value>,
+}
+
+/// The example value of type `error_code` that names the code of the
+/// envelope it appears in (`error_code: self` in an `EditStatus` example
+/// shared by every code that carries the field).
+pub const EXAMPLE_SELF: &str = "self";
 
 impl Code {
     /// True unless the code is removed (removed codes generate no Rust
@@ -239,6 +260,15 @@ impl Code {
     /// The name of this code's context type: `MatchNotFoundContext`.
     pub fn context_type_name(&self) -> String {
         crate::case::Case::UpperCamel.convert(&self.name.value) + "Context"
+    }
+
+    /// The code's own example of the parameter or field `name`, as written
+    /// (`self` not yet replaced).
+    pub fn example(&self, name: &str) -> Option<&serde_json::Value> {
+        self.examples
+            .iter()
+            .find(|e| e.name.value == name)
+            .map(|e| &e.value.value)
     }
 }
 

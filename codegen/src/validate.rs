@@ -16,9 +16,9 @@ use std::collections::HashMap;
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::{Draft, DraftCategory, DraftCode};
-use crate::spec::{Loc, Spanned};
+use crate::spec::{EXAMPLE_SELF, Loc, ParamType, Spanned};
 use crate::template::{Template, TemplateError};
-use crate::yaml::loc_of_range;
+use crate::yaml::{Node, NodeKind, ScalarType, loc_of_range};
 
 /// Runs every cross-cutting rule on `draft`, pushing problems to `diags`.
 /// `source` is the spec text, used to point inside strings.
@@ -34,6 +34,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     v.categories(&draft.categories);
     v.declarations(draft);
     v.generated_names(draft);
+    v.field_examples(draft);
     v.numbers(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
@@ -289,6 +290,7 @@ impl Validator<'_> {
             );
         }
         self.context(draft, code, &owner);
+        self.code_examples(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
     }
@@ -781,6 +783,289 @@ impl Validator<'_> {
             .with_related(target.name.loc, format!("`{}` is {state}", by.value))
             .with_help("point at the active code that replaces both of them"),
         );
+    }
+}
+
+/// Examples: `example:` of a field, and a code's `example:` map. Each
+/// value must be a value of the declared type (an `error_code` value names
+/// an emitted code of the spec, or is `self`: the code of the envelope).
+impl Validator<'_> {
+    fn field_examples(&mut self, draft: &Draft) {
+        for f in &draft.fields {
+            let (Some(node), Some(ty)) = (&f.example, &f.ty) else {
+                continue;
+            };
+            let Ok(ty) = draft.resolve(&ty.value) else {
+                continue; // reported as an unknown type
+            };
+            let what = format!("example of field `{}`", f.name.value);
+            self.example(draft, node, &ty, &what, "");
+        }
+    }
+
+    fn code_examples(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        let carried = || code.required_context.iter().chain(&code.optional_context);
+        for (key, node) in &code.examples {
+            let name = key.value.as_str();
+            let what = format!("example of `{name}` in {owner}");
+            if let Some(p) = code.params.iter().find(|p| p.name.value == name) {
+                let ty = match p.ty.value {
+                    ParamType::String => FieldType::String,
+                    ParamType::Integer => FieldType::Integer,
+                };
+                self.example(draft, node, &ty, &what, "");
+                continue;
+            }
+            if carried().any(|f| f.value == name) {
+                if let Some(ty) = draft
+                    .field(name)
+                    .and_then(|f| f.ty.as_ref())
+                    .and_then(|t| draft.resolve(&t.value).ok())
+                {
+                    self.example(draft, node, &ty, &what, "");
+                }
+                continue;
+            }
+            if code.broken_params.iter().any(|p| p == name) || code.context_broken {
+                continue; // already reported
+            }
+            let mut names: Vec<&str> = code.params.iter().map(|p| p.name.value.as_str()).collect();
+            names.extend(carried().map(|f| f.value.as_str()));
+            let help = match did_you_mean(name, names.iter().copied()) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None if names.is_empty() => {
+                    "the code has no parameters or context fields to give examples of; remove the entry"
+                        .to_string()
+                }
+                None => format!("the code's parameters and context fields are {}", list(&names)),
+            };
+            let also = if draft.field(name).is_some() {
+                format!(
+                    "; add it to `context` of {owner} first, or give the field itself an example"
+                )
+            } else {
+                String::new()
+            };
+            self.push(
+                Diagnostic::new(
+                    key.loc,
+                    format!("`example` of {owner} names `{name}`, which is neither a parameter nor a context field of the code"),
+                )
+                .with_label("not a parameter or carried field")
+                .with_help(format!("{help}{also}")),
+            );
+        }
+    }
+
+    /// Checks `node` against `ty`; `path` is where inside the example
+    /// (`[0].status`), empty at its root.
+    fn example(&mut self, draft: &Draft, node: &Node, ty: &FieldType, what: &str, path: &str) {
+        let subject = if path.is_empty() {
+            what.to_string()
+        } else {
+            format!("`{path}` in {what}")
+        };
+        let mismatch = |expected: &str, help: String| {
+            Diagnostic::new(
+                node.loc,
+                format!("{subject} must be {expected}, found {}", node.describe()),
+            )
+            .with_label(format!("not {expected}"))
+            .with_help(help)
+        };
+        let declared = format!("the declared type is `{ty}`");
+        let scalar = node.scalar_type();
+        match ty {
+            FieldType::String => {
+                if scalar != Some(ScalarType::Str) {
+                    let help = if matches!(node.kind, NodeKind::Scalar(..)) {
+                        format!("{declared}; quote the value (\"...\") to make it a string")
+                    } else {
+                        declared
+                    };
+                    self.push(mismatch("a string", help));
+                }
+            }
+            FieldType::Integer => match scalar {
+                Some(ScalarType::Int(n)) if n < 0 => self.push(
+                    Diagnostic::new(node.loc, format!("{subject} is a negative integer: {n}"))
+                        .with_label("negative")
+                        .with_help("integers of the envelope are non-negative; write 0 or more"),
+                ),
+                Some(ScalarType::Int(n)) if u64::try_from(n).is_err() => self.push(
+                    Diagnostic::new(node.loc, format!("{subject} is out of range: {n}"))
+                        .with_label("larger than 18446744073709551615")
+                        .with_help("integers of the envelope are 64-bit unsigned"),
+                ),
+                Some(ScalarType::Int(_)) => {}
+                _ => {
+                    let help = match &node.kind {
+                        NodeKind::Scalar(t, _)
+                            if scalar == Some(ScalarType::Str)
+                                && t.trim().parse::<u64>().is_ok() =>
+                        {
+                            "remove the quotes".to_string()
+                        }
+                        _ => declared,
+                    };
+                    self.push(mismatch("a non-negative integer", help));
+                }
+            },
+            FieldType::Boolean => {
+                if !matches!(scalar, Some(ScalarType::Bool(_))) {
+                    self.push(mismatch("`true` or `false`", declared));
+                }
+            }
+            FieldType::ErrorCode => {
+                let Some(text) = node.as_scalar().filter(|_| scalar == Some(ScalarType::Str))
+                else {
+                    self.push(mismatch(
+                        "an error code",
+                        format!("write a code of this spec, or `{EXAMPLE_SELF}` for the code of the envelope"),
+                    ));
+                    return;
+                };
+                if text == EXAMPLE_SELF {
+                    return;
+                }
+                match draft.codes.iter().find(|c| c.name.value == text) {
+                    Some(c) if c.removed.is_some() => self.push(
+                        Diagnostic::new(node.loc, format!("{subject} names removed code `{text}`"))
+                            .with_label("removed")
+                            .with_help(
+                                "a removed code never appears in an envelope; name an emitted code",
+                            ),
+                    ),
+                    Some(_) => {}
+                    None => {
+                        let names = draft
+                            .codes
+                            .iter()
+                            .filter(|c| c.removed.is_none())
+                            .map(|c| c.name.value.as_str());
+                        let help = match did_you_mean(text, names) {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => format!(
+                                "name a code of this spec, or write `{EXAMPLE_SELF}` for the code of the envelope"
+                            ),
+                        };
+                        self.push(
+                            Diagnostic::new(
+                                node.loc,
+                                format!("{subject} names unknown code `{text}`"),
+                            )
+                            .with_label("not a code of this spec")
+                            .with_help(help),
+                        );
+                    }
+                }
+            }
+            FieldType::Enum(t) => {
+                let Some(values) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.values.as_ref())
+                else {
+                    return;
+                };
+                let names: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
+                match node.as_scalar().filter(|_| scalar == Some(ScalarType::Str)) {
+                    Some(v) if names.contains(&v) => {}
+                    Some(v) => self.push(
+                        Diagnostic::new(
+                            node.loc,
+                            format!("{subject} is not a value of enum `{t}`: `{v}`"),
+                        )
+                        .with_label("unknown value")
+                        .with_help(suggest(v, &names, "the values are")),
+                    ),
+                    None => self.push(mismatch(
+                        &format!("a value of enum `{t}`"),
+                        format!("the values are {}", list(&names)),
+                    )),
+                }
+            }
+            FieldType::Struct(t) => {
+                let Some(members) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.members.as_ref())
+                else {
+                    return;
+                };
+                let NodeKind::Map(entries) = &node.kind else {
+                    self.push(mismatch(
+                        &format!("an object of type `{t}`"),
+                        format!(
+                            "write a mapping of its members, e.g. `{{ {}: ... }}`",
+                            members.first().map_or("", |m| m.name.value.as_str())
+                        ),
+                    ));
+                    return;
+                };
+                let names: Vec<&str> = members.iter().map(|m| m.name.value.as_str()).collect();
+                let mut seen: Vec<(&str, Loc)> = Vec::new();
+                for (k, v) in entries {
+                    let key = k.as_scalar().unwrap_or_default();
+                    let inner = if path.is_empty() {
+                        key.to_string()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    if let Some((_, first)) = seen.iter().find(|(n, _)| *n == key) {
+                        self.push(
+                            Diagnostic::new(
+                                k.loc,
+                                format!("member `{key}` is written twice in {subject}"),
+                            )
+                            .with_label("second mention")
+                            .with_related(*first, "first mention")
+                            .with_help("remove one of them"),
+                        );
+                        continue;
+                    }
+                    seen.push((key, k.loc));
+                    let Some(m) = members.iter().find(|m| m.name.value == key) else {
+                        self.push(
+                            Diagnostic::new(k.loc, format!("unknown member `{key}` in {subject}"))
+                                .with_label(format!("not a member of `{t}`"))
+                                .with_help(suggest(
+                                    key,
+                                    &names,
+                                    &format!("the members of `{t}` are"),
+                                )),
+                        );
+                        continue;
+                    };
+                    if let Some(mty) = m.ty.as_ref().and_then(|s| draft.resolve(&s.value).ok()) {
+                        self.example(draft, v, &mty, what, &inner);
+                    }
+                }
+                for m in members.iter().filter(|m| !m.optional) {
+                    if !seen.iter().any(|(n, _)| *n == m.name.value) {
+                        self.push(
+                            Diagnostic::new(node.loc, format!("{subject} is missing member `{}` of `{t}`", m.name.value))
+                                .with_label(format!("`{}` is required", m.name.value))
+                                .with_help(format!("add `{}: ...`; members are required unless declared `optional: true`", m.name.value)),
+                        );
+                    }
+                }
+            }
+            FieldType::ArrayOf(item) => {
+                let NodeKind::Seq(items) = &node.kind else {
+                    self.push(mismatch(
+                        "a list",
+                        format!("{declared}; write a list, even of one item: `[...]`"),
+                    ));
+                    return;
+                };
+                for (i, v) in items.iter().enumerate() {
+                    self.example(draft, v, item, what, &format!("{path}[{i}]"));
+                }
+            }
+        }
     }
 }
 

@@ -45,6 +45,22 @@ fn valid_fixture_loads_with_every_feature() {
         Lifecycle::Deprecated { replaced_by, .. } if replaced_by.value == "MATCH_NOT_FOUND"));
     assert!(!spec.code("GONE_AWAY").unwrap().is_emitted());
     assert_eq!((m.number.loc.line, m.number.loc.col), (47, 13));
+    assert_eq!(disk.example("os_error"), Some(&serde_json::json!("ENOSPC")));
+    assert_eq!(
+        spec.field("edit_status")
+            .and_then(|f| f.example.as_ref())
+            .map(|e| &e.value),
+        Some(&serde_json::json!([
+            {"edit_index": 1, "status": "failed", "error_code": "self"},
+            {"edit_index": 2, "status": "skipped"}
+        ]))
+    );
+    assert_eq!(
+        spec.field("os_error")
+            .and_then(|f| f.example.as_ref())
+            .map(|e| &e.value),
+        Some(&serde_json::json!("EIO"))
+    );
 }
 
 /// The complete annotated example of docs/spec-format.md is a valid spec.

@@ -36,6 +36,7 @@ fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) 
         optional_context: Vec::new(),
         since: version("1.0.0"),
         lifecycle: Lifecycle::Active,
+        examples: Vec::new(),
     }
 }
 
