@@ -1739,7 +1739,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         recovery_hints=(
             "Put the exact existing text to replace in old_string",
             "To insert text, use the neighbouring existing text as old_string and repeat it in new_string",
-            "splice edits existing files; create new files with a file-writing tool",
+            "To create a new file, use a multi_edit_files entry with op create and its content",
         ),
         required_fields=("edit_index",),
         optional_fields=(
@@ -2135,7 +2135,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         recovery_hints=(
             "Check the path for typos and that the file has not been moved or deleted",
             "List the directory to find the file's current name",
-            "splice edits existing files only; create new files with a file-writing tool",
+            "To create a new file, use a multi_edit_files entry with op create and its content",
         ),
         required_fields=("file_path",),
         optional_fields=(
