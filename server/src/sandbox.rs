@@ -160,7 +160,16 @@ impl Dir {
             Err(Errno::EXIST) => false,
             Err(e) => return Err(e.into()),
         };
-        let fd = rustix::fs::openat(self.fd(), name, dir_flags(), Mode::empty())?;
+        let fd = match rustix::fs::openat(self.fd(), name, dir_flags(), Mode::empty()) {
+            Ok(fd) => fd,
+            Err(e) => {
+                // Not left behind: the caller never learns it was made.
+                if made {
+                    let _ = rustix::fs::unlinkat(self.fd(), name, AtFlags::REMOVEDIR);
+                }
+                return Err(e.into());
+            }
+        };
         Ok((
             Dir {
                 fd,

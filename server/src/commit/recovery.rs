@@ -178,19 +178,21 @@ pub(crate) fn parents(replacements: &[Replacement]) -> Vec<Arc<Dir>> {
 /// changed under the transaction), and, when `roots` are given, refusing
 /// any directory outside them.
 ///
-/// `created` are the directories the transaction creates; while it is only
-/// begun, one of them may not exist yet, and nothing was staged in it: its
-/// records are left out (`skip_missing`).
+/// `created` are the directories the transaction creates. One that does
+/// not exist holds nothing of the transaction: it was not created yet (the
+/// transaction is only begun), or a rollback removed it, which it does only
+/// once it is empty (an interrupted recovery). Records in it are left out;
+/// the second element says which records were kept, by index.
 fn bind(
     records: &[Record],
     roots: Option<&[PathBuf]>,
     created: &[PathBuf],
-    skip_missing: bool,
-) -> Result<Vec<Replacement>, Vec<FsError>> {
+) -> Result<(Vec<Replacement>, Vec<usize>), Vec<FsError>> {
     let mut dirs: BTreeMap<PathBuf, Arc<Dir>> = BTreeMap::new();
     let mut out = Vec::with_capacity(records.len());
+    let mut kept = Vec::with_capacity(records.len());
     let mut problems = Vec::new();
-    for r in records {
+    for (k, r) in records.iter().enumerate() {
         let parent = r.target.parent().unwrap_or(Path::new("/"));
         let names = (r.target.file_name(), r.temp.file_name(), r.undo.file_name());
         let (Some(target), Some(temp), Some(undo)) = names else {
@@ -235,8 +237,7 @@ fn bind(
                     d
                 }
                 Err(e)
-                    if skip_missing
-                        && e.kind() == io::ErrorKind::NotFound
+                    if e.kind() == io::ErrorKind::NotFound
                         && created.iter().any(|c| parent.starts_with(c)) =>
                 {
                     continue;
@@ -254,9 +255,10 @@ fn bind(
             temp: temp.to_os_string(),
             undo: undo.to_os_string(),
         });
+        kept.push(k);
     }
     if problems.is_empty() {
-        Ok(out)
+        Ok((out, kept))
     } else {
         Err(problems)
     }
@@ -543,10 +545,9 @@ fn recover_one(
         .filter(|r| matches!(r.role, Role::File(_) | Role::Delete(_)))
         .map(|r| r.target.clone())
         .collect();
-    let begun = parsed.state == State::Begun;
-    let bound = bind(&parsed.replacements, roots, &parsed.dirs, begun)
+    let bound = bind(&parsed.replacements, roots, &parsed.dirs)
         .and_then(|reps| Ok((reps, bind_dirs(&parsed.dirs, roots)?)));
-    let (reps, created) = match bound {
+    let ((reps, kept), created) = match bound {
         Ok(bound) => bound,
         Err(problems) => {
             tracing::warn!(journal = %path.display(), "directories of an interrupted transaction cannot be opened safely; journal kept");
@@ -640,7 +641,8 @@ fn recover_one(
                     problems: busy,
                 });
             }
-            let mut undone = roll_back(reps, staged, true);
+            let staged: Vec<Staged> = kept.iter().map(|&k| staged[k]).collect();
+            let mut undone = roll_back(reps, &staged, true);
             if undone.problems.is_empty() && undone.conflicts.is_empty() {
                 undone.problems.extend(remove_dirs(&created, true));
             }

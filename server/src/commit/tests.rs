@@ -639,3 +639,41 @@ fn a_creation_never_replaces_a_file_that_appeared_since_it_was_resolved() {
     assert_eq!(tree_of(fx.dir.path()), before);
     assert!(fx.journal_is_empty());
 }
+
+/// A recovery interrupted after it removed a created directory (found by
+/// `scripts/fault-points`, `splice recover` killed mid-rollback): the next
+/// recovery skips what was in it and finishes.
+#[test]
+fn a_recovery_interrupted_after_removing_a_created_directory_is_finished() {
+    let fx = Fixture::new();
+    fx.write("e", "old e");
+    fx.write("d", "old d");
+    fx.write("m", "old m");
+    let before = tree_of(fx.dir.path());
+    let changes = mixed_changes(&fx);
+    let committer = fx.committer().with_hook(|p| {
+        if p == Phase::Renamed(4) {
+            panic!("simulated crash at {p:?}");
+        }
+    });
+    let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        committer.commit_paths(changes, Wait::PATIENT, never)
+    }));
+    assert!(r.is_err());
+    // What the interrupted rollback had done: the created file and its
+    // directories gone, the rest not yet.
+    let p = fx.dir.path().join("p");
+    for entry in fs::read_dir(p.join("q")).unwrap() {
+        fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    fs::remove_dir(p.join("q")).unwrap();
+    fs::remove_dir(&p).unwrap();
+    let report = fx.committer().recover().unwrap();
+    assert_eq!(report.transactions.len(), 1);
+    let t = &report.transactions[0];
+    assert!(t.problems.is_empty(), "{:?}", t.problems);
+    assert_eq!(t.outcome, RecoveryOutcome::RolledBack);
+    assert_eq!(tree_of(fx.dir.path()), before);
+    assert!(fx.journal_is_empty());
+}
