@@ -85,7 +85,7 @@ pub struct MultiEditFilesParams {
     /// Validate and return a unified diff per file (diff_preview) without writing anything. Default false.
     #[schemars(extend("default" = false))]
     pub dry_run: Option<bool>,
-    /// Write `<file>.bak` beside every written file with its original bytes. Default true.
+    /// Write `<file>.bak` beside every edited file with its original bytes (also for a create that replaces a file; not for new files, deletes and moves). Default true.
     #[schemars(extend("default" = true))]
     pub backup: Option<bool>,
     /// Return each file's final content in the result (final_content). Default false.
