@@ -176,6 +176,8 @@ fn check_envelope(edits: &[TestEdit], failure: CappedFailure) {
             })
             .collect(),
         expected_sha256: None,
+        op: Default::default(),
+        create_parents: false,
     };
     for ctx in [
         FileCtx::single(&file.file_path),

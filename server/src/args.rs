@@ -52,16 +52,26 @@ pub struct MultiEditParams {
     pub expected_sha256: Option<String>,
 }
 
-/// One file of a `multi_edit_files` call.
+/// One entry of a `multi_edit_files` call: edit a file (the default), or create, delete or move one.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FileEditsParams {
-    /// Absolute path of an existing file (never created) inside the allowed roots; each file at most once per call.
+    /// Absolute path inside the allowed roots; each path at most once per call. For op edit, delete and move: an existing file; for op create: the file to create.
     pub file_path: String,
-    /// Edits for this file, applied in order; the same old_string twice is refused (DUPLICATE_OLD_STRING).
+    /// What to do with file_path: "edit" (apply edits; the default when op is absent), "create" (write content to a new file), "delete" (remove the file), "move" (rename it to move_to, applying edits if given).
+    #[schemars(extend("enum" = ["edit", "create", "delete", "move"]))]
+    pub op: Option<String>,
+    /// op edit (required) or move (optional): edits applied in order; the same old_string twice is refused (DUPLICATE_OLD_STRING).
     #[schemars(length(min = 1))]
-    pub edits: Vec<EditParams>,
-    /// Optional. SHA-256 (64 hex digits) of the content you last read of this file.
+    pub edits: Option<Vec<EditParams>>,
+    /// op create only: the new file's whole content. Refused with FILE_ALREADY_EXISTS if file_path exists, unless expected_sha256 is the hash of the file it replaces.
+    pub content: Option<String>,
+    /// op move only: absolute destination path inside the allowed roots; refused with FILE_ALREADY_EXISTS if it exists. The file keeps its mode.
+    pub move_to: Option<String>,
+    /// op create and move: create missing parent directories of the new path (else PARENT_DIRECTORY_MISSING). Default false.
+    #[schemars(extend("default" = false))]
+    pub create_parents: Option<bool>,
+    /// Optional. SHA-256 (64 hex digits) of the content you last read of this file (edit, delete, move: the file; create: the existing file it may replace).
     pub expected_sha256: Option<String>,
 }
 
@@ -69,13 +79,13 @@ pub struct FileEditsParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MultiEditFilesParams {
-    /// Files to edit (at most 100 by default); every file is validated and computed before any is written, and the whole set is committed atomically.
+    /// Files to edit, create, delete or move (at most 100 entries by default); every entry is validated and computed before anything is written, and the whole set is committed atomically (all or nothing, even across a crash).
     #[schemars(length(min = 1))]
     pub files: Vec<FileEditsParams>,
     /// Validate and return a unified diff per file (diff_preview) without writing anything. Default false.
     #[schemars(extend("default" = false))]
     pub dry_run: Option<bool>,
-    /// Write `<file>.bak` beside every written file with its original bytes. Default true.
+    /// Write `<file>.bak` beside every edited file with its original bytes (also for a create that replaces a file; not for new files, deletes and moves). Default true.
     #[schemars(extend("default" = true))]
     pub backup: Option<bool>,
     /// Return each file's final content in the result (final_content). Default false.
@@ -94,15 +104,58 @@ pub struct EditArg {
     pub replace_all: bool,
 }
 
+/// What one entry does with its path.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum FileOp {
+    /// Apply `edits` to an existing file.
+    #[default]
+    Edit,
+    /// Write `content` to a new file (or over the file `expected_sha256` names).
+    Create { content: String },
+    /// Remove an existing file.
+    Delete,
+    /// Rename an existing file to `to` (absolute, as written), applying `edits`.
+    Move { to: String },
+}
+
+impl FileOp {
+    /// The name callers write in `op`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FileOp::Edit => "edit",
+            FileOp::Create { .. } => "create",
+            FileOp::Delete => "delete",
+            FileOp::Move { .. } => "move",
+        }
+    }
+}
+
 /// A decoded file request (the one file of `multi_edit`, or one of `multi_edit_files`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileArgs {
     /// The path as the caller wrote it.
     pub file_path: String,
-    /// Edits in order.
+    /// Edits in order (empty for create and delete, and for a move without edits).
     pub edits: Vec<EditArg>,
     /// The hash the caller says it read, lowercase hex.
     pub expected_sha256: Option<String>,
+    /// The operation (always [`FileOp::Edit`] for `multi_edit`).
+    pub op: FileOp,
+    /// Create missing parent directories of a created or moved-to path.
+    pub create_parents: bool,
+}
+
+impl FileArgs {
+    /// An edit of `file_path` (what every `multi_edit` call is).
+    pub fn edit(file_path: String, edits: Vec<EditArg>, expected_sha256: Option<String>) -> Self {
+        FileArgs {
+            file_path,
+            edits,
+            expected_sha256,
+            op: FileOp::Edit,
+            create_parents: false,
+        }
+    }
 }
 
 /// Decoded arguments of either tool.
@@ -268,11 +321,81 @@ impl Decoder {
                 None
             }
         });
-        let edits = self.edits(map, path, limits);
+        let op_name = self.opt_string(map, path, "op");
+        let op = match op_name.as_deref() {
+            None | Some("edit") => Some("edit"),
+            Some(o @ ("create" | "delete" | "move")) => Some(o),
+            Some(other) => {
+                let hint = closest(other, OPS)
+                    .map(|c| format!(" (did you mean `{c}`?)"))
+                    .unwrap_or_default();
+                self.push(
+                    &join(path, "op"),
+                    ErrorCode::InvalidArgument,
+                    format!("unknown op `{other}`{hint}; allowed: {}", OPS.join(", ")),
+                );
+                None
+            }
+        };
+        let create_parents = self.opt_bool(map, path, "create_parents");
+        // Fields an op does not take are refused, never ignored: a `content`
+        // on an edit entry would otherwise silently do nothing.
+        let forbid = |d: &mut Decoder, key: &str, op: &str| {
+            if map.get(key).is_some_and(|v| !v.is_null()) {
+                d.push(
+                    &join(path, key),
+                    ErrorCode::InvalidArgument,
+                    format!("`{key}` is not allowed with op {op}; {}", field_use(key)),
+                );
+                true
+            } else {
+                false
+            }
+        };
+        let op = match op? {
+            "edit" => {
+                let a = forbid(self, "content", "edit");
+                let b = forbid(self, "move_to", "edit");
+                let c = forbid(self, "create_parents", "edit");
+                let edits = self.edits(map, path, limits);
+                (!(a || b || c)).then_some(())?;
+                (FileOp::Edit, edits?)
+            }
+            "create" => {
+                let a = forbid(self, "edits", "create");
+                let b = forbid(self, "move_to", "create");
+                let content = self.string(map, path, "content");
+                (!(a || b)).then_some(())?;
+                (FileOp::Create { content: content? }, Vec::new())
+            }
+            "delete" => {
+                let a = forbid(self, "edits", "delete");
+                let b = forbid(self, "content", "delete");
+                let c = forbid(self, "move_to", "delete");
+                let d = forbid(self, "create_parents", "delete");
+                (!(a || b || c || d)).then_some(())?;
+                (FileOp::Delete, Vec::new())
+            }
+            _ => {
+                let a = forbid(self, "content", "move");
+                let to = self.string(map, path, "move_to");
+                if let Some(t) = &to {
+                    self.check_path(&join(path, "move_to"), t, limits);
+                }
+                let edits = match map.get("edits") {
+                    None | Some(Value::Null) => Some(Vec::new()),
+                    Some(_) => self.edits(map, path, limits),
+                };
+                (!a).then_some(())?;
+                (FileOp::Move { to: to? }, edits?)
+            }
+        };
         Some(FileArgs {
             file_path: file_path?,
-            edits: edits?,
+            edits: op.1,
             expected_sha256,
+            op: op.0,
+            create_parents: create_parents.unwrap_or(false),
         })
     }
 
@@ -372,13 +495,14 @@ impl Decoder {
     }
 
     fn check_path(&mut self, path: &str, file_path: &str, limits: &Limits) {
+        let name = path.rsplit('.').next().unwrap_or("file_path");
         if file_path.is_empty() {
-            self.push(path, ErrorCode::InvalidPath, "file_path is empty");
+            self.push(path, ErrorCode::InvalidPath, format!("{name} is empty"));
         } else if file_path.contains('\0') {
             self.push(
                 path,
                 ErrorCode::InvalidPath,
-                "file_path contains a NUL byte",
+                format!("{name} contains a NUL byte"),
             );
         } else if file_path.len() > limits.max_path_bytes
             || file_path
@@ -389,7 +513,7 @@ impl Decoder {
                 path,
                 ErrorCode::InvalidPath,
                 format!(
-                    "file_path is too long (at most {} bytes, {} per component)",
+                    "{name} is too long (at most {} bytes, {} per component)",
                     limits.max_path_bytes, limits.max_name_bytes
                 ),
             );
@@ -397,13 +521,13 @@ impl Decoder {
             self.push(
                 path,
                 ErrorCode::RelativePath,
-                "file_path must be absolute (start with /)",
+                format!("{name} must be absolute (start with /)"),
             );
         } else if file_path.split('/').any(|c| c == "..") {
             self.push(
                 path,
                 ErrorCode::PathTraversal,
-                "file_path must not contain `..` components",
+                format!("{name} must not contain `..` components"),
             );
         }
     }
@@ -454,7 +578,26 @@ const MULTI_EDIT_FIELDS: &[&str] = &[
     "expected_sha256",
 ];
 const MULTI_EDIT_FILES_FIELDS: &[&str] = &["files", "dry_run", "backup", "include_content"];
-const FILE_FIELDS: &[&str] = &["file_path", "edits", "expected_sha256"];
+const FILE_FIELDS: &[&str] = &[
+    "file_path",
+    "op",
+    "edits",
+    "content",
+    "move_to",
+    "create_parents",
+    "expected_sha256",
+];
+const OPS: &[&str] = &["edit", "create", "delete", "move"];
+
+/// What a field of a `files` entry is for, for the message refusing it.
+fn field_use(key: &str) -> &'static str {
+    match key {
+        "content" => "content is for op create",
+        "move_to" => "move_to is for op move",
+        "create_parents" => "create_parents is for op create and move",
+        _ => "edits are for op edit and move",
+    }
+}
 
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
@@ -533,17 +676,49 @@ pub fn decode_multi_edit_files(
             return None;
         }
         // Lexically identical paths are caught here; the same file through a
-        // symlink or another spelling is caught after resolution.
-        for (i, path) in paths.iter().enumerate() {
-            let Some(path) = path else { continue };
-            if let Some(first) = paths[..i].iter().position(|p| p == &Some(*path)) {
+        // symlink or another spelling is caught after resolution. Two edit
+        // entries of one file are DUPLICATE_FILE_PATH (merge them); a path
+        // that a create, delete or move also names is PATH_CONFLICT.
+        let mut named: Vec<(&str, usize, bool)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let Some(path) = paths[i] else { continue };
+            let op = item.get("op").and_then(Value::as_str).unwrap_or("edit");
+            named.push((path, i, op == "edit"));
+            if op == "move"
+                && let Some(to) = item.get("move_to").and_then(Value::as_str)
+                && !to.is_empty()
+            {
+                if to == path {
+                    d.push(
+                        &format!("files[{i}].move_to"),
+                        ErrorCode::MoveOntoItself,
+                        format!("files[{i}] moves {path} onto itself; give a different move_to"),
+                    );
+                    ok = false;
+                } else {
+                    named.push((to, i, false));
+                }
+            }
+        }
+        for (k, &(path, i, edit)) in named.iter().enumerate() {
+            let Some(&(_, first, first_edit)) = named[..k].iter().find(|(p, j, _)| *p == path && *j != i) else {
+                continue;
+            };
+            let field = if paths[i] == Some(path) { "file_path" } else { "move_to" };
+            if edit && first_edit {
                 d.push(
-                    &format!("files[{i}].file_path"),
+                    &format!("files[{i}].{field}"),
                     ErrorCode::DuplicateFilePath,
                     format!("files[{i}] names the same file as files[{first}]; merge their edits into one entry"),
                 );
-                ok = false;
+            } else {
+                d.push(
+                    &format!("files[{i}].{field}"),
+                    ErrorCode::PathConflict,
+                    format!("files[{i}] names {path}, which files[{first}] also names; one transaction may change a path only once"),
+                );
             }
+            ok = false;
         }
         ok.then_some(EditRequest {
             files,
@@ -891,7 +1066,14 @@ mod tests {
             let text = v.to_string();
             assert!(!text.contains("\"null\""), "{text}");
             // What a model needs before its first call.
-            assert!(text.contains("never creat"), "{text}");
+            if name == "multi_edit" {
+                assert!(text.contains("never creat"), "{text}");
+            } else {
+                assert!(
+                    text.contains("create_parents") && text.contains("move_to"),
+                    "{text}"
+                );
+            }
             assert!(text.contains(".bak"), "{text}");
             assert!(text.contains("DUPLICATE_OLD_STRING"), "{text}");
             // Optional members are not required; the defaults are the decoder's.

@@ -50,6 +50,42 @@
 //! renames. If cleanup itself fails (say, the file system went read-only), the
 //! journal is kept and [`Committer::recover`] finishes the job later.
 //!
+//! # Creations, deletions and moves
+//!
+//! [`Committer::commit_paths`] generalises the above to any set of
+//! [`PathChange`]s: each path goes from a *before* (an existing file as
+//! read, or absent) to an *after* (new bytes, or absent). An edit is
+//! present to present, a creation absent to present (present to present
+//! when it replaces a file whose hash the caller gave: an edit), a deletion
+//! present to absent, and a move a deletion of its source plus a creation
+//! at its destination with the source's mode. Undoing a committed
+//! transaction is a transaction with the two sides swapped. Anything but
+//! edits goes through the journal (even alone); in the steps above:
+//!
+//! - **Lock**: the in-process table takes every path; only existing files
+//!   are `flock`ed (an absent path has no inode). **Verify** checks that a
+//!   path to create is still absent.
+//! - **Begin** records a deletion as `D` (target, an unused temp name, the
+//!   undo name), a creation as `F` like an edit, and lists the directories
+//!   the transaction creates (`create_parents`), outermost first (a `v2`
+//!   journal; without deletions or directories it stays `v1`).
+//! - **Stage** creates those directories (recorded before they exist, so a
+//!   crash removes them), a creation's temp (mode and owner of the moved
+//!   file, else 0666 less the umask) and, for a deletion, the undo link to
+//!   the file (fsynced like a temp: it is the only copy after the unlink).
+//! - **Rename**: a creation is `renameat2(RENAME_NOREPLACE)`, so a file
+//!   another process created meanwhile is never replaced (the transaction
+//!   rolls back with [`FsErrorKind::AlreadyExists`]); a deletion is an
+//!   `unlinkat` of the target (its undo name keeps the inode).
+//! - **Roll back** (live or by recovery): a created target holding its
+//!   temp's inode is removed; a deleted target that is gone gets its undo
+//!   name back; then the created directories are removed, innermost first,
+//!   when empty (one another writer put something in is left, with a
+//!   warning). **Committed**: only the undo names are removed.
+//! - A journal that reads as only begun while a deletion's undo name exists
+//!   and its target is gone lost its later records: as for edits, recovery
+//!   touches nothing and keeps the journal for a human.
+//!
 //! # A single file: no journal
 //!
 //! One rename is atomic by itself, so a commit that writes one file (the
@@ -228,7 +264,8 @@ pub use lock::Wait;
 pub use recovery::{IgnoredEntry, RecoveredTransaction, RecoveryOutcome, RecoveryReport};
 pub use sweep::Swept;
 
-use crate::fsio::{FileSnapshot, FsError, FsErrorKind, FsOp, file_id};
+use crate::fsio::{self, FileSnapshot, FsError, FsErrorKind, FsOp, file_id};
+use crate::sandbox::Dir;
 use journal::{Journal, Replacement, Role, Staged};
 use lock::LockTable;
 use stage::Attrs;
@@ -241,6 +278,82 @@ pub struct FileChange {
     pub new_bytes: Vec<u8>,
     /// Keep the original as `<file>.bak` (only if the file is actually written).
     pub backup: bool,
+}
+
+impl From<FileChange> for PathChange {
+    fn from(c: FileChange) -> PathChange {
+        PathChange {
+            before: Before::Present(c.snapshot),
+            after: Some(c.new_bytes),
+            like: None,
+            backup: c.backup,
+        }
+    }
+}
+
+/// A path that does not exist yet: where it will be created (see
+/// [`crate::sandbox::locate_new`]).
+pub use crate::sandbox::Absent as NewPath;
+
+/// What a path of a transaction is before it.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // a handful per call, moved once
+pub enum Before {
+    /// An existing regular file, as read (the commit fails as stale if it
+    /// differs at the commit, unless the rebase hook recomputes it).
+    Present(FileSnapshot),
+    /// Nothing; the commit fails with [`FsErrorKind::AlreadyExists`] if
+    /// something is there by then.
+    Absent(NewPath),
+}
+
+/// One path of a transaction: from `before` to `after` (`None`: absent).
+/// An edit is present to new bytes, a creation absent to bytes, a deletion
+/// present to absent, and a move a deletion plus a creation. Undoing a
+/// committed transaction is the same with the two sides swapped.
+#[derive(Debug, Clone)]
+pub struct PathChange {
+    pub before: Before,
+    pub after: Option<Vec<u8>>,
+    /// For a creation: the file whose mode (and owner, when root) the new
+    /// file gets (a moved file keeps its own); `None`: 0666 less the umask.
+    pub like: Option<Metadata>,
+    /// Keep the original as `<file>.bak` (edits only, and only if written).
+    pub backup: bool,
+}
+
+impl PathChange {
+    /// The canonical path.
+    pub fn path(&self) -> &Path {
+        match &self.before {
+            Before::Present(s) => &s.path,
+            Before::Absent(a) => &a.path,
+        }
+    }
+
+    /// Whether committing it changes the disk.
+    fn writes(&self) -> bool {
+        match (&self.before, &self.after) {
+            (Before::Present(s), Some(after)) => *after != s.bytes,
+            (Before::Present(_), None) | (Before::Absent(_), Some(_)) => true,
+            (Before::Absent(_), None) => false,
+        }
+    }
+
+    /// Present to present: an edit (the only kind the single-file path takes).
+    fn is_edit(&self) -> bool {
+        matches!((&self.before, &self.after), (Before::Present(_), Some(_)))
+    }
+
+    /// The `.bak` an edit with a backup writes.
+    fn backup_path(&self) -> Option<PathBuf> {
+        match &self.before {
+            Before::Present(s) if self.backup && self.is_edit() => {
+                Some(s.dir.path().join(stage::backup_name(&s.name)))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A successful commit, one entry per change, in input order.
@@ -350,6 +463,8 @@ impl Committer {
             .create(&journal_dir)?;
         let journal_dir = fs::canonicalize(&journal_dir)?;
         journal::check_trusted(&fs::symlink_metadata(&journal_dir)?, &journal_dir)?;
+        // Read the umask (for created files) now, not inside a first call.
+        let _ = Attrs::new_file();
         Ok(Committer {
             journal_dir,
             locks: LockTable::default(),
@@ -438,11 +553,13 @@ impl Committer {
 
     /// Finishes interrupted single-file commits in the directories of this
     /// commit (the caller holds the locks of `own`, its files there).
-    fn sweep_dirs(&self, changes: &[FileChange], writes: &[usize]) {
+    fn sweep_dirs(&self, changes: &[PathChange], writes: &[usize]) {
         let mut dirs: std::collections::BTreeMap<&Path, (&crate::sandbox::Dir, Vec<&OsStr>)> =
             std::collections::BTreeMap::new();
         for &i in writes {
-            let s = &changes[i].snapshot;
+            let Before::Present(s) = &changes[i].before else {
+                continue;
+            };
             dirs.entry(s.dir.path())
                 .or_insert((&*s.dir, Vec::new()))
                 .1
@@ -488,17 +605,36 @@ impl Committer {
     ///   committer's lock timeout from now.
     pub fn commit_with<E>(
         &self,
-        mut changes: Vec<FileChange>,
+        changes: Vec<FileChange>,
         wait: Wait<'_>,
         mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Vec<u8>)>, E>,
     ) -> Result<CommitReport, CommitError<E>> {
+        let changes = changes.into_iter().map(PathChange::from).collect();
+        self.commit_paths(changes, wait, |i, file| {
+            Ok(rebase(i, file)?.map(|(now, new)| (now, Some(new))))
+        })
+    }
+
+    /// The general transaction: every path goes from its *before* (an
+    /// existing file as read, or absent) to its *after* (new bytes, or
+    /// absent): edits, creations, deletions, and a move as a deletion plus a
+    /// creation. All of them or none, journaled like edits (see the module
+    /// docs, "Creations, deletions and moves"). `rebase` is asked, as in
+    /// [`Committer::commit_with`], for any existing path whose bytes changed
+    /// since it was read; its `after` stays absent for a deletion.
+    pub fn commit_paths<E>(
+        &self,
+        mut changes: Vec<PathChange>,
+        wait: Wait<'_>,
+        mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Option<Vec<u8>>)>, E>,
+    ) -> Result<CommitReport, CommitError<E>> {
         // 1. Lock, in sorted path order.
         let mut order: Vec<usize> = (0..changes.len()).collect();
-        order.sort_by(|&a, &b| changes[a].snapshot.path.cmp(&changes[b].snapshot.path));
+        order.sort_by(|&a, &b| changes[a].path().cmp(changes[b].path()));
         for pair in order.windows(2) {
-            if changes[pair[0]].snapshot.path == changes[pair[1]].snapshot.path {
+            if changes[pair[0]].path() == changes[pair[1]].path() {
                 let index = pair[0].max(pair[1]);
-                let path = &changes[index].snapshot.path;
+                let path = changes[index].path();
                 return Err(fail(
                     Some(index),
                     FsError::new(FsErrorKind::DuplicatePath, FsOp::Lock, path),
@@ -508,7 +644,7 @@ impl Committer {
         }
         let sorted: Vec<PathBuf> = order
             .iter()
-            .map(|&i| changes[i].snapshot.path.clone())
+            .map(|&i| changes[i].path().to_path_buf())
             .collect();
         let sorted: Vec<&Path> = sorted.iter().map(PathBuf::as_path).collect();
         let cancelled = wait.cancelled;
@@ -523,37 +659,58 @@ impl Committer {
                 let busy = FsError {
                     kind: FsErrorKind::Busy,
                     op: FsOp::Lock,
-                    path: changes[i].snapshot.path.clone(),
+                    path: changes[i].path().to_path_buf(),
                     os_error: Some("EBUSY"),
                 };
                 return Err(fail(Some(i), busy).into());
             }
         };
+        // Existing files are `flock`ed; a path to create has no inode to
+        // lock: its creation is a `RENAME_NOREPLACE`, which fails rather
+        // than replace what another process created meanwhile.
         let mut locked: Vec<Option<File>> = (0..changes.len()).map(|_| None).collect();
         for &i in &order {
-            let s = &changes[i].snapshot;
+            let Before::Present(s) = &changes[i].before else {
+                continue;
+            };
             match lock::lock_file_until(&s.dir, &s.name, &s.path, until, cancelled) {
                 Ok(Some(file)) => locked[i] = Some(file),
                 Ok(None) => return Err(CommitError::Cancelled),
                 Err(e) => return Err(fail(Some(i), e).into()),
             }
         }
-        let locked: Vec<File> = locked.into_iter().flatten().collect();
         self.at(Phase::Locked);
 
         // 2. Verify, under the locks: the bytes on disk are the snapshot's,
-        //    or the change is recomputed from the bytes on disk.
-        let mut current: Vec<Metadata> = Vec::with_capacity(changes.len());
+        //    or the change is recomputed from the bytes on disk; a path to
+        //    create is still absent.
+        let mut current: Vec<Option<Metadata>> = Vec::with_capacity(changes.len());
         for (i, (change, file)) in changes.iter_mut().zip(&locked).enumerate() {
-            let path = change.snapshot.path.clone();
+            let path = change.path().to_path_buf();
             let verify_err =
                 |e: io::Error| fail(Some(i), FsError::from_io(&e, FsOp::Verify, &path));
-            if let Some(hash) = differs(file, &change.snapshot.bytes).map_err(verify_err)? {
+            let Some(file) = file else {
+                if let Before::Absent(a) = &change.before
+                    && a.missing.is_empty()
+                    && let Some(l) = stage::lstat(&a.dir, &a.name).map_err(verify_err)?
+                {
+                    let kind = FsErrorKind::AlreadyExists(fsio::type_name(l.file_type));
+                    return Err(fail(Some(i), FsError::new(kind, FsOp::Verify, &path)).into());
+                }
+                current.push(None);
+                continue;
+            };
+            let Before::Present(snapshot) = &mut change.before else {
+                unreachable!("only existing files are locked");
+            };
+            if let Some(hash) = differs(file, &snapshot.bytes).map_err(verify_err)? {
                 match rebase(i, file) {
-                    Ok(Some((now, new_bytes))) => {
+                    Ok(Some((now, after))) => {
                         tracing::debug!(path = %path.display(), "changed since read: edits re-applied under the lock");
-                        change.snapshot.replace_bytes(now);
-                        change.new_bytes = new_bytes;
+                        snapshot.replace_bytes(now);
+                        if change.after.is_some() {
+                            change.after = after;
+                        }
                     }
                     Ok(None) => {
                         let kind = FsErrorKind::Stale {
@@ -564,7 +721,7 @@ impl Committer {
                     Err(error) => return Err(CommitError::Rebase { index: i, error }),
                 }
             }
-            current.push(file.metadata().map_err(verify_err)?);
+            current.push(Some(file.metadata().map_err(verify_err)?));
         }
         let changes = changes;
 
@@ -577,25 +734,23 @@ impl Committer {
             files: changes
                 .iter()
                 .map(|c| FileCommitReport {
-                    path: c.snapshot.path.clone(),
+                    path: c.path().to_path_buf(),
                     written: false,
                     backup_path: None,
                 })
                 .collect(),
         };
         let writes: Vec<usize> = (0..changes.len())
-            .filter(|&i| changes[i].new_bytes != changes[i].snapshot.bytes)
+            .filter(|&i| changes[i].writes())
             .collect();
         for &i in &writes {
             // Editing `a` with a backup and `a.bak` itself in one call would
             // make one transaction rename two files over one name.
-            let snap = &changes[i].snapshot;
-            if changes[i].backup {
-                let bak = snap.dir.path().join(stage::backup_name(&snap.name));
-                if sorted.binary_search(&bak.as_path()).is_ok() {
-                    let error = FsError::new(FsErrorKind::DuplicatePath, FsOp::Backup, &bak);
-                    return Err(fail(Some(i), error).into());
-                }
+            if let Some(bak) = changes[i].backup_path()
+                && sorted.binary_search(&bak.as_path()).is_ok()
+            {
+                let error = FsError::new(FsErrorKind::DuplicatePath, FsOp::Backup, &bak);
+                return Err(fail(Some(i), error).into());
             }
         }
         // Staging names an interrupted single-file commit left in these
@@ -605,8 +760,13 @@ impl Committer {
         }
         match writes[..] {
             [] => Ok(report),
-            [i] => {
-                let backup = self.commit_one(&changes[i], &current[i])?;
+            [i] if changes[i].is_edit() => {
+                let (Before::Present(snapshot), Some(after), Some(meta)) =
+                    (&changes[i].before, &changes[i].after, &current[i])
+                else {
+                    unreachable!("an edit has a snapshot, new bytes and a locked file");
+                };
+                let backup = self.commit_one(snapshot, after, changes[i].backup, meta)?;
                 report.files[i].written = true;
                 report.files[i].backup_path = backup;
                 Ok(report)
@@ -619,15 +779,16 @@ impl Committer {
     /// rename is atomic by itself.
     fn commit_one(
         &self,
-        change: &FileChange,
+        snap: &FileSnapshot,
+        new_bytes: &[u8],
+        backup: bool,
         current: &Metadata,
     ) -> Result<Option<PathBuf>, CommitFailure> {
-        let snap = &change.snapshot;
         let (dir, name, path) = (&*snap.dir, snap.name.as_os_str(), &snap.path);
         let attrs = Attrs::of(current);
         let temp = stage::fixed(name, "tmp");
         let undo = stage::fixed(name, "undo");
-        let bak = change.backup.then(|| {
+        let bak = backup.then(|| {
             let bak = stage::backup_name(name);
             (
                 stage::fixed(name, "bak-tmp"),
@@ -671,7 +832,7 @@ impl Committer {
             }
             let err = |e: io::Error| FsError::from_io(&e, FsOp::Stage, path);
             staged.push(&temp);
-            stage::write_fresh(dir, &temp, &change.new_bytes, attrs, self.durable).map_err(err)?;
+            stage::write_fresh(dir, &temp, new_bytes, attrs, self.durable).map_err(err)?;
             staged.push(&undo);
             stage::make_undo(dir, name, &undo, Some(&snap.bytes), attrs, false, true)
                 .map_err(err)?;
@@ -768,49 +929,158 @@ impl Committer {
         Ok(bak.map(|(_, _, bak_path, _)| bak_path))
     }
 
-    /// The journaled path for several files (steps 3-7 of the module docs).
+    /// The journaled path for several files, and for any transaction that
+    /// creates or deletes (steps 3-7 of the module docs).
     fn commit_journaled(
         &self,
-        changes: &[FileChange],
-        current: &[Metadata],
+        changes: &[PathChange],
+        current: &[Option<Metadata>],
         writes: &[usize],
         mut report: CommitReport,
     ) -> Result<CommitReport, CommitFailure> {
-        let mut plan = Vec::new();
-        for &i in writes {
-            let snap = &changes[i].snapshot;
-            if changes[i].backup {
-                plan.push(Replacement {
-                    role: Role::Backup(i),
-                    dir: snap.dir.clone(),
-                    temp: stage::sibling(&snap.name, "bak.tmp"),
-                    undo: stage::sibling(&snap.name, "bak.undo"),
-                    target: stage::backup_name(&snap.name),
-                });
-            }
-            plan.push(Replacement {
-                role: Role::File(i),
-                dir: snap.dir.clone(),
-                target: snap.name.clone(),
-                temp: stage::sibling(&snap.name, "tmp"),
-                undo: stage::sibling(&snap.name, "undo"),
-            });
+        // Where each replacement goes: an existing directory's handle, or a
+        // directory this transaction creates (by canonical path).
+        struct Slot {
+            role: Role,
+            parent: PathBuf,
+            dir: Option<Arc<Dir>>,
+            target: std::ffi::OsString,
+            temp: std::ffi::OsString,
+            undo: std::ffi::OsString,
         }
+        let mut slots: Vec<Slot> = Vec::new();
+        // Directories to create, outermost first, with the change that
+        // needs each first and the handle of the existing directory above.
+        let mut new_dirs: Vec<(PathBuf, usize)> = Vec::new();
+        let mut bases: std::collections::BTreeMap<PathBuf, Arc<Dir>> = Default::default();
+        for &i in writes {
+            let c = &changes[i];
+            match (&c.before, &c.after) {
+                (Before::Present(snap), Some(_)) => {
+                    if c.backup {
+                        slots.push(Slot {
+                            role: Role::Backup(i),
+                            parent: snap.dir.path().to_path_buf(),
+                            dir: Some(snap.dir.clone()),
+                            temp: stage::sibling(&snap.name, "bak.tmp"),
+                            undo: stage::sibling(&snap.name, "bak.undo"),
+                            target: stage::backup_name(&snap.name),
+                        });
+                    }
+                    slots.push(Slot {
+                        role: Role::File(i),
+                        parent: snap.dir.path().to_path_buf(),
+                        dir: Some(snap.dir.clone()),
+                        target: snap.name.clone(),
+                        temp: stage::sibling(&snap.name, "tmp"),
+                        undo: stage::sibling(&snap.name, "undo"),
+                    });
+                }
+                (Before::Present(snap), None) => slots.push(Slot {
+                    role: Role::Delete(i),
+                    parent: snap.dir.path().to_path_buf(),
+                    dir: Some(snap.dir.clone()),
+                    target: snap.name.clone(),
+                    temp: stage::sibling(&snap.name, "tmp"),
+                    undo: stage::sibling(&snap.name, "undo"),
+                }),
+                (Before::Absent(a), Some(_)) => {
+                    let mut p = a.dir.path().to_path_buf();
+                    bases.insert(p.clone(), a.dir.clone());
+                    for m in &a.missing {
+                        p.push(m);
+                        if !new_dirs.iter().any(|(d, _)| *d == p) {
+                            new_dirs.push((p.clone(), i));
+                        }
+                    }
+                    slots.push(Slot {
+                        role: Role::File(i),
+                        dir: a.missing.is_empty().then(|| a.dir.clone()),
+                        parent: p,
+                        target: a.name.clone(),
+                        temp: stage::sibling(&a.name, "tmp"),
+                        undo: stage::sibling(&a.name, "undo"),
+                    });
+                }
+                (Before::Absent(_), None) => {}
+            }
+        }
+        new_dirs.sort_by_key(|(d, _)| d.components().count());
 
         // 3. Begin the journal.
-        let records: Vec<_> = plan.iter().map(Replacement::record).collect();
-        let mut journal = self
-            .begin_journal(&records)
+        let records: Vec<journal::Record> = slots
+            .iter()
+            .map(|s| journal::Record {
+                role: s.role,
+                target: s.parent.join(&s.target),
+                temp: s.parent.join(&s.temp),
+                undo: s.parent.join(&s.undo),
+            })
+            .collect();
+        let dir_paths: Vec<PathBuf> = new_dirs.iter().map(|(d, _)| d.clone()).collect();
+        let journal = self
+            .begin_journal(&records, &dir_paths)
             .map_err(|e| fail(None, FsError::from_io(&e, FsOp::Journal, &self.journal_dir)))?;
+
+        // 3b. Create the missing directories (recorded in `begin`, so a
+        //     crash from here on removes them).
+        let mut created: Vec<recovery::CreatedDir> = Vec::new();
+        for (path, i) in &new_dirs {
+            let step = (|| -> io::Result<()> {
+                let parent_path = path.parent().unwrap_or(Path::new("/"));
+                let parent = bases
+                    .get(parent_path)
+                    .cloned()
+                    .ok_or_else(|| io::Error::from_raw_os_error(libc::ENOENT))?;
+                let name = path.file_name().unwrap_or_default();
+                let (dir, made) = parent.make_child(name)?;
+                if made {
+                    created.push(recovery::CreatedDir {
+                        parent: parent.clone(),
+                        name: name.to_os_string(),
+                        path: path.clone(),
+                    });
+                    if self.durable {
+                        parent.sync()?;
+                    }
+                }
+                bases.insert(path.clone(), Arc::new(dir));
+                Ok(())
+            })();
+            if let Err(e) = step {
+                let error = FsError::from_io(&e, FsOp::Stage, path);
+                let rollback = self.discard(&[], &created, journal);
+                return Err(CommitFailure {
+                    failed_index: Some(*i),
+                    error,
+                    renamed_before_failure: 0,
+                    rollback,
+                });
+            }
+        }
+        let plan: Vec<Replacement> = slots
+            .into_iter()
+            .map(|s| Replacement {
+                role: s.role,
+                dir: s
+                    .dir
+                    .or_else(|| bases.get(&s.parent).cloned())
+                    .expect("every missing directory was created above"),
+                target: s.target,
+                temp: s.temp,
+                undo: s.undo,
+            })
+            .collect();
+        let mut journal = journal;
 
         // 4. Stage.
         let mut staged = Vec::with_capacity(plan.len());
         for rep in &plan {
             let i = rep.role.index();
-            match self.stage(rep, &changes[i], &current[i]) {
+            match self.stage(rep, &changes[i], current[i].as_ref()) {
                 Ok(s) => staged.push(s),
                 Err(error) => {
-                    let rollback = self.discard(&plan, journal);
+                    let rollback = self.discard(&plan, &created, journal);
                     return Err(CommitFailure {
                         failed_index: Some(i),
                         error,
@@ -824,7 +1094,7 @@ impl Committer {
             for dir in recovery::parents(&plan) {
                 if let Err(e) = dir.sync() {
                     let error = FsError::from_io(&e, FsOp::Sync, dir.path());
-                    let rollback = self.discard(&plan, journal);
+                    let rollback = self.discard(&plan, &created, journal);
                     return Err(CommitFailure {
                         failed_index: None,
                         error,
@@ -838,7 +1108,7 @@ impl Committer {
         // 5. Prepare.
         if let Err(e) = journal.prepared(&staged) {
             let error = FsError::from_io(&e, FsOp::Journal, &self.journal_dir);
-            let rollback = self.discard(&plan, journal);
+            let rollback = self.discard(&plan, &created, journal);
             return Err(CommitFailure {
                 failed_index: None,
                 error,
@@ -848,25 +1118,39 @@ impl Committer {
         }
         self.at(Phase::Prepared);
 
-        // 6. Rename.
+        // 6. Rename (a creation never replaces anything; a deletion unlinks).
         let mut renamed_files = 0;
         for (k, rep) in plan.iter().enumerate() {
-            if let Err(e) = stage::rename(&rep.dir, &rep.temp, &rep.target) {
+            let creates = matches!(rep.role, Role::File(_)) && staged[k].orig.is_none();
+            let step = match rep.role {
+                Role::Delete(_) => stage::unlink(&rep.dir, &rep.target),
+                _ if creates => stage::rename_new(&rep.dir, &rep.temp, &rep.target),
+                _ => stage::rename(&rep.dir, &rep.temp, &rep.target),
+            };
+            if let Err(e) = step {
                 let op = match rep.role {
-                    Role::File(_) => FsOp::Rename,
+                    Role::File(_) | Role::Delete(_) => FsOp::Rename,
                     Role::Backup(_) => FsOp::Backup,
                 };
-                let error = FsError::from_io(&e, op, rep.target_path());
+                let mut error = FsError::from_io(&e, op, rep.target_path());
+                if creates && e.raw_os_error() == Some(libc::EEXIST) {
+                    let ty = stage::lstat(&rep.dir, &rep.target)
+                        .ok()
+                        .flatten()
+                        .and_then(|l| fsio::type_name(l.file_type));
+                    error.kind = FsErrorKind::AlreadyExists(ty);
+                }
                 return Err(self.abort(
                     &plan,
                     &staged,
+                    &created,
                     journal,
                     Some(rep.role.index()),
                     error,
                     renamed_files,
                 ));
             }
-            if let Role::File(_) = rep.role {
+            if let Role::File(_) | Role::Delete(_) = rep.role {
                 renamed_files += 1;
             }
             self.at(Phase::Renamed(k));
@@ -875,7 +1159,15 @@ impl Committer {
             for dir in recovery::parents(&plan) {
                 if let Err(e) = dir.sync() {
                     let error = FsError::from_io(&e, FsOp::Sync, dir.path());
-                    return Err(self.abort(&plan, &staged, journal, None, error, renamed_files));
+                    return Err(self.abort(
+                        &plan,
+                        &staged,
+                        &created,
+                        journal,
+                        None,
+                        error,
+                        renamed_files,
+                    ));
                 }
             }
         }
@@ -883,7 +1175,15 @@ impl Committer {
         // 7. Commit.
         if let Err(e) = journal.committed() {
             let error = FsError::from_io(&e, FsOp::Journal, &self.journal_dir);
-            return Err(self.abort(&plan, &staged, journal, None, error, renamed_files));
+            return Err(self.abort(
+                &plan,
+                &staged,
+                &created,
+                journal,
+                None,
+                error,
+                renamed_files,
+            ));
         }
         self.at(Phase::Committed);
         let leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
@@ -901,7 +1201,7 @@ impl Committer {
         for rep in &plan {
             let i = rep.role.index();
             match rep.role {
-                Role::File(_) => report.files[i].written = true,
+                Role::File(_) | Role::Delete(_) => report.files[i].written = true,
                 Role::Backup(_) => report.files[i].backup_path = Some(rep.target_path()),
             }
         }
@@ -911,8 +1211,8 @@ impl Committer {
     /// Step 4 for one replacement.
     /// Begins a journal; a journal directory deleted while the server runs is
     /// recreated (mode 0700, checked as at start) and the journal begun again.
-    fn begin_journal(&self, records: &[journal::Record]) -> io::Result<Journal> {
-        match Journal::begin(&self.journal_dir, records, self.durable) {
+    fn begin_journal(&self, records: &[journal::Record], dirs: &[PathBuf]) -> io::Result<Journal> {
+        match Journal::begin(&self.journal_dir, records, dirs, self.durable) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 use std::os::unix::fs::DirBuilderExt;
                 tracing::warn!(dir = %self.journal_dir.display(), "journal directory vanished; recreating it");
@@ -924,7 +1224,7 @@ impl Committer {
                     &fs::symlink_metadata(&self.journal_dir)?,
                     &self.journal_dir,
                 )?;
-                Journal::begin(&self.journal_dir, records, self.durable)
+                Journal::begin(&self.journal_dir, records, dirs, self.durable)
             }
             other => other,
         }
@@ -933,33 +1233,63 @@ impl Committer {
     fn stage(
         &self,
         rep: &Replacement,
-        change: &FileChange,
-        current: &Metadata,
+        change: &PathChange,
+        current: Option<&Metadata>,
     ) -> Result<Staged, FsError> {
-        let attrs = Attrs::of(current);
         let dir = &*rep.dir;
-        match rep.role {
-            Role::File(_) => {
-                let err = |e: io::Error| FsError::from_io(&e, FsOp::Stage, rep.target_path());
-                let temp = stage::write_new(dir, &rep.temp, &change.new_bytes, attrs, self.durable)
-                    .map_err(err)?;
+        let err = |op| move |e: io::Error| FsError::from_io(&e, op, rep.target_path());
+        match (rep.role, &change.before, current) {
+            (Role::File(_), Before::Present(snap), Some(current)) => {
+                let attrs = Attrs::of(current);
+                let new_bytes = change.after.as_deref().unwrap_or_default();
+                let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, self.durable)
+                    .map_err(err(FsOp::Stage))?;
                 stage::make_undo(
                     dir,
                     &rep.target,
                     &rep.undo,
-                    Some(&change.snapshot.bytes),
+                    Some(&snap.bytes),
                     attrs,
                     self.durable,
                     false,
                 )
-                .map_err(err)?;
+                .map_err(err(FsOp::Stage))?;
                 Ok(Staged {
                     temp: file_id(&temp),
                     orig: Some(file_id(current)),
                 })
             }
-            Role::Backup(_) => {
-                let err = |e: io::Error| FsError::from_io(&e, FsOp::Backup, rep.target_path());
+            (Role::File(_), Before::Absent(_), _) => {
+                let attrs = change.like.as_ref().map_or_else(Attrs::new_file, Attrs::of);
+                let new_bytes = change.after.as_deref().unwrap_or_default();
+                let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, self.durable)
+                    .map_err(err(FsOp::Stage))?;
+                Ok(Staged {
+                    temp: file_id(&temp),
+                    orig: None,
+                })
+            }
+            (Role::Delete(_), Before::Present(snap), Some(current)) => {
+                // The undo name is the deleted file's only copy until the
+                // commit record: made durable like a temp.
+                stage::make_undo(
+                    dir,
+                    &rep.target,
+                    &rep.undo,
+                    Some(&snap.bytes),
+                    Attrs::of(current),
+                    self.durable,
+                    false,
+                )
+                .map_err(err(FsOp::Stage))?;
+                Ok(Staged {
+                    temp: (0, 0),
+                    orig: Some(file_id(current)),
+                })
+            }
+            (Role::Backup(_), Before::Present(snap), Some(current)) => {
+                let attrs = Attrs::of(current);
+                let err = err(FsOp::Backup);
                 let orig = stage::lstat(dir, &rep.target).map_err(err)?;
                 if let Some(l) = &orig
                     && l.file_type == rustix::fs::FileType::Directory
@@ -967,9 +1297,8 @@ impl Committer {
                     let kind = FsErrorKind::NotRegularFile("directory");
                     return Err(FsError::new(kind, FsOp::Backup, rep.target_path()));
                 }
-                let temp =
-                    stage::write_new(dir, &rep.temp, &change.snapshot.bytes, attrs, self.durable)
-                        .map_err(err)?;
+                let temp = stage::write_new(dir, &rep.temp, &snap.bytes, attrs, self.durable)
+                    .map_err(err)?;
                 if let Some(old) = &orig {
                     stage::make_undo(
                         dir,
@@ -987,12 +1316,21 @@ impl Committer {
                     orig: orig.map(|l| l.id),
                 })
             }
+            _ => unreachable!("a plan's roles follow its changes' kinds"),
         }
     }
 
     /// Undoes a transaction that failed before its prepare record.
-    fn discard(&self, plan: &[Replacement], journal: Journal) -> RollbackOutcome {
-        let problems = recovery::remove_leftovers(plan, recovery::Leftovers::TempsAndUndo);
+    fn discard(
+        &self,
+        plan: &[Replacement],
+        created: &[recovery::CreatedDir],
+        journal: Journal,
+    ) -> RollbackOutcome {
+        let mut problems = recovery::remove_leftovers(plan, recovery::Leftovers::TempsAndUndo);
+        if problems.is_empty() {
+            problems.extend(recovery::remove_dirs(created, self.durable));
+        }
         let cleanup_complete = problems.is_empty();
         if cleanup_complete {
             if let Err(e) = journal.remove() {
@@ -1012,16 +1350,23 @@ impl Committer {
     }
 
     /// Undoes a prepared transaction after a failure (steps 5-7).
+    #[allow(clippy::too_many_arguments)]
     fn abort(
         &self,
         plan: &[Replacement],
         staged: &[Staged],
+        created: &[recovery::CreatedDir],
         journal: Journal,
         failed_index: Option<usize>,
         error: FsError,
         renamed_before_failure: usize,
     ) -> CommitFailure {
-        let undone = recovery::roll_back(plan, staged, self.durable);
+        let mut undone = recovery::roll_back(plan, staged, self.durable);
+        if undone.problems.is_empty() && undone.conflicts.is_empty() {
+            undone
+                .problems
+                .extend(recovery::remove_dirs(created, self.durable));
+        }
         let cleanup_complete = undone.problems.is_empty();
         if cleanup_complete {
             if let Err(e) = journal.remove() {

@@ -189,6 +189,10 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
         FsErrorKind::DuplicatePath => {
             ErrorEnvelope::duplicate_file_path(p, idx.unwrap_or(0), idx.unwrap_or(0)).build()
         }
+        FsErrorKind::AlreadyExists(ty) => {
+            with_idx!(ErrorEnvelope::file_already_exists(p).maybe_file_type(ty.map(str::to_string)))
+        }
+        FsErrorKind::ParentMissing => with_idx!(ErrorEnvelope::parent_directory_missing(p)),
         // Reading (to edit, or again under the lock) failed: nothing was
         // written, and the caller must not go looking for a write problem.
         FsErrorKind::Other if matches!(e.op, FsOp::Read | FsOp::Verify) => {
@@ -255,6 +259,22 @@ pub fn duplicate_file_path(ctx: &FileCtx, first: usize) -> ErrorEnvelope {
         first as u64,
     )
     .build()
+}
+
+/// PATH_CONFLICT: file `ctx` names a path an earlier entry `first` also
+/// names, and one of them creates, deletes or moves it.
+pub fn path_conflict(ctx: &FileCtx, first: usize) -> ErrorEnvelope {
+    ErrorEnvelope::path_conflict(
+        ctx.file_path.clone(),
+        ctx.file_index.unwrap_or(0),
+        first as u64,
+    )
+    .build()
+}
+
+/// MOVE_ONTO_ITSELF: a move whose destination resolves to its source.
+pub fn move_onto_itself(ctx: &FileCtx) -> ErrorEnvelope {
+    ErrorEnvelope::move_onto_itself(ctx.file_path.clone(), ctx.file_index.unwrap_or(0)).build()
 }
 
 fn location(l: EngineLocation) -> MatchLocation {

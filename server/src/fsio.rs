@@ -147,6 +147,10 @@ pub enum FsErrorKind {
     Busy,
     /// The same file appears twice in one commit.
     DuplicatePath,
+    /// A path to create exists (what it is, when not a regular file).
+    AlreadyExists(Option<&'static str>),
+    /// The directory a path is to be created in does not exist.
+    ParentMissing,
     /// Anything else; `os_error` names the errno when there is one.
     Other,
 }
@@ -206,6 +210,8 @@ impl fmt::Display for FsError {
             ),
             FsErrorKind::Busy => write!(f, "{op} failed: {path} is locked by another process"),
             FsErrorKind::DuplicatePath => write!(f, "{path} appears more than once in one commit"),
+            FsErrorKind::AlreadyExists(_) => write!(f, "{path} already exists"),
+            FsErrorKind::ParentMissing => write!(f, "the directory of {path} does not exist"),
             FsErrorKind::Other => match self.os_error {
                 Some(name) => write!(f, "{op} failed on {path} ({name})"),
                 None => write!(f, "{op} failed on {path}"),
@@ -292,6 +298,20 @@ pub fn irregular_type(metadata: &Metadata) -> Option<&'static str> {
         Some("char device")
     } else {
         Some("special file")
+    }
+}
+
+/// [`irregular_type`] for a type from `lstat`: `None` for a regular file.
+pub fn type_name(ty: FileType) -> Option<&'static str> {
+    match ty {
+        FileType::RegularFile => None,
+        FileType::Directory => Some("directory"),
+        FileType::Symlink => Some("symlink"),
+        FileType::Fifo => Some("fifo"),
+        FileType::Socket => Some("socket"),
+        FileType::BlockDevice => Some("block device"),
+        FileType::CharacterDevice => Some("char device"),
+        _ => Some("special file"),
     }
 }
 

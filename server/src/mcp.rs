@@ -453,12 +453,16 @@ pub fn tools() -> Vec<Tool> {
         .with_annotations(annotations("Multi-edit one file")),
         Tool::new(
             MULTI_EDIT_FILES,
-            "Apply exact find-and-replace edits to several existing files as one transaction: \
-             every file is validated and computed in memory first, then all are committed \
-             atomically through a crash-recoverable journal, or none is. Same rules as multi_edit: \
-             files must exist (never created), a <file>.bak is written beside each changed file \
-             by default, the same old_string twice for one file is refused, and each file may \
-             appear once. Failures name the file (file_index, file_path) and give a status for \
+            "Edit, create, delete and move files as one transaction: every entry is validated \
+             and computed in memory first, then all are committed atomically through a \
+             crash-recoverable journal, or none is. An entry is {file_path, edits} (an edit, as \
+             in multi_edit), or has op: \"create\" with content (refused if the file exists, \
+             unless expected_sha256 is the hash of the file it replaces), op: \"delete\", or \
+             op: \"move\" with move_to (refused if the destination exists; edits optional, \
+             applied to the moved content). create_parents: true creates missing directories \
+             of a created or moved-to file. A <file>.bak is written beside each edited file by \
+             default, the same old_string twice for one file is refused, and each path may be \
+             named once. Failures name the file (file_index, file_path) and give a status for \
              every file. Answers are limited to 4 MiB: past that, diffs and contents are left \
              out file by file and each file's `omitted` says so.",
             Arc::new(input_schema::<MultiEditFilesParams>()),

@@ -29,12 +29,12 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
-use crate::args::{EditRequest, FileArgs};
-use crate::commit::{CommitError, Committer, FileChange, Wait};
+use crate::args::{EditRequest, FileArgs, FileOp};
+use crate::commit::{Before, CommitError, Committer, NewPath, PathChange, Wait};
 use crate::config::Config;
 use crate::engine::{self, Edit};
 use crate::envelopes::{self as env, FileCtx};
-use crate::fsio::{self, FileSnapshot};
+use crate::fsio::{self, FileSnapshot, FsError, FsErrorKind, FsOp};
 use crate::response::{
     self, EditSummary, FileResult, FilesSummary, MultiEditFilesSuccess, MultiEditSuccess,
 };
@@ -44,6 +44,42 @@ use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
 struct Planned {
     snapshot: FileSnapshot,
     outcome: engine::Outcome,
+}
+
+/// One entry of a call, resolved and computed in memory: what its path (or,
+/// for a move, its two paths) will go from and to.
+enum Step {
+    /// An existing file, edited (also a create that replaces the file whose
+    /// hash the caller gave: present to present).
+    Edit(Planned),
+    /// A new file with `outcome.content`.
+    Create {
+        at: NewPath,
+        outcome: engine::Outcome,
+    },
+    /// An existing file removed.
+    Delete(FileSnapshot),
+    /// An existing file removed and its content (edited) created at `to`.
+    Move { from: Planned, to: NewPath },
+}
+
+impl Step {
+    /// The bytes the entry read (for a dry run's diff).
+    fn old(&self) -> &[u8] {
+        match self {
+            Step::Edit(p) | Step::Move { from: p, .. } => &p.snapshot.bytes,
+            Step::Create { .. } => &[],
+            Step::Delete(s) => &s.bytes,
+        }
+    }
+}
+
+/// A path an entry names, after resolution: for the conflict checks.
+struct Named {
+    path: PathBuf,
+    id: Option<(u64, u64)>,
+    index: usize,
+    edit: bool,
 }
 
 /// Runs `multi_edit`.
@@ -56,7 +92,7 @@ pub fn multi_edit(
     let file = &req.files[0];
     let ctx = FileCtx::single(&file.file_path);
     let planned = plan(cfg, &ctx, file)?;
-    let mut results = finish(cfg, committer, req, vec![planned], &[ctx], wait)?;
+    let mut results = finish(cfg, committer, req, vec![Step::Edit(planned)], &[ctx], wait)?;
     let r = results.remove(0);
     let message = summary(&r, req.dry_run);
     let mut answer = MultiEditSuccess {
@@ -82,34 +118,35 @@ pub fn multi_edit_files(
         .enumerate()
         .map(|(i, f)| FileCtx::multi(i, &f.file_path, req.files.len()))
         .collect();
-    let mut planned: Vec<Planned> = Vec::with_capacity(req.files.len());
-    let mut seen: Vec<(PathBuf, (u64, u64), usize)> = Vec::new();
+    let mut planned: Vec<Step> = Vec::with_capacity(req.files.len());
+    let mut seen: Vec<Named> = Vec::new();
     for (i, file) in req.files.iter().enumerate() {
-        let p = plan(cfg, &ctxs[i], file).map_err(|e| with_statuses(e, &req.files, i))?;
-        // The same file through a symlink, another spelling or another hard
-        // link (same device and inode: two links would otherwise each take
-        // the file's lock, and the second wait on the first forever).
-        let id = (p.snapshot.metadata.dev(), p.snapshot.metadata.ino());
-        if let Some((_, _, first)) = seen
-            .iter()
-            .find(|(path, ino, _)| *path == p.snapshot.path || *ino == id)
-        {
-            let e = env::duplicate_file_path(&ctxs[i], *first);
-            return Err(with_statuses(e, &req.files, i));
-        }
-        seen.push((p.snapshot.path.clone(), id, i));
-        planned.push(p);
+        let step = plan_step(cfg, &ctxs[i], i, file, &mut seen)
+            .map_err(|e| with_statuses(e, &req.files, i))?;
+        planned.push(step);
     }
     let results = finish(cfg, committer, req, planned, &ctxs, wait)?;
     let changed = results.iter().filter(|r| r.changed).count();
+    let count = |op: &str| {
+        results
+            .iter()
+            .filter(|r| r.op.as_deref() == Some(op))
+            .count()
+    };
+    let (created, deleted, moved) = (count("create"), count("delete"), count("move"));
+    let ops = if created + deleted + moved > 0 {
+        format!(" ({created} created, {deleted} deleted, {moved} moved)")
+    } else {
+        String::new()
+    };
     let message = if req.dry_run {
         format!(
-            "dry run: {} file(s) validated, {changed} would change; nothing written",
+            "dry run: {} file(s) validated, {changed} would change{ops}; nothing written",
             results.len()
         )
     } else {
         format!(
-            "{} file(s) edited, {changed} written atomically",
+            "{} file(s) edited, {changed} written atomically{ops}",
             results.len()
         )
     };
@@ -200,21 +237,259 @@ pub fn lock_timeout(req: &EditRequest, index: usize) -> ErrorEnvelope {
     with_statuses(env::fs_error(&ctx, &busy), &req.files, index)
 }
 
-/// Resolves, reads and edits one file in memory.
-fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEnvelope> {
+/// Resolves and computes one entry of `multi_edit_files`, checking that no
+/// path it names was named by an earlier entry (`seen`, which it extends).
+// The `stat` field types differ between architectures.
+#[allow(clippy::unnecessary_cast)]
+fn plan_step(
+    cfg: &Config,
+    ctx: &FileCtx,
+    i: usize,
+    file: &FileArgs,
+    seen: &mut Vec<Named>,
+) -> Result<Step, ErrorEnvelope> {
+    let edit = file.op == FileOp::Edit;
+    // The same file through a symlink, another spelling or another hard
+    // link (same device and inode: two links would otherwise each take the
+    // file's lock, and the second wait on the first forever).
+    let check = |seen: &[Named],
+                 ctx: &FileCtx,
+                 path: &std::path::Path,
+                 id: Option<(u64, u64)>,
+                 edit: bool| {
+        let clash = seen
+            .iter()
+            .find(|n| n.index != i && (n.path == path || (id.is_some() && n.id == id)));
+        match clash {
+            Some(n) if edit && n.edit => Err(env::duplicate_file_path(ctx, n.index)),
+            Some(n) => Err(env::path_conflict(ctx, n.index)),
+            None => Ok(()),
+        }
+    };
+    let id_of = |s: &FileSnapshot| Some((s.metadata.dev(), s.metadata.ino()));
+    let step = match &file.op {
+        FileOp::Edit => {
+            let p = plan(cfg, ctx, file)?;
+            check(seen, ctx, &p.snapshot.path, id_of(&p.snapshot), true)?;
+            Step::Edit(p)
+        }
+        FileOp::Delete => {
+            let snapshot = read_checked(cfg, ctx, file)?;
+            check(seen, ctx, &snapshot.path, id_of(&snapshot), false)?;
+            Step::Delete(snapshot)
+        }
+        FileOp::Create { content } => {
+            let max = cfg.limits.max_file_size;
+            if content.len() as u64 > max {
+                let kind = FsErrorKind::TooLarge {
+                    size: content.len() as u64,
+                    max,
+                };
+                return Err(env::fs_error(
+                    ctx,
+                    &FsError::new(kind, FsOp::Stage, &file.file_path),
+                ));
+            }
+            let outcome = apply_bytes(cfg, ctx, file, content.as_bytes())?;
+            match new_path(cfg, ctx, &file.file_path, file.create_parents, seen, &check)? {
+                Ok(at) => {
+                    if file.expected_sha256.is_some() {
+                        // The caller meant to replace a file that is gone.
+                        return Err(env::resolve_error(
+                            ctx,
+                            crate::resolve::ResolveError::NotFound,
+                        ));
+                    }
+                    seen.push(Named {
+                        path: at.path.clone(),
+                        id: None,
+                        index: i,
+                        edit: false,
+                    });
+                    return Ok(Step::Create { at, outcome });
+                }
+                Err(located) => {
+                    if file.expected_sha256.is_none() {
+                        let ty = crate::fsio::type_name(located.file_type);
+                        let kind = FsErrorKind::AlreadyExists(ty);
+                        return Err(env::fs_error(
+                            ctx,
+                            &FsError::new(kind, FsOp::Read, &located.path),
+                        ));
+                    }
+                    // Replacing the file the caller read: an edit of it.
+                    let snapshot = fsio::read_located(located, cfg.limits.max_file_size)
+                        .map_err(|e| env::fs_error(ctx, &e))?;
+                    check_hash(ctx, file, &snapshot)?;
+                    check(seen, ctx, &snapshot.path, id_of(&snapshot), false)?;
+                    Step::Edit(Planned { snapshot, outcome })
+                }
+            }
+        }
+        FileOp::Move { to } => {
+            let from = plan(cfg, ctx, file)?;
+            check(seen, ctx, &from.snapshot.path, id_of(&from.snapshot), false)?;
+            seen.push(Named {
+                path: from.snapshot.path.clone(),
+                id: id_of(&from.snapshot),
+                index: i,
+                edit: false,
+            });
+            let dest_ctx = FileCtx {
+                file_path: to.clone(),
+                file_index: ctx.file_index,
+            };
+            match new_path(cfg, &dest_ctx, to, file.create_parents, seen, &check)? {
+                Ok(at) => {
+                    seen.push(Named {
+                        path: at.path.clone(),
+                        id: None,
+                        index: i,
+                        edit: false,
+                    });
+                    return Ok(Step::Move { from, to: at });
+                }
+                Err(located) => {
+                    // Another hard link of the source is the source too.
+                    let same = located.path == from.snapshot.path
+                        || rustix::fs::statat(
+                            located.dir.fd(),
+                            &located.name,
+                            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+                        )
+                        .is_ok_and(|st| {
+                            (st.st_dev as u64, st.st_ino as u64)
+                                == id_of(&from.snapshot).unwrap_or_default()
+                        });
+                    if same {
+                        return Err(env::move_onto_itself(ctx));
+                    }
+                    let ty = crate::fsio::type_name(located.file_type);
+                    let kind = FsErrorKind::AlreadyExists(ty);
+                    return Err(env::fs_error(
+                        &dest_ctx,
+                        &FsError::new(kind, FsOp::Read, &located.path),
+                    ));
+                }
+            }
+        }
+    };
+    if let Step::Edit(p) = &step {
+        seen.push(Named {
+            path: p.snapshot.path.clone(),
+            id: id_of(&p.snapshot),
+            index: i,
+            edit,
+        });
+    } else if let Step::Delete(s) = &step {
+        seen.push(Named {
+            path: s.path.clone(),
+            id: id_of(s),
+            index: i,
+            edit: false,
+        });
+    }
+    Ok(step)
+}
+
+type Check<'a> = dyn Fn(&[Named], &FileCtx, &std::path::Path, Option<(u64, u64)>, bool) -> Result<(), ErrorEnvelope>
+    + 'a;
+
+/// Resolves a path to create: `Ok(Ok(where))` when it is free,
+/// `Ok(Err(what is there))` when something exists (after checking that no
+/// earlier entry names it), or the envelope of why it cannot be used.
+fn new_path(
+    cfg: &Config,
+    ctx: &FileCtx,
+    path: &str,
+    create_parents: bool,
+    seen: &[Named],
+    check: &Check<'_>,
+) -> Result<Result<NewPath, crate::sandbox::Located>, ErrorEnvelope> {
+    let found = crate::sandbox::locate_new(&cfg.handles, &cfg.roots, std::path::Path::new(path))
+        .map_err(|e| env::resolve_error(ctx, e.into()))?;
+    match found {
+        crate::sandbox::Found::Absent(at) => {
+            check(seen, ctx, &at.path, None, false)?;
+            // A directory another entry creates counts as missing too.
+            if !at.missing.is_empty() && !create_parents {
+                let e = FsError::new(FsErrorKind::ParentMissing, FsOp::Read, &at.path);
+                return Err(env::fs_error(ctx, &e));
+            }
+            Ok(Ok(at))
+        }
+        crate::sandbox::Found::Existing(located) => {
+            check(seen, ctx, &located.path, None, false)?;
+            Ok(Err(located))
+        }
+    }
+}
+
+/// Resolves and reads an existing file, checking the caller's hash.
+fn read_checked(
+    cfg: &Config,
+    ctx: &FileCtx,
+    file: &FileArgs,
+) -> Result<FileSnapshot, ErrorEnvelope> {
     let located =
         crate::resolve::resolve(cfg, &file.file_path).map_err(|e| env::resolve_error(ctx, e))?;
     let snapshot = fsio::read_located(located, cfg.limits.max_file_size)
         .map_err(|e| env::fs_error(ctx, &e))?;
-    // Hashed only when the caller gave a hash to compare with.
+    check_hash(ctx, file, &snapshot)?;
+    Ok(snapshot)
+}
+
+/// STALE_FILE when the caller gave a hash the file no longer has.
+fn check_hash(
+    ctx: &FileCtx,
+    file: &FileArgs,
+    snapshot: &FileSnapshot,
+) -> Result<(), ErrorEnvelope> {
     if let Some(expected) = &file.expected_sha256 {
         let current = snapshot.sha256_hex();
         if *expected != current {
             return Err(env::stale(ctx, Some(expected.clone()), current));
         }
     }
-    let outcome = apply(cfg, ctx, file, &snapshot.bytes)?;
+    Ok(())
+}
+
+/// Resolves, reads and edits one file in memory.
+fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEnvelope> {
+    // Hashed only when the caller gave a hash to compare with.
+    let snapshot = read_checked(cfg, ctx, file)?;
+    let outcome = if file.edits.is_empty() {
+        // A move without edits: the bytes as they are, whatever they hold.
+        unchanged(&snapshot.bytes)
+    } else {
+        apply(cfg, ctx, file, &snapshot.bytes)?
+    };
     Ok(Planned { snapshot, outcome })
+}
+
+/// The outcome of no edits at all (any bytes, UTF-8 or not).
+fn unchanged(bytes: &[u8]) -> engine::Outcome {
+    engine::Outcome {
+        content: bytes.to_vec(),
+        changed: false,
+        per_edit: Vec::new(),
+        line_ending: engine::LineEnding::None,
+        bom: bytes.starts_with(b"\xEF\xBB\xBF"),
+        eol_translated: false,
+    }
+}
+
+/// The outcome of writing `content` as a whole (a create): its line
+/// endings and BOM as the engine reports them.
+fn apply_bytes(
+    cfg: &Config,
+    ctx: &FileCtx,
+    file: &FileArgs,
+    content: &[u8],
+) -> Result<engine::Outcome, ErrorEnvelope> {
+    let mut o = apply(cfg, ctx, file, content)?;
+    o.changed = true;
+    Ok(o)
 }
 
 /// Applies `file`'s edits to `bytes` in memory.
@@ -265,7 +540,7 @@ fn finish(
     cfg: &Config,
     committer: &Committer,
     req: &EditRequest,
-    planned: Vec<Planned>,
+    planned: Vec<Step>,
     ctxs: &[FileCtx],
     wait: Wait<'_>,
 ) -> Result<Vec<FileResult>, ErrorEnvelope> {
@@ -274,71 +549,178 @@ fn finish(
         .iter()
         .zip(&req.files)
         .enumerate()
-        .map(|(i, (p, f))| file_result(i, f, &p.snapshot.bytes, &p.outcome, req, max_out))
+        .map(|(i, (p, f))| step_result(i, f, p, req, max_out))
         .collect();
     if req.dry_run {
         return Ok(results);
     }
-    // Only files whose bytes change are written (and backed up).
-    let (to_write, writes): (Vec<usize>, Vec<FileChange>) = planned
-        .into_iter()
-        .enumerate()
-        .filter(|(_, p)| p.outcome.changed)
-        .map(|(i, p)| {
-            (
+    // The transaction, path by path; `owner[k]` is the entry of change `k`
+    // (a move gives two). Edits that change nothing are not written.
+    let mut owner: Vec<usize> = Vec::new();
+    let mut changes: Vec<PathChange> = Vec::new();
+    let mut push = |i: usize, c: PathChange| {
+        owner.push(i);
+        changes.push(c);
+    };
+    for (i, step) in planned.into_iter().enumerate() {
+        match step {
+            Step::Edit(p) if p.outcome.changed => push(
                 i,
-                FileChange {
-                    snapshot: p.snapshot,
-                    new_bytes: p.outcome.content,
+                PathChange {
+                    before: Before::Present(p.snapshot),
+                    after: Some(p.outcome.content),
+                    like: None,
                     backup: req.backup,
                 },
-            )
-        })
-        .unzip();
-    if writes.is_empty() {
+            ),
+            Step::Edit(_) => {}
+            Step::Create { at, outcome } => push(
+                i,
+                PathChange {
+                    before: Before::Absent(at),
+                    after: Some(outcome.content),
+                    like: None,
+                    backup: false,
+                },
+            ),
+            Step::Delete(snapshot) => push(
+                i,
+                PathChange {
+                    before: Before::Present(snapshot),
+                    after: None,
+                    like: None,
+                    backup: false,
+                },
+            ),
+            Step::Move { from, to } => {
+                let like = Some(from.snapshot.metadata.clone());
+                push(
+                    i,
+                    PathChange {
+                        before: Before::Absent(to),
+                        after: Some(from.outcome.content),
+                        like,
+                        backup: false,
+                    },
+                );
+                push(
+                    i,
+                    PathChange {
+                        before: Before::Present(from.snapshot),
+                        after: None,
+                        like: None,
+                        backup: false,
+                    },
+                );
+            }
+        }
+    }
+    if changes.is_empty() {
         return Ok(results);
     }
     // Files another call changed since they were read, re-planned under the
     // lock: their results are recomputed from what was actually written.
     let mut replanned: Vec<(usize, engine::Outcome)> = Vec::new();
     let rebase = |k: usize, open: &std::fs::File| {
-        let i = to_write[k];
+        let i = owner[k];
         let file = &req.files[i];
         if file.expected_sha256.is_some() {
             return Ok(None); // the caller stated the content it expected
         }
-        let path = std::path::Path::new(&file.file_path);
-        let (now, outcome) = replan(cfg, &ctxs[i], file, path, open)?;
-        let new_bytes = outcome.content.clone();
-        replanned.push((i, outcome));
-        Ok(Some((now, new_bytes)))
+        match file.op {
+            // Edits are exact replacements: they still apply, or fail.
+            FileOp::Edit => {
+                let path = std::path::Path::new(&file.file_path);
+                let (now, outcome) = replan(cfg, &ctxs[i], file, path, open)?;
+                let new_bytes = outcome.content.clone();
+                replanned.push((i, outcome));
+                Ok(Some((now, Some(new_bytes))))
+            }
+            // A delete does not depend on the content it removes.
+            FileOp::Delete => {
+                let path = std::path::Path::new(&file.file_path);
+                let max = cfg.limits.max_file_size;
+                let now = fsio::reread(open, max)
+                    .map_err(|e| env::fs_error(&ctxs[i], &FsError::from_io(&e, FsOp::Read, path)))?
+                    .map_err(|size| {
+                        let kind = FsErrorKind::TooLarge { size, max };
+                        env::fs_error(&ctxs[i], &FsError::new(kind, FsOp::Read, path))
+                    })?;
+                Ok(Some((now, None)))
+            }
+            // A move's new file was computed from the old content.
+            FileOp::Create { .. } | FileOp::Move { .. } => Ok(None),
+        }
     };
-    match committer.commit_with(writes, wait, rebase) {
+    match committer.commit_paths(changes, wait, rebase) {
         Ok(report) => {
             for (i, outcome) in replanned {
                 results[i] = file_result(i, &req.files[i], &[], &outcome, req, max_out);
             }
             for (k, fr) in report.files.into_iter().enumerate() {
-                let r = &mut results[to_write[k]];
-                r.written = fr.written;
-                r.backup_path = fr.backup_path.map(|p| p.display().to_string());
+                let r = &mut results[owner[k]];
+                r.written |= fr.written;
+                if let Some(b) = fr.backup_path {
+                    r.backup_path = Some(b.display().to_string());
+                }
             }
             Ok(results)
         }
         Err(CommitError::Cancelled) => Err(env::cancelled()),
         Err(CommitError::Rebase { index, error }) => {
-            Err(with_statuses(error, &req.files, to_write[index]))
+            Err(with_statuses(error, &req.files, owner[index]))
         }
         Err(CommitError::Failed(failure)) => {
-            let failed_file = to_write[failure.failed_index.unwrap_or(0)];
-            Err(env::commit_failure(
-                &ctxs[failed_file],
-                &req.files,
-                &to_write,
-                &failure,
-            ))
+            let failed_file = owner[failure.failed_index.unwrap_or(0)];
+            let mut ctx = ctxs[failed_file].clone();
+            // A destination that appeared meanwhile is reported by its own path.
+            if let (FsErrorKind::AlreadyExists(_), FileOp::Move { to }) =
+                (&failure.error.kind, &req.files[failed_file].op)
+            {
+                ctx.file_path = to.clone();
+            }
+            Err(env::commit_failure(&ctx, &req.files, &owner, &failure))
         }
     }
+}
+
+/// The result of one entry of the call.
+fn step_result(
+    index: usize,
+    file: &FileArgs,
+    step: &Step,
+    req: &EditRequest,
+    max_out: usize,
+) -> FileResult {
+    let deleted;
+    let outcome = match step {
+        Step::Edit(p) | Step::Move { from: p, .. } => &p.outcome,
+        Step::Create { outcome, .. } => outcome,
+        Step::Delete(s) => {
+            deleted = engine::Outcome {
+                content: Vec::new(),
+                changed: true,
+                ..unchanged(&s.bytes)
+            };
+            &deleted
+        }
+    };
+    let mut r = file_result(index, file, step.old(), outcome, req, max_out);
+    match (step, &file.op) {
+        (Step::Delete(s), _) => {
+            r.sha256 = s.sha256_hex();
+            r.final_content = None;
+        }
+        (Step::Move { .. }, FileOp::Move { to }) => {
+            r.changed = true;
+            r.moved_to = Some(to.clone());
+        }
+        _ => {}
+    }
+    if file.op != FileOp::Edit {
+        r.op = Some(file.op.name().to_string());
+    }
+    r
 }
 
 /// The result of one file; `old` (the bytes read) is only used for a dry
@@ -368,6 +750,8 @@ fn file_result(
     FileResult {
         file_index: index as u64,
         file_path: file.file_path.clone(),
+        op: None,
+        moved_to: None,
         changed: o.changed,
         written: false,
         edits_applied: file.edits.len() as u64,

@@ -65,6 +65,12 @@ pub struct FileResult {
     pub file_index: u64,
     /// The path as the caller wrote it.
     pub file_path: String,
+    /// The entry's op when it is not an edit: create, delete or move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op: Option<String>,
+    /// For a move: the destination, as the caller wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_to: Option<String>,
     /// Whether the content differs from before (false when every edit was a no-op).
     pub changed: bool,
     /// Whether the file was written (false on dry runs and when nothing changed).
@@ -76,7 +82,7 @@ pub struct FileResult {
     /// Per-edit details, in call order (omitted only to keep the answer within its size limit; see `omitted`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edits: Option<Vec<EditSummary>>,
-    /// SHA-256 (hex) of the file's content after the call: pass it as expected_sha256 in a follow-up call.
+    /// SHA-256 (hex) of the file's content after the call (at moved_to for a move; for a delete, of the content removed): pass it as expected_sha256 in a follow-up call.
     pub sha256: String,
     /// The file's line endings: lf, crlf, mixed or none.
     pub line_ending: String,
@@ -371,6 +377,8 @@ mod tests {
 
     fn file(i: usize, diff: &str, content: &str) -> FileResult {
         FileResult {
+            op: None,
+            moved_to: None,
             file_index: i as u64,
             file_path: format!("/r/f{i}.txt"),
             changed: true,

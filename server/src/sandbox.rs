@@ -151,6 +151,34 @@ impl Dir {
         Ok(Dir { fd, path })
     }
 
+    /// Creates the directory `name` here (mode 0777 less the umask, as
+    /// `mkdir` does) and opens it, following no symlink. A directory that
+    /// already exists there is opened (`Ok((dir, false))`).
+    pub fn make_child(&self, name: &OsStr) -> io::Result<(Dir, bool)> {
+        let made = match rustix::fs::mkdirat(self.fd(), name, Mode::from_raw_mode(0o777)) {
+            Ok(()) => true,
+            Err(Errno::EXIST) => false,
+            Err(e) => return Err(e.into()),
+        };
+        let fd = match rustix::fs::openat(self.fd(), name, dir_flags(), Mode::empty()) {
+            Ok(fd) => fd,
+            Err(e) => {
+                // Not left behind: the caller never learns it was made.
+                if made {
+                    let _ = rustix::fs::unlinkat(self.fd(), name, AtFlags::REMOVEDIR);
+                }
+                return Err(e.into());
+            }
+        };
+        Ok((
+            Dir {
+                fd,
+                path: self.path.join(name),
+            },
+            made,
+        ))
+    }
+
     /// `fsync` of the directory, making the names in it durable. An `O_PATH`
     /// handle cannot be fsynced; `openat(fd, ".")` reopens the same directory
     /// for reading without a lookup by name.
@@ -258,6 +286,60 @@ pub enum LocateError {
 /// Resolves the absolute `path` beneath `roots` (canonical, each pinned or
 /// pinnable in `handles`).
 pub fn locate(handles: &Handles, roots: &[PathBuf], path: &Path) -> Result<Located, LocateError> {
+    match walk(handles, roots, path, false)? {
+        Found::Existing(l) => Ok(l),
+        Found::Absent(_) => Err(LocateError::Os(libc::ENOENT)),
+    }
+}
+
+/// A path that does not exist yet, inside a root: the deepest existing
+/// directory on the way (walked like any other), the directories still
+/// missing below it, in order, and the final name.
+#[derive(Debug, Clone)]
+pub struct Absent {
+    /// The deepest existing directory, as walked.
+    pub dir: Arc<Dir>,
+    /// Names of the directories to create below `dir`, outermost first
+    /// (empty when the parent exists).
+    pub missing: Vec<OsString>,
+    /// The final name, in the last of `missing` (or in `dir`).
+    pub name: OsString,
+    /// The canonical path it will have.
+    pub path: PathBuf,
+}
+
+impl Absent {
+    /// The canonical path of the directory the name goes in.
+    pub fn parent_path(&self) -> PathBuf {
+        let mut p = self.dir.path().to_path_buf();
+        p.extend(&self.missing);
+        p
+    }
+}
+
+/// What a walk that may end on a missing name found.
+#[derive(Debug, Clone)]
+pub enum Found {
+    Existing(Located),
+    Absent(Absent),
+}
+
+/// [`locate`] for a path that is to be created (a create, a move's
+/// destination): symlinks are followed and the result is held to the roots
+/// exactly as for [`locate`], but a missing final name, or missing
+/// directories before it, is an answer ([`Found::Absent`]), not an error,
+/// when that position is inside a root. A `..` after a missing directory
+/// is `ENOENT`, as the kernel would say.
+pub fn locate_new(handles: &Handles, roots: &[PathBuf], path: &Path) -> Result<Found, LocateError> {
+    walk(handles, roots, path, true)
+}
+
+fn walk(
+    handles: &Handles,
+    roots: &[PathBuf],
+    path: &Path,
+    new_ok: bool,
+) -> Result<Found, LocateError> {
     if !path.is_absolute() || path.as_os_str().as_bytes().contains(&0) {
         return Err(LocateError::Outside);
     }
@@ -268,6 +350,7 @@ pub fn locate(handles: &Handles, roots: &[PathBuf], path: &Path) -> Result<Locat
         pending: Vec::new(),
         hops: 0,
         entered: false,
+        new_ok,
     };
     w.start(path)?;
     w.run()
@@ -296,6 +379,8 @@ struct Walk<'a> {
     hops: u32,
     /// Whether the walk has stood inside a root yet.
     entered: bool,
+    /// Whether a missing name inside a root ends the walk as [`Found::Absent`].
+    new_ok: bool,
 }
 
 impl Walk<'_> {
@@ -410,7 +495,34 @@ impl Walk<'_> {
         Ok(dir)
     }
 
-    fn run(&mut self) -> Result<Located, LocateError> {
+    /// The rest of the walk below a missing directory `first` at `at`: every
+    /// pending step must be a name; the last is the file's.
+    fn absent(&mut self, first: OsString, at: &Path) -> Result<Found, LocateError> {
+        let mut names = vec![first];
+        let mut path = at.to_path_buf();
+        while let Some(step) = self.pending.pop() {
+            match step {
+                Step::Name(n) => {
+                    path.push(&n);
+                    names.push(n);
+                }
+                Step::Parent => return Err(self.fail(Errno::NOENT, at)),
+            }
+        }
+        if path.as_os_str().len() > MAX_PATH {
+            return Err(self.fail(Errno::NAMETOOLONG, &path));
+        }
+        let dir = self.top_dir()?;
+        let name = names.pop().expect("at least `first`");
+        Ok(Found::Absent(Absent {
+            dir,
+            missing: names,
+            name,
+            path,
+        }))
+    }
+
+    fn run(&mut self) -> Result<Found, LocateError> {
         while let Some(step) = self.pending.pop() {
             let name = match step {
                 Step::Parent => {
@@ -462,6 +574,9 @@ impl Walk<'_> {
                     // A symlink (O_PATH|O_NOFOLLOW|O_DIRECTORY gives ENOTDIR
                     // for one), or a non-directory.
                     Err(Errno::NOTDIR) | Err(Errno::LOOP) => self.follow(&dir, &name, &next)?,
+                    Err(Errno::NOENT) if self.new_ok && self.inside(&next) => {
+                        return self.absent(name, &next);
+                    }
                     Err(e) => return Err(self.fail(e, &next)),
                 }
                 continue;
@@ -476,13 +591,16 @@ impl Walk<'_> {
                     if !self.inside(&next) {
                         return Err(LocateError::Outside);
                     }
-                    return Ok(Located {
+                    return Ok(Found::Existing(Located {
                         dir,
                         name,
                         path: next,
                         file_type,
                         size: st.st_size as u64,
-                    });
+                    }));
+                }
+                Err(Errno::NOENT) if self.new_ok && self.inside(&next) => {
+                    return self.absent(name, &next);
                 }
                 Err(e) => return Err(self.fail(e, &next)),
             }
@@ -495,13 +613,13 @@ impl Walk<'_> {
         }
         let dir = self.top_dir()?;
         let st = rustix::fs::fstat(dir.fd()).map_err(|e| self.fail(e, &path))?;
-        Ok(Located {
+        Ok(Found::Existing(Located {
             dir,
             name: OsString::from("."),
             path,
             file_type: FileType::from_raw_mode(st.st_mode as _),
             size: st.st_size as u64,
-        })
+        }))
     }
 
     /// `name` in `dir` (at canonical `at`) is not a directory: follows it if
@@ -641,6 +759,62 @@ mod tests {
         ] {
             assert_eq!(f.locate(&p), Err(LocateError::Outside), "{}", p.display());
         }
+    }
+
+    #[test]
+    fn locate_new_finds_missing_names_and_directories_inside_only() {
+        let f = fx();
+        let roots = [f.a.clone(), f.b.clone()];
+        std::fs::create_dir(f.a.join("d")).unwrap();
+        std::fs::write(f.a.join("d/x"), "x").unwrap();
+        symlink(f.out.join("missing"), f.a.join("dangling-out")).unwrap();
+        symlink(f.a.join("d/new"), f.a.join("dangling-in")).unwrap();
+        symlink(&f.out, f.a.join("dir-out")).unwrap();
+        let new = |p: &Path| match locate_new(&f.handles, &roots, p) {
+            Ok(Found::Absent(a)) => Ok((a.dir.path().to_path_buf(), a.missing, a.name, a.path)),
+            Ok(Found::Existing(l)) => Err(format!("exists: {}", l.path.display())),
+            Err(e) => Err(format!("{e:?}")),
+        };
+        assert_eq!(
+            new(&f.a.join("d/y")),
+            Ok((f.a.join("d"), vec![], "y".into(), f.a.join("d/y")))
+        );
+        assert_eq!(
+            new(&f.a.join("p/q/r")),
+            Ok((
+                f.a.clone(),
+                vec!["p".into(), "q".into()],
+                "r".into(),
+                f.a.join("p/q/r")
+            ))
+        );
+        // A dangling link inside leads to its (inside) target.
+        assert_eq!(
+            new(&f.a.join("dangling-in")),
+            Ok((f.a.join("d"), vec![], "new".into(), f.a.join("d/new")))
+        );
+        assert_eq!(
+            new(&f.a.join("d/x")),
+            Err(format!("exists: {}", f.a.join("d/x").display()))
+        );
+        for p in [
+            f.a.join("dangling-out"),
+            f.a.join("dir-out/new"),
+            f.a.join("dir-out/p/q"),
+            f.out.join("new"),
+        ] {
+            assert_eq!(new(&p), Err("Outside".into()), "{}", p.display());
+        }
+        // A file where a directory is needed is ENOTDIR, not a new directory.
+        assert_eq!(
+            new(&f.a.join("d/x/y")),
+            Err(format!("{:?}", LocateError::Os(libc::ENOTDIR)))
+        );
+        // `locate` still says ENOENT for a missing name.
+        assert_eq!(
+            f.locate(&f.a.join("d/y")),
+            Err(LocateError::Os(libc::ENOENT))
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use splice_server::commit::{Committer, FileChange, RecoveryOutcome};
+use splice_server::commit::{Before, Committer, FileChange, PathChange, RecoveryOutcome, Wait};
 use splice_server::fsio::{FsErrorKind, read_file};
 
 const FILES: usize = 20;
@@ -297,6 +297,228 @@ fn commit_next_generation(dir: &Path, committer: &Committer) {
         })
         .collect();
     committer.commit(changes).unwrap();
+}
+
+const MIXED_DIR: &str = "SPLICE_MIXED_CHILD_DIR";
+const MIXED_JOURNAL: &str = "SPLICE_MIXED_CHILD_JOURNAL";
+const KINDS: usize = 5;
+
+/// The generation of a mixed tree (issue #14) and its check: `e{i}` hold
+/// `content(g, i)`; `n{g}/c{i}` (created by the transaction that made
+/// generation g, in a directory it created) hold `content(g, 100 + i)`;
+/// every `n{h}` with h < g is empty (its files were deleted by the next
+/// transaction), none with h > g exists; `mv/m{i}.g{g}` (moved once per
+/// transaction, mode kept) hold `content(0, 200 + i)`. Nothing else.
+fn check_mixed(dir: &Path) -> u64 {
+    let g = generation_of(&fs::read(dir.join("e0")).unwrap());
+    let mut want: Vec<(String, Vec<u8>)> = Vec::new();
+    for i in 0..KINDS {
+        want.push((format!("e{i}"), content(g, i)));
+        want.push((format!("n{g}/c{i}"), content(g, 100 + i)));
+        want.push((format!("mv/m{i}.g{g}"), content(0, 200 + i)));
+    }
+    want.sort();
+    let mut got: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut dirs: Vec<String> = Vec::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        if e.file_type().unwrap().is_dir() {
+            dirs.push(name.clone());
+            for f in fs::read_dir(e.path()).unwrap() {
+                let f = f.unwrap();
+                let rel = format!("{name}/{}", f.file_name().into_string().unwrap());
+                got.push((rel, fs::read(f.path()).unwrap()));
+            }
+        } else if name != "journal" {
+            got.push((name.clone(), fs::read(e.path()).unwrap()));
+        }
+    }
+    got.sort();
+    let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        names(&got),
+        names(&want),
+        "generation {g}: not a whole tree"
+    );
+    assert!(
+        got == want,
+        "generation {g}: a file holds another generation"
+    );
+    for i in 0..KINDS {
+        let m = dir.join(format!("mv/m{i}.g{g}"));
+        assert_eq!(
+            fs::metadata(&m).unwrap().permissions().mode() & 0o7777,
+            MODE
+        );
+    }
+    for d in &dirs {
+        if let Some(h) = d.strip_prefix('n').and_then(|h| h.parse::<u64>().ok()) {
+            assert!(h <= g, "directory {d} of a transaction that did not commit");
+        }
+    }
+    g
+}
+
+/// Reads a mixed tree and commits its next generation through
+/// [`Committer::commit_paths`]: 5 edits, 5 creations in a new directory, 5
+/// deletions, 5 moves.
+fn commit_next_mixed(dir: &Path, committer: &Committer) {
+    use splice_server::sandbox::{Found, Handles, locate_new};
+    let roots = [dir.to_path_buf()];
+    let handles = Handles::open(&roots).unwrap();
+    let absent = |rel: String| match locate_new(&handles, &roots, &dir.join(rel)).unwrap() {
+        Found::Absent(a) => Before::Absent(a),
+        Found::Existing(l) => panic!("{} exists", l.path.display()),
+    };
+    let snap = |rel: String| read_file(&dir.join(rel), MAX).unwrap();
+    let g = generation_of(&snap("e0".into()).bytes);
+    let mut changes = Vec::new();
+    for i in 0..KINDS {
+        changes.push(PathChange {
+            before: Before::Present(snap(format!("e{i}"))),
+            after: Some(content(g + 1, i)),
+            like: None,
+            backup: false,
+        });
+        changes.push(PathChange {
+            before: absent(format!("n{}/c{i}", g + 1)),
+            after: Some(content(g + 1, 100 + i)),
+            like: None,
+            backup: false,
+        });
+        changes.push(PathChange {
+            before: Before::Present(snap(format!("n{g}/c{i}"))),
+            after: None,
+            like: None,
+            backup: false,
+        });
+        let m = snap(format!("mv/m{i}.g{g}"));
+        changes.push(PathChange {
+            before: absent(format!("mv/m{i}.g{}", g + 1)),
+            after: Some(m.bytes.clone()),
+            like: Some(m.metadata.clone()),
+            backup: false,
+        });
+        changes.push(PathChange {
+            before: Before::Present(m),
+            after: None,
+            like: None,
+            backup: false,
+        });
+    }
+    let never = |_: usize, _: &fs::File| Ok::<_, std::convert::Infallible>(None);
+    committer
+        .commit_paths(changes, Wait::PATIENT, never)
+        .unwrap();
+}
+
+#[test]
+fn sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new() {
+    let iterations: usize = std::env::var("SPLICE_CRASH_ITERATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    let seed = seed();
+    let mut rng = Rng(seed);
+    eprintln!("mixed crash test: {iterations} iterations, SPLICE_CRASH_SEED={seed}");
+    // On a tmpfs when we can mount one (as the 20-edit test), so kills land
+    // in every phase rather than mostly in the fsyncs of the staging.
+    let on_disk = std::env::var_os("SPLICE_CRASH_ON_DISK").is_some_and(|v| v == "1");
+    let tmpfs = if on_disk {
+        None
+    } else {
+        faults::Tmpfs::mount(64 << 20).ok()
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let base = tmpfs.as_ref().map_or(scratch.path(), |t| t.path());
+    let dir = base.canonicalize().unwrap().join("tree");
+    let journal = base.join("journal");
+    fs::create_dir_all(dir.join("n0")).unwrap();
+    fs::create_dir_all(dir.join("mv")).unwrap();
+    for i in 0..KINDS {
+        fs::write(dir.join(format!("e{i}")), content(0, i)).unwrap();
+        fs::write(dir.join(format!("n0/c{i}")), content(0, 100 + i)).unwrap();
+        let m = dir.join(format!("mv/m{i}.g0"));
+        fs::write(&m, content(0, 200 + i)).unwrap();
+        fs::set_permissions(&m, fs::Permissions::from_mode(MODE)).unwrap();
+    }
+    let one_commit = {
+        let started = Instant::now();
+        commit_next_mixed(&dir, &Committer::new(journal.clone()).unwrap());
+        started.elapsed()
+    };
+    let window = Duration::from_millis(20).max(one_commit * 2).as_micros() as u64;
+    eprintln!("mixed crash test: one commit takes {one_commit:.1?}; kill window 0-{window} us");
+    let mut generation = check_mixed(&dir);
+    let (mut discarded, mut rolled_back, mut completed, mut clean) = (0, 0, 0, 0);
+    for iteration in 0..iterations {
+        let mut proc = child("mixed_child")
+            .env(MIXED_DIR, &dir)
+            .env(MIXED_JOURNAL, &journal)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(proc.stdout.take().unwrap()).lines();
+        let ready = lines.any(|l| l.is_ok_and(|l| l.contains("mixed-child: committing")));
+        std::thread::sleep(Duration::from_micros(rng.next() % (window + 1)));
+        proc.kill().unwrap();
+        let output = proc.wait_with_output().unwrap();
+        assert!(
+            ready && output.status.signal() == Some(libc::SIGKILL),
+            "iteration {iteration}: child did not run until killed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report = Committer::new(journal.clone()).unwrap().recover().unwrap();
+        match report.transactions.first() {
+            None => clean += 1,
+            Some(t) => {
+                assert!(
+                    t.problems.is_empty() && t.conflicts.is_empty(),
+                    "iteration {iteration}: {t:?}"
+                );
+                match t.outcome {
+                    RecoveryOutcome::Discarded => discarded += 1,
+                    RecoveryOutcome::RolledBack => rolled_back += 1,
+                    RecoveryOutcome::Completed => completed += 1,
+                    other => panic!("iteration {iteration}: {other:?}"),
+                }
+            }
+        }
+        assert_eq!(fs::read_dir(&journal).unwrap().count(), 0, "journal left");
+        let now = check_mixed(&dir);
+        assert!(now >= generation, "generation went back");
+        generation = now;
+    }
+    eprintln!(
+        "mixed crash test: reached generation {generation}; recovery found {discarded} staging, \
+         {rolled_back} rolled back, {completed} completed, {clean} between commits"
+    );
+    // The child spends about four fifths of its time resolving and reading
+    // (a release build commits in under 2 ms on a tmpfs): a fifth of the
+    // kills land inside a transaction (431 of 2,000 in one soak).
+    assert!(
+        discarded + rolled_back + completed >= iterations / 8,
+        "too few kills landed inside a transaction"
+    );
+    assert!(generation > 1, "no commit completed between kills");
+}
+
+/// The child of the mixed crash test: commits generation after generation.
+#[test]
+#[ignore = "child process of sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new"]
+fn mixed_child() {
+    let Some(dir) = std::env::var_os(MIXED_DIR).map(PathBuf::from) else {
+        return;
+    };
+    let journal = PathBuf::from(std::env::var_os(MIXED_JOURNAL).unwrap());
+    let committer = Committer::new(journal).unwrap();
+    println!("mixed-child: committing");
+    loop {
+        commit_next_mixed(&dir, &committer);
+    }
 }
 
 const COUNTER_DIR: &str = "SPLICE_COUNTER_CHILD_DIR";

@@ -87,7 +87,8 @@ class Tools(Era):
             for bad in ('"$ref"', '"$defs"', '"$schema"', '"null"'):
                 self.assertNotIn(bad, text, t.name)
             self.assertEqual(t.output_schema["type"], "object")
-            self.assertIn("never creat", t.description)
+            # multi_edit never creates files; multi_edit_files says how it does.
+            self.assertIn("never creat" if t.name == "multi_edit" else "create_parents", t.description)
             self.assertIn(".bak", t.description)
 
     async def test_success_and_dry_run(self):
@@ -142,6 +143,46 @@ class Tools(Era):
             self.assertEqual(many["summary"], {"total_files": 2, "files_succeeded": 2, "files_failed": 0, "total_edits": 2})
             self.assertEqual([f["file_path"] for f in many["file_results"]], [str(a), str(b)])
             self.assertEqual((a.read_text(), b.read_text()), ("a2\n", "b2\n"))
+
+    async def test_create_delete_and_move(self):
+        keep = self.file("keep.txt", "k1\n")
+        gone = self.file("gone.txt", "bye\n")
+        src = self.file("src.txt", "s1\n")
+        created = keep.parent / "made" / "new.txt"
+        moved = keep.parent / "moved" / "src.txt"
+        async with self.client() as c:
+            ok = self.answer(
+                await c.call_tool(
+                    "multi_edit_files",
+                    {
+                        "files": [
+                            {"file_path": str(keep), "edits": [{"old_string": "k1", "new_string": "k2"}]},
+                            {"file_path": str(created), "op": "create", "content": "new\n", "create_parents": True},
+                            {"file_path": str(gone), "op": "delete"},
+                            {"file_path": str(src), "op": "move", "move_to": str(moved), "create_parents": True},
+                        ],
+                        "backup": False,
+                    },
+                )
+            )
+            self.assertEqual([f.get("op") for f in ok["file_results"]], [None, "create", "delete", "move"])
+            self.assertEqual(ok["file_results"][3]["moved_to"], str(moved))
+            self.assertEqual((created.read_text(), moved.read_text()), ("new\n", "s1\n"))
+            self.assertFalse(gone.exists() or src.exists())
+            for args, code in [
+                ({"files": [{"file_path": str(created), "op": "create", "content": "x"}]}, "FILE_ALREADY_EXISTS"),
+                ({"files": [{"file_path": str(keep.parent / "no" / "x.txt"), "op": "create", "content": "x"}]}, "PARENT_DIRECTORY_MISSING"),
+            ]:
+                r = await c.call_tool("multi_edit_files", args)
+                self.assertTrue(r.is_error, r)
+                self.assertEqual(self.answer(r)["error_code"], code)
+            r = await c.call_tool(
+                "multi_edit_files",
+                {"files": [{"file_path": str(moved), "op": "move", "move_to": str(keep)}, {"file_path": str(keep), "op": "delete"}]},
+            )
+            self.assertEqual([v["code"] for v in self.answer(r)["violations"]], ["PATH_CONFLICT"])
+            r = await c.call_tool("multi_edit_files", {"files": [{"file_path": str(moved), "op": "move", "move_to": str(moved)}]})
+            self.assertEqual([v["code"] for v in self.answer(r)["violations"]], ["MOVE_ONTO_ITSELF"])
 
     async def test_each_error_class(self):
         p = self.file("e.txt", "x = 1\nx = 1\ny\n")

@@ -161,6 +161,61 @@ test("multi_edit_files: all or nothing", async () => {
   assert.equal(readFileSync(a, "utf8"), "a2\n");
 });
 
+test("multi_edit_files: create, delete and move in one transaction (issue #14)", async () => {
+  const keep = file("keep.txt", "k1\n");
+  const gone = file("gone.txt", "bye\n");
+  const src = file("src.txt", "s1\n");
+  const created = join(root, "made", "new.txt");
+  const moved = join(root, "moved", "src.txt");
+  const ok = await client.callTool({
+    name: "multi_edit_files",
+    arguments: {
+      files: [
+        { file_path: keep, edits: [{ old_string: "k1", new_string: "k2" }] },
+        { file_path: created, op: "create", content: "new\n", create_parents: true },
+        { file_path: gone, op: "delete" },
+        { file_path: src, op: "move", move_to: moved, create_parents: true, edits: [{ old_string: "s1", new_string: "s2" }] },
+      ],
+      backup: false,
+    },
+  });
+  assert.ok(!ok.isError, JSON.stringify(ok));
+  const r = ok.structuredContent.file_results;
+  assert.deepEqual(r.map((f) => f.op), [undefined, "create", "delete", "move"]);
+  assert.equal(r[3].moved_to, moved);
+  assert.equal(readFileSync(created, "utf8"), "new\n");
+  assert.equal(readFileSync(moved, "utf8"), "s2\n");
+  assert.ok(!existsSync(gone) && !existsSync(src));
+  // Each new failure is a valid envelope the SDK accepts.
+  const exists = await client.callTool({
+    name: "multi_edit_files",
+    arguments: { files: [{ file_path: created, op: "create", content: "x" }] },
+  });
+  assert.equal(exists.structuredContent.error_code, "FILE_ALREADY_EXISTS");
+  const parent = await client.callTool({
+    name: "multi_edit_files",
+    arguments: { files: [{ file_path: join(root, "no", "dir.txt"), op: "create", content: "x" }] },
+  });
+  assert.equal(parent.structuredContent.error_code, "PARENT_DIRECTORY_MISSING");
+  const conflict = await client.callTool({
+    name: "multi_edit_files",
+    arguments: {
+      files: [
+        { file_path: moved, op: "move", move_to: keep },
+        { file_path: keep, op: "delete" },
+      ],
+    },
+  });
+  assert.equal(conflict.structuredContent.error_code, "VALIDATION_FAILED");
+  assert.deepEqual(conflict.structuredContent.violations.map((v) => v.code), ["PATH_CONFLICT"]);
+  const itself = await client.callTool({
+    name: "multi_edit_files",
+    arguments: { files: [{ file_path: moved, op: "move", move_to: moved }] },
+  });
+  assert.deepEqual(itself.structuredContent.violations.map((v) => v.code), ["MOVE_ONTO_ITSELF"]);
+  assert.equal(readFileSync(keep, "utf8"), "k2\n");
+});
+
 test("100-file worst case: the answer stays under the bound, the connection survives", async () => {
   // Every line of 100 files rewritten, dry run with contents: unbounded,
   // the diffs and contents alone would be ~30 MB counting both copies, and the SDK

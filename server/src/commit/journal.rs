@@ -5,9 +5,15 @@
 //!
 //! ```text
 //! begin v1 <pid> <n> (<F|B> <index> <target> <temp> <undo>){n} <check>
+//! begin v2 <pid> <n> (<F|B|D> <index> <target> <temp> <undo>){n} <m> (<dir>){m} <check>
 //! prepared <n> (<temp dev> <temp ino> <orig dev|-> <orig ino|->){n} <check>
 //! committed <check>
 //! ```
+//!
+//! `v2` is written only by transactions that delete files (`D`: the target is
+//! unlinked, `temp` is never created) or create directories (the `m` dirs,
+//! outermost first); anything else stays `v1`, readable by older servers.
+//! `F` with no original (`-` in `prepared`) creates its target.
 //!
 //! Paths are hex-encoded bytes (any byte may appear in a Unix path). A line that
 //! is incomplete or fails its checksum ends the journal: everything from it on is
@@ -32,17 +38,20 @@ use sha2::{Digest, Sha256};
 
 use crate::sandbox::Dir;
 
-/// Whether a replacement installs an edited file or its `.bak`.
+/// What a replacement does to its target: install new bytes (an edited or
+/// created file: `temp` renamed over it), install its `.bak`, or remove it
+/// (`undo` keeps the original; `temp` is never created).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
     File(usize),
     Backup(usize),
+    Delete(usize),
 }
 
 impl Role {
     pub(crate) fn index(self) -> usize {
         match self {
-            Role::File(i) | Role::Backup(i) => i,
+            Role::File(i) | Role::Backup(i) | Role::Delete(i) => i,
         }
     }
 }
@@ -71,16 +80,6 @@ impl Replacement {
 
     pub(crate) fn undo_path(&self) -> PathBuf {
         self.dir.path().join(&self.undo)
-    }
-
-    /// The journal's form of this replacement.
-    pub(crate) fn record(&self) -> Record {
-        Record {
-            role: self.role,
-            target: self.target_path(),
-            temp: self.temp_path(),
-            undo: self.undo_path(),
-        }
     }
 }
 
@@ -121,6 +120,8 @@ pub(crate) enum State {
 pub(crate) struct Parsed {
     pub pid: u32,
     pub replacements: Vec<Record>,
+    /// Directories the transaction creates, outermost first.
+    pub dirs: Vec<PathBuf>,
     pub state: State,
 }
 
@@ -135,7 +136,12 @@ static SEQ: AtomicU64 = AtomicU64::new(0);
 
 impl Journal {
     /// Creates `<dir>/<id>.journal` holding the `begin` record, durably.
-    pub(crate) fn begin(dir: &Path, replacements: &[Record], durable: bool) -> io::Result<Journal> {
+    pub(crate) fn begin(
+        dir: &Path,
+        replacements: &[Record],
+        dirs: &[PathBuf],
+        durable: bool,
+    ) -> io::Result<Journal> {
         let id = format!(
             "{}-{}-{}",
             std::process::id(),
@@ -151,7 +157,7 @@ impl Journal {
             .open(&tmp)?;
         let result = (|| {
             flock(&file, libc::LOCK_EX | libc::LOCK_NB)?;
-            file.write_all(&line(&begin_payload(replacements)))?;
+            file.write_all(&line(&begin_payload(replacements, dirs)))?;
             if durable {
                 file.sync_all()?;
             }
@@ -271,12 +277,22 @@ pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
     }
 }
 
-fn begin_payload(replacements: &[Record]) -> String {
-    let mut payload = format!("begin v1 {} {}", std::process::id(), replacements.len());
+fn begin_payload(replacements: &[Record], dirs: &[PathBuf]) -> String {
+    let v2 = !dirs.is_empty()
+        || replacements
+            .iter()
+            .any(|r| matches!(r.role, Role::Delete(_)));
+    let mut payload = format!(
+        "begin {} {} {}",
+        if v2 { "v2" } else { "v1" },
+        std::process::id(),
+        replacements.len()
+    );
     for r in replacements {
         let (tag, index) = match r.role {
             Role::File(i) => ("F", i),
             Role::Backup(i) => ("B", i),
+            Role::Delete(i) => ("D", i),
         };
         payload.push_str(&format!(
             " {tag} {index} {} {} {}",
@@ -284,6 +300,12 @@ fn begin_payload(replacements: &[Record]) -> String {
             hex::encode(r.temp.as_os_str().as_bytes()),
             hex::encode(r.undo.as_os_str().as_bytes()),
         ));
+    }
+    if v2 {
+        payload.push_str(&format!(" {}", dirs.len()));
+        for d in dirs {
+            payload.push_str(&format!(" {}", hex::encode(d.as_os_str().as_bytes())));
+        }
     }
     payload
 }
@@ -327,7 +349,7 @@ pub(crate) fn parse_bytes(text: &[u8]) -> Option<Parsed> {
         records.push(payload.to_owned());
     }
     let mut records = records.into_iter();
-    let (pid, replacements) = parse_begin(&records.next()?)?;
+    let (pid, replacements, dirs) = parse_begin(&records.next()?)?;
     let mut state = State::Begun;
     if let Some(prepared) = records.next()
         && let Some(staged) = parse_prepared(&prepared, replacements.len())
@@ -340,15 +362,23 @@ pub(crate) fn parse_bytes(text: &[u8]) -> Option<Parsed> {
     Some(Parsed {
         pid,
         replacements,
+        dirs,
         state,
     })
 }
 
-fn parse_begin(payload: &str) -> Option<(u32, Vec<Record>)> {
+type Begin = (u32, Vec<Record>, Vec<PathBuf>);
+
+fn parse_begin(payload: &str) -> Option<Begin> {
     let mut t = payload.split(' ');
-    if t.next()? != "begin" || t.next()? != "v1" {
+    if t.next()? != "begin" {
         return None;
     }
+    let v2 = match t.next()? {
+        "v1" => false,
+        "v2" => true,
+        _ => return None,
+    };
     let pid = t.next()?.parse().ok()?;
     let n: usize = t.next()?.parse().ok()?;
     let mut replacements = Vec::with_capacity(n.min(4096));
@@ -358,13 +388,10 @@ fn parse_begin(payload: &str) -> Option<(u32, Vec<Record>)> {
         let role = match tag {
             "F" => Role::File(index),
             "B" => Role::Backup(index),
+            "D" if v2 => Role::Delete(index),
             _ => return None,
         };
-        let mut path = || -> Option<PathBuf> {
-            let bytes = hex::decode(t.next()?).ok()?;
-            Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
-        };
-        let (target, temp, undo) = (path()?, path()?, path()?);
+        let (target, temp, undo) = (hex_path(&mut t)?, hex_path(&mut t)?, hex_path(&mut t)?);
         replacements.push(Record {
             role,
             target,
@@ -372,7 +399,19 @@ fn parse_begin(payload: &str) -> Option<(u32, Vec<Record>)> {
             undo,
         });
     }
-    t.next().is_none().then_some((pid, replacements))
+    let mut dirs = Vec::new();
+    if v2 {
+        let m: usize = t.next()?.parse().ok()?;
+        for _ in 0..m {
+            dirs.push(hex_path(&mut t)?);
+        }
+    }
+    t.next().is_none().then_some((pid, replacements, dirs))
+}
+
+fn hex_path<'a>(t: &mut impl Iterator<Item = &'a str>) -> Option<PathBuf> {
+    let bytes = hex::decode(t.next()?).ok()?;
+    Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
 }
 
 fn parse_prepared(payload: &str, n: usize) -> Option<Vec<Staged>> {
@@ -417,7 +456,7 @@ mod tests {
     #[test]
     fn round_trips_every_state_and_ignores_a_torn_tail() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::begin(dir.path(), &sample(), true).unwrap();
+        let mut j = Journal::begin(dir.path(), &sample(), &[], true).unwrap();
         let read = || parse_bytes(&fs::read(j_path(dir.path())).unwrap()).unwrap();
         assert_eq!(read().state, State::Begun);
         assert_eq!(read().replacements, sample());
@@ -456,6 +495,35 @@ mod tests {
 
     fn j_path(dir: &Path) -> PathBuf {
         fs::read_dir(dir).unwrap().next().unwrap().unwrap().path()
+    }
+
+    #[test]
+    fn deletes_and_created_directories_round_trip_as_v2() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut recs = sample();
+        recs.push(Record {
+            role: Role::Delete(1),
+            target: "/d/gone".into(),
+            temp: "/d/.gone.t".into(),
+            undo: "/d/.gone.u".into(),
+        });
+        let dirs = vec![PathBuf::from("/d/new"), PathBuf::from("/d/new/sub")];
+        let _j = Journal::begin(dir.path(), &recs, &dirs, true).unwrap();
+        let text = fs::read(j_path(dir.path())).unwrap();
+        assert!(text.starts_with(b"begin v2 "));
+        let p = parse_bytes(&text).unwrap();
+        assert_eq!(p.replacements, recs);
+        assert_eq!(p.dirs, dirs);
+        // Without deletes or directories the journal stays v1.
+        let dir2 = tempfile::tempdir().unwrap();
+        let _k = Journal::begin(dir2.path(), &sample(), &[], true).unwrap();
+        assert!(
+            fs::read(j_path(dir2.path()))
+                .unwrap()
+                .starts_with(b"begin v1 ")
+        );
+        // A v1 journal cannot hold a delete.
+        assert!(parse_begin(&begin_payload(&recs, &[]).replace(" v2 ", " v1 ")).is_none());
     }
 
     #[test]

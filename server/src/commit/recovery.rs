@@ -45,7 +45,7 @@ pub(crate) struct Undone {
 pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable: bool) -> Undone {
     let mut out = Undone::default();
     for (rep, st) in replacements.iter().zip(staged).rev() {
-        let is_file = matches!(rep.role, Role::File(_));
+        let is_file = matches!(rep.role, Role::File(_) | Role::Delete(_));
         let restore_err = |e: &io::Error| FsError::from_io(e, FsOp::Restore, rep.target_path());
         let dir = &rep.dir;
         let target = match id_of(dir, &rep.target) {
@@ -58,7 +58,12 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
                 continue;
             }
         };
-        let renamed = target == Some(st.temp);
+        // A delete "happened" when its target is gone; anything else when
+        // the target is its temp.
+        let renamed = match rep.role {
+            Role::Delete(_) => target.is_none(),
+            _ => target == Some(st.temp),
+        };
         let result = match st.orig {
             Some(_) if renamed || target.is_none() => rename(dir, &rep.undo, &rep.target),
             Some(orig) if target == Some(orig) => remove_if_exists(dir, &rep.undo),
@@ -97,6 +102,38 @@ pub(crate) fn roll_back(replacements: &[Replacement], staged: &[Staged], durable
         }
     }
     out
+}
+
+/// A directory a transaction created: its name in its parent's handle.
+#[derive(Debug, Clone)]
+pub(crate) struct CreatedDir {
+    pub parent: Arc<Dir>,
+    pub name: std::ffi::OsString,
+    pub path: PathBuf,
+}
+
+/// Removes the directories a transaction created, innermost first, when
+/// they are empty (a missing one is fine). One that is not empty holds
+/// something another writer put there: it is left, with a warning, never
+/// emptied.
+pub(crate) fn remove_dirs(dirs: &[CreatedDir], durable: bool) -> Vec<FsError> {
+    use rustix::fs::AtFlags;
+    use rustix::io::Errno;
+    let mut problems = Vec::new();
+    for d in dirs.iter().rev() {
+        let rmdir = || rustix::fs::unlinkat(d.parent.fd(), &d.name, AtFlags::REMOVEDIR);
+        match rmdir().or_else(|_| rmdir()) {
+            Ok(()) | Err(Errno::NOENT) => {}
+            Err(Errno::NOTEMPTY | Errno::EXIST) => {
+                tracing::warn!(dir = %d.path.display(), "a directory the transaction created is not empty; left in place");
+            }
+            Err(e) => problems.push(FsError::from_io(&e.into(), FsOp::Restore, &d.path)),
+        }
+        if durable && let Err(e) = d.parent.sync() {
+            problems.push(FsError::from_io(&e, FsOp::Sync, d.parent.path()));
+        }
+    }
+    problems
 }
 
 /// Removes every temp and undo name of a transaction; for one that never
@@ -140,11 +177,22 @@ pub(crate) fn parents(replacements: &[Replacement]) -> Vec<Arc<Dir>> {
 /// (the journal holds canonical paths: a symlink there now means the tree
 /// changed under the transaction), and, when `roots` are given, refusing
 /// any directory outside them.
-fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement>, Vec<FsError>> {
+///
+/// `created` are the directories the transaction creates. One that does
+/// not exist holds nothing of the transaction: it was not created yet (the
+/// transaction is only begun), or a rollback removed it, which it does only
+/// once it is empty (an interrupted recovery). Records in it are left out;
+/// the second element says which records were kept, by index.
+fn bind(
+    records: &[Record],
+    roots: Option<&[PathBuf]>,
+    created: &[PathBuf],
+) -> Result<(Vec<Replacement>, Vec<usize>), Vec<FsError>> {
     let mut dirs: BTreeMap<PathBuf, Arc<Dir>> = BTreeMap::new();
     let mut out = Vec::with_capacity(records.len());
+    let mut kept = Vec::with_capacity(records.len());
     let mut problems = Vec::new();
-    for r in records {
+    for (k, r) in records.iter().enumerate() {
         let parent = r.target.parent().unwrap_or(Path::new("/"));
         let names = (r.target.file_name(), r.temp.file_name(), r.undo.file_name());
         let (Some(target), Some(temp), Some(undo)) = names else {
@@ -188,6 +236,12 @@ fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement
                     dirs.insert(parent.to_path_buf(), d.clone());
                     d
                 }
+                Err(e)
+                    if e.kind() == io::ErrorKind::NotFound
+                        && created.iter().any(|c| parent.starts_with(c)) =>
+                {
+                    continue;
+                }
                 Err(e) => {
                     problems.push(FsError::from_io(&e, FsOp::Restore, parent));
                     continue;
@@ -201,6 +255,47 @@ fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement
             temp: temp.to_os_string(),
             undo: undo.to_os_string(),
         });
+        kept.push(k);
+    }
+    if problems.is_empty() {
+        Ok((out, kept))
+    } else {
+        Err(problems)
+    }
+}
+
+/// Reopens the parents of the directories a journal says its transaction
+/// creates (no symlink followed, inside the roots when given). A parent
+/// that is gone was never created, or was itself created and is gone: there
+/// is nothing to remove below it.
+fn bind_dirs(dirs: &[PathBuf], roots: Option<&[PathBuf]>) -> Result<Vec<CreatedDir>, Vec<FsError>> {
+    let mut out = Vec::with_capacity(dirs.len());
+    let mut problems = Vec::new();
+    for d in dirs {
+        let (Some(parent), Some(name)) = (d.parent(), d.file_name()) else {
+            problems.push(FsError::new(FsErrorKind::Other, FsOp::Restore, d));
+            continue;
+        };
+        if let Some(roots) = roots
+            && !roots.iter().any(|root| parent.starts_with(root))
+        {
+            tracing::error!(dir = %d.display(), "journal names a directory outside the roots; not touched");
+            problems.push(FsError::new(
+                FsErrorKind::PermissionDenied,
+                FsOp::Restore,
+                d,
+            ));
+            continue;
+        }
+        match Dir::open_nofollow(parent) {
+            Ok(p) => out.push(CreatedDir {
+                parent: Arc::new(p),
+                name: name.to_os_string(),
+                path: d.clone(),
+            }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => problems.push(FsError::from_io(&e, FsOp::Restore, parent)),
+        }
     }
     if problems.is_empty() {
         Ok(out)
@@ -214,7 +309,7 @@ fn bind(records: &[Record], roots: Option<&[PathBuf]>) -> Result<Vec<Replacement
 /// renames, so a journal is never a list of arbitrary files to delete.
 fn staging_names(role: Role, target: &OsStr, temp: &OsStr, undo: &OsStr) -> bool {
     let (base, tmp, und) = match role {
-        Role::File(_) => (target, "tmp", "undo"),
+        Role::File(_) | Role::Delete(_) => (target, "tmp", "undo"),
         Role::Backup(_) => {
             let Some(base) = target.as_bytes().strip_suffix(b".bak") else {
                 return false;
@@ -447,11 +542,13 @@ fn recover_one(
     let files: Vec<PathBuf> = parsed
         .replacements
         .iter()
-        .filter(|r| matches!(r.role, Role::File(_)))
+        .filter(|r| matches!(r.role, Role::File(_) | Role::Delete(_)))
         .map(|r| r.target.clone())
         .collect();
-    let reps = match bind(&parsed.replacements, roots) {
-        Ok(reps) => reps,
+    let bound = bind(&parsed.replacements, roots, &parsed.dirs)
+        .and_then(|reps| Ok((reps, bind_dirs(&parsed.dirs, roots)?)));
+    let ((reps, kept), created) = match bound {
+        Ok(bound) => bound,
         Err(problems) => {
             tracing::warn!(journal = %path.display(), "directories of an interrupted transaction cannot be opened safely; journal kept");
             return Ok(RecoveredTransaction {
@@ -474,8 +571,13 @@ fn recover_one(
         let renamed: Vec<&Replacement> = reps
             .iter()
             .filter(|r| {
+                // A delete's temp never exists: its target gone is the sign.
+                let done = match r.role {
+                    Role::Delete(_) => &r.target,
+                    _ => &r.temp,
+                };
                 matches!(id_of(&r.dir, &r.undo), Ok(Some(_)))
-                    && matches!(id_of(&r.dir, &r.temp), Ok(None))
+                    && matches!(id_of(&r.dir, done), Ok(None))
             })
             .collect();
         if !renamed.is_empty() {
@@ -503,12 +605,13 @@ fn recover_one(
         }
     }
     let (outcome, restored, conflicts, mut problems) = match &parsed.state {
-        State::Begun => (
-            RecoveryOutcome::Discarded,
-            0,
-            Vec::new(),
-            remove_leftovers(reps, Leftovers::TempsAndUndo),
-        ),
+        State::Begun => {
+            let mut problems = remove_leftovers(reps, Leftovers::TempsAndUndo);
+            if problems.is_empty() {
+                problems.extend(remove_dirs(&created, true));
+            }
+            (RecoveryOutcome::Discarded, 0, Vec::new(), problems)
+        }
         State::Prepared(staged) => {
             // Lock the files as a commit would, so a live commit of another
             // process on the same files is not interleaved with the rollback.
@@ -538,7 +641,11 @@ fn recover_one(
                     problems: busy,
                 });
             }
-            let undone = roll_back(reps, staged, true);
+            let staged: Vec<Staged> = kept.iter().map(|&k| staged[k]).collect();
+            let mut undone = roll_back(reps, &staged, true);
+            if undone.problems.is_empty() && undone.conflicts.is_empty() {
+                undone.problems.extend(remove_dirs(&created, true));
+            }
             (
                 RecoveryOutcome::RolledBack,
                 undone.restored,

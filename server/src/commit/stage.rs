@@ -122,6 +122,55 @@ impl Attrs {
     }
 }
 
+impl Attrs {
+    /// What a new file gets: mode 0666 less the process umask (as `open`
+    /// with `O_CREAT` would give), owned by this process's user.
+    pub(crate) fn new_file() -> Attrs {
+        // SAFETY: geteuid and getegid have no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        Attrs {
+            mode: 0o666 & !umask(),
+            uid,
+            gid,
+        }
+    }
+}
+
+/// The process umask, read from `/proc/self/status` (setting it to read it
+/// would race other threads' file creations); 022 when unreadable.
+fn umask() -> u32 {
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("Umask:"))
+                    .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+            })
+            .unwrap_or(0o022)
+    })
+}
+
+/// `renameat2(RENAME_NOREPLACE)` of `from` to `to`, both in `dir`: fails with
+/// `EEXIST` instead of replacing whatever appeared at `to`.
+pub(crate) fn rename_new(dir: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    rustix::fs::renameat_with(
+        dir.fd(),
+        from,
+        dir.fd(),
+        to,
+        rustix::fs::RenameFlags::NOREPLACE,
+    )?;
+    Ok(())
+}
+
+/// Unlinks the regular file `name` in `dir` (a deletion's commit step).
+pub(crate) fn unlink(dir: &Dir, name: &OsStr) -> io::Result<()> {
+    rustix::fs::unlinkat(dir.fd(), name, AtFlags::empty())?;
+    Ok(())
+}
+
 /// Creates `name` in `dir` (it must not exist; `O_EXCL`, no symlink followed)
 /// holding `bytes` with `attrs`, fsynced when `durable`. Returns the new file's
 /// metadata. On error the partial file is left for the caller's cleanup.

@@ -483,3 +483,197 @@ fn concurrent_overlapping_commits_lose_no_update_and_do_not_deadlock() {
     assert!(fx.listing().keys().all(|k| !k.contains(".splice-")));
     assert!(fx.journal_is_empty());
 }
+
+/// Every name under `dir`, recursively (directories end in `/`), with the
+/// content of files.
+fn tree_of(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(top: &Path, at: &Path, out: &mut BTreeMap<String, String>) {
+        for e in fs::read_dir(at).unwrap() {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(top).unwrap().display().to_string();
+            if e.file_type().unwrap().is_dir() {
+                out.insert(format!("{rel}/"), String::new());
+                walk(top, &e.path(), out);
+            } else {
+                out.insert(rel, fs::read_to_string(e.path()).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// An edit, a creation in two new directories, a deletion and a move (a
+/// deletion plus a creation keeping the mode).
+fn mixed_changes(fx: &Fixture) -> Vec<PathChange> {
+    let handles = crate::sandbox::Handles::open(&[fx.dir.path().canonicalize().unwrap()]).unwrap();
+    let roots = [fx.dir.path().canonicalize().unwrap()];
+    let absent = |rel: &str| match crate::sandbox::locate_new(&handles, &roots, &roots[0].join(rel))
+        .unwrap()
+    {
+        crate::sandbox::Found::Absent(a) => a,
+        crate::sandbox::Found::Existing(l) => panic!("{} exists", l.path.display()),
+    };
+    let snap = |rel: &str| read_file(&roots[0].join(rel), MAX).unwrap();
+    let m = snap("m");
+    vec![
+        PathChange::from(fx.change("e", "new e", false)),
+        PathChange {
+            before: Before::Absent(absent("p/q/c")),
+            after: Some(b"created".to_vec()),
+            like: None,
+            backup: false,
+        },
+        PathChange {
+            before: Before::Present(snap("d")),
+            after: None,
+            like: None,
+            backup: false,
+        },
+        PathChange {
+            before: Before::Absent(absent("m2")),
+            after: Some(m.bytes.clone()),
+            like: Some(m.metadata.clone()),
+            backup: false,
+        },
+        PathChange {
+            before: Before::Present(m),
+            after: None,
+            like: None,
+            backup: false,
+        },
+    ]
+}
+
+#[test]
+fn creations_deletions_and_moves_commit_and_recover_at_every_phase() {
+    let phases = [
+        None,
+        Some(Phase::Locked),
+        Some(Phase::Prepared),
+        Some(Phase::Renamed(0)),
+        Some(Phase::Renamed(2)),
+        Some(Phase::Renamed(4)),
+        Some(Phase::Committed),
+    ];
+    for phase in phases {
+        let fx = Fixture::new();
+        fx.write("e", "old e");
+        fx.write("d", "old d");
+        let m = fx.write("m", "old m");
+        fs::set_permissions(&m, fs::Permissions::from_mode(0o740)).unwrap();
+        let before = tree_of(fx.dir.path());
+        let changes = mixed_changes(&fx);
+        let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
+        match phase {
+            None => {
+                let report = fx
+                    .committer()
+                    .commit_paths(changes, Wait::PATIENT, never)
+                    .unwrap();
+                assert!(report.files.iter().all(|f| f.written));
+            }
+            Some(phase) => {
+                let committer = fx.committer().with_hook(move |p| {
+                    if p == phase {
+                        panic!("simulated crash at {p:?}");
+                    }
+                });
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    committer.commit_paths(changes, Wait::PATIENT, never)
+                }));
+                assert!(r.is_err(), "no crash at {phase:?}");
+                let report = fx.committer().recover().unwrap();
+                for t in &report.transactions {
+                    assert!(t.problems.is_empty(), "{phase:?}: {:?}", t.problems);
+                }
+            }
+        }
+        let expect_new = matches!(phase, None | Some(Phase::Committed));
+        if expect_new {
+            assert_eq!(
+                tree_of(fx.dir.path()),
+                listing_of(&[
+                    ("e", "new e"),
+                    ("m2", "old m"),
+                    ("p/", ""),
+                    ("p/q/", ""),
+                    ("p/q/c", "created")
+                ]),
+                "{phase:?}"
+            );
+            let mode = fs::metadata(fx.dir.path().join("m2"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o7777, 0o740, "a moved file keeps its mode");
+        } else {
+            assert_eq!(tree_of(fx.dir.path()), before, "{phase:?}");
+        }
+        assert!(fx.journal_is_empty(), "{phase:?}");
+        assert!(fx.committer().recover().unwrap().transactions.is_empty());
+    }
+}
+
+#[test]
+fn a_creation_never_replaces_a_file_that_appeared_since_it_was_resolved() {
+    let fx = Fixture::new();
+    fx.write("e", "old e");
+    fx.write("d", "old d");
+    fx.write("m", "old m");
+    let changes = mixed_changes(&fx);
+    // Another process creates the move's destination after resolution.
+    fx.write("m2", "someone else's");
+    let before = tree_of(fx.dir.path());
+    let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
+    let err = fx
+        .committer()
+        .commit_paths(changes, Wait::PATIENT, never)
+        .unwrap_err();
+    let CommitError::Failed(f) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(f.error.kind, FsErrorKind::AlreadyExists(None));
+    assert_eq!(f.failed_index, Some(3));
+    assert_eq!(tree_of(fx.dir.path()), before);
+    assert!(fx.journal_is_empty());
+}
+
+/// A recovery interrupted after it removed a created directory (found by
+/// `scripts/fault-points`, `splice recover` killed mid-rollback): the next
+/// recovery skips what was in it and finishes.
+#[test]
+fn a_recovery_interrupted_after_removing_a_created_directory_is_finished() {
+    let fx = Fixture::new();
+    fx.write("e", "old e");
+    fx.write("d", "old d");
+    fx.write("m", "old m");
+    let before = tree_of(fx.dir.path());
+    let changes = mixed_changes(&fx);
+    let committer = fx.committer().with_hook(|p| {
+        if p == Phase::Renamed(4) {
+            panic!("simulated crash at {p:?}");
+        }
+    });
+    let never = |_: usize, _: &File| Ok::<_, std::convert::Infallible>(None);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        committer.commit_paths(changes, Wait::PATIENT, never)
+    }));
+    assert!(r.is_err());
+    // What the interrupted rollback had done: the created file and its
+    // directories gone, the rest not yet.
+    let p = fx.dir.path().join("p");
+    for entry in fs::read_dir(p.join("q")).unwrap() {
+        fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    fs::remove_dir(p.join("q")).unwrap();
+    fs::remove_dir(&p).unwrap();
+    let report = fx.committer().recover().unwrap();
+    assert_eq!(report.transactions.len(), 1);
+    let t = &report.transactions[0];
+    assert!(t.problems.is_empty(), "{:?}", t.problems);
+    assert_eq!(t.outcome, RecoveryOutcome::RolledBack);
+    assert_eq!(tree_of(fx.dir.path()), before);
+    assert!(fx.journal_is_empty());
+}

@@ -725,6 +725,108 @@ async fn escape_table() {
             Violation("files[1].file_path", "RELATIVE_PATH"),
         ),
     ];
+    // Create, delete and move (issue #14): every path, both ends of a move,
+    // through the same walk; out of the roots is PATH_OUTSIDE_ROOTS, never
+    // a write or a copy; what exists (a special file included) is not
+    // replaced.
+    let op = |name: &str, entry: Value, want: Want| Row {
+        name: name.into(),
+        tool: "multi_edit_files",
+        args: json!({"files": [entry]}),
+        want,
+    };
+    rows.extend([
+        op(
+            "create: through a link to an outside file",
+            json!({"file_path": format!("{r}/lnk-file"), "op": "create", "content": "pwned"}),
+            OUT,
+        ),
+        op(
+            "create: through a dangling link to outside",
+            json!({"file_path": format!("{r}/lnk-missing"), "op": "create", "content": "pwned"}),
+            OUT,
+        ),
+        op(
+            "create: parents through a link to a missing outside dir",
+            json!({"file_path": format!("{r}/lnk-missing-dir"), "op": "create", "content": "pwned", "create_parents": true}),
+            OUT,
+        ),
+        op(
+            "create: in a linked outside directory, with parents",
+            json!({"file_path": format!("{r}/lnk-dir/new/x.txt"), "op": "create", "content": "pwned", "create_parents": true}),
+            OUT,
+        ),
+        op(
+            "create: via a relative link out",
+            json!({"file_path": format!("{r}/rel-dir/new.txt"), "op": "create", "content": "pwned"}),
+            OUT,
+        ),
+        op(
+            "create: dotdot",
+            json!({"file_path": format!("{r}/../outside/new.txt"), "op": "create", "content": "pwned"}),
+            Violation("files[0].file_path", "PATH_TRAVERSAL"),
+        ),
+        op(
+            "create: over a FIFO inside",
+            json!({"file_path": format!("{r}/fifo"), "op": "create", "content": "pwned"}),
+            Code("FILE_ALREADY_EXISTS"),
+        ),
+        op(
+            "create: over /dev/null via a link",
+            json!({"file_path": format!("{r}/devnull"), "op": "create", "content": "pwned"}),
+            OUT,
+        ),
+        op(
+            "delete: through a link to an outside file",
+            json!({"file_path": format!("{r}/lnk-file"), "op": "delete"}),
+            OUT,
+        ),
+        op(
+            "delete: via /proc/self/root",
+            json!({"file_path": format!("/proc/self/root{o}/secret.txt"), "op": "delete"}),
+            OUT,
+        ),
+        op(
+            "delete: a FIFO inside",
+            json!({"file_path": format!("{r}/fifo"), "op": "delete"}),
+            IRREGULAR,
+        ),
+        op(
+            "move: out of the root",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{o}/stolen.txt")}),
+            OUT,
+        ),
+        op(
+            "move: into a linked outside directory",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{r}/lnk-dir/stolen.txt")}),
+            OUT,
+        ),
+        op(
+            "move: onto a dangling link to outside",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{r}/lnk-missing")}),
+            OUT,
+        ),
+        op(
+            "move: into another, non-root directory",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{}/x.txt", t.notroot.display())}),
+            OUT,
+        ),
+        op(
+            "move: from outside into the root",
+            json!({"file_path": format!("{o}/secret.txt"), "op": "move", "move_to": format!("{r}/stolen.txt")}),
+            OUT,
+        ),
+        op(
+            "move: dotdot in move_to",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{r}/../outside/x.txt")}),
+            Violation("files[0].move_to", "PATH_TRAVERSAL"),
+        ),
+        op(
+            "move: onto a FIFO inside",
+            json!({"file_path": format!("{r}/good.txt"), "op": "move", "move_to": format!("{r}/fifo")}),
+            Code("FILE_ALREADY_EXISTS"),
+        ),
+    ]);
     if device {
         rows.push(Row::one(
             "a character device inside",

@@ -17,6 +17,7 @@ mod e2e_load;
 mod e2e_migration;
 mod e2e_multi_edit;
 mod e2e_multi_edit_files;
+mod e2e_ops;
 mod e2e_protocol_eras;
 mod e2e_sandbox;
 mod e2e_stdio;
