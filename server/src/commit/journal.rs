@@ -228,33 +228,12 @@ impl Journal {
 /// performs, so trusting one planted by someone else lets them delete or
 /// replace this user's files.
 pub(crate) fn check_trusted(meta: &fs::Metadata, path: &Path) -> io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    let what = if meta.is_dir() { "directory" } else { "file" };
-    if meta.uid() != me {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "journal {what} {} is owned by uid {}, not by this user (uid {me}); refusing to trust it. \
-                 Remove it if you do not know who made it, or pass --journal-dir DIR (a directory only you can write)",
-                path.display(),
-                meta.uid()
-            ),
-        ));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "journal {what} {} is writable by group or others (mode {:o}); refusing to trust it. \
-                 Check its contents, then `chmod go-w` it, or pass --journal-dir DIR",
-                path.display(),
-                meta.mode() & 0o7777
-            ),
-        ));
-    }
-    Ok(())
+    let what = if meta.is_dir() {
+        "journal directory"
+    } else {
+        "journal file"
+    };
+    crate::undo::check_private(meta, path, what, "--journal-dir")
 }
 
 /// `fsync` of the directory at `dir` (the journal directory, which is the
