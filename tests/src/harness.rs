@@ -438,3 +438,65 @@ impl Drop for Raw {
         let _ = self.child.wait();
     }
 }
+
+/// One iteration of a kill test: starts `splice --root root --journal-dir
+/// journal`, initializes it, sends `tools/call` with `params`, SIGKILLs it
+/// `after` the call was sent (anywhere from "just received" to "long
+/// done"), then runs `splice recover` on the same directories, as the next
+/// start of the server would, and asserts that it succeeded.
+pub fn kill_mid_call_then_recover(
+    root: &Path,
+    journal: &Path,
+    params: Value,
+    after: std::time::Duration,
+) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    fn send(stdin: &mut impl Write, v: Value) {
+        let mut line = serde_json::to_vec(&v).unwrap();
+        line.push(b'\n');
+        stdin.write_all(&line).unwrap();
+        stdin.flush().unwrap();
+    }
+    let mut child = Command::new(splice_bin())
+        .arg("--root")
+        .arg(root)
+        .arg("--journal-dir")
+        .arg(journal)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "crash", "version": "0"}}}),
+    );
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}),
+    );
+    std::thread::sleep(after);
+    let _ = child.kill();
+    let _ = child.wait();
+    let status = Command::new(splice_bin())
+        .arg("--root")
+        .arg(root)
+        .arg("--journal-dir")
+        .arg(journal)
+        .arg("recover")
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "splice recover failed");
+}

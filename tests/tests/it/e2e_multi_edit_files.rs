@@ -4,15 +4,13 @@
 //! SIGKILL in the middle of commits followed by recovery.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use splice_tests::harness::{Server, splice_bin};
+use splice_tests::harness::Server;
 
 fn s(p: &Path) -> String {
     p.to_str().unwrap().to_string()
@@ -280,14 +278,6 @@ async fn concurrent_calls_lose_no_update() {
     Arc::try_unwrap(server).ok().unwrap().stop().await;
 }
 
-/// Sends newline-delimited JSON-RPC to a raw child (so the test can SIGKILL it).
-fn send(stdin: &mut impl Write, v: Value) {
-    let mut line = serde_json::to_vec(&v).unwrap();
-    line.push(b'\n');
-    stdin.write_all(&line).unwrap();
-    stdin.flush().unwrap();
-}
-
 #[test]
 fn sigkill_mid_commit_leaves_all_old_or_all_new() {
     let iterations: usize = std::env::var("SPLICE_CRASH_ITERATIONS")
@@ -321,55 +311,19 @@ fn sigkill_mid_commit_leaves_all_old_or_all_new() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let mut child = Command::new(splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "crash", "version": "0"}}}),
-        );
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        );
         let files: Vec<Value> = paths
             .iter()
             .map(|p| {
                 json!({"file_path": s(p), "edits": [edit(&format!("generation {generation} "), &format!("generation {} ", generation + 1))]})
             })
             .collect();
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "multi_edit_files", "arguments": {"files": files, "backup": false}}}),
+        splice_tests::harness::kill_mid_call_then_recover(
+            &r,
+            journal.path(),
+            json!({
+            "name": "multi_edit_files", "arguments": {"files": files, "backup": false}}),
+            Duration::from_micros(seed % window_us),
         );
-        // Kill somewhere between "just received" and "long done".
-        std::thread::sleep(Duration::from_micros(seed % window_us));
-        let _ = child.kill();
-        let _ = child.wait();
-        // Recovery, as the next start of the server would do it.
-        let st = Command::new(splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .arg("recover")
-            .stderr(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(st.success(), "splice recover failed");
         let gens: BTreeSet<usize> = paths
             .iter()
             .enumerate()

@@ -5,14 +5,13 @@
 //! (strace), and SIGKILL during mixed transactions followed by recovery.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use splice_tests::harness::{Launch, Server, splice_bin};
+use splice_tests::harness::{Launch, Server};
 
 fn s(p: &Path) -> String {
     p.to_str().unwrap().to_string()
@@ -541,13 +540,6 @@ async fn a_fault_mid_commit_rolls_every_kind_back() {
     );
 }
 
-fn send(stdin: &mut impl Write, v: Value) {
-    let mut line = serde_json::to_vec(&v).unwrap();
-    line.push(b'\n');
-    stdin.write_all(&line).unwrap();
-    stdin.flush().unwrap();
-}
-
 /// SIGKILL at random points of mixed transactions (5 edits, 5 creations
 /// in a new directory, 5 deletions, 5 moves into another new directory),
 /// then `splice recover`: the tree is entirely the old one or entirely the
@@ -632,47 +624,13 @@ fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let mut child = Command::new(splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "crash", "version": "0"}}}),
+        splice_tests::harness::kill_mid_call_then_recover(
+            &r,
+            journal.path(),
+            json!({
+            "name": "multi_edit_files", "arguments": forward(&r)}),
+            Duration::from_micros(seed % window_us),
         );
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        );
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "multi_edit_files", "arguments": forward(&r)}}),
-        );
-        std::thread::sleep(Duration::from_micros(seed % window_us));
-        let _ = child.kill();
-        let _ = child.wait();
-        let st = Command::new(splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .arg("recover")
-            .stderr(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(st.success(), "splice recover failed");
         let now = read_tree(&r);
         let dirs: Vec<String> = tree(&r).into_iter().filter(|n| n.ends_with('/')).collect();
         if now == old_tree() {
