@@ -560,6 +560,7 @@ fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
         .unwrap_or(60);
     let (_d, r) = root();
     let journal = tempfile::tempdir().unwrap();
+    let undo_store = tempfile::tempdir().unwrap();
     let content = |name: &str| format!("{name}\n{}\n", "x".repeat(4096));
     // Generation g: the old tree at even g, the new one at odd g; each
     // transaction turns one into the other.
@@ -637,6 +638,8 @@ fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
             .arg(&r)
             .arg("--journal-dir")
             .arg(journal.path())
+            .arg("--undo-dir")
+            .arg(undo_store.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
