@@ -285,6 +285,32 @@ async fn an_outside_change_refuses_the_undo_and_names_every_changed_file() {
 }
 
 #[tokio::test]
+async fn a_deleted_file_whose_directory_is_gone_since_is_recreated_with_it() {
+    let (_d, r) = root();
+    let server = Server::in_root(&r).await;
+    let deep = r.join("a/b/deep.txt");
+    std::fs::create_dir_all(deep.parent().unwrap()).unwrap();
+    std::fs::write(&deep, "deep\n").unwrap();
+    std::fs::set_permissions(&deep, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let out = server
+        .call(
+            "multi_edit_files",
+            json!({"files": [{"file_path": s(&deep), "op": "delete"}]}),
+        )
+        .await;
+    let id = id_of(&out.structured);
+    // Outside: the emptied directories go too (the file stays absent, as
+    // the call left it).
+    std::fs::remove_dir_all(r.join("a")).unwrap();
+    let undo = server.call("undo", json!({"transaction_id": id})).await;
+    assert!(!undo.is_error, "{:#}", undo.structured);
+    assert_eq!(std::fs::read_to_string(&deep).unwrap(), "deep\n");
+    let mode = std::fs::metadata(&deep).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o640);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn unknown_and_malformed_ids_and_a_path_outside_the_roots() {
     let (_d, r) = root();
     let server = Server::in_root(&r).await;
