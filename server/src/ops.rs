@@ -608,6 +608,9 @@ impl Recording {
     }
 }
 
+/// What a call's message adds when its content is over the store's bound.
+const TOO_LARGE: &str = "; not recorded for undo (larger than the undo store's byte bound)";
+
 /// Records a committed transaction in the store; never fails the call.
 pub(crate) fn record(
     cfg: &Config,
@@ -630,9 +633,7 @@ pub(crate) fn record(
     let tx = Transaction::now(tool, undoes, paths);
     match store.record(&tx) {
         Ok(Recorded::Stored) => Undoable::Recorded(tx.id),
-        Ok(Recorded::TooLarge) => Undoable::NotRecorded(
-            "; not recorded for undo (larger than the undo store's byte bound)",
-        ),
+        Ok(Recorded::TooLarge) => Undoable::NotRecorded(TOO_LARGE),
         Ok(Recorded::NotRepresentable) => {
             Undoable::NotRecorded("; not recorded for undo (a path is not valid UTF-8)")
         }
@@ -746,7 +747,19 @@ fn finish(
     }
     // What the undo store keeps: each path's content before and a hash of
     // it after (updated below for a path re-planned under its lock).
-    let mut recording: Option<Vec<Recording>> = cfg.undo.store().map(|_| {
+    // A transaction larger than the store's byte bound is not copied at all.
+    let before_bytes: u64 = changes
+        .iter()
+        .map(|c| match &c.before {
+            Before::Present(s) => s.bytes.len() as u64,
+            Before::Absent(_) => 0,
+        })
+        .sum();
+    let too_large = cfg
+        .undo
+        .store()
+        .is_some_and(|s| s.limits().max_transactions > 0 && before_bytes > s.limits().max_bytes);
+    let mut recording: Option<Vec<Recording>> = cfg.undo.store().filter(|_| !too_large).map(|_| {
         changes
             .iter()
             .zip(&operations)
@@ -807,6 +820,9 @@ fn finish(
                         paths[k].after_sha256 = after.map(|a| hex::encode(sha256(&a)));
                     }
                     record(cfg, tool, None, recording.take().unwrap_or_default())
+                }
+                None if too_large && report.files.iter().any(|f| f.written) => {
+                    Undoable::NotRecorded(TOO_LARGE)
                 }
                 _ => Undoable::Nothing,
             };
