@@ -62,6 +62,28 @@ fuzz_target!(|data: &[u8]| {
         let multi = args::decode_multi_edit_files(value, &limits);
         assert_eq!(multi, args::decode_multi_edit_files(value, &limits));
         check(value, &multi, &limits, false);
+        // `undo` and `list_transactions`: no panic, deterministic, and what
+        // is accepted the published schema types accept (an id that is
+        // accepted is one the store would parse, so never a path).
+        let undo = args::decode_undo(value);
+        assert_eq!(undo, args::decode_undo(value));
+        match &undo {
+            Ok(req) => {
+                assert!(serde_json::from_value::<args::UndoParams>(value.clone()).is_ok());
+                let id = req.transaction_id.as_str();
+                assert!(!id.contains('/') && !id.contains('.'), "{id:?}");
+            }
+            Err(violations) => assert!(!violations.is_empty()),
+        }
+        match args::decode_list_transactions(value) {
+            Ok(limit) => {
+                assert!((1..=args::MAX_LIST_LIMIT).contains(&limit));
+                assert!(
+                    serde_json::from_value::<args::ListTransactionsParams>(value.clone()).is_ok()
+                );
+            }
+            Err(violations) => assert!(!violations.is_empty()),
+        }
     }
 });
 

@@ -93,6 +93,40 @@ pub struct MultiEditFilesParams {
     pub include_content: Option<bool>,
 }
 
+/// Arguments of `undo`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UndoParams {
+    /// The transaction_id a committed multi_edit, multi_edit_files or undo call answered (list_transactions lists the ones that can still be undone). Undoing an undo redoes the call.
+    pub transaction_id: String,
+    /// Check that the undo would apply and say what it would do, without writing anything. Default false.
+    #[schemars(extend("default" = false))]
+    pub dry_run: Option<bool>,
+}
+
+/// Arguments of `list_transactions`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListTransactionsParams {
+    /// At most this many transactions, newest first (1 to 1000). Default 20.
+    #[schemars(range(min = 1, max = 1000), extend("default" = 20))]
+    pub limit: Option<u64>,
+}
+
+/// Decoded arguments of `undo`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoRequest {
+    /// The transaction to undo.
+    pub transaction_id: crate::undo::TransactionId,
+    /// Do not write.
+    pub dry_run: bool,
+}
+
+/// Most transactions one `list_transactions` call returns.
+pub const MAX_LIST_LIMIT: u64 = 1000;
+/// How many `list_transactions` returns when `limit` is absent.
+pub const DEFAULT_LIST_LIMIT: u64 = 20;
+
 /// A decoded edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditArg {
@@ -599,6 +633,56 @@ fn field_use(key: &str) -> &'static str {
     }
 }
 
+const UNDO_FIELDS: &[&str] = &["transaction_id", "dry_run"];
+const LIST_TRANSACTIONS_FIELDS: &[&str] = &["limit"];
+
+/// Decodes `undo` arguments, reporting every problem at once.
+pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
+    let mut d = Decoder::default();
+    let result = d.object("", args, UNDO_FIELDS).and_then(|map| {
+        let dry_run = d.opt_bool(map, "", "dry_run");
+        let id = d.string(map, "", "transaction_id").and_then(|text| {
+            let id = crate::undo::TransactionId::parse(&text);
+            if id.is_none() {
+                d.push(
+                    "transaction_id",
+                    ErrorCode::InvalidArgument,
+                    "transaction_id is not a transaction id (like 019a2b3c4d5e-00001f2a-00000003): \
+                     copy it from a call's answer or from list_transactions",
+                );
+            }
+            id
+        });
+        Some(UndoRequest {
+            transaction_id: id?,
+            dry_run: dry_run.unwrap_or(false),
+        })
+    });
+    finish_with(d, result)
+}
+
+/// Decodes `list_transactions` arguments: the limit.
+pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
+    let mut d = Decoder::default();
+    let result = d
+        .object("", args, LIST_TRANSACTIONS_FIELDS)
+        .and_then(|map| match map.get("limit") {
+            None | Some(Value::Null) => Some(DEFAULT_LIST_LIMIT),
+            Some(v) => match v.as_u64() {
+                Some(n) if (1..=MAX_LIST_LIMIT).contains(&n) => Some(n),
+                _ => {
+                    d.push(
+                        "limit",
+                        ErrorCode::InvalidArgument,
+                        format!("limit must be an integer from 1 to {MAX_LIST_LIMIT}, found {v}"),
+                    );
+                    None
+                }
+            },
+        });
+    finish_with(d, result)
+}
+
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
     let mut d = Decoder::default();
@@ -747,6 +831,10 @@ fn clip(mut text: String) -> String {
 }
 
 fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Violation>> {
+    finish_with(d, result)
+}
+
+fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
     match result {
         Some(r) if d.violations.is_empty() => Ok(r),
         _ => {

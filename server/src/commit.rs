@@ -286,6 +286,7 @@ impl From<FileChange> for PathChange {
             before: Before::Present(c.snapshot),
             after: Some(c.new_bytes),
             like: None,
+            mode: None,
             backup: c.backup,
         }
     }
@@ -318,6 +319,10 @@ pub struct PathChange {
     /// For a creation: the file whose mode (and owner, when root) the new
     /// file gets (a moved file keeps its own); `None`: 0666 less the umask.
     pub like: Option<Metadata>,
+    /// For a creation without `like`: the mode bits the new file gets (an
+    /// undo re-creating a deleted file gives it its recorded mode); `None`:
+    /// 0666 less the umask.
+    pub mode: Option<u32>,
     /// Keep the original as `<file>.bak` (edits only, and only if written).
     pub backup: bool,
 }
@@ -1260,7 +1265,14 @@ impl Committer {
                 })
             }
             (Role::File(_), Before::Absent(_), _) => {
-                let attrs = change.like.as_ref().map_or_else(Attrs::new_file, Attrs::of);
+                let attrs = match (&change.like, change.mode) {
+                    (Some(like), _) => Attrs::of(like),
+                    (None, Some(mode)) => Attrs {
+                        mode: mode & 0o7777,
+                        ..Attrs::new_file()
+                    },
+                    (None, None) => Attrs::new_file(),
+                };
                 let new_bytes = change.after.as_deref().unwrap_or_default();
                 let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, self.durable)
                     .map_err(err(FsOp::Stage))?;

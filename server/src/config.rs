@@ -61,6 +61,8 @@ pub struct Config {
     /// Open handles of `/` and of the roots, shared by every clone. A clone
     /// with other (narrower) `roots` opens those on first use.
     pub handles: Handles,
+    /// The undo store (issue #14): where committed calls are recorded.
+    pub undo: crate::undo::UndoState,
 }
 
 impl Config {
@@ -93,7 +95,17 @@ impl Config {
             limits,
             journal_dir,
             handles,
+            undo: crate::undo::UndoState::Unavailable {
+                dir: PathBuf::new(),
+                os_error: "ENOENT".to_string(),
+            },
         })
+    }
+
+    /// The configuration with the undo store `undo`.
+    pub fn with_undo(mut self, undo: crate::undo::UndoState) -> Config {
+        self.undo = undo;
+        self
     }
 
     /// True if the canonical `path` is one of the roots or below one.

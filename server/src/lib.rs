@@ -39,3 +39,4 @@ pub mod taxonomy;
 #[cfg(feature = "mcp")]
 pub mod transport;
 pub mod undo;
+pub mod undo_tool;

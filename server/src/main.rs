@@ -17,6 +17,7 @@ use splice_server::config::{Config, Limits};
 use splice_server::explain;
 use splice_server::mcp::Splice;
 use splice_server::recover_report;
+use splice_server::undo::{UndoLimits, UndoState, UndoStore};
 
 /// An MCP server for exact, all-or-nothing multi-edits with structured errors.
 ///
@@ -50,6 +51,21 @@ struct Cli {
     /// owns it or others can write to it.
     #[arg(long, value_name = "DIR", global = true)]
     journal_dir: Option<PathBuf>,
+    /// Where the undo store lives (what `undo` restores; it survives a
+    /// restart). Default: `undo` inside --journal-dir when that is given,
+    /// else $XDG_STATE_HOME/splice/undo or ~/.local/state/splice/undo.
+    /// Created mode 0700; refused if another user owns it or others can
+    /// write to it (edits then still work, but cannot be undone).
+    #[arg(long, value_name = "DIR", global = true)]
+    undo_dir: Option<PathBuf>,
+    /// Most committed calls the undo store keeps (the oldest are dropped);
+    /// 0 turns recording off.
+    #[arg(long, value_name = "N", default_value_t = splice_server::undo::DEFAULT_MAX_TRANSACTIONS, global = true)]
+    undo_max_transactions: usize,
+    /// Most bytes of file content the undo store keeps (the oldest calls
+    /// are dropped; a call larger than this alone is not recorded).
+    #[arg(long, value_name = "BYTES", default_value_t = splice_server::undo::DEFAULT_MAX_BYTES, global = true)]
+    undo_max_bytes: u64,
     /// Most tool calls doing work at the same time; more wait (at most 30 s,
     /// then SERVER_BUSY). Calls waiting for a file another call holds do
     /// not count.
@@ -146,7 +162,29 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let cfg = match Config::new(&roots, limits, journal_dir.clone()) {
-        Ok(c) => c,
+        Ok(c) => match &cli.command {
+            // `explain` returned above; `recover` needs no undo store.
+            Some(Command::Recover { .. }) => c,
+            _ => {
+                let dir = cli.undo_dir.clone().or_else(|| match &cli.journal_dir {
+                    Some(journal) => Some(journal.join("undo")),
+                    None => UndoStore::default_dir(),
+                });
+                let limits = UndoLimits {
+                    max_transactions: cli.undo_max_transactions,
+                    max_bytes: cli.undo_max_bytes,
+                };
+                match dir {
+                    Some(dir) => c.with_undo(UndoState::open(dir, limits)),
+                    None => {
+                        tracing::warn!(
+                            "no undo directory (HOME and XDG_STATE_HOME are unset; pass --undo-dir DIR): edits cannot be undone"
+                        );
+                        c
+                    }
+                }
+            }
+        },
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;

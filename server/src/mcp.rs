@@ -52,17 +52,23 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::admission::{Admission, Bounds, Refused};
-use crate::args::{self, EditRequest, MultiEditFilesParams, MultiEditParams};
+use crate::args::{
+    self, EditRequest, ListTransactionsParams, MultiEditFilesParams, MultiEditParams, UndoParams,
+};
 use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
 use crate::commit::{Committer, Wait};
 use crate::config::Config;
 use crate::taxonomy::ErrorEnvelope;
-use crate::{envelopes, ops, resources, response};
+use crate::{envelopes, ops, resources, response, undo_tool};
 
 /// Name of the single-file tool.
 pub const MULTI_EDIT: &str = "multi_edit";
 /// Name of the multi-file tool.
 pub const MULTI_EDIT_FILES: &str = "multi_edit_files";
+/// Name of the tool that undoes a committed call.
+pub const UNDO: &str = "undo";
+/// Name of the read-only tool that lists what can be undone.
+pub const LIST_TRANSACTIONS: &str = "list_transactions";
 
 /// What a caught panic reports (the panic itself goes to the log).
 const DETAIL: &str =
@@ -367,6 +373,56 @@ impl Splice {
     }
 }
 
+impl Splice {
+    /// Runs `op` (an `undo` or a `list_transactions`) on the blocking pool,
+    /// admitted like an edit (it counts against the calls in flight; its
+    /// memory is that of the files it restores, reserved as `footprint`),
+    /// with the call's cancellation and one lock deadline.
+    async fn schedule_plain<T>(
+        &self,
+        cfg: Arc<Config>,
+        source: RootsSource,
+        footprint: u64,
+        context: &RequestContext<RoleServer>,
+        op: impl FnOnce(&Config, &Committer, Wait<'_>) -> Result<T, ErrorEnvelope> + Send + 'static,
+    ) -> CallToolResult
+    where
+        T: Serialize + Send + 'static,
+    {
+        let ct = context.ct.clone();
+        let until = std::time::Instant::now() + self.committer.lock_wait();
+        let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
+            Ok(admitted) => admitted,
+            Err(Refused::Busy { limit, max, actual }) => {
+                tracing::warn!(limit, max, actual, "call refused: the server is busy");
+                return error_result(&envelopes::server_busy(limit, max, actual));
+            }
+            Err(_) => return error_result(&envelopes::cancelled()),
+        };
+        let committer = self.committer.clone();
+        let joined = tokio::task::spawn_blocking(move || {
+            let cancelled = move || ct.is_cancelled();
+            let wait = Wait {
+                cancelled: &cancelled,
+                until: Some(until),
+            };
+            op(&cfg, &committer, wait)
+        })
+        .await;
+        match joined {
+            Ok(Ok(success)) => structured(serde_json::to_value(success), false),
+            Ok(Err(envelope)) => error_result(&envelopes::with_roots_source(envelope, source)),
+            Err(join_error) => {
+                tracing::error!(
+                    panic = join_error.is_panic(),
+                    "tool call aborted: {join_error}"
+                );
+                error_result(&envelopes::internal(DETAIL))
+            }
+        }
+    }
+}
+
 /// Gives the memory a large call freed back to the system. glibc keeps freed
 /// memory in per-thread arenas, and calls run on whichever blocking thread is
 /// free, so without this a server that ran a few large calls stays at the
@@ -469,6 +525,37 @@ pub fn tools() -> Vec<Tool> {
         )
         .with_raw_output_schema(Arc::new(response::multi_edit_files_output_schema()))
         .with_annotations(annotations("Multi-edit several files atomically")),
+        Tool::new(
+            UNDO,
+            "Undo one committed call of this server: give the transaction_id its answer \
+             carried (or one from list_transactions). Every file it touched goes back to its \
+             state before the call (contents restored, deleted files back with their mode, \
+             moves reversed, created files removed), as one atomic, journaled transaction, \
+             but only if every one of those files is still exactly as the call left it; \
+             otherwise nothing is changed and UNDO_CONFLICT lists each file that changed \
+             since. The undo answers its own transaction_id: undoing that redoes the call. \
+             dry_run checks and reports without writing. Undo writes no .bak files.",
+            Arc::new(input_schema::<UndoParams>()),
+        )
+        .with_raw_output_schema(Arc::new(response::undo_output_schema()))
+        .with_annotations(annotations("Undo a committed call")),
+        Tool::new(
+            LIST_TRANSACTIONS,
+            "List the most recent committed calls that undo can still take, newest first: \
+             transaction_id, time, tool, and each file with what the call did to it (edit, \
+             create, delete, move_from, move_to). Only calls whose files are all inside the \
+             allowed roots are listed; the server keeps a bounded number (the oldest are \
+             dropped). Reads nothing but the server's undo store.",
+            Arc::new(input_schema::<ListTransactionsParams>()),
+        )
+        .with_raw_output_schema(Arc::new(response::list_transactions_output_schema()))
+        .with_annotations(
+            ToolAnnotations::with_title("List undoable calls")
+                .read_only(true)
+                .destructive(false)
+                .idempotent(true)
+                .open_world(false),
+        ),
     ]
 }
 
@@ -496,7 +583,9 @@ impl ServerHandler for Splice {
         ))
         .with_instructions(
             "splice edits files inside its allowed roots with exact find-and-replace. Use \
-             multi_edit for one file and multi_edit_files for an atomic change across files. \
+             multi_edit for one file and multi_edit_files for an atomic change across files; \
+             each committed call answers a transaction_id that undo takes to put it back \
+             (list_transactions shows what can be undone). \
              On failure read error_code, retryable and recovery_hints; MATCH_NOT_FOUND and \
              AMBIGUOUS_MATCH carry the surrounding file text so you can fix old_string without \
              re-reading the file. The envelope schema and the error reference are resources.",
@@ -522,9 +611,12 @@ impl ServerHandler for Splice {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        if name != MULTI_EDIT && name != MULTI_EDIT_FILES {
+        if ![MULTI_EDIT, MULTI_EDIT_FILES, UNDO, LIST_TRANSACTIONS].contains(&name.as_str()) {
             return Err(McpError::invalid_params(
-                format!("unknown tool `{name}`; this server has multi_edit and multi_edit_files"),
+                format!(
+                    "unknown tool `{name}`; this server has multi_edit, multi_edit_files, undo \
+                     and list_transactions"
+                ),
                 None,
             ));
         }
@@ -540,7 +632,40 @@ impl ServerHandler for Splice {
             .into());
         }
         tracing::debug!(tool = %name, bytes = size, "call");
-        let result = if name == MULTI_EDIT {
+        let result = if name == UNDO {
+            match args::decode_undo(&arguments) {
+                Err(violations) => error_result(&envelopes::validation_failed(violations)),
+                Ok(req) => {
+                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
+                        Roots::Run(cfg, source) => (cfg, source),
+                        Roots::Ask(question) => return Ok(question.into()),
+                    };
+                    // The restored contents, twice (the record and the change).
+                    let footprint = cfg
+                        .undo
+                        .store()
+                        .map_or(0, |s| s.limits().max_bytes.min(limits.max_file_size * 4));
+                    self.schedule_plain(cfg, source, footprint, &context, move |cfg, c, wait| {
+                        undo_tool::undo(cfg, c, &req, wait)
+                    })
+                    .await
+                }
+            }
+        } else if name == LIST_TRANSACTIONS {
+            match args::decode_list_transactions(&arguments) {
+                Err(violations) => error_result(&envelopes::validation_failed(violations)),
+                Ok(limit) => {
+                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
+                        Roots::Run(cfg, source) => (cfg, source),
+                        Roots::Ask(question) => return Ok(question.into()),
+                    };
+                    self.schedule_plain(cfg, source, 0, &context, move |cfg, _, _| {
+                        undo_tool::list_transactions(cfg, limit)
+                    })
+                    .await
+                }
+            }
+        } else if name == MULTI_EDIT {
             match args::decode_multi_edit(&arguments, &limits) {
                 Err(violations) => error_result(&envelopes::validation_failed(violations)),
                 Ok(req) => {

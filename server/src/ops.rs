@@ -39,6 +39,7 @@ use crate::response::{
     self, EditSummary, FileResult, FilesSummary, MultiEditFilesSuccess, MultiEditSuccess,
 };
 use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
+use crate::undo::{Operation, PathRecord, Recorded, Transaction};
 
 /// One file, read and edited in memory, not yet written.
 struct Planned {
@@ -92,13 +93,22 @@ pub fn multi_edit(
     let file = &req.files[0];
     let ctx = FileCtx::single(&file.file_path);
     let planned = plan(cfg, &ctx, file)?;
-    let mut results = finish(cfg, committer, req, vec![Step::Edit(planned)], &[ctx], wait)?;
+    let (mut results, undoable) = finish(
+        cfg,
+        committer,
+        "multi_edit",
+        req,
+        vec![Step::Edit(planned)],
+        &[ctx],
+        wait,
+    )?;
     let r = results.remove(0);
-    let message = summary(&r, req.dry_run);
+    let message = summary(&r, req.dry_run) + undoable.note();
     let mut answer = MultiEditSuccess {
         success: true,
         message,
         dry_run: req.dry_run,
+        transaction_id: undoable.id(),
         file: r,
     };
     response::fit_answer(&mut answer, cfg.limits.max_answer_bytes);
@@ -125,7 +135,15 @@ pub fn multi_edit_files(
             .map_err(|e| with_statuses(e, &req.files, i))?;
         planned.push(step);
     }
-    let results = finish(cfg, committer, req, planned, &ctxs, wait)?;
+    let (results, undoable) = finish(
+        cfg,
+        committer,
+        "multi_edit_files",
+        req,
+        planned,
+        &ctxs,
+        wait,
+    )?;
     let changed = results.iter().filter(|r| r.changed).count();
     let count = |op: &str| {
         results
@@ -154,8 +172,9 @@ pub fn multi_edit_files(
     let n = results.len() as u64;
     let mut answer = MultiEditFilesSuccess {
         success: true,
-        message,
+        message: message + undoable.note(),
         dry_run: req.dry_run,
+        transaction_id: undoable.id(),
         files_edited: n,
         summary: FilesSummary {
             total_files: n,
@@ -535,15 +554,107 @@ fn replan(
     Ok((now, outcome))
 }
 
-/// Commits (unless dry run) and builds the per-file results.
+/// Whether a call can be undone ([`crate::undo`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Undoable {
+    /// Nothing was written (a dry run, or no change), or the server has no
+    /// undo store: nothing to say.
+    Nothing,
+    /// Recorded under this id.
+    Recorded(crate::undo::TransactionId),
+    /// Committed but not recorded, for this reason.
+    NotRecorded(&'static str),
+}
+
+impl Undoable {
+    /// The id to answer.
+    pub(crate) fn id(&self) -> Option<String> {
+        match self {
+            Undoable::Recorded(id) => Some(id.to_string()),
+            _ => None,
+        }
+    }
+
+    /// What the answer's message adds.
+    pub(crate) fn note(&self) -> &'static str {
+        match self {
+            Undoable::NotRecorded(why) => why,
+            _ => "",
+        }
+    }
+}
+
+/// What the undo store keeps of one path of a transaction, gathered before
+/// the commit consumes the changes.
+pub(crate) struct Recording {
+    pub path: PathBuf,
+    pub operation: Operation,
+    pub before: Option<(Vec<u8>, u32)>,
+    pub after_sha256: Option<String>,
+}
+
+impl Recording {
+    /// The record of `change` (before it is committed).
+    pub(crate) fn of(change: &PathChange, operation: Operation) -> Recording {
+        Recording {
+            path: change.path().to_path_buf(),
+            operation,
+            before: match &change.before {
+                Before::Present(s) => Some((s.bytes.clone(), s.metadata.mode() & 0o7777)),
+                Before::Absent(_) => None,
+            },
+            after_sha256: change.after.as_deref().map(|a| hex::encode(sha256(a))),
+        }
+    }
+}
+
+/// What a call's message adds when its content is over the store's bound.
+const TOO_LARGE: &str = "; not recorded for undo (larger than the undo store's byte bound)";
+
+/// Records a committed transaction in the store; never fails the call.
+pub(crate) fn record(
+    cfg: &Config,
+    tool: &str,
+    undoes: Option<crate::undo::TransactionId>,
+    paths: Vec<Recording>,
+) -> Undoable {
+    let Some(store) = cfg.undo.store().filter(|s| s.limits().max_transactions > 0) else {
+        return Undoable::Nothing;
+    };
+    let paths = paths
+        .into_iter()
+        .map(|r| PathRecord {
+            path: r.path,
+            operation: r.operation,
+            before: r.before,
+            after_sha256: r.after_sha256,
+        })
+        .collect();
+    let tx = Transaction::now(tool, undoes, paths);
+    match store.record(&tx) {
+        Ok(Recorded::Stored) => Undoable::Recorded(tx.id),
+        Ok(Recorded::TooLarge) => Undoable::NotRecorded(TOO_LARGE),
+        Ok(Recorded::NotRepresentable) => {
+            Undoable::NotRecorded("; not recorded for undo (a path is not valid UTF-8)")
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "a committed call could not be recorded for undo");
+            Undoable::NotRecorded("; not recorded for undo (the undo store could not be written)")
+        }
+    }
+}
+
+/// Commits (unless dry run) and builds the per-file results, and records
+/// the transaction for undo.
 fn finish(
     cfg: &Config,
     committer: &Committer,
+    tool: &str,
     req: &EditRequest,
     planned: Vec<Step>,
     ctxs: &[FileCtx],
     wait: Wait<'_>,
-) -> Result<Vec<FileResult>, ErrorEnvelope> {
+) -> Result<(Vec<FileResult>, Undoable), ErrorEnvelope> {
     let max_out = cfg.limits.max_output_bytes;
     let mut results: Vec<FileResult> = planned
         .iter()
@@ -552,15 +663,17 @@ fn finish(
         .map(|(i, (p, f))| step_result(i, f, p, req, max_out))
         .collect();
     if req.dry_run {
-        return Ok(results);
+        return Ok((results, Undoable::Nothing));
     }
     // The transaction, path by path; `owner[k]` is the entry of change `k`
     // (a move gives two). Edits that change nothing are not written.
     let mut owner: Vec<usize> = Vec::new();
     let mut changes: Vec<PathChange> = Vec::new();
-    let mut push = |i: usize, c: PathChange| {
+    let mut operations: Vec<Operation> = Vec::new();
+    let mut push = |i: usize, c: PathChange, op: Operation| {
         owner.push(i);
         changes.push(c);
+        operations.push(op);
     };
     for (i, step) in planned.into_iter().enumerate() {
         match step {
@@ -570,7 +683,13 @@ fn finish(
                     before: Before::Present(p.snapshot),
                     after: Some(p.outcome.content),
                     like: None,
+                    mode: None,
                     backup: req.backup,
+                },
+                if matches!(req.files[i].op, FileOp::Create { .. }) {
+                    Operation::Create
+                } else {
+                    Operation::Edit
                 },
             ),
             Step::Edit(_) => {}
@@ -580,8 +699,10 @@ fn finish(
                     before: Before::Absent(at),
                     after: Some(outcome.content),
                     like: None,
+                    mode: None,
                     backup: false,
                 },
+                Operation::Create,
             ),
             Step::Delete(snapshot) => push(
                 i,
@@ -589,8 +710,10 @@ fn finish(
                     before: Before::Present(snapshot),
                     after: None,
                     like: None,
+                    mode: None,
                     backup: false,
                 },
+                Operation::Delete,
             ),
             Step::Move { from, to } => {
                 let like = Some(from.snapshot.metadata.clone());
@@ -600,8 +723,10 @@ fn finish(
                         before: Before::Absent(to),
                         after: Some(from.outcome.content),
                         like,
+                        mode: None,
                         backup: false,
                     },
+                    Operation::MoveTo,
                 );
                 push(
                     i,
@@ -609,19 +734,43 @@ fn finish(
                         before: Before::Present(from.snapshot),
                         after: None,
                         like: None,
+                        mode: None,
                         backup: false,
                     },
+                    Operation::MoveFrom,
                 );
             }
         }
     }
     if changes.is_empty() {
-        return Ok(results);
+        return Ok((results, Undoable::Nothing));
     }
+    // What the undo store keeps: each path's content before and a hash of
+    // it after (updated below for a path re-planned under its lock).
+    // A transaction larger than the store's byte bound is not copied at all.
+    let before_bytes: u64 = changes
+        .iter()
+        .map(|c| match &c.before {
+            Before::Present(s) => s.bytes.len() as u64,
+            Before::Absent(_) => 0,
+        })
+        .sum();
+    let too_large = cfg
+        .undo
+        .store()
+        .is_some_and(|s| s.limits().max_transactions > 0 && before_bytes > s.limits().max_bytes);
+    let mut recording: Option<Vec<Recording>> = cfg.undo.store().filter(|_| !too_large).map(|_| {
+        changes
+            .iter()
+            .zip(&operations)
+            .map(|(c, &op)| Recording::of(c, op))
+            .collect()
+    });
     // Files another call changed since they were read, re-planned under the
     // lock: their results are recomputed from what was actually written.
     let mut replanned: Vec<(usize, engine::Outcome)> = Vec::new();
-    let rebase = |k: usize, open: &std::fs::File| {
+    let mut rebased: Vec<(usize, Vec<u8>, Option<Vec<u8>>)> = Vec::new();
+    let mut rebase = |k: usize, open: &std::fs::File| {
         let i = owner[k];
         let file = &req.files[i];
         if file.expected_sha256.is_some() {
@@ -652,8 +801,31 @@ fn finish(
             FileOp::Create { .. } | FileOp::Move { .. } => Ok(None),
         }
     };
+    let keep = recording.is_some();
+    let rebase = |k: usize, open: &std::fs::File| {
+        let answer = rebase(k, open);
+        if keep && let Ok(Some((now, after))) = &answer {
+            rebased.push((k, now.clone(), after.clone()));
+        }
+        answer
+    };
     match committer.commit_paths(changes, wait, rebase) {
         Ok(report) => {
+            let undoable = match recording.as_mut() {
+                Some(paths) if report.files.iter().any(|f| f.written) => {
+                    for (k, now, after) in rebased {
+                        if let Some((bytes, _)) = &mut paths[k].before {
+                            *bytes = now;
+                        }
+                        paths[k].after_sha256 = after.map(|a| hex::encode(sha256(&a)));
+                    }
+                    record(cfg, tool, None, recording.take().unwrap_or_default())
+                }
+                None if too_large && report.files.iter().any(|f| f.written) => {
+                    Undoable::NotRecorded(TOO_LARGE)
+                }
+                _ => Undoable::Nothing,
+            };
             for (i, outcome) in replanned {
                 results[i] = file_result(i, &req.files[i], &[], &outcome, req, max_out);
             }
@@ -664,7 +836,7 @@ fn finish(
                     r.backup_path = Some(b.display().to_string());
                 }
             }
-            Ok(results)
+            Ok((results, undoable))
         }
         Err(CommitError::Cancelled) => Err(env::cancelled()),
         Err(CommitError::Rebase { index, error }) => {

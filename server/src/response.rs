@@ -116,6 +116,9 @@ pub struct MultiEditSuccess {
     pub message: String,
     /// Whether this was a dry run (nothing written).
     pub dry_run: bool,
+    /// The id of this committed call in the server's undo store: pass it to the `undo` tool to put every file back as it was before the call. Absent on dry runs, when nothing was written, and when the call was not recorded (the message says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction_id: Option<String>,
     /// The file's result (`file_index` is always 0).
     #[serde(flatten)]
     pub file: FileResult,
@@ -130,12 +133,85 @@ pub struct MultiEditFilesSuccess {
     pub message: String,
     /// Whether this was a dry run (nothing written).
     pub dry_run: bool,
+    /// The id of this committed call in the server's undo store: pass it to the `undo` tool to put every file back as it was before the call. Absent on dry runs, when nothing was written, and when the call was not recorded (the message says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction_id: Option<String>,
     /// Number of files in the call (all of them succeeded; `changed` and `written` say which were modified).
     pub files_edited: u64,
     /// Counts over the whole call.
     pub summary: FilesSummary,
     /// One entry per file, in call order.
     pub file_results: Vec<FileResult>,
+}
+
+/// One path an `undo` put back.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UndoneFile {
+    /// The file's canonical path.
+    pub file_path: String,
+    /// What the undo does to it: `restore` (its content before the transaction), `recreate` (it was deleted or moved away: written again with its content and mode before), `delete` (the transaction created it, or moved a file there).
+    pub action: String,
+    /// Whether it was written (false on a dry run).
+    pub written: bool,
+    /// SHA-256 (hex) of its content after the undo; absent when the undo removes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+/// Success result of `undo`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UndoSuccess {
+    /// Always true.
+    pub success: bool,
+    /// One-line summary.
+    pub message: String,
+    /// Whether this was a dry run (nothing written).
+    pub dry_run: bool,
+    /// The transaction this call undid.
+    pub undone: String,
+    /// The id of the undo itself (absent on a dry run, or when it could not be recorded): undo it to redo the transaction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction_id: Option<String>,
+    /// Every path of the transaction and what the undo did to it.
+    pub files: Vec<UndoneFile>,
+}
+
+/// One path of a listed transaction.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ListedFile {
+    /// The file's canonical path.
+    pub file_path: String,
+    /// What the transaction did to it: edit, create, delete, move_from (the source of a move), move_to (its destination).
+    pub operation: String,
+}
+
+/// One transaction of `list_transactions`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ListedTransaction {
+    /// Pass it to `undo`.
+    pub transaction_id: String,
+    /// When it committed, in milliseconds since the Unix epoch.
+    pub time_unix_ms: u64,
+    /// When it committed, as RFC 3339 UTC.
+    pub time: String,
+    /// The tool that made it: multi_edit, multi_edit_files or undo.
+    pub tool: String,
+    /// For an undo: the transaction it undid (undoing this one redoes that).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+    /// Each path and what the transaction did to it.
+    pub files: Vec<ListedFile>,
+}
+
+/// Success result of `list_transactions`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ListTransactionsSuccess {
+    /// Always true.
+    pub success: bool,
+    /// One-line summary.
+    pub message: String,
+    /// The most recent transactions the undo store holds, newest first.
+    pub transactions: Vec<ListedTransaction>,
 }
 
 /// Counts of a `multi_edit_files` success.
@@ -343,6 +419,16 @@ pub fn multi_edit_files_output_schema() -> Map<String, Value> {
     output_schema(success_schema::<MultiEditFilesSuccess>())
 }
 
+/// `outputSchema` of `undo`.
+pub fn undo_output_schema() -> Map<String, Value> {
+    output_schema(success_schema::<UndoSuccess>())
+}
+
+/// `outputSchema` of `list_transactions`.
+pub fn list_transactions_output_schema() -> Map<String, Value> {
+    output_schema(success_schema::<ListTransactionsSuccess>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +496,7 @@ mod tests {
             success: true,
             message: "dry run".into(),
             dry_run: true,
+            transaction_id: None,
             files_edited: n,
             summary: FilesSummary {
                 total_files: n,

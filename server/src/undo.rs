@@ -536,7 +536,60 @@ fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.sync_all()
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// Whether the server has a store, as the tools see it.
+#[derive(Debug, Clone)]
+pub enum UndoState {
+    /// The store is open: committed calls are recorded and can be undone.
+    Open(std::sync::Arc<UndoStore>),
+    /// It could not be opened (or none was configured): calls still
+    /// commit, unrecorded, and `undo` answers `UNDO_UNAVAILABLE` with these.
+    Unavailable { dir: PathBuf, os_error: String },
+}
+
+impl UndoState {
+    /// Opens the store in `dir`, or says why it cannot be used (logged).
+    pub fn open(dir: PathBuf, limits: UndoLimits) -> UndoState {
+        match UndoStore::open(dir.clone(), limits) {
+            Ok(store) => UndoState::Open(std::sync::Arc::new(store)),
+            Err(e) => {
+                tracing::warn!(
+                    dir = %dir.display(),
+                    "the undo store cannot be used ({e}); edits still work but cannot be undone"
+                );
+                UndoState::Unavailable {
+                    dir,
+                    os_error: errno_name(&e),
+                }
+            }
+        }
+    }
+
+    /// The open store, if any.
+    pub fn store(&self) -> Option<&UndoStore> {
+        match self {
+            UndoState::Open(s) => Some(s),
+            UndoState::Unavailable { .. } => None,
+        }
+    }
+}
+
+/// The name of an I/O error's errno (`EACCES`, ...), `EBADMSG` for a damaged
+/// record, `EIO` when there is none.
+pub fn errno_name(e: &io::Error) -> String {
+    if e.kind() == io::ErrorKind::InvalidData {
+        return "EBADMSG".to_string();
+    }
+    if e.kind() == io::ErrorKind::PermissionDenied && e.raw_os_error().is_none() {
+        return "EACCES".to_string(); // refused by check_private
+    }
+    e.raw_os_error()
+        .and_then(crate::fsio::errno_name)
+        .unwrap_or("EIO")
+        .to_string()
+}
+
+/// The SHA-256 of `bytes`, in lowercase hex (the hashes a record holds).
+pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 

@@ -379,18 +379,21 @@ fn commit_next_mixed(dir: &Path, committer: &Committer) {
             before: Before::Present(snap(format!("e{i}"))),
             after: Some(content(g + 1, i)),
             like: None,
+            mode: None,
             backup: false,
         });
         changes.push(PathChange {
             before: absent(format!("n{}/c{i}", g + 1)),
             after: Some(content(g + 1, 100 + i)),
             like: None,
+            mode: None,
             backup: false,
         });
         changes.push(PathChange {
             before: Before::Present(snap(format!("n{g}/c{i}"))),
             after: None,
             like: None,
+            mode: None,
             backup: false,
         });
         let m = snap(format!("mv/m{i}.g{g}"));
@@ -398,12 +401,14 @@ fn commit_next_mixed(dir: &Path, committer: &Committer) {
             before: absent(format!("mv/m{i}.g{}", g + 1)),
             after: Some(m.bytes.clone()),
             like: Some(m.metadata.clone()),
+            mode: None,
             backup: false,
         });
         changes.push(PathChange {
             before: Before::Present(m),
             after: None,
             like: None,
+            mode: None,
             backup: false,
         });
     }

@@ -81,12 +81,17 @@ class Tools(Era):
     async def test_list_tools_schemas_are_portable(self):
         async with self.client() as c:
             tools = (await c.list_tools()).tools
-        self.assertEqual(sorted(t.name for t in tools), ["multi_edit", "multi_edit_files"])
+        self.assertEqual(
+            sorted(t.name for t in tools), ["list_transactions", "multi_edit", "multi_edit_files", "undo"]
+        )
         for t in tools:
+            self.assertEqual(t.annotations.read_only_hint, t.name == "list_transactions", t.name)
             text = json.dumps(t.input_schema)
             for bad in ('"$ref"', '"$defs"', '"$schema"', '"null"'):
                 self.assertNotIn(bad, text, t.name)
             self.assertEqual(t.output_schema["type"], "object")
+            if t.name not in ("multi_edit", "multi_edit_files"):
+                continue
             # multi_edit never creates files; multi_edit_files says how it does.
             self.assertIn("never creat" if t.name == "multi_edit" else "create_parents", t.description)
             self.assertIn(".bak", t.description)
@@ -183,6 +188,48 @@ class Tools(Era):
             self.assertEqual([v["code"] for v in self.answer(r)["violations"]], ["PATH_CONFLICT"])
             r = await c.call_tool("multi_edit_files", {"files": [{"file_path": str(moved), "op": "move", "move_to": str(moved)}]})
             self.assertEqual([v["code"] for v in self.answer(r)["violations"]], ["MOVE_ONTO_ITSELF"])
+
+    async def test_undo_and_redo(self):
+        a = self.file("ua.txt", "a1\n")
+        gone = self.file("ugone.txt", "bye\n")
+        src = self.file("usrc.txt", "s1\n")
+        moved = self.root / "umoved" / "usrc.txt"
+        async with self.client() as c:
+            ok = self.answer(
+                await c.call_tool(
+                    "multi_edit_files",
+                    {
+                        "files": [
+                            {"file_path": str(a), "edits": [{"old_string": "a1", "new_string": "a2"}]},
+                            {"file_path": str(gone), "op": "delete"},
+                            {"file_path": str(src), "op": "move", "move_to": str(moved), "create_parents": True},
+                        ],
+                        "backup": False,
+                    },
+                )
+            )
+            tx = ok["transaction_id"]
+            listed = self.answer(await c.call_tool("list_transactions", {}))
+            self.assertEqual(listed["transactions"][0]["transaction_id"], tx)
+            self.assertEqual(
+                sorted(f["operation"] for f in listed["transactions"][0]["files"]),
+                ["delete", "edit", "move_from", "move_to"],
+            )
+            undo = self.answer(await c.call_tool("undo", {"transaction_id": tx}))
+            self.assertEqual((a.read_text(), gone.read_text(), src.read_text()), ("a1\n", "bye\n", "s1\n"))
+            self.assertFalse(moved.exists())
+            redo = self.answer(await c.call_tool("undo", {"transaction_id": undo["transaction_id"]}))
+            self.assertEqual((a.read_text(), moved.read_text()), ("a2\n", "s1\n"))
+            self.assertFalse(gone.exists() or src.exists())
+            moved.write_text("changed outside\n")
+            r = await c.call_tool("undo", {"transaction_id": redo["transaction_id"]})
+            self.assertTrue(r.is_error, r)
+            e = self.answer(r)
+            self.assertEqual(e["error_code"], "UNDO_CONFLICT")
+            self.assertEqual([f["file_path"] for f in e["context"]["changed_files"]], [str(moved)])
+            self.assertEqual(moved.read_text(), "changed outside\n")
+            r = await c.call_tool("undo", {"transaction_id": "000000000000-00000000-00000000"})
+            self.assertEqual(self.answer(r)["error_code"], "TRANSACTION_NOT_FOUND")
 
     async def test_each_error_class(self):
         p = self.file("e.txt", "x = 1\nx = 1\ny\n")

@@ -6,7 +6,7 @@
 // Run by tests/tests/it/interop.rs (cargo test), which sets SPLICE_BIN.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -51,14 +51,16 @@ function file(name, text) {
   return p;
 }
 
-test("tools/list: both tools, object output schemas, destructive annotations", async () => {
+test("tools/list: four tools, object output schemas, annotations", async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["multi_edit", "multi_edit_files"]);
+  assert.deepEqual(names, ["list_transactions", "multi_edit", "multi_edit_files", "undo"]);
   for (const t of tools) {
     assert.equal(t.outputSchema.type, "object");
-    assert.equal(t.annotations.destructiveHint, true);
-    assert.equal(t.annotations.idempotentHint, false);
+    const readOnly = t.name === "list_transactions";
+    assert.equal(t.annotations.readOnlyHint, readOnly);
+    assert.equal(t.annotations.destructiveHint, !readOnly);
+    assert.equal(t.annotations.idempotentHint, readOnly);
     assert.ok(t.inputSchema.properties, "input schema has properties");
   }
   assert.deepEqual(warnings, [], "the SDK warned while compiling our schemas");
@@ -216,6 +218,47 @@ test("multi_edit_files: create, delete and move in one transaction (issue #14)",
   assert.equal(readFileSync(keep, "utf8"), "k2\n");
 });
 
+test("undo and redo (issue #14): ids, listing, UNDO_CONFLICT and TRANSACTION_NOT_FOUND validated by the SDK", async () => {
+  const a = file("undo-a.txt", "a1\n");
+  const gone = file("undo-gone.txt", "bye\n");
+  const made = join(root, "undo-made.txt");
+  const ok = await client.callTool({
+    name: "multi_edit_files",
+    arguments: {
+      files: [
+        { file_path: a, edits: [{ old_string: "a1", new_string: "a2" }] },
+        { file_path: gone, op: "delete" },
+        { file_path: made, op: "create", content: "made\n" },
+      ],
+      backup: false,
+    },
+  });
+  assert.ok(!ok.isError, JSON.stringify(ok));
+  const id = ok.structuredContent.transaction_id;
+  assert.match(id, /^[0-9a-f]{12}-[0-9a-f]{8}-[0-9a-f]{8}$/);
+  const list = await client.callTool({ name: "list_transactions", arguments: { limit: 1 } });
+  assert.ok(!list.isError, JSON.stringify(list));
+  assert.equal(list.structuredContent.transactions[0].transaction_id, id);
+  const undo = await client.callTool({ name: "undo", arguments: { transaction_id: id } });
+  assert.ok(!undo.isError, JSON.stringify(undo));
+  assert.equal(readFileSync(a, "utf8"), "a1\n");
+  assert.equal(readFileSync(gone, "utf8"), "bye\n");
+  assert.ok(!existsSync(made));
+  const redo = await client.callTool({ name: "undo", arguments: { transaction_id: undo.structuredContent.transaction_id } });
+  assert.ok(!redo.isError, JSON.stringify(redo));
+  assert.equal(readFileSync(a, "utf8"), "a2\n");
+  assert.ok(!existsSync(gone) && existsSync(made));
+  // A file the redo wrote changes outside: undoing the redo is refused, naming it.
+  writeFileSync(a, "outside\n");
+  const conflict = await client.callTool({ name: "undo", arguments: { transaction_id: redo.structuredContent.transaction_id } });
+  assert.equal(conflict.isError, true);
+  assert.equal(conflict.structuredContent.error_code, "UNDO_CONFLICT");
+  assert.deepEqual(conflict.structuredContent.context.changed_files.map((f) => f.file_path), [realpathSync(a)]);
+  assert.equal(readFileSync(a, "utf8"), "outside\n");
+  const missing = await client.callTool({ name: "undo", arguments: { transaction_id: "000000000000-00000000-00000000" } });
+  assert.equal(missing.structuredContent.error_code, "TRANSACTION_NOT_FOUND");
+});
+
 test("100-file worst case: the answer stays under the bound, the connection survives", async () => {
   // Every line of 100 files rewritten, dry run with contents: unbounded,
   // the diffs and contents alone would be ~30 MB counting both copies, and the SDK
@@ -245,7 +288,7 @@ test("100-file worst case: the answer stays under the bound, the connection surv
   assert.equal(readFileSync(files[0].file_path, "utf8"), text);
   // Still connected.
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 2);
+  assert.equal(tools.length, 4);
 });
 
 test("unknown tool is a protocol error, not a tool result", async () => {

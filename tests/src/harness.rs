@@ -77,6 +77,10 @@ pub struct Launch {
     pub wrapper: Vec<std::ffi::OsString>,
     /// Journal directory (defaults to a fresh temp dir).
     pub journal_dir: Option<PathBuf>,
+    /// Undo store directory (defaults to a fresh temp dir of its own, so
+    /// that a test's journal directory holds journals only and tests never
+    /// share a store; ignored when `args` has `--undo-dir`).
+    pub undo_dir: Option<PathBuf>,
     /// Working directory of the server (defaults to the test's own), e.g. to
     /// check that relative paths and `/proc/self/cwd` do not reach it.
     pub current_dir: Option<PathBuf>,
@@ -87,6 +91,7 @@ pub struct Server {
     client: RunningService<RoleClient, ()>,
     pid: Option<u32>,
     _journal: Option<tempfile::TempDir>,
+    _undo: Option<tempfile::TempDir>,
 }
 
 /// One tool call's result, decoded.
@@ -139,6 +144,19 @@ impl Server {
             cmd.arg("--root").arg(r);
         }
         cmd.arg("--journal-dir").arg(&journal_dir);
+        let mut undo_keep = None;
+        if !launch.args.iter().any(|a| a == "--undo-dir") {
+            let dir = match &launch.undo_dir {
+                Some(d) => d.clone(),
+                None => {
+                    let t = tempfile::tempdir().expect("tempdir");
+                    let p = t.path().join("undo");
+                    undo_keep = Some(t);
+                    p
+                }
+            };
+            cmd.arg("--undo-dir").arg(dir);
+        }
         cmd.args(&launch.args);
         cmd.env("RUST_LOG", "warn");
         if let Some(dir) = &launch.current_dir {
@@ -151,6 +169,7 @@ impl Server {
             client,
             pid,
             _journal: keep,
+            _undo: undo_keep,
         }
     }
 
@@ -440,13 +459,14 @@ impl Drop for Raw {
 }
 
 /// One iteration of a kill test: starts `splice --root root --journal-dir
-/// journal`, initializes it, sends `tools/call` with `params`, SIGKILLs it
+/// journal` with `server_args`, initializes it, sends `tools/call` with `params`, SIGKILLs it
 /// `after` the call was sent (anywhere from "just received" to "long
 /// done"), then runs `splice recover` on the same directories, as the next
 /// start of the server would, and asserts that it succeeded.
 pub fn kill_mid_call_then_recover(
     root: &Path,
     journal: &Path,
+    server_args: &[&std::ffi::OsStr],
     params: Value,
     after: std::time::Duration,
 ) {
@@ -463,6 +483,7 @@ pub fn kill_mid_call_then_recover(
         .arg(root)
         .arg("--journal-dir")
         .arg(journal)
+        .args(server_args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -523,24 +523,28 @@ fn mixed_changes(fx: &Fixture) -> Vec<PathChange> {
             before: Before::Absent(absent("p/q/c")),
             after: Some(b"created".to_vec()),
             like: None,
+            mode: None,
             backup: false,
         },
         PathChange {
             before: Before::Present(snap("d")),
             after: None,
             like: None,
+            mode: None,
             backup: false,
         },
         PathChange {
             before: Before::Absent(absent("m2")),
             after: Some(m.bytes.clone()),
             like: Some(m.metadata.clone()),
+            mode: None,
             backup: false,
         },
         PathChange {
             before: Before::Present(m),
             after: None,
             like: None,
+            mode: None,
             backup: false,
         },
     ]

@@ -40,14 +40,22 @@ async fn tool_discovery() {
     let server = Server::in_root(&r).await;
     let tools = server.client().list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names.len(), 2);
+    // mcp-multi-edit's two tools, plus splice's undo and list_transactions.
+    assert_eq!(names.len(), 4);
     assert!(names.contains(&"multi_edit") && names.contains(&"multi_edit_files"));
+    assert!(names.contains(&"undo") && names.contains(&"list_transactions"));
     for t in &tools {
-        let required = t.input_schema["required"].as_array().unwrap();
-        let want = if t.name == "multi_edit" {
-            vec!["file_path", "edits"]
-        } else {
-            vec!["files"]
+        let required = t
+            .input_schema
+            .get("required")
+            .and_then(|r| r.as_array())
+            .cloned()
+            .unwrap_or_default();
+        let want = match t.name.as_ref() {
+            "multi_edit" => vec!["file_path", "edits"],
+            "multi_edit_files" => vec!["files"],
+            "undo" => vec!["transaction_id"],
+            _ => vec![],
         };
         for w in want {
             assert!(required.iter().any(|r| r == w), "{}: {w}", t.name);

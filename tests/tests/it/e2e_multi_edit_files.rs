@@ -320,6 +320,7 @@ fn sigkill_mid_commit_leaves_all_old_or_all_new() {
         splice_tests::harness::kill_mid_call_then_recover(
             &r,
             journal.path(),
+            &[],
             json!({
             "name": "multi_edit_files", "arguments": {"files": files, "backup": false}}),
             Duration::from_micros(seed % window_us),

@@ -552,6 +552,7 @@ fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
         .unwrap_or(60);
     let (_d, r) = root();
     let journal = tempfile::tempdir().unwrap();
+    let undo_store = tempfile::tempdir().unwrap();
     let content = |name: &str| format!("{name}\n{}\n", "x".repeat(4096));
     // Generation g: the old tree at even g, the new one at odd g; each
     // transaction turns one into the other.
@@ -627,6 +628,7 @@ fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
         splice_tests::harness::kill_mid_call_then_recover(
             &r,
             journal.path(),
+            &["--undo-dir".as_ref(), undo_store.path().as_os_str()],
             json!({
             "name": "multi_edit_files", "arguments": forward(&r)}),
             Duration::from_micros(seed % window_us),

@@ -21,6 +21,7 @@ mod e2e_ops;
 mod e2e_protocol_eras;
 mod e2e_sandbox;
 mod e2e_stdio;
+mod e2e_undo;
 mod interop;
 mod interop_py;
 mod repair_corpus;
