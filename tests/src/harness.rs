@@ -458,11 +458,92 @@ impl Drop for Raw {
     }
 }
 
-/// One iteration of a kill test: starts `splice --root root --journal-dir
-/// journal` with `server_args`, initializes it, sends `tools/call` with `params`, SIGKILLs it
-/// `after` the call was sent (anywhere from "just received" to "long
-/// done"), then runs `splice recover` on the same directories, as the next
-/// start of the server would, and asserts that it succeeded.
+/// A `splice` server spoken to as raw JSON-RPC lines, for kill tests: it
+/// can be SIGKILLed at any moment, then recovered as the next start of the
+/// server would recover.
+pub struct Killable {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Killable {
+    /// Starts `splice --root root --journal-dir journal` with `server_args`
+    /// and initializes it.
+    pub fn start(root: &Path, journal: &Path, server_args: &[&std::ffi::OsStr]) -> Killable {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(splice_bin())
+            .arg("--root")
+            .arg(root)
+            .arg("--journal-dir")
+            .arg(journal)
+            .args(server_args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut k = Killable {
+            child,
+            stdin,
+            stdout,
+        };
+        k.send(
+            serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "crash", "version": "0"}}}),
+        );
+        k.read();
+        k.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        k
+    }
+
+    /// Sends one JSON-RPC message.
+    pub fn send(&mut self, v: Value) {
+        use std::io::Write;
+        let mut line = serde_json::to_vec(&v).unwrap();
+        line.push(b'\n');
+        self.stdin.write_all(&line).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends `tools/call` with `params` as request `id`.
+    pub fn call(&mut self, id: u64, params: Value) {
+        self.send(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}));
+    }
+
+    /// Reads the next message.
+    pub fn read(&mut self) -> Value {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// SIGKILLs the server `after` from now, then runs `splice recover` on
+    /// `root` and `journal` and asserts that it succeeded.
+    pub fn kill_then_recover(mut self, root: &Path, journal: &Path, after: std::time::Duration) {
+        std::thread::sleep(after);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let status = std::process::Command::new(splice_bin())
+            .arg("--root")
+            .arg(root)
+            .arg("--journal-dir")
+            .arg(journal)
+            .arg("recover")
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "splice recover failed");
+    }
+}
+
+/// One iteration of a kill test: a [`Killable`] server is sent `tools/call`
+/// with `params` and SIGKILLed `after` the call was sent (anywhere from
+/// "just received" to "long done"), then recovered.
 pub fn kill_mid_call_then_recover(
     root: &Path,
     journal: &Path,
@@ -470,54 +551,7 @@ pub fn kill_mid_call_then_recover(
     params: Value,
     after: std::time::Duration,
 ) {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    fn send(stdin: &mut impl Write, v: Value) {
-        let mut line = serde_json::to_vec(&v).unwrap();
-        line.push(b'\n');
-        stdin.write_all(&line).unwrap();
-        stdin.flush().unwrap();
-    }
-    let mut child = Command::new(splice_bin())
-        .arg("--root")
-        .arg(root)
-        .arg("--journal-dir")
-        .arg(journal)
-        .args(server_args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    send(
-        &mut stdin,
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "crash", "version": "0"}}}),
-    );
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    send(
-        &mut stdin,
-        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
-    send(
-        &mut stdin,
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}),
-    );
-    std::thread::sleep(after);
-    let _ = child.kill();
-    let _ = child.wait();
-    let status = Command::new(splice_bin())
-        .arg("--root")
-        .arg(root)
-        .arg("--journal-dir")
-        .arg(journal)
-        .arg("recover")
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "splice recover failed");
+    let mut server = Killable::start(root, journal, server_args);
+    server.call(1, params);
+    server.kill_then_recover(root, journal, after);
 }

@@ -478,21 +478,12 @@ async fn an_unusable_store_still_edits_and_answers_undo_unavailable() {
     server.stop().await;
 }
 
-fn send(stdin: &mut impl std::io::Write, v: Value) {
-    let mut line = serde_json::to_vec(&v).unwrap();
-    line.push(b'\n');
-    stdin.write_all(&line).unwrap();
-    stdin.flush().unwrap();
-}
-
 /// SIGKILL at random points of an `undo` of a mixed transaction (4 edits,
 /// 4 creations in a new directory, 4 deletions, 4 moves into another),
 /// then `splice recover`: the files are entirely as the transaction left
 /// them or entirely as before it, with no staging name and no journal left.
 #[test]
 fn sigkill_during_an_undo_leaves_all_old_or_all_new() {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
     let iterations: usize = std::env::var("SPLICE_CRASH_ITERATIONS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -558,59 +549,27 @@ fn sigkill_during_an_undo_leaves_all_old_or_all_new() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let mut child = Command::new(splice_tests::harness::splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .arg("--undo-dir")
-            .arg(store.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "crash", "version": "0"}}}),
+        let mut server = splice_tests::harness::Killable::start(
+            &r,
+            journal.path(),
+            &["--undo-dir".as_ref(), store.path().as_os_str()],
         );
-        stdout.read_line(&mut line).unwrap();
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        server.call(
+            1,
+            json!({"name": "multi_edit_files", "arguments": forward(&r)}),
         );
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "multi_edit_files", "arguments": forward(&r)}}),
-        );
-        line.clear();
-        stdout.read_line(&mut line).unwrap();
-        let answer: Value = serde_json::from_str(&line).unwrap();
+        let answer = server.read();
         let id = id_of(&answer["result"]["structuredContent"]);
         assert_eq!(read_files(&r), after());
-        send(
-            &mut stdin,
-            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "undo", "arguments": {"transaction_id": id}}}),
+        server.call(
+            2,
+            json!({"name": "undo", "arguments": {"transaction_id": id}}),
         );
-        std::thread::sleep(std::time::Duration::from_micros(seed % window_us));
-        let _ = child.kill();
-        let _ = child.wait();
-        let st = Command::new(splice_tests::harness::splice_bin())
-            .arg("--root")
-            .arg(&r)
-            .arg("--journal-dir")
-            .arg(journal.path())
-            .arg("recover")
-            .stderr(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(st.success(), "splice recover failed");
+        server.kill_then_recover(
+            &r,
+            journal.path(),
+            std::time::Duration::from_micros(seed % window_us),
+        );
         let now = read_files(&r);
         if now == after() {
             outcomes[0] += 1;
