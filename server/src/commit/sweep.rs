@@ -13,7 +13,10 @@
 //!   `.bak`, and the new one, holding the file's current content, stays);
 //!   remove `bak-tmp` and `bak-undo`.
 //! - `tmp` gone but `undo` there: the file was replaced (the commit point):
-//!   roll forward, remove `undo` and `bak-undo`.
+//!   roll forward, remove `undo` and `bak-undo`; a `bak-tmp` still there
+//!   means a power loss dropped the `.bak`'s rename and kept the file's
+//!   (renames are durable only with the directory's fsync after both), so
+//!   it is renamed over the `.bak` first.
 //! - neither: the commit died while staging the backup, or after its
 //!   cleanup began; remove what is left.
 //!
@@ -148,6 +151,14 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             step(remove_if_exists(dir, &name(role)), &name(role));
         }
     } else {
+        if has("undo") && has("bak-tmp") {
+            // The file was replaced, but a power loss kept that rename and
+            // dropped the `.bak`'s (made first, durable only with the
+            // directory's fsync after both): finish it (found by
+            // scripts/power-loss).
+            let bak = backup_name(file);
+            step(stage::rename(dir, &name("bak-tmp"), &bak), &bak);
+        }
         for role in ["undo", "bak-undo", "bak-tmp"] {
             step(remove_if_exists(dir, &name(role)), &name(role));
         }
@@ -213,5 +224,31 @@ mod tests {
         assert_eq!(parse(OsStr::new("a.txt.splice.tmp")), None);
         assert_eq!(parse(OsStr::new(".splice.tmp")), None);
         assert_eq!(parse(OsStr::new(".a.splice-1-2.tmp")), None);
+    }
+
+    /// What a power loss can leave of a single-file commit with a backup
+    /// (scripts/power-loss): the file's rename kept, the `.bak`'s (made
+    /// first, not yet fsynced) dropped. The sweep finishes the `.bak`.
+    #[test]
+    fn a_file_renamed_without_its_bak_is_finished_with_the_bak() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |n: &str| tmp.path().join(n);
+        std::fs::write(p("a.txt"), "new").unwrap();
+        std::fs::write(p("a.txt.bak"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-tmp"), "old").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-undo"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.undo"), "old").unwrap();
+        let dir = Dir::open_nofollow(tmp.path()).unwrap();
+        let swept = sweep(&dir, &LockTable::default(), &[]);
+        assert!(swept.problems.is_empty(), "{:?}", swept.problems);
+        assert_eq!(swept.completed, vec![p("a.txt")]);
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "new");
+        assert_eq!(std::fs::read_to_string(p("a.txt.bak")).unwrap(), "old");
     }
 }
