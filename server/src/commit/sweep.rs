@@ -7,12 +7,14 @@
 //! because it creates them in that order and renames `bak-tmp` over `.bak`,
 //! then `tmp` over the file:
 //!
-//! - `tmp` still there: the file was not replaced. Roll back: remove `tmp`
+//! - `tmp` still there, or `undo` still the file's inode (a power loss
+//!   dropped `tmp`'s unsynced entry): the file was not replaced. Roll back: remove `tmp`
 //!   and `undo`; if `bak-tmp` is gone, the `.bak` was replaced, so put the
 //!   old one back from `bak-undo` (with no `bak-undo` there was no old
 //!   `.bak`, and the new one, holding the file's current content, stays);
 //!   remove `bak-tmp` and `bak-undo`.
-//! - `tmp` gone but `undo` there: the file was replaced (the commit point):
+//! - `tmp` gone but `undo` there and not the file's inode: the file was
+//!   replaced (the commit point):
 //!   roll forward, remove `undo` and `bak-undo`; a `bak-tmp` still there
 //!   means a power loss dropped the `.bak`'s rename and kept the file's
 //!   (renames are durable only with the directory's fsync after both), so
@@ -140,7 +142,15 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             problems.push(FsError::from_io(&e, FsOp::Restore, dir.path().join(what)));
         }
     };
-    let rolled_back = has("tmp");
+    // The file was not replaced while its temp is there, nor while it is
+    // still the undo name's inode: a power loss before the directory's
+    // fsync may drop the temp's entry and keep the undo's.
+    let unreplaced = has("undo")
+        && matches!(
+            (stage::id_of(dir, file), stage::id_of(dir, &name("undo"))),
+            (Ok(Some(f)), Ok(Some(u))) if f == u
+        );
+    let rolled_back = has("tmp") || unreplaced;
     if rolled_back {
         if !has("bak-tmp") && has("bak-undo") {
             // The `.bak` was replaced, the file was not: the old `.bak` back.
@@ -250,5 +260,34 @@ mod tests {
         assert_eq!(names, ["a.txt", "a.txt.bak"]);
         assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "new");
         assert_eq!(std::fs::read_to_string(p("a.txt.bak")).unwrap(), "old");
+    }
+
+    /// A power loss before the directory's fsync can drop the temp's entry
+    /// and keep the undo link: the file is still the undo's inode, so the
+    /// commit is rolled back, not finished (scripts/power-loss).
+    #[test]
+    fn an_undo_name_that_is_still_the_file_rolls_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |n: &str| tmp.path().join(n);
+        std::fs::write(p("a.txt"), "old").unwrap();
+        std::fs::write(p("a.txt.bak"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-tmp"), "old").unwrap();
+        std::fs::hard_link(p("a.txt.bak"), p(".a.txt.splice.bak-undo")).unwrap();
+        std::fs::hard_link(p("a.txt"), p(".a.txt.splice.undo")).unwrap();
+        let dir = Dir::open_nofollow(tmp.path()).unwrap();
+        let swept = sweep(&dir, &LockTable::default(), &[]);
+        assert!(swept.problems.is_empty(), "{:?}", swept.problems);
+        assert_eq!(swept.rolled_back, vec![p("a.txt")]);
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_to_string(p("a.txt.bak")).unwrap(),
+            "an older backup"
+        );
     }
 }
