@@ -1210,7 +1210,18 @@ impl Committer {
             ));
         }
         self.at(Phase::Committed);
-        let leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        let mut leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        // The undo names' removal durable before the journal's: otherwise a
+        // power loss can keep the journal's removal and drop theirs, leaving
+        // them in the user's tree with no journal to find them (found by
+        // scripts/power-loss).
+        if leftovers.is_empty() && self.durable {
+            for dir in recovery::parents(&plan) {
+                if let Err(e) = dir.sync() {
+                    leftovers.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
+                }
+            }
+        }
         if leftovers.is_empty() {
             if let Err(e) = journal.remove() {
                 tracing::warn!(error = %e, "could not remove a finished journal; recovery will");

@@ -156,6 +156,8 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             // The `.bak` was replaced, the file was not: the old `.bak` back.
             let bak = backup_name(file);
             step(stage::rename(dir, &name("bak-undo"), &bak), &bak);
+            // Durable before the names that say it is needed go (power loss).
+            step(dir.sync(), OsStr::new("."));
         }
         for role in ROLES {
             step(remove_if_exists(dir, &name(role)), &name(role));
@@ -168,6 +170,7 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             // scripts/power-loss).
             let bak = backup_name(file);
             step(stage::rename(dir, &name("bak-tmp"), &bak), &bak);
+            step(dir.sync(), OsStr::new("."));
         }
         for role in ["undo", "bak-undo", "bak-tmp"] {
             step(remove_if_exists(dir, &name(role)), &name(role));
