@@ -1,13 +1,13 @@
 //! The generated client types, checked by the real type checkers.
 //!
-//! - Python: `mypy --strict` on `tests/client-types/consumer.py` (which
+//! - Python: `mypy --strict` on `codegen/tests/client-types/consumer.py` (which
 //!   narrows an `ErrorEnvelope` on `error_code` and uses `CODES`) together
 //!   with `schema/error_envelope.py`; then the consumer runs with `python3`
 //!   and checks every example envelope of `docs/errors.md` against `CODES`.
 //! - Python, another taxonomy: the module generated from a variant of the
 //!   demo fixture (keyword-named keys, a forward reference) passes
 //!   `mypy --strict` with a consumer that narrows it, and imports.
-//! - TypeScript: `tsc --strict --noEmit` on `tests/client-types/consumer.ts`,
+//! - TypeScript: `tsc --strict --noEmit` on `codegen/tests/client-types/consumer.ts`,
 //!   which imports `schema/error-envelope.d.ts`.
 //!
 //! Each checker also gets a deliberately wrong client (`wrong.py`,
@@ -167,14 +167,21 @@ fn python_client_types_check_and_agree_with_the_examples() {
     let (out, text) = mypy(
         &mypy_bin,
         cache.path(),
-        &["tests/client-types/consumer.py", "schema/error_envelope.py"],
+        &[
+            "codegen/tests/client-types/consumer.py",
+            "schema/error_envelope.py",
+        ],
     );
     assert!(
         out.status.success(),
         "mypy --strict rejects the consumer or the generated module:\n{text}"
     );
 
-    let (out, text) = mypy(&mypy_bin, cache.path(), &["tests/client-types/wrong.py"]);
+    let (out, text) = mypy(
+        &mypy_bin,
+        cache.path(),
+        &["codegen/tests/client-types/wrong.py"],
+    );
     assert!(!out.status.success(), "mypy accepted wrong.py:\n{text}");
     for expected in [
         "wrong.py:10: error: TypedDict \"MatchNotFoundEnvelope\" has no key \"violations\"",
@@ -191,7 +198,7 @@ fn python_client_types_check_and_agree_with_the_examples() {
     // later, as the module requires).
     let python = mypy_bin.with_file_name("python3");
     let (out, text) = run(Command::new(&python)
-        .arg("tests/client-types/consumer.py")
+        .arg("codegen/tests/client-types/consumer.py")
         .arg(&root)
         .env("PYTHONPATH", root.join("schema"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -348,7 +355,7 @@ fn tsc(tsc: &Path, dir: &Path, files: &[&str]) -> (Output, String) {
 /// and accepts every example envelope of the docs, for splice and for the
 /// second taxonomy; json-schema-to-typescript generates one type per code
 /// from it, which `tsc --strict` checks with a consumer that narrows it
-/// (`tests/client-types/schema-tools.mjs`, `generated-consumer.ts`).
+/// (`codegen/tests/client-types/schema-tools.mjs`, `generated-consumer.ts`).
 #[test]
 fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     let root = root();
@@ -357,7 +364,7 @@ fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     };
     let out_dir = tempfile::tempdir().expect("temp dir");
     let (out, text) = run(Command::new("node")
-        .arg(root.join("tests/client-types/schema-tools.mjs"))
+        .arg(root.join("codegen/tests/client-types/schema-tools.mjs"))
         .arg(out_dir.path())
         .arg("schema/error-envelope.schema.json:docs/errors.md")
         .arg("examples/http-fetch/schema/error-envelope.schema.json:examples/http-fetch/docs/errors.md")
@@ -376,7 +383,7 @@ fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     assert!(text.contains("ajv strict: examples/http-fetch/"), "{text}");
 
     std::fs::copy(
-        root.join("tests/client-types/generated-consumer.ts"),
+        root.join("codegen/tests/client-types/generated-consumer.ts"),
         out_dir.path().join("consumer.ts"),
     )
     .expect("copy the consumer");
@@ -395,13 +402,13 @@ fn typescript_client_types_check() {
     };
     let check = |file: &str| tsc(&tsc_bin, &root, &[file]);
 
-    let (out, text) = check("tests/client-types/consumer.ts");
+    let (out, text) = check("codegen/tests/client-types/consumer.ts");
     assert!(
         out.status.success(),
         "tsc --strict rejects the consumer or the generated declarations:\n{text}"
     );
 
-    let (out, text) = check("tests/client-types/wrong.ts");
+    let (out, text) = check("codegen/tests/client-types/wrong.ts");
     assert!(!out.status.success(), "tsc accepted wrong.ts:\n{text}");
     for expected in [
         "wrong.ts(8,14): error TS2339: Property 'violations' does not exist on type 'MatchNotFoundEnvelope'.",
