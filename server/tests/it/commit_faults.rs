@@ -248,7 +248,7 @@ fn permission_denied_as_nobody_for_read_and_write() {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args([
         "--exact",
-        "nobody_child",
+        "commit_faults::nobody_child",
         "--include-ignored",
         "--nocapture",
         "--test-threads=1",

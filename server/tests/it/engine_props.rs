@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use splice_server::engine::{self, CappedFailure, Edit, Failure, MAX_MATCH_LOCATIONS};
 
-use crate::reference::{BOM, Summary, TestEdit, reference};
+use crate::reference::{self, BOM, Summary, TestEdit, reference};
 
 fn run_engine(original: &[u8], edits: &[TestEdit]) -> Result<engine::Outcome, Failure> {
     engine::apply(original, &reference::engine_edits(edits))
