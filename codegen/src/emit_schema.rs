@@ -37,22 +37,11 @@
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
+pub use crate::envelope::ALWAYS_PRESENT;
 use crate::spec::{Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The `$schema` URI of the dialect we emit.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// The envelope fields every error carries, in output order.
-pub const ALWAYS_PRESENT: [&str; 8] = [
-    "success",
-    "error_code",
-    "code",
-    "category",
-    "message",
-    "retryable",
-    "cause",
-    "recovery_hints",
-];
 
 /// The pattern of an error code name (SCREAMING_SNAKE_CASE).
 const CODE_PATTERN: &str = "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$";
@@ -117,7 +106,7 @@ pub fn emit_string(spec: &Spec) -> String {
 /// resource [`crate::spec::Taxonomy::schema_id`].
 pub fn emit_output_shape(spec: &Spec) -> Value {
     let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
+    for &name in ALWAYS_PRESENT {
         props.insert(name.into(), always_present(spec, name, None));
     }
     for field in spec.fields_at(Placement::TopLevel) {
@@ -258,7 +247,7 @@ fn variant(spec: &Spec, code: &Code, openness: Openness) -> Value {
     };
 
     let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
+    for &name in ALWAYS_PRESENT {
         props.insert(name.into(), always_present(spec, name, Some(code)));
     }
     let mut required: Vec<String> = ALWAYS_PRESENT.iter().map(|s| s.to_string()).collect();
@@ -332,7 +321,7 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
 /// The last variant: an error code this release does not list.
 fn unlisted(spec: &Spec) -> Value {
     let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
+    for &name in ALWAYS_PRESENT {
         props.insert(name.into(), always_present(spec, name, None));
     }
     props.insert(

@@ -15,7 +15,9 @@ use crate::draft::{
     Draft, DraftCategory, DraftCode, DraftDeprecated, DraftField, DraftMember, DraftRemoved,
     DraftTaxonomy, DraftType,
 };
-use crate::spec::{Cause, Loc, Param, ParamType, Spanned};
+use crate::envelope;
+use crate::span::{Loc, Spanned};
+use crate::spec::{Cause, Param, ParamType};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
 
 const TOP_KEYS: &[&str] = &["taxonomy", "categories", "types", "fields", "codes"];
@@ -25,19 +27,6 @@ const MEMBER_KEYS: &[&str] = &["type", "optional", "doc"];
 const FIELD_KEYS: &[&str] = &["type", "in", "doc", "example"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
-/// Envelope members owned by the compiler: no declared field may take
-/// their names.
-pub(crate) const ENVELOPE_MEMBERS: &[&str] = &[
-    "success",
-    "error_code",
-    "code",
-    "category",
-    "message",
-    "retryable",
-    "cause",
-    "recovery_hints",
-    "context",
-];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
 const CODE_KEYS: &[&str] = &[
@@ -263,7 +252,7 @@ impl Lower {
         for (name, value) in entries {
             self.check_case(&name, Case::LowerSnake, "field name");
             self.not_keyword(&name, "fields become constructor arguments and methods");
-            if ENVELOPE_MEMBERS.contains(&name.value.as_str()) {
+            if envelope::MEMBERS.contains(&name.value.as_str()) {
                 self.push(
                     Diagnostic::new(
                         name.loc,
@@ -271,7 +260,7 @@ impl Lower {
                     )
                     .with_help(format!(
                         "{} belong to every envelope and are owned by the compiler; choose another name",
-                        list(ENVELOPE_MEMBERS)
+                        list(&envelope::MEMBERS)
                     )),
                 );
             }
