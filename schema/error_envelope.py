@@ -14,6 +14,9 @@ import dataclasses
 import enum
 import typing
 
+if typing.TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
 TAXONOMY_NAME: typing.Final = "splice"
 TAXONOMY_VERSION: typing.Final = "1.5.0"
 SCHEMA_ID: typing.Final = "schema://splice/error-envelope/v1"
@@ -2652,6 +2655,9 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
-def is_listed(env: AnyErrorEnvelope) -> typing.TypeGuard[ErrorEnvelope]:
-    """True when this release lists the envelope's code (then `error_code` narrows it)."""
+def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
+    `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an
+    `UnlistedCodeEnvelope` when it is false.
+    """
     return env["error_code"] in CODES

@@ -33,8 +33,9 @@
 //! `MatchNotFoundEnvelope`), the union `ErrorEnvelope`, `CodeInfo` and
 //! `CODES`; `UnlistedCodeEnvelope` (a code of a later release of the same
 //! major version), the union `AnyErrorEnvelope` of both, and `is_listed`, the
-//! `TypeGuard` from the one to the other. Declared object types become `TypedDict`s, declared enums
-//! `Literal` aliases. `typing` and friends are used qualified
+//! `TypeIs` from the one to the other (narrowing both branches; imported from
+//! `typing_extensions` for the type checker only). Declared object types
+//! become `TypedDict`s, declared enums `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
 
@@ -78,6 +79,10 @@ pub fn emit(spec: &Spec) -> String {
         ),
     );
     out.push_str("\nimport dataclasses\nimport enum\nimport typing\n\n");
+    // `TypeIs` is in `typing` from Python 3.13; type checkers of older
+    // targets take it from `typing_extensions` (their bundled stubs), and at
+    // run time nothing is imported: the annotation that names it is a string.
+    out.push_str("if typing.TYPE_CHECKING:\n    from typing_extensions import TypeIs\n\n");
     let _ = writeln!(out, "TAXONOMY_NAME: typing.Final = {}", py_str(name));
     let _ = writeln!(
         out,
@@ -323,12 +328,14 @@ fn is_listed(out: &mut String) {
     blank_lines(out, 2);
     let _ = writeln!(
         out,
-        "def is_listed(env: {ANY_ENVELOPE}) -> typing.TypeGuard[ErrorEnvelope]:"
+        "def is_listed(env: {ANY_ENVELOPE}) -> \"TypeIs[ErrorEnvelope]\":"
     );
     docstring(
         out,
         "    ",
-        "True when this release lists the envelope's code (then `error_code` narrows it).",
+        "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
+         `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an\n\
+         `UnlistedCodeEnvelope` when it is false.",
     );
     out.push_str("    return env[\"error_code\"] in CODES\n");
 }

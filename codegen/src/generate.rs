@@ -40,6 +40,10 @@ pub fn artifacts(spec: &Spec) -> Vec<(PathBuf, String)> {
             emit_ts::emit(spec),
         ),
         (
+            PathBuf::from("schema/error-envelope.js"),
+            emit_ts::emit_js(spec),
+        ),
+        (
             PathBuf::from("schema/error_envelope.py"),
             emit_python::emit(spec),
         ),

@@ -7,8 +7,14 @@
 //! - Python, another taxonomy: the module generated from a variant of the
 //!   demo fixture (keyword-named keys, a forward reference) passes
 //!   `mypy --strict` with a consumer that narrows it, and imports.
+//! - Both `is_listed` (a `TypeIs`) and TypeScript's `isListed` (a type
+//!   predicate) narrow both branches: listed to `ErrorEnvelope`, unlisted to
+//!   `UnlistedCodeEnvelope`.
 //! - TypeScript: `tsc --strict --noEmit` on `tests/client-types/consumer.ts`,
-//!   which imports `schema/error-envelope.d.ts`.
+//!   which imports the generated module `schema/error-envelope.js` (types
+//!   from its `.d.ts`); then, for splice and examples/http-fetch, the client
+//!   is compiled into a scratch ES-module project and run with node over the
+//!   taxonomy's example envelopes, so `isListed` runs for real.
 //!
 //! Each checker also gets a deliberately wrong client (`wrong.py`,
 //! `wrong.ts`: reading fields the narrowed code does not carry) and must
@@ -274,7 +280,15 @@ fn python_types_of_another_taxonomy_check() {
 /// Narrows a demo-variant envelope and reads its keyword-named keys.
 const DEMO_CONSUMER: &str = r#"import typing
 
-from demo_envelope import CODES, DiskFullEnvelope, ErrorEnvelope, Holder
+from demo_envelope import (
+    CODES,
+    AnyErrorEnvelope,
+    DiskFullEnvelope,
+    ErrorEnvelope,
+    Holder,
+    UnlistedCodeEnvelope,
+    is_listed,
+)
 
 
 def describe(env: ErrorEnvelope) -> str:
@@ -284,6 +298,14 @@ def describe(env: ErrorEnvelope) -> str:
         holder: Holder = env["context"]["holder"]
         return f"{env['error_code']} {env['code']} from={env.get('from')} limits={len(holder['limits'])}"
     return env["message"]
+
+
+def handle(env: AnyErrorEnvelope) -> str:
+    if not is_listed(env):
+        typing.assert_type(env, UnlistedCodeEnvelope)
+        return "unlisted " + env["error_code"]
+    typing.assert_type(env, ErrorEnvelope)
+    return describe(env)
 
 
 env: ErrorEnvelope = {
@@ -304,7 +326,18 @@ env: ErrorEnvelope = {
 }
 assert CODES["DISK_FULL"].number == env["code"]
 assert "GONE" not in CODES
-print("ok", describe(env))
+later: AnyErrorEnvelope = {
+    "success": False,
+    "error_code": "LATER",
+    "code": 4999,
+    "category": "later",
+    "message": "m",
+    "retryable": False,
+    "cause": "server",
+    "recovery_hints": [],
+}
+assert handle(later) == "unlisted LATER"
+print("ok", handle(env))
 "#;
 
 /// tsc from the pinned npm packages, once node runs; `None` (after failing
@@ -325,11 +358,16 @@ fn require_tsc() -> Option<PathBuf> {
 
 /// `tsc --strict --noEmit` on `files`, from `dir`.
 fn tsc(tsc: &Path, dir: &Path, files: &[&str]) -> (Output, String) {
+    tsc_with(tsc, dir, files, "--noEmit")
+}
+
+/// `tsc --strict` on `files`, from `dir`, with one more flag.
+fn tsc_with(tsc: &Path, dir: &Path, files: &[&str], flag: &str) -> (Output, String) {
     run(Command::new("node")
         .arg(tsc)
         .args([
             "--strict",
-            "--noEmit",
+            flag,
             "--pretty",
             "false",
             "--target",
@@ -417,4 +455,72 @@ fn typescript_client_types_check() {
         2,
         "tsc reported other errors in wrong.ts:\n{text}"
     );
+}
+
+/// The generated TypeScript module at run time, for splice and for the
+/// second taxonomy: its `.js` and `.d.ts` are copied into a scratch project
+/// (`"type": "module"`) laid out like the workspace, the client is compiled
+/// with `tsc --strict` (splice: `consumer.ts`, the README's `isListed` +
+/// `switch` pattern; http-fetch: the taxonomy-independent `listed.ts`), and
+/// node runs it over every example envelope of the taxonomy's docs: each is
+/// listed, a code of a later release and non-envelopes are not, and every
+/// listed code has an example.
+#[test]
+fn the_typescript_module_narrows_and_runs_with_node() {
+    let root = root();
+    let Some(tsc_bin) = require_tsc() else {
+        return;
+    };
+    let spec = |path: &str| {
+        splice_codegen::load_path(&root.join(path)).unwrap_or_else(|d| panic!("{}", d.render()))
+    };
+    for (schema_dir, docs, client, spec_path) in [
+        ("schema", "docs/errors.md", "consumer.ts", "errors.yaml"),
+        (
+            "examples/http-fetch/schema",
+            "examples/http-fetch/docs/errors.md",
+            "listed.ts",
+            "examples/http-fetch/errors.yaml",
+        ),
+    ] {
+        let project = tempfile::tempdir().expect("temp dir");
+        let p = project.path();
+        std::fs::create_dir_all(p.join("schema")).expect("mkdir schema");
+        std::fs::create_dir_all(p.join("tests/client-types")).expect("mkdir tests");
+        for file in ["error-envelope.js", "error-envelope.d.ts"] {
+            std::fs::copy(
+                root.join(schema_dir).join(file),
+                p.join("schema").join(file),
+            )
+            .unwrap_or_else(|e| panic!("copy {schema_dir}/{file}: {e}"));
+        }
+        for file in ["consumer.ts", "listed.ts"] {
+            std::fs::copy(
+                root.join("tests/client-types").join(file),
+                p.join("tests/client-types").join(file),
+            )
+            .expect("copy the client");
+        }
+        std::fs::write(p.join("package.json"), "{\"type\": \"module\"}\n").expect("package.json");
+        let client_path = format!("tests/client-types/{client}");
+        let (out, text) = tsc_with(&tsc_bin, p, &[&client_path], "--declaration");
+        assert!(
+            out.status.success(),
+            "tsc --strict rejects {client} against {schema_dir}/error-envelope.d.ts:\n{text}"
+        );
+        let compiled = p.join(client_path.replace(".ts", ".js"));
+        let (out, text) = run(Command::new("node")
+            .arg(root.join("tests/client-types/run-consumer.mjs"))
+            .arg(&compiled)
+            .arg(root.join(docs)));
+        assert!(out.status.success(), "{client} failed at run time:\n{text}");
+        let codes = spec(spec_path).emitted_codes().count();
+        let expected = format!(
+            "isListed: {codes} example envelopes listed, 1 later code unlisted, {codes} listed codes"
+        );
+        assert!(
+            text.contains(&expected),
+            "expected `{expected}` from {client}:\n{text}"
+        );
+    }
 }

@@ -20,6 +20,7 @@ from error_envelope import (
     ErrorCode,
     ErrorEnvelope,
     MatchNotFoundEnvelope,
+    UnlistedCodeEnvelope,
     is_listed,
 )
 
@@ -47,10 +48,12 @@ def describe(env: ErrorEnvelope) -> str:
 def handle(env: AnyErrorEnvelope) -> str:
     """Any server of the same major version: a later one may send a code this
     module does not list."""
-    if is_listed(env):
-        typing.assert_type(env, ErrorEnvelope)
-        return describe(env)
-    return f"{env['error_code']} ({env['category']}): {env['message']}"
+    if not is_listed(env):
+        # `is_listed` is a TypeIs: the negative branch narrows too.
+        typing.assert_type(env, UnlistedCodeEnvelope)
+        return f"{env['error_code']} ({env['category']}): {env['message']}"
+    typing.assert_type(env, ErrorEnvelope)
+    return describe(env)
 
 
 LATER: AnyErrorEnvelope = {

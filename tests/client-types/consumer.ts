@@ -1,13 +1,21 @@
-// A TypeScript client of schema/error-envelope.d.ts, type-checked with
-// `tsc --strict --noEmit` by codegen/tests/client_types.rs: narrowing an
-// ErrorEnvelope on error_code gives the code's own interface.
-import type {
-  AnyErrorEnvelope,
-  ErrorCode,
-  ErrorEnvelope,
-  MatchNotFoundEnvelope,
-  UnlistedCodeEnvelope,
-} from "../../schema/error-envelope";
+// A TypeScript client of the generated module schema/error-envelope.js (with
+// its declarations error-envelope.d.ts), type-checked with `tsc --strict` by
+// codegen/tests/client_types.rs, then compiled and run with node against the
+// example envelopes of docs/errors.md (run-consumer.mjs, listed.ts), so `isListed` is
+// exercised at run time, not only declared.
+//
+// The README's pattern: `isListed` removes the unlisted variant (a code of a
+// later release), then `switch (env.error_code)` narrows each case to its
+// code's own interface.
+import {
+  isListed,
+  type AnyErrorEnvelope,
+  type ErrorCode,
+  type ErrorEnvelope,
+  type MatchNotFoundEnvelope,
+  type UnlistedCodeEnvelope,
+} from "../../schema/error-envelope.js";
+import { checkListed } from "./listed.js";
 
 type Equals<A, B> =
   (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2
@@ -15,45 +23,36 @@ type Equals<A, B> =
     : false;
 function assertType<T extends true>(): T | void {}
 
-export function describe(e: ErrorEnvelope): string {
-  switch (e.error_code) {
+export function describe(env: AnyErrorEnvelope): string {
+  if (!isListed(env)) {
+    assertType<Equals<typeof env, UnlistedCodeEnvelope>>();
+    // A later code: handle it by the members every envelope has.
+    return `unlisted ${env.error_code} (${env.category}): ${env.message}`;
+  }
+  assertType<Equals<typeof env, ErrorEnvelope>>();
+  switch (env.error_code) {
     case "MATCH_NOT_FOUND": {
-      assertType<Equals<typeof e, MatchNotFoundEnvelope>>();
-      assertType<Equals<typeof e.code, 2000>>();
-      assertType<Equals<typeof e.retryable, true>>();
-      const snippet: string = e.context.snippet;
-      const edit: number = e.edit_index;
-      return `edit ${edit} of ${e.file_path} not found near:\n${snippet}`;
+      assertType<Equals<typeof env, MatchNotFoundEnvelope>>();
+      assertType<Equals<typeof env.code, 2000>>();
+      assertType<Equals<typeof env.retryable, true>>();
+      const snippet: string = env.context.snippet;
+      const edit: number = env.edit_index;
+      return `edit ${edit} of ${env.file_path} not found near: ${snippet.length} chars`;
     }
     case "VALIDATION_FAILED":
-      return e.violations.map((v) => `${v.path}: ${v.code}`).join("; ");
+      return env.violations.map((v) => `${v.path}: ${v.code}`).join("; ");
     case "DISK_FULL":
-      assertType<Equals<typeof e.cause, "environment">>();
-      return e.file_path;
-    default:
-      // Every envelope has these, whatever its code.
-      return `${e.error_code} (${e.code}): ${e.message}`;
+      assertType<Equals<typeof env.cause, "environment">>();
+      return env.file_path;
+    default: {
+      // Every listed envelope has these, whatever its code.
+      const code: ErrorCode = env.error_code;
+      return `${code} (${env.code}): ${env.message}`;
+    }
   }
 }
 
-// A server of a later release of the same major version may send a code
-// this release does not list: handle it by the members every envelope has.
-export function handle(e: AnyErrorEnvelope, listed: ReadonlySet<string>): string {
-  if (listed.has(e.error_code)) {
-    return describe(e as ErrorEnvelope);
-  }
-  const retry: boolean = e.retryable;
-  return `${e.error_code} (${e.category}): ${e.message}${retry ? " (retry)" : ""}`;
+/** Run by run-consumer.mjs on the example envelopes of docs/errors.md. */
+export function check(envelopes: AnyErrorEnvelope[]): string {
+  return checkListed(envelopes, describe);
 }
-
-export const later: UnlistedCodeEnvelope = {
-  success: false,
-  error_code: "A_LATER_CODE",
-  code: 2999,
-  category: "a_later_category",
-  message: "m",
-  retryable: false,
-  cause: "server",
-  recovery_hints: ["h"],
-};
-export const known: ErrorCode = "MATCH_NOT_FOUND";

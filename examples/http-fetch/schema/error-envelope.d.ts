@@ -153,3 +153,9 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error_cod
 
 /** What any server of the same major version may send. Switch on `error_code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
+
+/** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
+export declare const LISTED_CODES: readonly ErrorCode[];
+
+/** True when this release lists `env.error_code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error_code)` narrows each case to its code. */
+export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;

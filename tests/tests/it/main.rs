@@ -10,6 +10,7 @@
 //! working directory, environment variables, signal handlers, the umask).
 //! The trybuild cases are a separate crate (`tests/compiletest/`).
 
+mod docs_links;
 mod e2e_concurrency;
 mod e2e_faults;
 mod e2e_journal_trust;
