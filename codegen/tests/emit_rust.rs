@@ -6,9 +6,8 @@
 //! `taxonomy.rs`).
 
 use splice_codegen::emit_rust;
-use splice_codegen::spec::{
-    Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
-};
+use splice_codegen::span::{Loc, Spanned};
+use splice_codegen::spec::{Category, Cause, Code, Lifecycle, Param, ParamType, Spec, Taxonomy};
 
 fn s<T>(value: T) -> Spanned<T> {
     Spanned::new(value, Loc::default())
