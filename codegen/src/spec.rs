@@ -9,13 +9,16 @@
 //! Every node keeps the [`Loc`](crate::span::Loc) it came from so that later stages (the diff,
 //! the macro) can still point at the spec.
 
-use crate::span::Spanned;
+// Re-exported: they were defined here before `span` existed.
+pub use crate::span::{Loc, Spanned};
 
 /// The whole taxonomy, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spec {
     /// `taxonomy:` metadata.
     pub taxonomy: Taxonomy,
+    /// The wire shape of an envelope (`envelope:`, or splice's own).
+    pub envelope: crate::envelope::Envelope,
     /// Categories in file order; their ranges do not overlap.
     pub categories: Vec<Category>,
     /// Codes in file order, including deprecated and removed ones.

@@ -6,8 +6,9 @@
 //! `taxonomy.rs`).
 
 use splice_codegen::emit_rust;
-use splice_codegen::span::{Loc, Spanned};
-use splice_codegen::spec::{Category, Cause, Code, Lifecycle, Param, ParamType, Spec, Taxonomy};
+use splice_codegen::spec::{
+    Category, Cause, Code, Lifecycle, Loc, Param, ParamType, Spanned, Spec, Taxonomy,
+};
 
 fn s<T>(value: T) -> Spanned<T> {
     Spanned::new(value, Loc::default())
@@ -97,6 +98,7 @@ fn small_spec() -> Spec {
             base_uri: s("schema://small".to_owned()),
             description: None,
         },
+        envelope: splice_codegen::envelope::Envelope::splice_default(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
