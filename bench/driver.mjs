@@ -1024,7 +1024,7 @@ async function main() {
     result.smallEdit = summarize(
       await alternate(all, "small", src, smallEdits(true), smallEdits(false), plan.smallEdits, plan.warmup),
     );
-    assert.ok(existsSync(join(work, "small-1.txt.bak")), "splice with backup on wrote no .bak");
+    assert.ok(existsSync(join(work, `small-${all.indexOf(spliceBak)}.txt.bak`)), "splice with backup on wrote no .bak");
 
     const core = [splice, fsServer, floor, floorNoSync];
     const bf = plan.bigFile;
