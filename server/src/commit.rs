@@ -212,8 +212,8 @@
 //! entering it, then runs `splice recover` (and, in another run, a server
 //! start and the next edit), and for a crash in each distinct recovery
 //! kills `splice recover` at each of its own calls and runs it again.
-//! Counted points and results are in the README ("Guarantees and their
-//! limits"); CI runs `scripts/fault-points --ci`, a fixed subset (EIO and
+//! Counted points and results are in `docs/testing.md` ("Crashes and
+//! file-system faults"); CI runs `scripts/fault-points --ci`, a fixed subset (EIO and
 //! kill at every point of `multi_edit` with and without backup, at every
 //! 4th point of the 5-file `multi_edit_files` with and without backup,
 //! `splice recover` killed at each of its calls for two recovery kinds of
@@ -221,16 +221,18 @@
 //! about a minute); `scripts/fault-points` with no option runs everything
 //! (23 minutes on the 2-core CI machine).
 //!
-//! What the tests do not cover: `scripts/fault-points` and the crash tests
-//! kill processes, which keeps every write the kernel accepted; no test
-//! drops unsynced writes or reorders them (that needs a block-level
-//! recorder such as dm-log-writes or CrashMonkey, not available in CI), so
-//! both tables above are reasoning from the fsync order, not a
-//! measurement. Double faults (a fault in the rollback after a first
-//! fault) are exercised by the hand-written tests in
-//! `server/tests/commit_faults.rs` and, through the binary, by
+//! `scripts/fault-points` and the crash tests kill processes, which keeps
+//! every write the kernel accepted. What a power loss drops is checked by
+//! `scripts/power-loss` (`docs/durability.md`, "Power loss"): it records
+//! the calls of one real call, enumerates the crash states the weakest
+//! POSIX persistence model allows at each point (unsynced operations
+//! dropped, writes torn), recovers each and checks the promise, so both
+//! tables above are measured, not only reasoned. Not enumerated: double
+//! faults (a fault in the rollback after a first fault); the hand-written
+//! tests in `server/tests/it/commit_faults.rs` exercise them and, through
+//! the binary,
 //! `e2e_faults::a_failed_rollback_is_reported_per_file_and_finished_by_recover`
-//! (every rename from the second on fails), not enumerated. A point is one call on
+//! (every rename from the second on fails). A point is one call on
 //! the thread running the commit: the admission's size estimate (a `stat`
 //! whose failure is ignored) is not one, and the journaled path's calls
 //! cannot be filtered by path (its staging names are random), so a few of
@@ -245,7 +247,8 @@
 //! (`e2e_faults::a_cleanup_that_keeps_failing_is_finished_by_the_next_edit`).
 //!
 //! Journal location: chosen by the caller (the server uses
-//! `$XDG_STATE_HOME/splice/journal`, else `~/.local/state/splice/journal`).
+//! [`crate::state_dir::default_journal_dir`]: `$XDG_STATE_HOME/splice/journal`,
+//! else `~/.local/state/splice/journal`).
 
 mod journal;
 mod lock;
@@ -477,20 +480,6 @@ impl Committer {
             lock_timeout: Duration::from_secs(10),
             hook: None,
         })
-    }
-
-    /// The default journal directory: `$XDG_STATE_HOME/splice/journal`, else
-    /// `$HOME/.local/state/splice/journal`.
-    pub fn default_journal_dir() -> Option<PathBuf> {
-        let state = std::env::var_os("XDG_STATE_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| {
-                let home = std::env::var_os("HOME").filter(|v| !v.is_empty())?;
-                Some(PathBuf::from(home).join(".local/state"))
-            })?;
-        Some(state.join("splice/journal"))
     }
 
     pub fn journal_dir(&self) -> &Path {

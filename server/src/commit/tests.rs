@@ -1,5 +1,5 @@
 //! Unit tests of the commit protocol that need no privileges. Real faults
-//! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/commit_*.rs`.
+//! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/it/commit_*.rs`.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
