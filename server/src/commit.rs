@@ -286,6 +286,13 @@ pub struct RollbackOutcome {
 pub enum Phase {
     /// Every lock taken (step 1), nothing verified yet.
     Locked,
+    /// Journaled only: the `begin` record durable, nothing staged yet
+    /// ([`transaction::Transaction::begin`]).
+    Begun,
+    /// Journaled only: every temp and undo name staged and every directory
+    /// fsynced, the prepare record not written yet
+    /// ([`transaction::Transaction::stage`]).
+    Staged,
     /// Staging done: every temp staged and, journaled, the prepare record
     /// durable ([`transaction::Transaction::prepare`],
     /// [`single::SingleFile::stage`]). Renames come next.

@@ -30,9 +30,11 @@
 //! of the directory after it, puts the original back from its undo link and
 //! the old `.bak` from its own, or removes a `.bak` that did not exist
 //! ([`SingleFile::abort`]), so a failed call changes nothing, as on the
-//! journaled path. The test hooks fire as on that path: [`Phase::Prepared`]
-//! after step 3, [`Phase::Renamed`] after each rename, [`Phase::Committed`]
-//! after the directory fsync.
+//! journaled path. The test hooks fire as on that path (there is no begin
+//! and no prepare record, so no [`Phase::Begun`] or [`Phase::Staged`]):
+//! [`Phase::Prepared`] after step 3, [`Phase::Renamed`] after each rename,
+//! [`Phase::Committed`] after the directory fsync. `scripts/power-loss`
+//! names its crash points after the same methods.
 //!
 //! A crash leaves the file entirely old or entirely new (one rename; it is
 //! only reported written after the directory fsync). What a crash can leave

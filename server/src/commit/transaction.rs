@@ -7,8 +7,10 @@
 //! prepare record, abort after it), and the tables at the end say what a
 //! crash or a power loss during each step leaves and how recovery ends it.
 //! The test hooks ([`Phase`]) fire at the end of the steps they name:
+//! [`Phase::Begun`] after step 3, [`Phase::Staged`] after step 4,
 //! [`Phase::Prepared`] after step 5, [`Phase::Renamed`] after each rename of
-//! step 6, [`Phase::Committed`] after step 7's record.
+//! step 6, [`Phase::Committed`] after step 7's record. `scripts/power-loss`
+//! names its crash points after the same methods.
 //!
 //! # Steps
 //!
@@ -289,6 +291,7 @@ impl<'a> Transaction<'a> {
                     FsError::from_io(&e, FsOp::Journal, &committer.journal_dir),
                 )
             })?;
+        committer.at(Phase::Begun);
         Ok(Transaction {
             committer,
             changes,
@@ -310,7 +313,10 @@ impl<'a> Transaction<'a> {
         current: &[Option<Metadata>],
     ) -> Result<Transaction<'a>, CommitFailure> {
         match self.stage_all(current) {
-            Ok(()) => Ok(self),
+            Ok(()) => {
+                self.committer.at(Phase::Staged);
+                Ok(self)
+            }
             Err((index, error)) => Err(self.discard(index, error)),
         }
     }
