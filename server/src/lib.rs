@@ -35,6 +35,7 @@ pub mod resolve;
 pub mod resources;
 pub mod response;
 pub mod sandbox;
+pub mod state_dir;
 pub mod taxonomy;
 #[cfg(feature = "mcp")]
 pub mod transport;

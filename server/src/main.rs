@@ -17,7 +17,7 @@ use splice_server::config::{Config, Limits};
 use splice_server::explain;
 use splice_server::mcp::Splice;
 use splice_server::recover_report;
-use splice_server::undo::{UndoLimits, UndoState, UndoStore};
+use splice_server::undo::{UndoLimits, UndoState};
 
 /// An MCP server for exact, all-or-nothing multi-edits with structured errors.
 ///
@@ -154,7 +154,7 @@ fn main() -> ExitCode {
     let Some(journal_dir) = cli
         .journal_dir
         .clone()
-        .or_else(Committer::default_journal_dir)
+        .or_else(splice_server::state_dir::default_journal_dir)
     else {
         eprintln!(
             "error: no journal directory: HOME and XDG_STATE_HOME are unset; pass --journal-dir DIR (a directory only this user can write)"
@@ -168,7 +168,7 @@ fn main() -> ExitCode {
             _ => {
                 let dir = cli.undo_dir.clone().or_else(|| match &cli.journal_dir {
                     Some(journal) => Some(journal.join("undo")),
-                    None => UndoStore::default_dir(),
+                    None => splice_server::state_dir::default_undo_dir(),
                 });
                 let limits = UndoLimits {
                     max_transactions: cli.undo_max_transactions,

@@ -80,8 +80,9 @@
 //! it just cannot be undone.
 //!
 //! The directory is trusted like the journal's: it must be owned by this
-//! user and not writable by group or others ([`check_private`]), since an
-//! undo writes what the store says into the user's files. Ids are parsed
+//! user and not writable by group or others
+//! ([`crate::state_dir::check_private`]), since an undo writes what the
+//! store says into the user's files. Ids are parsed
 //! ([`TransactionId::parse`]) before they name a path, so an id from a tool
 //! call cannot reach outside the store.
 //!
@@ -99,7 +100,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
+
+use crate::fsio::sha256_hex;
+use crate::state_dir::check_private;
 
 /// Default bound on the number of stored transactions.
 pub const DEFAULT_MAX_TRANSACTIONS: usize = 100;
@@ -413,13 +416,6 @@ struct Job {
 const WORKER_IDLE: Duration = Duration::from_secs(5);
 
 impl UndoStore {
-    /// The default directory: `$XDG_STATE_HOME/splice/undo`, else
-    /// `$HOME/.local/state/splice/undo`.
-    pub fn default_dir() -> Option<PathBuf> {
-        crate::commit::Committer::default_journal_dir()
-            .and_then(|journal| Some(journal.parent()?.join("undo")))
-    }
-
     /// Opens (creating it, mode 0700, if missing) the store in `dir`, after
     /// checking that only this user can write it; removes what a crash
     /// left half-written.
@@ -1054,49 +1050,6 @@ pub fn errno_name(e: &io::Error) -> String {
         .and_then(crate::fsio::errno_name)
         .unwrap_or("EIO")
         .to_string()
-}
-
-/// The SHA-256 of `bytes`, in lowercase hex (the hashes a record holds).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// Refuses a directory (or file) of splice's own state that another user
-/// could have written: not owned by this process's effective user, or
-/// writable by its group or by others. `what` names it in the message,
-/// `option` is the flag that chooses another one.
-pub(crate) fn check_private(
-    meta: &fs::Metadata,
-    path: &Path,
-    what: &str,
-    option: &str,
-) -> io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    if meta.uid() != me {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "{what} {} is owned by uid {}, not by this user (uid {me}); refusing to trust it. \
-                 Remove it if you do not know who made it, or pass {option} DIR (a directory only you can write)",
-                path.display(),
-                meta.uid()
-            ),
-        ));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "{what} {} is writable by group or others (mode {:o}); refusing to trust it. \
-                 Check its contents, then `chmod go-w` it, or pass {option} DIR",
-                path.display(),
-                meta.mode() & 0o7777
-            ),
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

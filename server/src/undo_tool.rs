@@ -122,7 +122,7 @@ pub fn undo(
             file_path: p.path.display().to_string(),
             action: action.to_string(),
             written: false,
-            sha256: after.as_deref().map(undo::sha256_hex),
+            sha256: after.as_deref().map(crate::fsio::sha256_hex),
         });
         operations.push(inverse(p.operation, p.before.is_some()));
         changes.push(PathChange {

@@ -1,7 +1,7 @@
 //! Finishing single-file commits a crash interrupted, from the names they left.
 //!
-//! A single-file commit has no journal (see the module docs of
-//! [`crate::commit`]): a crash in it leaves its fixed-name staging files
+//! A single-file commit has no journal (see [`super::single`], whose module
+//! docs give the step-by-step power-loss table this sweep answers): a crash in it leaves its fixed-name staging files
 //! `.<name>.splice.{bak-tmp,bak-undo,tmp,undo}` beside the file, hidden but
 //! visible to `git status`. The names themselves say how far the commit got,
 //! because it creates them in that order and renames `bak-tmp` over `.bak`,
