@@ -237,7 +237,10 @@ class Splice extends McpSide {
   constructor(bin, { backup = false, record = true } = {}) {
     super(backup ? "splice (backup on)" : record ? "splice" : "splice (recording off)", bin, [
       "--root", work,
-      "--journal-dir", join(work, ".splice-journal"),
+      // Each side its own journal directory, hence its own undo store (a
+      // store shared by the sides would make one side's recording and
+      // pruning land in another's calls).
+      "--journal-dir", join(work, `.splice-journal-${backup ? "backup" : record ? "record" : "off"}`),
       "--max-file-size", String(SPLICE_MAX_FILE_SIZE),
       ...(record ? [] : ["--undo-max-transactions", "0"]),
     ]);

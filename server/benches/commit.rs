@@ -170,8 +170,8 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
         });
     }
     // What recording for undo (on by default in the server) adds to the
-    // call, apart from the disk: the same call without fsync, with the
-    // store open beside the journal, against `no_fsync` above.
+    // call: the same calls with the store open beside the journal, against
+    // `fsync` and `no_fsync` above.
     let undo_dir = journal.join("undo");
     let recording = cfg
         .clone()
@@ -180,10 +180,12 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
         recording.undo.store().is_some(),
         "the bench's undo store did not open"
     );
-    let committer = Committer::new(journal.into()).unwrap().durable(false);
-    group.bench_function("no_fsync_recording", |b| {
-        b.iter(|| call(&recording, &committer, &small, &three, false))
-    });
+    for (name, durable) in [("fsync_recording", true), ("no_fsync_recording", false)] {
+        let committer = Committer::new(journal.into()).unwrap().durable(durable);
+        group.bench_function(name, |b| {
+            b.iter(|| call(&recording, &committer, &small, &three, false))
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group("multi_edit_5mb_replace_all");

@@ -18,6 +18,7 @@
 
 #[cfg(feature = "mcp")]
 pub mod admission;
+pub mod answer_gate;
 pub mod args;
 pub mod client_roots;
 pub mod commit;

@@ -256,13 +256,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Records for undo are written after each answer (server/src/undo.rs):
+    // the last ones must reach the store before the process exits.
+    let undo = cfg.undo.clone();
     let server = Splice::new(cfg, committer)
         .client_roots(cli.client_roots)
         .bounds(Bounds {
             max_calls_in_flight: cli.max_calls_in_flight as usize,
             memory_budget: cli.memory_budget << 20,
         });
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         // Every line passes the framing layer first (size limit, JSON-RPC
         // hygiene, backpressure); rmcp's own line limit is set above ours so
         // it never drops a line silently.
@@ -294,7 +297,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-    })
+    });
+    undo.flush();
+    code
 }
 
 /// rmcp 3.9 logs every JSON-RPC error it answers with as `WARN response

@@ -618,10 +618,10 @@ impl Recording {
 /// What a call's message adds when its content is over the store's bound.
 const TOO_LARGE: &str = "; not recorded for undo (larger than the undo store's byte bound)";
 
-/// A call's transaction on its way into the undo store: started before the
-/// commit, so that the store writes it while the commit waits for its
-/// fsyncs, and finished after it (see "Cost" in [`crate::undo`]). Dropped
-/// without [`Recorder::finish`] (the commit failed), nothing is kept.
+/// A call's transaction on its way into the undo store: decided before the
+/// commit (whether it is kept, and its id), written by the store after the
+/// answer (see "Cost" in [`crate::undo`]). Dropped without
+/// [`Recorder::finish`] (the commit failed), nothing is kept.
 pub(crate) enum Recorder<'a> {
     /// The server has no store (or keeps no transactions): nothing to say.
     Off,
@@ -674,9 +674,8 @@ impl<'a> Recorder<'a> {
     /// The commit succeeded. `written`: whether it wrote anything (if not,
     /// there is nothing to undo). `rebased`: paths the commit re-planned
     /// under their lock, as `(index, content before, content after)`, whose
-    /// record must say what was really replaced; the transaction is then
-    /// written again, on this thread (a rare path: another writer changed
-    /// the file between the read and the lock).
+    /// record must say what was really replaced (a rare path: another
+    /// writer changed the file between the read and the lock).
     pub(crate) fn finish(
         self,
         written: bool,
@@ -689,14 +688,13 @@ impl<'a> Recorder<'a> {
             Recorder::On(pending, tx, store) => (pending, tx, store),
         };
         if !written {
-            pending.discard();
             return Undoable::Nothing;
         }
         let id = tx.id.clone();
         let recorded = if rebased.is_empty() {
             pending.publish()
         } else {
-            pending.discard();
+            drop(pending);
             let mut tx = Transaction::clone(&tx);
             for (k, now, after) in rebased {
                 if let Some((bytes, _)) = &mut tx.paths[k].before {
@@ -704,7 +702,7 @@ impl<'a> Recorder<'a> {
                 }
                 tx.paths[k].after_sha256 = after.map(|a| hex::encode(sha256(&a)));
             }
-            store.record(&tx)
+            store.begin(std::sync::Arc::new(tx)).publish()
         };
         match recorded {
             Ok(Recorded::Stored) => Undoable::Recorded(id),

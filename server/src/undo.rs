@@ -38,28 +38,41 @@
 //!
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
-//! edit). On this kind of disk every file creation in a journaled file
-//! system costs a tenth of a millisecond or more, so recording is taken off
-//! the answer's path in two ways:
+//! edit). It cannot be done beside the commit: a file creation in the same
+//! journaled file system just before, during or just after the commit's
+//! `fsync`s costs that call 0.3-0.5 ms (measured on ext4: the creation
+//! joins the journal commit the `fsync` waits for, or waits for it), far
+//! more than its system calls. So the work is moved after the answer:
 //!
-//! - *Written while the commit runs.* [`UndoStore::begin`] hands the
-//!   transaction to a thread of the store's own, which hashes it and writes
-//!   `.tmp-<id>` while the calling thread commits (and waits for its
-//!   `fsync`s, which take far longer). After the commit point the caller
-//!   [`Pending::publish`]es it: one rename, the only store operation left on
-//!   the answer's path. A call that fails [`Pending::discard`]s it. So a
-//!   call that answered with a transaction id has its record in place, as
-//!   before; only the order of the work changed.
-//! - *Pruned after the answer.* The same thread drops the oldest
-//!   transactions after a publish (nothing waits for it but
-//!   [`UndoStore::get`] and [`UndoStore::list`], so that a dropped
-//!   transaction is reliably not found). It lists the directory once and
-//!   weighs transactions by a size index kept in memory, so it reads only
-//!   the first line of records this process has not seen (another
-//!   server's, or from before a restart). A kill in the middle of a prune
-//!   leaves a store over its bounds by a transaction or so, which the next
-//!   prune drops; it never touches the transaction just recorded, nor
-//!   anything newer.
+//! - [`UndoStore::begin`], before the commit, only decides whether the
+//!   transaction can be kept and gives it its id; [`Pending::publish`],
+//!   after the commit point, hands it to a thread of the store's own and
+//!   returns at once with that id. The thread waits until the call's
+//!   answer is written to the client ([`crate::answer_gate`], at most
+//!   2 ms), so that it competes with neither the answer nor its commit,
+//!   then hashes the contents, writes `.tmp-<id>` with one `writev` and
+//!   renames it into place. A failed commit drops its `Pending`: nothing
+//!   was written.
+//! - Readers wait for it: [`UndoStore::get`] and [`UndoStore::list`] first
+//!   let the thread finish what is queued, so an `undo` of an answered id
+//!   finds its record, and the server flushes the queue before it exits
+//!   ([`UndoState::flush`]).
+//! - A write that fails (disk full, store removed) is remembered: an
+//!   `undo` of that id answers `UNDO_UNAVAILABLE` with the errno, not
+//!   "not found", and every later call records on its own thread, before
+//!   its answer, until the store takes a write again, so those answers
+//!   say "not recorded" themselves.
+//! - What this gives up: a kill in the moment between the answer's write
+//!   and the rename (a fraction of a millisecond) loses that record (its `undo` answers
+//!   `TRANSACTION_NOT_FOUND`), exactly what a power loss can already do to
+//!   the unsynced store. It never makes an undo write wrong bytes.
+//! - The same thread then drops the oldest transactions. It lists the
+//!   directory once and weighs transactions by a size index kept in
+//!   memory, so it reads only the first line of records this process has
+//!   not seen (another server's, or from before a restart). A kill in the
+//!   middle of a prune leaves a store over its bounds by a transaction or
+//!   so, which the next prune drops; it never touches the transaction just
+//!   recorded, nor anything newer.
 //!
 //! One file rather than a directory of files per transaction: a creation
 //! and a rename instead of a directory, a file per content and a rename
@@ -67,7 +80,7 @@
 //!
 //! The content before is written as a copy rather than kept by hard-linking
 //! the replaced inode: a link would save the page-cache write of the bytes
-//! the call already holds (off the answer's path now anyway), but the store
+//! the call already holds (after the answer anyway), but the store
 //! may live on another file system (`~/.local/state`), and a linked inode
 //! could still be changed in place by whoever holds it open or another hard
 //! link to it, which the hashes would then refuse: the copy keeps every
@@ -384,17 +397,54 @@ struct Shared {
     /// Reconciled with a listing of the directory on every prune, so
     /// transactions another server process recorded or removed are seen.
     sizes: Mutex<BTreeMap<TransactionId, u64>>,
+    /// Transactions whose write after the answer failed, with why: an
+    /// `undo` of one is told so rather than "not found".
+    failed: Mutex<BTreeMap<TransactionId, FailedWrite>>,
+    /// The last write failed: record before answering until one succeeds.
+    broken: std::sync::atomic::AtomicBool,
     work: Mutex<Work>,
     /// Signalled when work is queued and when a piece of it finishes.
     changed: Condvar,
 }
 
-/// The store thread's queue. Writes go first (a caller waits for each);
-/// at most one prune is ever pending (requests coalesce; the newest
-/// transaction is the one never dropped).
+/// Why a transaction's write failed (an `io::Error` is not `Clone`).
+#[derive(Debug, Clone)]
+struct FailedWrite {
+    kind: io::ErrorKind,
+    errno: Option<i32>,
+    message: String,
+}
+
+impl FailedWrite {
+    fn of(e: &io::Error) -> FailedWrite {
+        FailedWrite {
+            kind: e.kind(),
+            errno: e.raw_os_error(),
+            message: e.to_string(),
+        }
+    }
+
+    fn error(&self, id: &TransactionId) -> io::Error {
+        match self.errno {
+            Some(errno) => io::Error::from_raw_os_error(errno),
+            None => io::Error::new(
+                self.kind,
+                format!("recording transaction {id} failed: {}", self.message),
+            ),
+        }
+    }
+}
+
+/// The store thread's queue, in order: each transaction to write, then at
+/// most one prune (requests coalesce; the newest transaction is the one
+/// never dropped).
 #[derive(Debug, Default)]
 struct Work {
-    writes: std::collections::VecDeque<Job>,
+    /// Each with the count of answers written when it was published
+    /// ([`crate::answer_gate`]): its own answer is the next one.
+    writes: std::collections::VecDeque<(Arc<Transaction>, u64)>,
+    /// Readers waiting in [`UndoStore::settle`]: write without pacing.
+    hurry: usize,
     /// A prune is wanted, keeping this transaction.
     prune: Option<TransactionId>,
     /// A write or a prune is running.
@@ -403,13 +453,9 @@ struct Work {
     worker: bool,
 }
 
-/// A transaction to write under its temporary name, and where to say how
-/// it went.
-#[derive(Debug)]
-struct Job {
-    tx: Arc<Transaction>,
-    done: std::sync::mpsc::SyncSender<io::Result<()>>,
-}
+/// How long the store's thread waits for a call's answer to be written
+/// before it writes the call's record anyway.
+const ANSWER_PACE: Duration = Duration::from_millis(2);
 
 /// How long an idle store thread waits before it checks whether its store
 /// is still in use.
@@ -443,6 +489,8 @@ impl UndoStore {
                 dir: dir.clone(),
                 limits,
                 sizes: Mutex::default(),
+                failed: Mutex::default(),
+                broken: std::sync::atomic::AtomicBool::new(false),
                 work: Mutex::default(),
                 changed: Condvar::new(),
             }),
@@ -462,45 +510,36 @@ impl UndoStore {
     }
 
     /// Keeps `tx` (then drops the oldest transactions until the bounds
-    /// hold), or says why it did not: [`UndoStore::begin`] and
-    /// [`Pending::publish`] at once.
+    /// hold), or says why it did not, before returning: what
+    /// [`UndoStore::begin`] and [`Pending::publish`] do after the answer.
     pub fn record(&self, tx: &Transaction) -> io::Result<Recorded> {
-        self.begin(Arc::new(tx.clone())).publish()
+        let tx = Arc::new(tx.clone());
+        match self.decide(&tx) {
+            Some(no) => Ok(no),
+            None => self.shared.store(&tx).map(|()| Recorded::Stored),
+        }
     }
 
-    /// Starts writing `tx` while its commit runs, on the store's thread
-    /// (see "Cost" in the module docs): [`Pending::publish`] it once the
-    /// commit succeeded, [`Pending::discard`] it (or drop it) otherwise.
+    /// Before a commit: whether `tx` will be kept, as a [`Pending`] to
+    /// [`Pending::publish`] once the commit succeeded (see "Cost" in the
+    /// module docs). Nothing is written yet; dropping it keeps nothing.
     pub fn begin(&self, tx: Arc<Transaction>) -> Pending<'_> {
-        let decided = |recorded| Pending {
-            store: self,
-            state: PendingState::Decided(recorded),
+        let state = match self.decide(&tx) {
+            Some(no) => PendingState::Decided(no),
+            None => PendingState::Ready(tx),
         };
+        Pending { store: self, state }
+    }
+
+    /// Why `tx` is not kept, if it is not.
+    fn decide(&self, tx: &Transaction) -> Option<Recorded> {
         if tx.stored_bytes() > self.limits.max_bytes || self.limits.max_transactions == 0 {
-            return decided(Recorded::TooLarge);
+            return Some(Recorded::TooLarge);
         }
-        // The hashing is the store thread's; only the names are checked here.
         if tx.paths.iter().any(|p| p.path.to_str().is_none()) {
-            return decided(Recorded::NotRepresentable);
+            return Some(Recorded::NotRepresentable);
         }
-        let (done, finished) = std::sync::mpsc::sync_channel(1);
-        let write = Job {
-            tx: Arc::clone(&tx),
-            done,
-        };
-        let mut work = self.shared.work();
-        if !self.shared.ensure_worker(&mut work) {
-            drop(work);
-            let written = self.shared.write(&write.tx);
-            let _ = write.done.send(written);
-        } else {
-            work.writes.push_back(write);
-            self.shared.changed.notify_all();
-        }
-        Pending {
-            store: self,
-            state: PendingState::Writing { tx, finished },
-        }
+        None
     }
 
     /// The transaction `id`, with its content checked against the recorded
@@ -508,6 +547,9 @@ impl UndoStore {
     /// dropped by the bounds).
     pub fn get(&self, id: &TransactionId) -> io::Result<Option<Transaction>> {
         self.settle();
+        if let Some(failed) = self.shared.failed().get(id) {
+            return Err(failed.error(id));
+        }
         let path = self.dir.join(id.as_str());
         let (record, contents) = match read_transaction(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -579,6 +621,7 @@ impl UndoStore {
     pub fn remove(&self, id: &TransactionId) -> io::Result<()> {
         self.shared.remove(id)?;
         self.shared.sizes().remove(id);
+        self.shared.failed().remove(id);
         Ok(())
     }
 
@@ -587,26 +630,13 @@ impl UndoStore {
         self.shared.ids()
     }
 
-    /// Asks the store's thread to drop the oldest transactions (never
-    /// `keep`) until the bounds hold; prunes right here if there is no
-    /// thread. Pruning is off the answer's path because nothing waits for
-    /// it: a transaction over the bounds is only garbage, and a crash in
-    /// the middle leaves it for the next prune.
-    fn request_prune(&self, keep: &TransactionId) {
+    /// Waits until the store's thread has written and pruned everything
+    /// queued: what a reader sees is every answered transaction, within
+    /// the bounds (a pruned transaction is not found).
+    pub fn settle(&self) {
         let mut work = self.shared.work();
-        if !self.shared.ensure_worker(&mut work) {
-            drop(work);
-            self.shared.prune(keep);
-            return;
-        }
-        work.prune = Some(keep.clone());
-        self.shared.changed.notify_all();
-    }
-
-    /// Waits until no write or prune is pending or running, so that what a
-    /// reader sees is within the bounds (a pruned transaction is not found).
-    fn settle(&self) {
-        let mut work = self.shared.work();
+        work.hurry += 1;
+        crate::answer_gate::nudge();
         while !work.writes.is_empty() || work.prune.is_some() || work.busy {
             work = self
                 .shared
@@ -614,11 +644,20 @@ impl UndoStore {
                 .wait(work)
                 .unwrap_or_else(|e| e.into_inner());
         }
+        work.hurry -= 1;
     }
 }
 
-/// A transaction being written to the store while its commit runs
-/// ([`UndoStore::begin`]). Dropped unpublished, it is discarded.
+impl Drop for UndoStore {
+    /// Whoever drops the store last (the server, as it exits) lets the
+    /// queued records reach the directory first.
+    fn drop(&mut self) {
+        self.settle();
+    }
+}
+
+/// A transaction that will be kept once its commit succeeds
+/// ([`UndoStore::begin`]).
 #[derive(Debug)]
 pub struct Pending<'a> {
     store: &'a UndoStore,
@@ -627,72 +666,44 @@ pub struct Pending<'a> {
 
 #[derive(Debug)]
 enum PendingState {
-    /// Not written, for this reason (never [`Recorded::Stored`]).
+    /// Not kept, for this reason (never [`Recorded::Stored`]).
     Decided(Recorded),
-    /// Queued or being written under `.tmp-<id>`; `finished` says how it went.
-    Writing {
-        tx: Arc<Transaction>,
-        finished: std::sync::mpsc::Receiver<io::Result<()>>,
-    },
-    /// Published or discarded.
-    Done,
+    /// To be kept.
+    Ready(Arc<Transaction>),
 }
 
 impl Pending<'_> {
     /// The id the transaction is recorded under once published.
     pub fn id(&self) -> Option<&TransactionId> {
         match &self.state {
-            PendingState::Writing { tx, .. } => Some(&tx.id),
-            _ => None,
+            PendingState::Ready(tx) => Some(&tx.id),
+            PendingState::Decided(_) => None,
         }
     }
 
-    /// The commit succeeded: waits until the transaction is written (it
-    /// usually is by then), puts it in place and asks for a prune.
-    pub fn publish(mut self) -> io::Result<Recorded> {
-        match std::mem::replace(&mut self.state, PendingState::Done) {
-            PendingState::Decided(recorded) => Ok(recorded),
-            PendingState::Done => unreachable!("a Pending is published at most once"),
-            PendingState::Writing { tx, finished } => {
-                let store = self.store;
-                let tmp = store.shared.tmp_path(&tx.id);
-                let written = finished
-                    .recv()
-                    .unwrap_or_else(|_| Err(io::Error::other("the undo store's thread is gone")))
-                    .and_then(|()| fs::rename(&tmp, store.dir.join(tx.id.as_str())));
-                if let Err(e) = written {
-                    let _ = fs::remove_file(&tmp);
-                    return Err(e);
-                }
-                store
-                    .shared
-                    .sizes()
-                    .insert(tx.id.clone(), tx.stored_bytes());
-                store.request_prune(&tx.id);
-                Ok(Recorded::Stored)
-            }
+    /// The commit succeeded: the store's thread writes the transaction
+    /// after this returns (then drops the oldest ones). If the store's
+    /// last write failed, it is written here instead, so that the answer
+    /// can say whether it was kept.
+    pub fn publish(self) -> io::Result<Recorded> {
+        let tx = match self.state {
+            PendingState::Decided(recorded) => return Ok(recorded),
+            PendingState::Ready(tx) => tx,
+        };
+        let shared = &self.store.shared;
+        if shared.broken.load(Ordering::Relaxed) {
+            self.store.settle();
+            return shared.store(&tx).map(|()| Recorded::Stored);
         }
-    }
-
-    /// The commit failed: the transaction is not kept.
-    pub fn discard(mut self) {
-        self.discard_now();
-    }
-
-    fn discard_now(&mut self) {
-        if let PendingState::Writing { tx, finished } =
-            std::mem::replace(&mut self.state, PendingState::Done)
-        {
-            // Wait for the write, so that the removal comes after it.
-            let _ = finished.recv();
-            let _ = fs::remove_file(self.store.shared.tmp_path(&tx.id));
+        let mut work = shared.work();
+        if shared.ensure_worker(&mut work) {
+            work.writes.push_back((tx, crate::answer_gate::written()));
+            shared.changed.notify_all();
+            Ok(Recorded::Stored)
+        } else {
+            drop(work);
+            shared.store(&tx).map(|()| Recorded::Stored)
         }
-    }
-}
-
-impl Drop for Pending<'_> {
-    fn drop(&mut self) {
-        self.discard_now();
     }
 }
 
@@ -705,6 +716,50 @@ impl Shared {
 
     fn work(&self) -> MutexGuard<'_, Work> {
         self.work.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn failed(&self) -> MutexGuard<'_, BTreeMap<TransactionId, FailedWrite>> {
+        self.failed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes `tx` and puts it in place, then prunes (on the store's
+    /// thread, or right here if there is none). A failure is remembered
+    /// for [`UndoStore::get`] and makes the next calls record before they
+    /// answer; a success clears that.
+    fn store(self: &Arc<Self>, tx: &Transaction) -> io::Result<()> {
+        let placed = self
+            .write(tx)
+            .and_then(|()| fs::rename(self.tmp_path(&tx.id), self.dir.join(tx.id.as_str())));
+        match &placed {
+            Ok(()) => {
+                self.broken.store(false, Ordering::Relaxed);
+                self.sizes().insert(tx.id.clone(), tx.stored_bytes());
+                self.request_prune(&tx.id);
+            }
+            Err(e) => {
+                let _ = fs::remove_file(self.tmp_path(&tx.id));
+                tracing::warn!(transaction = %tx.id, error = %e, "a committed call could not be recorded for undo");
+                self.broken.store(true, Ordering::Relaxed);
+                self.failed().insert(tx.id.clone(), FailedWrite::of(e));
+            }
+        }
+        placed
+    }
+
+    /// Asks the store's thread to drop the oldest transactions (never
+    /// `keep`) until the bounds hold; prunes right here if there is no
+    /// thread. Nothing waits for a prune but the readers: a transaction
+    /// over the bounds is only garbage, and a crash in the middle leaves it
+    /// for the next prune.
+    fn request_prune(self: &Arc<Self>, keep: &TransactionId) {
+        let mut work = self.work();
+        if !self.ensure_worker(&mut work) {
+            drop(work);
+            self.prune(keep);
+            return;
+        }
+        work.prune = Some(keep.clone());
+        self.changed.notify_all();
     }
 
     /// Starts the store's thread unless it runs; false if it cannot be
@@ -729,16 +784,22 @@ impl Shared {
         }
     }
 
-    /// The store's thread: runs each queued write, then each requested
-    /// prune; exits once idle while nothing but itself holds the store.
+    /// The store's thread: writes each queued transaction, then runs the
+    /// requested prune; exits once idle while nothing but itself holds the
+    /// store.
     fn work_loop(self: Arc<Self>) {
         let mut work = self.work();
         loop {
-            if let Some(write) = work.writes.pop_front() {
+            if let Some((tx, seen)) = work.writes.pop_front() {
                 work.busy = true;
+                // Paced: once this call's answer is out (see "Cost" in the
+                // module docs), unless more records wait or a reader does.
+                let pace = work.writes.is_empty() && work.hurry == 0;
                 drop(work);
-                let written = self.write(&write.tx);
-                let _ = write.done.send(written);
+                if pace {
+                    crate::answer_gate::wait_past(seen, ANSWER_PACE);
+                }
+                let _ = self.store(&tx);
                 work = self.work();
                 work.busy = false;
                 self.changed.notify_all();
@@ -1011,6 +1072,14 @@ pub enum UndoState {
 }
 
 impl UndoState {
+    /// Lets every record queued after an answer reach the store: the
+    /// server calls it before it exits.
+    pub fn flush(&self) {
+        if let UndoState::Open(store) = self {
+            store.settle();
+        }
+    }
+
     /// Opens the store in `dir`, or says why it cannot be used (logged).
     pub fn open(dir: PathBuf, limits: UndoLimits) -> UndoState {
         match UndoStore::open(dir.clone(), limits) {
@@ -1282,28 +1351,21 @@ mod tests {
         ));
         let pending = s.begin(Arc::clone(&tx));
         assert_eq!(pending.id(), Some(&tx.id));
-        // Not listed, nor found, while its commit runs.
-        assert!(s.list(10).unwrap().is_empty());
-        assert_eq!(s.get(&tx.id).unwrap(), None);
+        // Nothing is written while its commit runs.
+        assert_eq!(fs::read_dir(s.dir()).unwrap().count(), 0);
         assert_eq!(pending.publish().unwrap(), Recorded::Stored);
-        // In place as soon as publish returns.
-        assert!(s.dir().join(tx.id.as_str()).is_file());
+        // A reader waits for the write after the answer.
         assert_eq!(s.get(&tx.id).unwrap().as_ref(), Some(&*tx));
+        assert!(s.dir().join(tx.id.as_str()).is_file());
 
+        // A failed commit drops its Pending: nothing is kept.
         let failed = Arc::new(Transaction::now(
             "multi_edit",
             None,
             vec![edit("/r/b", b"1", b"2")],
         ));
-        s.begin(Arc::clone(&failed)).discard();
-        let dropped = Arc::new(Transaction::now(
-            "multi_edit",
-            None,
-            vec![edit("/r/c", b"1", b"2")],
-        ));
-        drop(s.begin(Arc::clone(&dropped)));
+        drop(s.begin(Arc::clone(&failed)));
         assert_eq!(s.get(&failed.id).unwrap(), None);
-        assert_eq!(s.get(&dropped.id).unwrap(), None);
         let names: Vec<_> = fs::read_dir(s.dir())
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -1313,6 +1375,75 @@ mod tests {
             [std::ffi::OsString::from(tx.id.as_str())],
             "no temporary file left"
         );
+    }
+
+    #[test]
+    fn a_write_that_fails_after_the_answer_is_reported_not_lost_silently() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        // The store's directory disappears under the server.
+        fs::remove_dir(s.dir()).unwrap();
+        let lost = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        // Answered as recorded: the write comes after the answer.
+        assert_eq!(
+            s.begin(Arc::clone(&lost)).publish().unwrap(),
+            Recorded::Stored
+        );
+        // An undo of it learns why it cannot be undone, not "not found".
+        let err = s.get(&lost.id).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
+        // The next call records before its answer, so the answer says so.
+        let next = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"2", b"3")],
+        ));
+        let err = s.begin(Arc::clone(&next)).publish().unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
+        // Once the store takes a write again, recording is after the answer again.
+        fs::create_dir(s.dir()).unwrap();
+        let back = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"3", b"4")],
+        ));
+        assert_eq!(
+            s.begin(Arc::clone(&back)).publish().unwrap(),
+            Recorded::Stored
+        );
+        assert!(!s.shared.broken.load(Ordering::Relaxed));
+        assert_eq!(s.get(&back.id).unwrap().as_ref(), Some(&*back));
+        let later = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"4", b"5")],
+        ));
+        assert_eq!(
+            s.begin(Arc::clone(&later)).publish().unwrap(),
+            Recorded::Stored
+        );
+        assert_eq!(s.get(&later.id).unwrap().as_ref(), Some(&*later));
+    }
+
+    #[test]
+    fn dropping_the_store_lets_queued_records_reach_the_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tx = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        {
+            let s = store(tmp.path(), UndoLimits::default());
+            s.begin(Arc::clone(&tx)).publish().unwrap();
+        }
+        // Another process, later, without any reader in between.
+        let again = store(tmp.path(), UndoLimits::default());
+        assert_eq!(again.get(&tx.id).unwrap().as_ref(), Some(&*tx));
     }
 
     #[test]
