@@ -618,35 +618,106 @@ impl Recording {
 /// What a call's message adds when its content is over the store's bound.
 const TOO_LARGE: &str = "; not recorded for undo (larger than the undo store's byte bound)";
 
-/// Records a committed transaction in the store; never fails the call.
-pub(crate) fn record(
-    cfg: &Config,
-    tool: &str,
-    undoes: Option<crate::undo::TransactionId>,
-    paths: Vec<Recording>,
-) -> Undoable {
-    let Some(store) = cfg.undo.store().filter(|s| s.limits().max_transactions > 0) else {
-        return Undoable::Nothing;
-    };
-    let paths = paths
-        .into_iter()
-        .map(|r| PathRecord {
-            path: r.path,
-            operation: r.operation,
-            before: r.before,
-            after_sha256: r.after_sha256,
-        })
-        .collect();
-    let tx = Transaction::now(tool, undoes, paths);
-    match store.record(&tx) {
-        Ok(Recorded::Stored) => Undoable::Recorded(tx.id),
-        Ok(Recorded::TooLarge) => Undoable::NotRecorded(TOO_LARGE),
-        Ok(Recorded::NotRepresentable) => {
-            Undoable::NotRecorded("; not recorded for undo (a path is not valid UTF-8)")
+/// A call's transaction on its way into the undo store: started before the
+/// commit, so that the store writes it while the commit waits for its
+/// fsyncs, and finished after it (see "Cost" in [`crate::undo`]). Dropped
+/// without [`Recorder::finish`] (the commit failed), nothing is kept.
+pub(crate) enum Recorder<'a> {
+    /// The server has no store (or keeps no transactions): nothing to say.
+    Off,
+    /// Over the store's byte bound: its content is not even copied.
+    TooLarge,
+    On(
+        crate::undo::Pending<'a>,
+        std::sync::Arc<Transaction>,
+        &'a crate::undo::UndoStore,
+    ),
+}
+
+impl<'a> Recorder<'a> {
+    /// Whether the server records a transaction whose paths held
+    /// `before_bytes` of content before: [`Recorder::Off`], [`Recorder::TooLarge`],
+    /// or the store to [`Recorder::start`] with.
+    pub(crate) fn store(
+        cfg: &'a Config,
+        before_bytes: u64,
+    ) -> Result<&'a crate::undo::UndoStore, Recorder<'a>> {
+        match cfg.undo.store() {
+            Some(s) if s.limits().max_transactions == 0 => Err(Recorder::Off),
+            Some(s) if before_bytes > s.limits().max_bytes => Err(Recorder::TooLarge),
+            Some(s) => Ok(s),
+            None => Err(Recorder::Off),
         }
-        Err(e) => {
-            tracing::warn!(error = %e, "a committed call could not be recorded for undo");
-            Undoable::NotRecorded("; not recorded for undo (the undo store could not be written)")
+    }
+
+    /// Starts recording `paths` (each one's state before the commit) in
+    /// `store`, as committed by `tool` (undoing `undoes`).
+    pub(crate) fn start(
+        store: &'a crate::undo::UndoStore,
+        tool: &str,
+        undoes: Option<crate::undo::TransactionId>,
+        paths: Vec<Recording>,
+    ) -> Recorder<'a> {
+        let paths = paths
+            .into_iter()
+            .map(|r| PathRecord {
+                path: r.path,
+                operation: r.operation,
+                before: r.before,
+                after_sha256: r.after_sha256,
+            })
+            .collect();
+        let tx = std::sync::Arc::new(Transaction::now(tool, undoes, paths));
+        Recorder::On(store.begin(std::sync::Arc::clone(&tx)), tx, store)
+    }
+
+    /// The commit succeeded. `written`: whether it wrote anything (if not,
+    /// there is nothing to undo). `rebased`: paths the commit re-planned
+    /// under their lock, as `(index, content before, content after)`, whose
+    /// record must say what was really replaced; the transaction is then
+    /// written again, on this thread (a rare path: another writer changed
+    /// the file between the read and the lock).
+    pub(crate) fn finish(
+        self,
+        written: bool,
+        rebased: Vec<(usize, Vec<u8>, Option<Vec<u8>>)>,
+    ) -> Undoable {
+        let (pending, tx, store) = match self {
+            Recorder::Off => return Undoable::Nothing,
+            Recorder::TooLarge if written => return Undoable::NotRecorded(TOO_LARGE),
+            Recorder::TooLarge => return Undoable::Nothing,
+            Recorder::On(pending, tx, store) => (pending, tx, store),
+        };
+        if !written {
+            pending.discard();
+            return Undoable::Nothing;
+        }
+        let id = tx.id.clone();
+        let recorded = if rebased.is_empty() {
+            pending.publish()
+        } else {
+            pending.discard();
+            let mut tx = Transaction::clone(&tx);
+            for (k, now, after) in rebased {
+                if let Some((bytes, _)) = &mut tx.paths[k].before {
+                    *bytes = now;
+                }
+                tx.paths[k].after_sha256 = after.map(|a| hex::encode(sha256(&a)));
+            }
+            store.record(&tx)
+        };
+        match recorded {
+            Ok(Recorded::Stored) => Undoable::Recorded(id),
+            Ok(Recorded::TooLarge) => Undoable::NotRecorded(TOO_LARGE),
+            Ok(Recorded::NotRepresentable) => {
+                Undoable::NotRecorded("; not recorded for undo (a path is not valid UTF-8)")
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a committed call could not be recorded for undo");
+                Undoable::NotRecorded(
+                    "; not recorded for undo (the undo store could not be written)",
+                )
+            }
         }
     }
 }
@@ -753,8 +824,9 @@ fn finish(
         return Ok((results, Undoable::Nothing));
     }
     // What the undo store keeps: each path's content before and a hash of
-    // it after (updated below for a path re-planned under its lock).
-    // A transaction larger than the store's byte bound is not copied at all.
+    // it after (corrected after the commit for a path re-planned under its
+    // lock). A transaction larger than the store's byte bound is not
+    // copied at all. It is written while the commit runs.
     let before_bytes: u64 = changes
         .iter()
         .map(|c| match &c.before {
@@ -762,23 +834,24 @@ fn finish(
             Before::Absent(_) => 0,
         })
         .sum();
-    let too_large = cfg
-        .undo
-        .store()
-        .is_some_and(|s| s.limits().max_transactions > 0 && before_bytes > s.limits().max_bytes);
-    let mut recording: Option<Vec<Recording>> = cfg.undo.store().filter(|_| !too_large).map(|_| {
-        changes
-            .iter()
-            .zip(&operations)
-            .zip(&owner)
-            .map(|((c, &op), &i)| {
-                // An entry's answered hash is of its new content (a move's,
-                // at its destination); a path that ends absent has none.
-                let after = c.after.is_some().then(|| results[i].sha256.clone());
-                Recording::of(c, op, after)
-            })
-            .collect()
-    });
+    let recorder = match Recorder::store(cfg, before_bytes) {
+        Err(no) => no,
+        Ok(store) => {
+            let paths = changes
+                .iter()
+                .zip(&operations)
+                .zip(&owner)
+                .map(|((c, &op), &i)| {
+                    // An entry's answered hash is of its new content (a
+                    // move's, at its destination); a path that ends absent
+                    // has none.
+                    let after = c.after.is_some().then(|| results[i].sha256.clone());
+                    Recording::of(c, op, after)
+                })
+                .collect();
+            Recorder::start(store, tool, None, paths)
+        }
+    };
     // Files another call changed since they were read, re-planned under the
     // lock: their results are recomputed from what was actually written.
     let mut replanned: Vec<(usize, engine::Outcome)> = Vec::new();
@@ -814,7 +887,7 @@ fn finish(
             FileOp::Create { .. } | FileOp::Move { .. } => Ok(None),
         }
     };
-    let keep = recording.is_some();
+    let keep = matches!(recorder, Recorder::On(..));
     let rebase = |k: usize, open: &std::fs::File| {
         let answer = rebase(k, open);
         if keep && let Ok(Some((now, after))) = &answer {
@@ -824,21 +897,8 @@ fn finish(
     };
     match committer.commit_paths(changes, wait, rebase) {
         Ok(report) => {
-            let undoable = match recording.as_mut() {
-                Some(paths) if report.files.iter().any(|f| f.written) => {
-                    for (k, now, after) in rebased {
-                        if let Some((bytes, _)) = &mut paths[k].before {
-                            *bytes = now;
-                        }
-                        paths[k].after_sha256 = after.map(|a| hex::encode(sha256(&a)));
-                    }
-                    record(cfg, tool, None, recording.take().unwrap_or_default())
-                }
-                None if too_large && report.files.iter().any(|f| f.written) => {
-                    Undoable::NotRecorded(TOO_LARGE)
-                }
-                _ => Undoable::Nothing,
-            };
+            let written = report.files.iter().any(|f| f.written);
+            let undoable = recorder.finish(written, rebased);
             for (i, outcome) in replanned {
                 results[i] = file_result(i, &req.files[i], &[], &outcome, req, max_out);
             }

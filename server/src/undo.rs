@@ -9,51 +9,69 @@
 //!
 //! ```text
 //! undo/
-//!   019a2b3c4d5e-00001f2a-00000003/   one directory per transaction: its id
-//!     record.json               id, time, tool, and per path: operation,
-//!                               the SHA-256 and mode of its content before
-//!                               (or "absent") and the SHA-256 after (or "absent")
-//!     before-0, before-2, ...   the content before, of each path that existed
+//!   019a2b3c4d5e-00001f2a-00000003   one file per transaction, named by its id:
+//!                                    a line of JSON (id, time, tool, and per
+//!                                    path: operation, the SHA-256, length and
+//!                                    mode of its content before, or "absent",
+//!                                    and the SHA-256 after, or "absent"),
+//!                                    then each content before, back to back
 //! ```
 //!
-//! **Durability.** The store is not `fsync`ed: recording costs a few page
-//! cache writes per committed call, not four more disk flushes (which
-//! doubled the latency of a small edit). This is safe because nothing the
-//! store says is trusted unchecked: after a power loss a record may be
-//! missing (the call can no longer be undone: `TRANSACTION_NOT_FOUND`) or
-//! hold torn content, which the hashes below refuse; it can never make an
-//! undo write wrong bytes. The user's files themselves are committed
-//! through the fsynced journal as always, undos included.
+//! (A store written by an earlier splice holds one directory per
+//! transaction instead, `record.json` plus `before-<i>` files: still read,
+//! listed and pruned, never written.)
 //!
-//! A transaction is written under a temporary name and renamed into place,
-//! so a reader sees all of it or nothing; a crash leaves at most a
-//! `.tmp-*` directory, removed when the store is next opened. Each content
-//! is checked against its recorded SHA-256 when read back, so a damaged
-//! store refuses an undo instead of writing damaged bytes.
+//! **Durability.** The store is not `fsync`ed: recording costs a few page
+//! cache writes per committed call, not more disk flushes (which doubled
+//! the latency of a small edit). This is safe because nothing the store
+//! says is trusted unchecked: after a power loss a record may be missing
+//! (the call can no longer be undone: `TRANSACTION_NOT_FOUND`) or hold torn
+//! content, which the hashes below refuse; it can never make an undo write
+//! wrong bytes. The user's files themselves are committed through the
+//! fsynced journal as always, undos included.
+//!
+//! A transaction is written under a temporary name (`.tmp-<id>`) and
+//! renamed into place, so a reader sees all of it or nothing; a crash
+//! leaves at most a `.tmp-*` file, removed when the store is next opened.
+//! Each content is checked against its recorded SHA-256 when read back, so
+//! a damaged store refuses an undo instead of writing damaged bytes.
 //!
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
-//! edit). Per committed call it is one directory, one file per existing path
-//! plus `record.json`, written to the page cache, and one rename; the hash
-//! of each path's content after is the one the call's answer already
-//! carries (not computed twice). Pruning is off the answer's path: a
-//! thread of the store's own drops the oldest transactions after the answer
-//! (nothing waits for it but [`UndoStore::get`] and [`UndoStore::list`],
-//! so that a dropped transaction is reliably not found). It lists the
-//! directory once and weighs transactions by a size index kept in memory,
-//! so it reads only records this process has not seen (another server's,
-//! or from before a restart), never every record on every call. A kill in
-//! the middle of a prune leaves a store over its bounds by a transaction or
-//! so (or one with its `record.json` already gone, which reads as not
-//! found), which the next prune drops; it never touches the transaction
-//! just recorded, nor anything newer.
+//! edit). On this kind of disk every file creation in a journaled file
+//! system costs a tenth of a millisecond or more, so recording is taken off
+//! the answer's path in two ways:
+//!
+//! - *Written while the commit runs.* [`UndoStore::begin`] hands the
+//!   transaction to a thread of the store's own, which hashes it and writes
+//!   `.tmp-<id>` while the calling thread commits (and waits for its
+//!   `fsync`s, which take far longer). After the commit point the caller
+//!   [`Pending::publish`]es it: one rename, the only store operation left on
+//!   the answer's path. A call that fails [`Pending::discard`]s it. So a
+//!   call that answered with a transaction id has its record in place, as
+//!   before; only the order of the work changed.
+//! - *Pruned after the answer.* The same thread drops the oldest
+//!   transactions after a publish (nothing waits for it but
+//!   [`UndoStore::get`] and [`UndoStore::list`], so that a dropped
+//!   transaction is reliably not found). It lists the directory once and
+//!   weighs transactions by a size index kept in memory, so it reads only
+//!   the first line of records this process has not seen (another
+//!   server's, or from before a restart). A kill in the middle of a prune
+//!   leaves a store over its bounds by a transaction or so, which the next
+//!   prune drops; it never touches the transaction just recorded, nor
+//!   anything newer.
+//!
+//! One file rather than a directory of files per transaction: a creation
+//! and a rename instead of a directory, a file per content and a rename
+//! (and one removal instead of several when pruned).
 //!
 //! The content before is written as a copy rather than kept by hard-linking
 //! the replaced inode: a link would save the page-cache write of the bytes
-//! the call already holds, but the store may live on another file system
-//! (`~/.local/state`), and a linked inode could still be changed in place
-//! by whoever holds it open or another hard link to it, which the hashes
-//! would then refuse: the copy keeps every record usable.
+//! the call already holds (off the answer's path now anyway), but the store
+//! may live on another file system (`~/.local/state`), and a linked inode
+//! could still be changed in place by whoever holds it open or another hard
+//! link to it, which the hashes would then refuse: the copy keeps every
+//! record usable.
 //!
 //! The store is bounded by a number of transactions and a number of bytes
 //! of stored content ([`UndoLimits`]); after each new transaction the oldest
@@ -264,12 +282,13 @@ pub enum Recorded {
     Stored,
     /// Its content alone is over [`UndoLimits::max_bytes`]: not kept.
     TooLarge,
-    /// A path is not valid UTF-8, which `record.json` cannot hold exactly:
+    /// A path is not valid UTF-8, which the record cannot hold exactly:
     /// not kept.
     NotRepresentable,
 }
 
-/// `record.json`: the transaction without its content.
+/// The first line of a transaction's file (and, in the older layout,
+/// `record.json`): the transaction without its content.
 #[derive(Debug, Serialize, Deserialize)]
 struct RecordFile {
     format: u32,
@@ -279,6 +298,42 @@ struct RecordFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     undoes: Option<TransactionId>,
     paths: Vec<PathEntry>,
+}
+
+impl RecordFile {
+    /// The record of `tx`, its contents hashed; `None` if a path is not
+    /// valid UTF-8.
+    fn of(tx: &Transaction) -> Option<RecordFile> {
+        let mut paths = Vec::with_capacity(tx.paths.len());
+        for p in &tx.paths {
+            paths.push(PathEntry {
+                path: p.path.to_str()?.to_string(),
+                operation: p.operation,
+                before: p.before.as_ref().map(|(bytes, mode)| BlobEntry {
+                    sha256: sha256_hex(bytes),
+                    len: bytes.len() as u64,
+                    mode: *mode,
+                }),
+                after_sha256: p.after_sha256.clone(),
+            });
+        }
+        Some(RecordFile {
+            format: FORMAT,
+            id: tx.id.clone(),
+            time_unix_ms: tx.time_unix_ms,
+            tool: tx.tool.clone(),
+            undoes: tx.undoes.clone(),
+            paths,
+        })
+    }
+
+    fn stored_bytes(&self) -> u64 {
+        self.paths
+            .iter()
+            .filter_map(|p| p.before.as_ref())
+            .map(|b| b.len)
+            .sum()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -298,20 +353,27 @@ struct BlobEntry {
     mode: u32,
 }
 
-const FORMAT: u32 = 1;
+/// One file per transaction (see the module docs).
+const FORMAT: u32 = 2;
+/// One directory per transaction: read, never written.
+const FORMAT_DIR: u32 = 1;
+/// The record of the directory layout.
 const RECORD: &str = "record.json";
 const TMP_PREFIX: &str = ".tmp-";
+/// The longest first line a record may have (its paths' names and hashes:
+/// far below this for any call the server's limits admit).
+const MAX_HEADER: u64 = 64 * 1024 * 1024;
 
 /// The store, in one directory.
 #[derive(Debug)]
 pub struct UndoStore {
     dir: PathBuf,
     limits: UndoLimits,
-    /// What the background pruner shares with the store.
+    /// What the store's thread shares with the store.
     shared: Arc<Shared>,
 }
 
-/// The state the store shares with its pruning thread.
+/// The state the store shares with its thread.
 #[derive(Debug)]
 struct Shared {
     dir: PathBuf,
@@ -322,26 +384,36 @@ struct Shared {
     /// Reconciled with a listing of the directory on every prune, so
     /// transactions another server process recorded or removed are seen.
     sizes: Mutex<BTreeMap<TransactionId, u64>>,
-    pruning: Mutex<Pruning>,
-    /// Signalled when a prune is requested and when one finishes.
-    pruned: Condvar,
+    work: Mutex<Work>,
+    /// Signalled when work is queued and when a piece of it finishes.
+    changed: Condvar,
 }
 
-/// The pruner's queue: at most one prune is ever pending (requests
-/// coalesce; the newest transaction is the one never dropped).
+/// The store thread's queue. Writes go first (a caller waits for each);
+/// at most one prune is ever pending (requests coalesce; the newest
+/// transaction is the one never dropped).
 #[derive(Debug, Default)]
-struct Pruning {
+struct Work {
+    writes: std::collections::VecDeque<Job>,
     /// A prune is wanted, keeping this transaction.
-    wanted: Option<TransactionId>,
-    /// A prune is running.
+    prune: Option<TransactionId>,
+    /// A write or a prune is running.
     busy: bool,
-    /// The pruning thread exists.
+    /// The thread exists.
     worker: bool,
 }
 
-/// How long an idle pruning thread waits before it checks whether its
-/// store is still in use.
-const PRUNER_IDLE: Duration = Duration::from_secs(5);
+/// A transaction to write under its temporary name, and where to say how
+/// it went.
+#[derive(Debug)]
+struct Job {
+    tx: Arc<Transaction>,
+    done: std::sync::mpsc::SyncSender<io::Result<()>>,
+}
+
+/// How long an idle store thread waits before it checks whether its store
+/// is still in use.
+const WORKER_IDLE: Duration = Duration::from_secs(5);
 
 impl UndoStore {
     /// Opens (creating it, mode 0700, if missing) the store in `dir`, after
@@ -363,7 +435,7 @@ impl UndoStore {
         for entry in fs::read_dir(&dir)? {
             let entry = entry?;
             if entry.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
-                let _ = fs::remove_dir_all(entry.path());
+                let _ = remove_entry(&entry.path());
             }
         }
         Ok(UndoStore {
@@ -371,8 +443,8 @@ impl UndoStore {
                 dir: dir.clone(),
                 limits,
                 sizes: Mutex::default(),
-                pruning: Mutex::default(),
-                pruned: Condvar::new(),
+                work: Mutex::default(),
+                changed: Condvar::new(),
             }),
             dir,
             limits,
@@ -390,56 +462,45 @@ impl UndoStore {
     }
 
     /// Keeps `tx` (then drops the oldest transactions until the bounds
-    /// hold), or says why it did not.
+    /// hold), or says why it did not: [`UndoStore::begin`] and
+    /// [`Pending::publish`] at once.
     pub fn record(&self, tx: &Transaction) -> io::Result<Recorded> {
-        if tx.stored_bytes() > self.limits.max_bytes || self.limits.max_transactions == 0 {
-            return Ok(Recorded::TooLarge);
-        }
-        let mut entries = Vec::with_capacity(tx.paths.len());
-        for p in &tx.paths {
-            let Some(path) = p.path.to_str() else {
-                return Ok(Recorded::NotRepresentable);
-            };
-            entries.push(PathEntry {
-                path: path.to_string(),
-                operation: p.operation,
-                before: p.before.as_ref().map(|(bytes, mode)| BlobEntry {
-                    sha256: sha256_hex(bytes),
-                    len: bytes.len() as u64,
-                    mode: *mode,
-                }),
-                after_sha256: p.after_sha256.clone(),
-            });
-        }
-        let record = RecordFile {
-            format: FORMAT,
-            id: tx.id.clone(),
-            time_unix_ms: tx.time_unix_ms,
-            tool: tx.tool.clone(),
-            undoes: tx.undoes.clone(),
-            paths: entries,
-        };
+        self.begin(Arc::new(tx.clone())).publish()
+    }
 
-        let tmp = self.dir.join(format!("{TMP_PREFIX}{}", tx.id));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir(&tmp)?;
-        let written = (|| {
-            for (i, p) in tx.paths.iter().enumerate() {
-                if let Some((bytes, _)) = &p.before {
-                    write_new(&tmp.join(format!("before-{i}")), bytes)?;
-                }
-            }
-            let json = serde_json::to_vec_pretty(&record).map_err(io::Error::other)?;
-            write_new(&tmp.join(RECORD), &json)?;
-            fs::rename(&tmp, self.dir.join(tx.id.as_str()))
-        })();
-        if let Err(e) = written {
-            let _ = fs::remove_dir_all(&tmp);
-            return Err(e);
+    /// Starts writing `tx` while its commit runs, on the store's thread
+    /// (see "Cost" in the module docs): [`Pending::publish`] it once the
+    /// commit succeeded, [`Pending::discard`] it (or drop it) otherwise.
+    pub fn begin(&self, tx: Arc<Transaction>) -> Pending<'_> {
+        let decided = |recorded| Pending {
+            store: self,
+            state: PendingState::Decided(recorded),
+        };
+        if tx.stored_bytes() > self.limits.max_bytes || self.limits.max_transactions == 0 {
+            return decided(Recorded::TooLarge);
         }
-        self.shared.sizes().insert(tx.id.clone(), tx.stored_bytes());
-        self.request_prune(&tx.id);
-        Ok(Recorded::Stored)
+        // The hashing is the store thread's; only the names are checked here.
+        if tx.paths.iter().any(|p| p.path.to_str().is_none()) {
+            return decided(Recorded::NotRepresentable);
+        }
+        let (done, finished) = std::sync::mpsc::sync_channel(1);
+        let write = Job {
+            tx: Arc::clone(&tx),
+            done,
+        };
+        let mut work = self.shared.work();
+        if !self.shared.ensure_worker(&mut work) {
+            drop(work);
+            let written = self.shared.write(&write.tx);
+            let _ = write.done.send(written);
+        } else {
+            work.writes.push_back(write);
+            self.shared.changed.notify_all();
+        }
+        Pending {
+            store: self,
+            state: PendingState::Writing { tx, finished },
+        }
     }
 
     /// The transaction `id`, with its content checked against the recorded
@@ -447,23 +508,22 @@ impl UndoStore {
     /// dropped by the bounds).
     pub fn get(&self, id: &TransactionId) -> io::Result<Option<Transaction>> {
         self.settle();
-        let dir = self.dir.join(id.as_str());
-        let record = match read_record(&dir) {
+        let path = self.dir.join(id.as_str());
+        let (record, contents) = match read_transaction(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             other => other?,
         };
         if &record.id != id {
-            return Err(damaged(&dir, "its record names another transaction"));
+            return Err(damaged(&path, "its record names another transaction"));
         }
         let mut paths = Vec::with_capacity(record.paths.len());
-        for (i, entry) in record.paths.into_iter().enumerate() {
-            let before = match entry.before {
-                None => None,
-                Some(blob) => {
-                    let bytes = fs::read(dir.join(format!("before-{i}")))?;
+        for (entry, content) in record.paths.into_iter().zip(contents) {
+            let before = match (entry.before, content) {
+                (None, _) => None,
+                (Some(blob), Some(bytes)) => {
                     if bytes.len() as u64 != blob.len || sha256_hex(&bytes) != blob.sha256 {
                         return Err(damaged(
-                            &dir,
+                            &path,
                             &format!(
                                 "the content kept for {} does not match its hash",
                                 entry.path
@@ -471,6 +531,12 @@ impl UndoStore {
                         ));
                     }
                     Some((bytes, blob.mode))
+                }
+                (Some(_), None) => {
+                    return Err(damaged(
+                        &path,
+                        &format!("the content kept for {} is missing", entry.path),
+                    ));
                 }
             };
             paths.push(PathRecord {
@@ -511,7 +577,7 @@ impl UndoStore {
     /// Forgets `id` (after it was undone, or on request). Not an error if it
     /// is already gone.
     pub fn remove(&self, id: &TransactionId) -> io::Result<()> {
-        self.shared.remove_dir(id)?;
+        self.shared.remove(id)?;
         self.shared.sizes().remove(id);
         Ok(())
     }
@@ -521,44 +587,112 @@ impl UndoStore {
         self.shared.ids()
     }
 
-    /// Asks the pruning thread to drop the oldest transactions (never
-    /// `keep`) until the bounds hold, starting the thread if needed; prunes
-    /// right here if no thread can be started. Pruning is off the answer's
-    /// path because nothing waits for it: a transaction over the bounds is
-    /// only garbage, and a crash in the middle leaves it for the next prune.
+    /// Asks the store's thread to drop the oldest transactions (never
+    /// `keep`) until the bounds hold; prunes right here if there is no
+    /// thread. Pruning is off the answer's path because nothing waits for
+    /// it: a transaction over the bounds is only garbage, and a crash in
+    /// the middle leaves it for the next prune.
     fn request_prune(&self, keep: &TransactionId) {
-        let mut p = self.shared.pruning();
-        p.wanted = Some(keep.clone());
-        if !p.worker {
-            let shared = Arc::clone(&self.shared);
-            let started = std::thread::Builder::new()
-                .name("splice-undo-prune".into())
-                .spawn(move || shared.prune_loop());
-            match started {
-                Ok(_) => p.worker = true,
-                Err(e) => {
-                    tracing::debug!(error = %e, "no pruning thread; pruning the undo store inline");
-                    p.wanted = None;
-                    drop(p);
-                    self.shared.prune(keep);
-                    return;
-                }
-            }
+        let mut work = self.shared.work();
+        if !self.shared.ensure_worker(&mut work) {
+            drop(work);
+            self.shared.prune(keep);
+            return;
         }
-        self.shared.pruned.notify_all();
+        work.prune = Some(keep.clone());
+        self.shared.changed.notify_all();
     }
 
-    /// Waits until no prune is pending or running, so that what a reader
-    /// sees is within the bounds (a pruned transaction is not found).
+    /// Waits until no write or prune is pending or running, so that what a
+    /// reader sees is within the bounds (a pruned transaction is not found).
     fn settle(&self) {
-        let mut p = self.shared.pruning();
-        while p.wanted.is_some() || p.busy {
-            p = self
+        let mut work = self.shared.work();
+        while !work.writes.is_empty() || work.prune.is_some() || work.busy {
+            work = self
                 .shared
-                .pruned
-                .wait(p)
+                .changed
+                .wait(work)
                 .unwrap_or_else(|e| e.into_inner());
         }
+    }
+}
+
+/// A transaction being written to the store while its commit runs
+/// ([`UndoStore::begin`]). Dropped unpublished, it is discarded.
+#[derive(Debug)]
+pub struct Pending<'a> {
+    store: &'a UndoStore,
+    state: PendingState,
+}
+
+#[derive(Debug)]
+enum PendingState {
+    /// Not written, for this reason (never [`Recorded::Stored`]).
+    Decided(Recorded),
+    /// Queued or being written under `.tmp-<id>`; `finished` says how it went.
+    Writing {
+        tx: Arc<Transaction>,
+        finished: std::sync::mpsc::Receiver<io::Result<()>>,
+    },
+    /// Published or discarded.
+    Done,
+}
+
+impl Pending<'_> {
+    /// The id the transaction is recorded under once published.
+    pub fn id(&self) -> Option<&TransactionId> {
+        match &self.state {
+            PendingState::Writing { tx, .. } => Some(&tx.id),
+            _ => None,
+        }
+    }
+
+    /// The commit succeeded: waits until the transaction is written (it
+    /// usually is by then), puts it in place and asks for a prune.
+    pub fn publish(mut self) -> io::Result<Recorded> {
+        match std::mem::replace(&mut self.state, PendingState::Done) {
+            PendingState::Decided(recorded) => Ok(recorded),
+            PendingState::Done => unreachable!("a Pending is published at most once"),
+            PendingState::Writing { tx, finished } => {
+                let store = self.store;
+                let tmp = store.shared.tmp_path(&tx.id);
+                let written = finished
+                    .recv()
+                    .unwrap_or_else(|_| Err(io::Error::other("the undo store's thread is gone")))
+                    .and_then(|()| fs::rename(&tmp, store.dir.join(tx.id.as_str())));
+                if let Err(e) = written {
+                    let _ = fs::remove_file(&tmp);
+                    return Err(e);
+                }
+                store
+                    .shared
+                    .sizes()
+                    .insert(tx.id.clone(), tx.stored_bytes());
+                store.request_prune(&tx.id);
+                Ok(Recorded::Stored)
+            }
+        }
+    }
+
+    /// The commit failed: the transaction is not kept.
+    pub fn discard(mut self) {
+        self.discard_now();
+    }
+
+    fn discard_now(&mut self) {
+        if let PendingState::Writing { tx, finished } =
+            std::mem::replace(&mut self.state, PendingState::Done)
+        {
+            // Wait for the write, so that the removal comes after it.
+            let _ = finished.recv();
+            let _ = fs::remove_file(self.store.shared.tmp_path(&tx.id));
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.discard_now();
     }
 }
 
@@ -569,39 +703,100 @@ impl Shared {
         self.sizes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn pruning(&self) -> MutexGuard<'_, Pruning> {
-        self.pruning.lock().unwrap_or_else(|e| e.into_inner())
+    fn work(&self) -> MutexGuard<'_, Work> {
+        self.work.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The pruning thread: runs each requested prune; exits once idle while
-    /// nothing but itself holds the store.
-    fn prune_loop(self: Arc<Self>) {
-        let mut p = self.pruning();
+    /// Starts the store's thread unless it runs; false if it cannot be
+    /// started (the caller then does the work itself).
+    fn ensure_worker(self: &Arc<Self>, work: &mut Work) -> bool {
+        if work.worker {
+            return true;
+        }
+        let shared = Arc::clone(self);
+        match std::thread::Builder::new()
+            .name("splice-undo".into())
+            .spawn(move || shared.work_loop())
+        {
+            Ok(_) => {
+                work.worker = true;
+                true
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "no undo store thread; recording inline");
+                false
+            }
+        }
+    }
+
+    /// The store's thread: runs each queued write, then each requested
+    /// prune; exits once idle while nothing but itself holds the store.
+    fn work_loop(self: Arc<Self>) {
+        let mut work = self.work();
         loop {
-            if let Some(keep) = p.wanted.take() {
-                p.busy = true;
-                drop(p);
+            if let Some(write) = work.writes.pop_front() {
+                work.busy = true;
+                drop(work);
+                let written = self.write(&write.tx);
+                let _ = write.done.send(written);
+                work = self.work();
+                work.busy = false;
+                self.changed.notify_all();
+                continue;
+            }
+            if let Some(keep) = work.prune.take() {
+                work.busy = true;
+                drop(work);
                 self.prune(&keep);
-                p = self.pruning();
-                p.busy = false;
-                self.pruned.notify_all();
+                work = self.work();
+                work.busy = false;
+                self.changed.notify_all();
                 continue;
             }
             if Arc::strong_count(&self) == 1 {
-                p.worker = false;
+                work.worker = false;
                 return;
             }
-            p = self
-                .pruned
-                .wait_timeout(p, PRUNER_IDLE)
+            work = self
+                .changed
+                .wait_timeout(work, WORKER_IDLE)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
     }
 
-    /// Removes the directory of `id`; not an error if it is already gone.
-    fn remove_dir(&self, id: &TransactionId) -> io::Result<()> {
-        match fs::remove_dir_all(self.dir.join(id.as_str())) {
+    fn tmp_path(&self, id: &TransactionId) -> PathBuf {
+        self.dir.join(format!("{TMP_PREFIX}{id}"))
+    }
+
+    /// Writes `tx` under its temporary name: its record on one line, then
+    /// its contents. Not fsynced (see "Durability").
+    fn write(&self, tx: &Transaction) -> io::Result<()> {
+        let record = RecordFile::of(tx).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "a path is not valid UTF-8")
+        })?;
+        let mut header = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        header.push(b'\n');
+        let tmp = self.tmp_path(&tx.id);
+        let mut parts: Vec<io::IoSlice<'_>> = std::iter::once(&header[..])
+            .chain(
+                tx.paths
+                    .iter()
+                    .filter_map(|p| Some(&p.before.as_ref()?.0[..])),
+            )
+            .map(io::IoSlice::new)
+            .collect();
+        let written =
+            File::create_new(&tmp).and_then(|mut file| write_all_vectored(&mut file, &mut parts));
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written
+    }
+
+    /// Removes the transaction `id`; not an error if it is already gone.
+    fn remove(&self, id: &TransactionId) -> io::Result<()> {
+        match remove_entry(&self.dir.join(id.as_str())) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
@@ -633,13 +828,7 @@ impl Shared {
                 let bytes = match sizes.remove(&id) {
                     Some(bytes) => bytes,
                     None => read_record(&self.dir.join(id.as_str()))
-                        .map(|r| {
-                            r.paths
-                                .iter()
-                                .filter_map(|p| p.before.as_ref())
-                                .map(|b| b.len)
-                                .sum()
-                        })
+                        .map(|r| r.stored_bytes())
                         .unwrap_or(0),
                 };
                 seen.insert(id, bytes);
@@ -673,7 +862,7 @@ impl Shared {
             victims
         };
         for id in victims {
-            if let Err(e) = self.remove_dir(&id) {
+            if let Err(e) = self.remove(&id) {
                 // Listed again (and weighed again) by the next prune.
                 tracing::debug!(transaction = %id, error = %e, "could not drop an undo record");
             }
@@ -683,16 +872,11 @@ impl Shared {
 
 fn summary(record: RecordFile) -> Summary {
     Summary {
-        transaction_id: record.id,
+        transaction_id: record.id.clone(),
         time_unix_ms: record.time_unix_ms,
+        stored_bytes: record.stored_bytes(),
         tool: record.tool,
         undoes: record.undoes,
-        stored_bytes: record
-            .paths
-            .iter()
-            .filter_map(|p| p.before.as_ref())
-            .map(|b| b.len)
-            .sum(),
         files: record
             .paths
             .into_iter()
@@ -704,29 +888,116 @@ fn summary(record: RecordFile) -> Summary {
     }
 }
 
-fn read_record(dir: &Path) -> io::Result<RecordFile> {
-    let bytes = fs::read(dir.join(RECORD))?;
-    let record: RecordFile = serde_json::from_slice(&bytes)
-        .map_err(|e| damaged(dir, &format!("its record does not parse: {e}")))?;
-    if record.format != FORMAT {
+/// The record of the transaction at `path` (either layout), without its
+/// contents: only the first line of a file is read.
+fn read_record(path: &Path) -> io::Result<RecordFile> {
+    use std::io::{BufRead, Read};
+    let file = match File::open(path) {
+        Ok(file) if file.metadata()?.is_dir() => return read_record_dir(path),
+        other => other?,
+    };
+    let mut line = Vec::new();
+    io::BufReader::new(file)
+        .take(MAX_HEADER)
+        .read_until(b'\n', &mut line)?;
+    parse_record(path, &line, FORMAT)
+}
+
+/// The record and contents (in path order; `None` for a path absent
+/// before) of the transaction at `path`, in either layout, unchecked
+/// against the hashes.
+fn read_transaction(path: &Path) -> io::Result<(RecordFile, Vec<Option<Vec<u8>>>)> {
+    let bytes = match fs::read(path) {
+        Err(e) if e.kind() == io::ErrorKind::IsADirectory => {
+            let record = read_record_dir(path)?;
+            let mut contents = Vec::with_capacity(record.paths.len());
+            for (i, entry) in record.paths.iter().enumerate() {
+                contents.push(match entry.before {
+                    Some(_) => Some(fs::read(path.join(format!("before-{i}")))?),
+                    None => None,
+                });
+            }
+            return Ok((record, contents));
+        }
+        other => other?,
+    };
+    let end = memchr::memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
+    let record = parse_record(path, &bytes[..end], FORMAT)?;
+    let mut rest = &bytes[end..];
+    let mut contents = Vec::with_capacity(record.paths.len());
+    for entry in &record.paths {
+        contents.push(match &entry.before {
+            None => None,
+            Some(blob) => {
+                let len = usize::try_from(blob.len)
+                    .unwrap_or(usize::MAX)
+                    .min(rest.len());
+                let (content, tail) = rest.split_at(len);
+                rest = tail;
+                Some(content.to_vec())
+            }
+        });
+    }
+    if !rest.is_empty() {
+        return Err(damaged(path, "it is longer than its record says"));
+    }
+    Ok((record, contents))
+}
+
+/// `record.json` of a transaction in the directory layout.
+fn read_record_dir(dir: &Path) -> io::Result<RecordFile> {
+    parse_record(dir, &fs::read(dir.join(RECORD))?, FORMAT_DIR)
+}
+
+fn parse_record(path: &Path, bytes: &[u8], format: u32) -> io::Result<RecordFile> {
+    if bytes.is_empty() {
+        return Err(damaged(path, "it is empty"));
+    }
+    let record: RecordFile = serde_json::from_slice(bytes)
+        .map_err(|e| damaged(path, &format!("its record does not parse: {e}")))?;
+    if record.format != format {
         return Err(damaged(
-            dir,
+            path,
             &format!("unknown record format {}", record.format),
         ));
     }
     Ok(record)
 }
 
-fn damaged(dir: &Path, why: &str) -> io::Error {
+fn damaged(path: &Path, why: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("undo record {} is damaged: {why}", dir.display()),
+        format!("undo record {} is damaged: {why}", path.display()),
     )
 }
 
-/// Writes a new file, without `fsync`: see "Durability" in the module docs.
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    File::create_new(path)?.write_all(bytes)
+/// Writes every part, in order: one `writev(2)` for a whole transaction
+/// unless the kernel takes less. Also what keeps the store thread's calls
+/// apart from a tool call's `write`s while both run: `scripts/fault-points`
+/// aims at the tool thread's N-th `write`, and strace counts per thread.
+fn write_all_vectored(file: &mut File, mut parts: &mut [io::IoSlice<'_>]) -> io::Result<()> {
+    io::IoSlice::advance_slices(&mut parts, 0);
+    while !parts.is_empty() {
+        match file.write_vectored(parts) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => io::IoSlice::advance_slices(&mut parts, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Removes a transaction's file, or its directory in the older layout.
+fn remove_entry(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() == io::ErrorKind::IsADirectory => fs::remove_dir_all(path),
+        // Linux answers EISDIR; POSIX allows EPERM for unlink of a directory.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied && path.is_dir() => {
+            fs::remove_dir_all(path)
+        }
+        other => other,
+    }
 }
 
 /// Whether the server has a store, as the tools see it.
@@ -784,6 +1055,7 @@ pub fn errno_name(e: &io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn edit(path: &str, before: &[u8], after: &[u8]) -> PathRecord {
         PathRecord {
@@ -923,10 +1195,124 @@ mod tests {
         let s = store(tmp.path(), UndoLimits::default());
         let tx = Transaction::now("multi_edit", None, vec![edit("/r/a", b"before", b"after")]);
         s.record(&tx).unwrap();
-        fs::write(s.dir().join(tx.id.as_str()).join("before-0"), b"BEFORE").unwrap();
+        let file = s.dir().join(tx.id.as_str());
+        let kept = fs::read(&file).unwrap();
+        assert!(
+            kept.ends_with(b"\nbefore"),
+            "{}",
+            String::from_utf8_lossy(&kept)
+        );
+        // The same length, other bytes.
+        let mut other = kept.clone();
+        let n = other.len();
+        other[n - 6..].copy_from_slice(b"BEFORE");
+        fs::write(&file, &other).unwrap();
         let err = s.get(&tx.id).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("does not match its hash"), "{err}");
+        // Torn (what a power loss can leave): refused, and still listed
+        // as what it is while its first line is whole.
+        fs::write(&file, &kept[..n - 3]).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("does not match its hash"), "{err}");
+        assert_eq!(s.list(10).unwrap().len(), 1);
+        // Longer than its record says.
+        fs::write(&file, [&kept[..], b"x"].concat()).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("longer than its record"), "{err}");
+        // Cut inside its first line: refused, and left out of the listing.
+        fs::write(&file, &kept[..10]).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("does not parse"), "{err}");
+        assert!(s.list(10).unwrap().is_empty());
+        fs::write(&file, b"").unwrap();
+        assert_eq!(
+            s.get(&tx.id).unwrap_err().kind(),
+            io::ErrorKind::InvalidData
+        );
+    }
+
+    #[test]
+    fn a_store_in_the_directory_layout_is_still_read_listed_and_pruned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let limits = UndoLimits {
+            max_transactions: 1,
+            max_bytes: 1000,
+        };
+        let s = store(tmp.path(), limits);
+        // What an earlier splice wrote for one edit of /r/a.
+        let old = TransactionId::new(0x19a2b3c4d5e);
+        let dir = s.dir().join(old.as_str());
+        fs::create_dir(&dir).unwrap();
+        let record = json!({
+            "format": 1, "id": old, "time_unix_ms": 0x19a2b3c4d5e_u64, "tool": "multi_edit",
+            "paths": [{"path": "/r/a", "operation": "edit",
+                       "before": {"sha256": sha256_hex(b"old"), "len": 3, "mode": 0o644},
+                       "after_sha256": sha256_hex(b"new")}],
+        });
+        fs::write(dir.join("record.json"), record.to_string()).unwrap();
+        fs::write(dir.join("before-0"), b"old").unwrap();
+        let got = s.get(&old).unwrap().unwrap();
+        assert_eq!(got.paths[0].before, Some((b"old".to_vec(), 0o644)));
+        assert_eq!(s.list(10).unwrap()[0].stored_bytes, 3);
+        fs::write(dir.join("before-0"), b"OLD").unwrap();
+        assert!(
+            s.get(&old)
+                .unwrap_err()
+                .to_string()
+                .contains("does not match its hash")
+        );
+        // A new transaction over the bound of one: the directory goes.
+        let tx = Transaction::now("multi_edit", None, vec![edit("/r/b", b"1", b"2")]);
+        s.record(&tx).unwrap();
+        let listed = s.list(10).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].transaction_id, tx.id);
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn a_pending_transaction_is_kept_only_once_published() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        let tx = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        let pending = s.begin(Arc::clone(&tx));
+        assert_eq!(pending.id(), Some(&tx.id));
+        // Not listed, nor found, while its commit runs.
+        assert!(s.list(10).unwrap().is_empty());
+        assert_eq!(s.get(&tx.id).unwrap(), None);
+        assert_eq!(pending.publish().unwrap(), Recorded::Stored);
+        // In place as soon as publish returns.
+        assert!(s.dir().join(tx.id.as_str()).is_file());
+        assert_eq!(s.get(&tx.id).unwrap().as_ref(), Some(&*tx));
+
+        let failed = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/b", b"1", b"2")],
+        ));
+        s.begin(Arc::clone(&failed)).discard();
+        let dropped = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/c", b"1", b"2")],
+        ));
+        drop(s.begin(Arc::clone(&dropped)));
+        assert_eq!(s.get(&failed.id).unwrap(), None);
+        assert_eq!(s.get(&dropped.id).unwrap(), None);
+        let names: Vec<_> = fs::read_dir(s.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            [std::ffi::OsString::from(tx.id.as_str())],
+            "no temporary file left"
+        );
     }
 
     #[test]
@@ -954,11 +1340,15 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), UndoLimits::default());
         let half = s.dir().join(".tmp-019a2b3c4d5e-00000001-00000000");
-        fs::create_dir(&half).unwrap();
-        fs::write(half.join("before-0"), b"x").unwrap();
+        fs::write(&half, b"{\"format\": 2").unwrap();
+        // And one an earlier splice left, in the directory layout.
+        let half_dir = s.dir().join(".tmp-019a2b3c4d5e-00000001-00000001");
+        fs::create_dir(&half_dir).unwrap();
+        fs::write(half_dir.join("before-0"), b"x").unwrap();
         assert!(s.list(10).unwrap().is_empty());
         let _ = store(tmp.path(), UndoLimits::default());
         assert!(!half.exists());
+        assert!(!half_dir.exists());
     }
 
     #[test]

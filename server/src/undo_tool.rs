@@ -21,7 +21,7 @@ use crate::commit::{Before, CommitError, Committer, PathChange, Wait};
 use crate::config::Config;
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot, FsErrorKind};
-use crate::ops::{self, Recording, Undoable};
+use crate::ops::{Recorder, Recording, Undoable};
 use crate::response::{
     ListTransactionsSuccess, ListedFile, ListedTransaction, UndoSuccess, UndoneFile,
 };
@@ -144,19 +144,33 @@ pub fn undo(
             files,
         });
     }
-    let recording: Vec<Recording> = changes
+    let before_bytes = changes
         .iter()
-        .zip(&operations)
-        .zip(&files)
-        .map(|((c, &op), f)| Recording::of(c, op, f.sha256.clone()))
-        .collect();
+        .map(|c| match &c.before {
+            Before::Present(s) => s.bytes.len() as u64,
+            Before::Absent(_) => 0,
+        })
+        .sum();
+    let recorder = match Recorder::store(cfg, before_bytes) {
+        Err(no) => no,
+        Ok(store) => {
+            let paths = changes
+                .iter()
+                .zip(&operations)
+                .zip(&files)
+                .map(|((c, &op), f)| Recording::of(c, op, f.sha256.clone()))
+                .collect();
+            Recorder::start(store, "undo", Some(id.clone()), paths)
+        }
+    };
     let never = |_: usize, _: &std::fs::File| Ok::<_, std::convert::Infallible>(None);
     match committer.commit_paths(changes, wait, never) {
         Ok(report) => {
             for (f, r) in files.iter_mut().zip(&report.files) {
                 f.written = r.written;
             }
-            let undoable = ops::record(cfg, "undo", Some(id.clone()), recording);
+            // Recorded even if nothing needed writing: its id says it ran.
+            let undoable = recorder.finish(true, Vec::new());
             Ok(UndoSuccess {
                 success: true,
                 message: format!(
