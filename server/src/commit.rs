@@ -106,9 +106,12 @@
 //! [`crate::state_dir::default_journal_dir`]: `$XDG_STATE_HOME/splice/journal`,
 //! else `~/.local/state/splice/journal`).
 
+mod change;
 mod journal;
 mod lock;
+mod outcome;
 mod recovery;
+mod settings;
 mod single;
 mod stage;
 mod sweep;
@@ -121,206 +124,34 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use change::{Before, FileChange, NewPath, PathChange};
 pub use lock::Wait;
+pub use outcome::{CommitError, CommitFailure, CommitReport, FileCommitReport, RollbackOutcome};
 pub use recovery::{IgnoredEntry, RecoveredTransaction, RecoveryOutcome, RecoveryReport};
+#[doc(hidden)]
+pub use settings::Phase;
 pub use sweep::Swept;
 
-use crate::fsio::{self, FileSnapshot, FsError, FsErrorKind, FsOp};
+use crate::fsio::{self, FsError, FsErrorKind, FsOp};
 use lock::LockTable;
+use outcome::fail;
+use settings::Settings;
 use single::SingleFile;
 use stage::Attrs;
 use transaction::Transaction;
 
-/// One file to rewrite.
-#[derive(Debug, Clone)]
-pub struct FileChange {
-    /// What was read; the commit fails as stale if the file differs from it.
-    pub snapshot: FileSnapshot,
-    pub new_bytes: Vec<u8>,
-    /// Keep the original as `<file>.bak` (only if the file is actually written).
-    pub backup: bool,
-}
-
-impl From<FileChange> for PathChange {
-    fn from(c: FileChange) -> PathChange {
-        PathChange {
-            before: Before::Present(c.snapshot),
-            after: Some(c.new_bytes),
-            like: None,
-            mode: None,
-            backup: c.backup,
-        }
-    }
-}
-
-/// A path that does not exist yet: where it will be created (see
-/// [`crate::sandbox::locate_new`]).
-pub use crate::sandbox::Absent as NewPath;
-
-/// What a path of a transaction is before it.
-#[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)] // a handful per call, moved once
-pub enum Before {
-    /// An existing regular file, as read (the commit fails as stale if it
-    /// differs at the commit, unless the rebase hook recomputes it).
-    Present(FileSnapshot),
-    /// Nothing; the commit fails with [`FsErrorKind::AlreadyExists`] if
-    /// something is there by then.
-    Absent(NewPath),
-}
-
-/// One path of a transaction: from `before` to `after` (`None`: absent).
-/// An edit is present to new bytes, a creation absent to bytes, a deletion
-/// present to absent, and a move a deletion plus a creation. Undoing a
-/// committed transaction is the same with the two sides swapped.
-#[derive(Debug, Clone)]
-pub struct PathChange {
-    pub before: Before,
-    pub after: Option<Vec<u8>>,
-    /// For a creation: the file whose mode (and owner, when root) the new
-    /// file gets (a moved file keeps its own); `None`: 0666 less the umask.
-    pub like: Option<Metadata>,
-    /// For a creation without `like`: the mode bits the new file gets (an
-    /// undo re-creating a deleted file gives it its recorded mode); `None`:
-    /// 0666 less the umask.
-    pub mode: Option<u32>,
-    /// Keep the original as `<file>.bak` (edits only, and only if written).
-    pub backup: bool,
-}
-
-impl PathChange {
-    /// The canonical path.
-    pub fn path(&self) -> &Path {
-        match &self.before {
-            Before::Present(s) => &s.path,
-            Before::Absent(a) => &a.path,
-        }
-    }
-
-    /// Whether committing it changes the disk.
-    fn writes(&self) -> bool {
-        match (&self.before, &self.after) {
-            (Before::Present(s), Some(after)) => *after != s.bytes,
-            (Before::Present(_), None) | (Before::Absent(_), Some(_)) => true,
-            (Before::Absent(_), None) => false,
-        }
-    }
-
-    /// Present to present: an edit (the only kind the single-file path takes).
-    fn is_edit(&self) -> bool {
-        matches!((&self.before, &self.after), (Before::Present(_), Some(_)))
-    }
-
-    /// The `.bak` an edit with a backup writes.
-    fn backup_path(&self) -> Option<PathBuf> {
-        match &self.before {
-            Before::Present(s) if self.backup && self.is_edit() => {
-                Some(s.dir.path().join(stage::backup_name(&s.name)))
-            }
-            _ => None,
-        }
-    }
-}
-
-/// A successful commit, one entry per change, in input order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommitReport {
-    pub files: Vec<FileCommitReport>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileCommitReport {
-    pub path: PathBuf,
-    /// False when the new bytes equal the old ones: nothing was written.
-    pub written: bool,
-    pub backup_path: Option<PathBuf>,
-}
-
-/// What went wrong and how far the commit got before it was undone.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommitFailure {
-    /// The change (input index) whose step failed; `None` for a failure of the
-    /// transaction itself (its journal, or a directory shared by several files).
-    pub failed_index: Option<usize>,
-    pub error: FsError,
-    /// Edited files (not `.bak`s) renamed into place before the failure.
-    pub renamed_before_failure: usize,
-    pub rollback: RollbackOutcome,
-}
-
-/// Why [`Committer::commit_with`] wrote nothing (or undid what it wrote).
-#[derive(Debug)]
-pub enum CommitError<E> {
-    /// A file-system step failed; see [`CommitFailure`].
-    Failed(CommitFailure),
-    /// The rebase hook refused change `index` with `error`; nothing was written.
-    Rebase { index: usize, error: E },
-    /// The call was cancelled before the commit point; nothing was written.
-    Cancelled,
-}
-
-impl<E> From<CommitFailure> for CommitError<E> {
-    fn from(failure: CommitFailure) -> Self {
-        CommitError::Failed(failure)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RollbackOutcome {
-    /// Whether any rename had to be undone (false: failed before the renames).
-    pub attempted: bool,
-    /// Files put back to their original content.
-    pub restored: usize,
-    /// The files (positions in the commit's changes) that had been replaced,
-    /// or whose state could not be read, and could not be put back: they
-    /// hold, or may hold, the new content.
-    pub not_restored: Vec<usize>,
-    /// Whether every temp and undo name is gone. If not, the journal was kept
-    /// and [`Committer::recover`] removes them once the file system allows.
-    pub cleanup_complete: bool,
-}
-
-/// A point between the steps of a commit, for tests that inject faults.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    /// Every lock taken (step 1), nothing verified yet.
-    Locked,
-    /// Journaled only: the `begin` record durable, nothing staged yet
-    /// ([`transaction::Transaction::begin`]).
-    Begun,
-    /// Journaled only: every temp and undo name staged and every directory
-    /// fsynced, the prepare record not written yet
-    /// ([`transaction::Transaction::stage`]).
-    Staged,
-    /// Staging done: every temp staged and, journaled, the prepare record
-    /// durable ([`transaction::Transaction::prepare`],
-    /// [`single::SingleFile::stage`]). Renames come next.
-    Prepared,
-    /// The `n`th rename (counting `.bak`s) just happened.
-    Renamed(usize),
-    /// The commit is durable: the journal's commit record
-    /// ([`transaction::Transaction::commit`]), or the directory's fsync after
-    /// the rename ([`single::SingleFile::commit`]).
-    Committed,
-}
-
-type Hook = Arc<dyn Fn(Phase) + Send + Sync>;
-
 /// Commits sets of file changes atomically; one per server, shared by all calls.
 pub struct Committer {
-    journal_dir: PathBuf,
+    settings: Settings,
     locks: LockTable,
-    durable: bool,
     lock_timeout: Duration,
-    hook: Option<Hook>,
 }
 
 impl std::fmt::Debug for Committer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Committer")
-            .field("journal_dir", &self.journal_dir)
-            .field("durable", &self.durable)
+            .field("journal_dir", &self.settings.journal_dir)
+            .field("durable", &self.settings.durable)
             .field("lock_timeout", &self.lock_timeout)
             .finish_non_exhaustive()
     }
@@ -343,22 +174,24 @@ impl Committer {
         // Read the umask (for created files) now, not inside a first call.
         let _ = Attrs::new_file();
         Ok(Committer {
-            journal_dir,
+            settings: Settings {
+                journal_dir,
+                durable: true,
+                hook: None,
+            },
             locks: LockTable::default(),
-            durable: true,
             lock_timeout: Duration::from_secs(10),
-            hook: None,
         })
     }
 
     pub fn journal_dir(&self) -> &Path {
-        &self.journal_dir
+        &self.settings.journal_dir
     }
 
     /// Turns every fsync off (`false`) or on. Only for measuring what
     /// durability costs: without fsync a power loss can lose or mix commits.
     pub fn durable(mut self, durable: bool) -> Committer {
-        self.durable = durable;
+        self.settings.durable = durable;
         self
     }
 
@@ -376,20 +209,19 @@ impl Committer {
 
     #[doc(hidden)]
     pub fn with_hook(mut self, hook: impl Fn(Phase) + Send + Sync + 'static) -> Committer {
-        self.hook = Some(Arc::new(hook));
+        self.settings.hook = Some(Arc::new(hook));
         self
-    }
-
-    fn at(&self, phase: Phase) {
-        if let Some(hook) = &self.hook {
-            hook(phase);
-        }
     }
 
     /// Finishes or undoes every transaction a dead process left in the journal
     /// directory (see the module docs). Journals of live commits are skipped.
     pub fn recover(&self) -> io::Result<RecoveryReport> {
-        recovery::recover(&self.journal_dir, &self.locks, self.lock_timeout, None)
+        recovery::recover(
+            &self.settings.journal_dir,
+            &self.locks,
+            self.lock_timeout,
+            None,
+        )
     }
 
     /// [`Committer::recover`], touching only files inside `roots` (canonical):
@@ -397,7 +229,7 @@ impl Committer {
     /// roots) is kept and reported as [`RecoveryOutcome::Deferred`].
     pub fn recover_within(&self, roots: &[PathBuf]) -> io::Result<RecoveryReport> {
         recovery::recover(
-            &self.journal_dir,
+            &self.settings.journal_dir,
             &self.locks,
             self.lock_timeout,
             Some(roots),
@@ -492,7 +324,7 @@ impl Committer {
         mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Option<Vec<u8>>)>, E>,
     ) -> Result<CommitReport, CommitError<E>> {
         let locks = self.lock(&changes, wait)?;
-        self.at(Phase::Locked);
+        self.settings.at(Phase::Locked);
         let current = verify(&mut changes, &locks.files, &mut rebase)?;
         // The commit point: a call cancelled before it writes nothing.
         if (wait.cancelled)() {
@@ -604,14 +436,15 @@ impl Committer {
                 else {
                     unreachable!("an edit has a snapshot, new bytes and a locked file");
                 };
-                let backup = SingleFile::new(self, snapshot, after, changes[i].backup, meta)
-                    .stage()?
-                    .rename()?
-                    .commit()?;
+                let backup =
+                    SingleFile::new(&self.settings, snapshot, after, changes[i].backup, meta)
+                        .stage()?
+                        .rename()?
+                        .commit()?;
                 report.files[i].written = true;
                 report.files[i].backup_path = backup;
             }
-            _ => Transaction::begin(self, changes, &writes)?
+            _ => Transaction::begin(&self.settings, changes, &writes)?
                 .stage(current)?
                 .prepare()?
                 .rename()?
@@ -678,31 +511,6 @@ fn verify<E>(
         current.push(Some(file.metadata().map_err(verify_err)?));
     }
     Ok(current)
-}
-
-impl CommitFailure {
-    /// A failure before any rename: nothing had to be restored, and
-    /// `cleanup_complete` says whether every staged name is gone.
-    fn before_renames(
-        failed_index: Option<usize>,
-        error: FsError,
-        cleanup_complete: bool,
-    ) -> CommitFailure {
-        CommitFailure {
-            failed_index,
-            error,
-            renamed_before_failure: 0,
-            rollback: RollbackOutcome {
-                cleanup_complete,
-                ..RollbackOutcome::default()
-            },
-        }
-    }
-}
-
-/// A failure before anything was staged.
-fn fail(index: Option<usize>, error: FsError) -> CommitFailure {
-    CommitFailure::before_renames(index, error, true)
 }
 
 /// Compares what `file` holds now with `expected`: `None` if the bytes are

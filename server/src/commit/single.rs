@@ -9,7 +9,7 @@
 //!
 //! # Steps
 //!
-//! 1-2. Lock and verify, as in [`Committer::commit_paths`].
+//! 1-2. Lock and verify, as in [`super::Committer::commit_paths`].
 //! 3. **Stage** ([`SingleFile::stage`]) beside the file, under fixed names
 //!    `.<name>.splice.<role>`: for a backup, `.bak`'s new content
 //!    (`bak-tmp`, fsynced) and a hard link to an existing `.bak`
@@ -75,8 +75,9 @@ use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::outcome::{CommitFailure, RollbackOutcome};
+use super::settings::{Phase, Settings};
 use super::stage::{self, Attrs, Lstat};
-use super::{CommitFailure, Committer, Phase, RollbackOutcome};
 use crate::fsio::{FileSnapshot, FsError, FsErrorKind, FsOp};
 use crate::sandbox::Dir;
 
@@ -98,7 +99,7 @@ struct Backup {
 /// [`CommitFailure`]. Dropped half-way (a panic, a crash), its staging names
 /// are left for [`super::sweep`], as a crash leaves them.
 pub(super) struct SingleFile<'a> {
-    committer: &'a Committer,
+    settings: &'a Settings,
     dir: &'a Dir,
     name: &'a OsStr,
     path: &'a Path,
@@ -119,7 +120,7 @@ impl<'a> SingleFile<'a> {
     /// A commit of `new_bytes` over `snap`'s file (`current`: its metadata
     /// under the lock), keeping the old content as `.bak` with `backup`.
     pub(super) fn new(
-        committer: &'a Committer,
+        settings: &'a Settings,
         snap: &'a FileSnapshot,
         new_bytes: &'a [u8],
         backup: bool,
@@ -137,7 +138,7 @@ impl<'a> SingleFile<'a> {
             }
         });
         SingleFile {
-            committer,
+            settings,
             dir: &snap.dir,
             name,
             path: &snap.path,
@@ -157,12 +158,12 @@ impl<'a> SingleFile<'a> {
         if let Err(error) = self.stage_all() {
             return Err(self.discard(error));
         }
-        self.committer.at(Phase::Prepared);
+        self.settings.at(Phase::Prepared);
         Ok(self)
     }
 
     fn stage_all(&mut self) -> Result<(), FsError> {
-        let (dir, durable) = (self.dir, self.committer.durable);
+        let (dir, durable) = (self.dir, self.settings.durable);
         if let Some(bak) = &mut self.backup {
             let err = |e: io::Error| FsError::from_io(&e, FsOp::Backup, &bak.path);
             bak.old = stage::lstat(dir, &bak.name).map_err(err)?;
@@ -207,7 +208,7 @@ impl<'a> SingleFile<'a> {
             // keep one without the other: make the staging names durable
             // first, so recovery (`sweep`) finds what it needs to finish or
             // undo either (found by scripts/power-loss).
-            if self.committer.durable
+            if self.settings.durable
                 && let Err(e) = dir.sync()
             {
                 return Err(self.discard(FsError::from_io(&e, FsOp::Sync, dir.path())));
@@ -216,13 +217,13 @@ impl<'a> SingleFile<'a> {
                 let error = FsError::from_io(&e, FsOp::Backup, &bak.path);
                 return Err(self.discard(error));
             }
-            self.committer.at(Phase::Renamed(0));
+            self.settings.at(Phase::Renamed(0));
         }
         if let Err(e) = stage::rename(dir, &self.temp, self.name) {
             let error = FsError::from_io(&e, FsOp::Rename, self.path);
             return Err(self.abort(error, false));
         }
-        self.committer
+        self.settings
             .at(Phase::Renamed(usize::from(self.backup.is_some())));
         Ok(self)
     }
@@ -231,14 +232,14 @@ impl<'a> SingleFile<'a> {
     /// its rename is durable; a failure puts the original back), then the
     /// undo names go. Returns the `.bak` written, if any.
     pub(super) fn commit(self) -> Result<Option<PathBuf>, CommitFailure> {
-        if self.committer.durable
+        if self.settings.durable
             && let Err(e) = self.dir.sync()
         {
             // Not durable, so not done: put the original back.
             let error = FsError::from_io(&e, FsOp::Sync, self.dir.path());
             return Err(self.abort(error, true));
         }
-        self.committer.at(Phase::Committed);
+        self.settings.at(Phase::Committed);
         // The undo names are only for the rollback above; a crash before
         // this leaves them for the next commit of this file to replace.
         let mut leftovers: Vec<&OsStr> = vec![&self.undo];

@@ -14,7 +14,7 @@
 //!
 //! # Steps
 //!
-//! Steps 1 and 2 (lock, verify) are [`Committer::commit_paths`]'s; a
+//! Steps 1 and 2 (lock, verify) are [`super::Committer::commit_paths`]'s; a
 //! transaction starts once every file is locked and verified.
 //!
 //! 3. **Begin** ([`Transaction::begin`]) the journal
@@ -45,11 +45,11 @@
 //! existing `.bak` is replaced only by a commit that succeeds, because its
 //! replacement is one of the transaction's renames. If cleanup itself fails
 //! (say, the file system went read-only), the journal is kept and
-//! [`Committer::recover`] finishes the job later.
+//! [`super::Committer::recover`] finishes the job later.
 //!
 //! # Creations, deletions and moves
 //!
-//! [`Committer::commit_paths`] generalises the above to any set of
+//! [`super::Committer::commit_paths`] generalises the above to any set of
 //! [`PathChange`]s: each path goes from a *before* (an existing file as
 //! read, or absent) to an *after* (new bytes, or absent). An edit is
 //! present to present, a creation absent to present (present to present
@@ -85,7 +85,7 @@
 //!
 //! # Crash recovery, and why it is safe
 //!
-//! [`Committer::recover`] reads every journal no live process holds locked and
+//! [`super::Committer::recover`] reads every journal no live process holds locked and
 //! applies one rule: **committed rolls forward, anything else rolls back.**
 //!
 //! - *Begun, not prepared*: no rename can have happened (renames start after
@@ -105,7 +105,7 @@
 //! interleaves with a live commit of another process (if a lock stays held past
 //! the timeout the transaction is [`super::RecoveryOutcome::Deferred`]). Until recovery
 //! runs, a crashed transaction's already-renamed files are visible to readers:
-//! run [`Committer::recover`] at start-up, before serving.
+//! run [`super::Committer::recover`] at start-up, before serving.
 //!
 //! Every recovery step is idempotent (a rename of an undo name that is already
 //! gone is skipped by the inode check; removals of missing names succeed), so an
@@ -139,12 +139,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::change::{Before, PathChange};
 use super::journal::{self, Journal, Record, Replacement, Role, Staged};
+use super::outcome::{CommitFailure, CommitReport, RollbackOutcome, fail};
 use super::recovery::{self, CreatedDir, Leftovers};
+use super::settings::{Phase, Settings};
 use super::stage::{self, Attrs};
-use super::{
-    Before, CommitFailure, CommitReport, Committer, PathChange, Phase, RollbackOutcome, fail,
-};
 use crate::fsio::{self, FsError, FsErrorKind, FsOp, file_id};
 use crate::sandbox::Dir;
 
@@ -260,7 +260,7 @@ impl Plan {
 /// [`Transaction::discard`] or [`Transaction::abort`] (a panic, a crash) it
 /// leaves everything to recovery, as a crash does.
 pub(super) struct Transaction<'a> {
-    committer: &'a Committer,
+    settings: &'a Settings,
     changes: &'a [PathChange],
     journal: Journal,
     plan: Plan,
@@ -279,21 +279,20 @@ impl<'a> Transaction<'a> {
     /// `writes` and makes the journal's `begin` record durable before any of
     /// the names it lists exists.
     pub(super) fn begin(
-        committer: &'a Committer,
+        settings: &'a Settings,
         changes: &'a [PathChange],
         writes: &[usize],
     ) -> Result<Transaction<'a>, CommitFailure> {
         let plan = Plan::new(changes, writes);
-        let journal =
-            begin_journal(committer, &plan.records(), &plan.dir_paths()).map_err(|e| {
-                fail(
-                    None,
-                    FsError::from_io(&e, FsOp::Journal, &committer.journal_dir),
-                )
-            })?;
-        committer.at(Phase::Begun);
+        let journal = begin_journal(settings, &plan.records(), &plan.dir_paths()).map_err(|e| {
+            fail(
+                None,
+                FsError::from_io(&e, FsOp::Journal, &settings.journal_dir),
+            )
+        })?;
+        settings.at(Phase::Begun);
         Ok(Transaction {
-            committer,
+            settings,
             changes,
             journal,
             plan,
@@ -314,7 +313,7 @@ impl<'a> Transaction<'a> {
     ) -> Result<Transaction<'a>, CommitFailure> {
         match self.stage_all(current) {
             Ok(()) => {
-                self.committer.at(Phase::Staged);
+                self.settings.at(Phase::Staged);
                 Ok(self)
             }
             Err((index, error)) => Err(self.discard(index, error)),
@@ -344,7 +343,7 @@ impl<'a> Transaction<'a> {
                 rep,
                 &self.changes[i],
                 current[i].as_ref(),
-                self.committer.durable,
+                self.settings.durable,
             )
             .map_err(|e| (Some(i), e))?;
             self.staged.push(staged);
@@ -370,7 +369,7 @@ impl<'a> Transaction<'a> {
                     name: name.to_os_string(),
                     path: path.clone(),
                 });
-                if self.committer.durable {
+                if self.settings.durable {
                     parent.sync().map_err(err)?;
                 }
             }
@@ -383,10 +382,10 @@ impl<'a> Transaction<'a> {
     /// durable. A failure discards the transaction (no rename happened).
     pub(super) fn prepare(mut self) -> Result<Transaction<'a>, CommitFailure> {
         if let Err(e) = self.journal.prepared(&self.staged) {
-            let error = FsError::from_io(&e, FsOp::Journal, &self.committer.journal_dir);
+            let error = FsError::from_io(&e, FsOp::Journal, &self.settings.journal_dir);
             return Err(self.discard(None, error));
         }
-        self.committer.at(Phase::Prepared);
+        self.settings.at(Phase::Prepared);
         Ok(self)
     }
 
@@ -407,7 +406,7 @@ impl<'a> Transaction<'a> {
             if let Role::File(_) | Role::Delete(_) = rep.role {
                 self.renamed_files += 1;
             }
-            self.committer.at(Phase::Renamed(k));
+            self.settings.at(Phase::Renamed(k));
         }
         self.sync_dirs().map_err(|e| (None, e))
     }
@@ -417,10 +416,10 @@ impl<'a> Transaction<'a> {
     /// A failure to write the record aborts the transaction.
     pub(super) fn commit(mut self, report: &mut CommitReport) -> Result<(), CommitFailure> {
         if let Err(e) = self.journal.committed() {
-            let error = FsError::from_io(&e, FsOp::Journal, &self.committer.journal_dir);
+            let error = FsError::from_io(&e, FsOp::Journal, &self.settings.journal_dir);
             return Err(self.abort(None, error));
         }
-        self.committer.at(Phase::Committed);
+        self.settings.at(Phase::Committed);
         for rep in &self.replacements {
             let i = rep.role.index();
             match rep.role {
@@ -449,7 +448,7 @@ impl<'a> Transaction<'a> {
         // scripts/power-loss). A failed fsync here is only logged: the names
         // are gone for every reader, and keeping the journal for it would
         // leave one behind on a mere I/O error.
-        if self.committer.durable {
+        if self.settings.durable {
             for dir in recovery::parents(&self.replacements) {
                 if let Err(e) = dir.sync() {
                     tracing::warn!(error = %e, dir = %dir.path().display(), "could not fsync a directory after removing undo names");
@@ -465,7 +464,7 @@ impl<'a> Transaction<'a> {
     /// every staged name and created directory, then the journal (kept, for
     /// recovery, if anything could not be removed).
     pub(super) fn discard(self, failed_index: Option<usize>, error: FsError) -> CommitFailure {
-        let durable = self.committer.durable;
+        let durable = self.settings.durable;
         let mut problems = recovery::remove_leftovers(&self.replacements, Leftovers::TempsAndUndo);
         if problems.is_empty() {
             problems.extend(recovery::remove_dirs(&self.created, durable));
@@ -488,7 +487,7 @@ impl<'a> Transaction<'a> {
     /// created directories, then the journal (kept, for recovery, if any step
     /// failed).
     pub(super) fn abort(self, failed_index: Option<usize>, error: FsError) -> CommitFailure {
-        let durable = self.committer.durable;
+        let durable = self.settings.durable;
         let mut undone = recovery::roll_back(&self.replacements, &self.staged, durable);
         if undone.problems.is_empty() && undone.conflicts.is_empty() {
             undone
@@ -521,7 +520,7 @@ impl<'a> Transaction<'a> {
     /// `fsync` of every directory the replacements are in (nothing when
     /// durability is off).
     fn sync_dirs(&self) -> Result<(), FsError> {
-        if self.committer.durable {
+        if self.settings.durable {
             for dir in recovery::parents(&self.replacements) {
                 dir.sync()
                     .map_err(|e| FsError::from_io(&e, FsOp::Sync, dir.path()))?;
@@ -533,12 +532,8 @@ impl<'a> Transaction<'a> {
 
 /// Begins a journal; a journal directory deleted while the server runs is
 /// recreated (mode 0700, checked as at start) and the journal begun again.
-fn begin_journal(
-    committer: &Committer,
-    records: &[Record],
-    dirs: &[PathBuf],
-) -> io::Result<Journal> {
-    let (journal_dir, durable) = (&committer.journal_dir, committer.durable);
+fn begin_journal(settings: &Settings, records: &[Record], dirs: &[PathBuf]) -> io::Result<Journal> {
+    let (journal_dir, durable) = (&settings.journal_dir, settings.durable);
     match Journal::begin(journal_dir, records, dirs, durable) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             use std::os::unix::fs::DirBuilderExt;
@@ -554,21 +549,34 @@ fn begin_journal(
     }
 }
 
-/// Step 4 for one replacement: its temp and undo name.
+/// Step 4 for one replacement. A file: its temp with the new bytes (none
+/// for a deletion), then, when it exists, its undo name. A `.bak`:
+/// [`stage_backup`].
 fn stage_one(
     rep: &Replacement,
     change: &PathChange,
     current: Option<&Metadata>,
     durable: bool,
 ) -> Result<Staged, FsError> {
+    if let Role::Backup(_) = rep.role {
+        return stage_backup(rep, change, current, durable);
+    }
     let dir = &*rep.dir;
-    let err = |op| move |e: io::Error| FsError::from_io(&e, op, rep.target_path());
-    match (rep.role, &change.before, current) {
-        (Role::File(_), Before::Present(snap), Some(current)) => {
+    let err = |e: io::Error| FsError::from_io(&e, FsOp::Stage, rep.target_path());
+    let temp = match (rep.role, &change.after) {
+        (Role::File(_), Some(new_bytes)) => {
+            let attrs = current.map_or_else(|| new_attrs(change), Attrs::of);
+            let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, durable).map_err(err)?;
+            file_id(&temp)
+        }
+        // A deletion renames nothing over its target.
+        _ => (0, 0),
+    };
+    let orig = match (&change.before, current) {
+        (Before::Present(snap), Some(current)) => {
+            // For a deletion the undo name is the file's only copy until
+            // the commit record: made durable like a temp.
             let attrs = Attrs::of(current);
-            let new_bytes = change.after.as_deref().unwrap_or_default();
-            let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, durable)
-                .map_err(err(FsOp::Stage))?;
             stage::make_undo(
                 dir,
                 &rep.target,
@@ -578,70 +586,60 @@ fn stage_one(
                 durable,
                 false,
             )
-            .map_err(err(FsOp::Stage))?;
-            Ok(Staged {
-                temp: file_id(&temp),
-                orig: Some(file_id(current)),
-            })
+            .map_err(err)?;
+            Some(file_id(current))
         }
-        (Role::File(_), Before::Absent(_), _) => {
-            let attrs = match (&change.like, change.mode) {
-                (Some(like), _) => Attrs::of(like),
-                (None, Some(mode)) => Attrs {
-                    mode: mode & 0o7777,
-                    ..Attrs::new_file()
-                },
-                (None, None) => Attrs::new_file(),
-            };
-            let new_bytes = change.after.as_deref().unwrap_or_default();
-            let temp = stage::write_new(dir, &rep.temp, new_bytes, attrs, durable)
-                .map_err(err(FsOp::Stage))?;
-            Ok(Staged {
-                temp: file_id(&temp),
-                orig: None,
-            })
-        }
-        (Role::Delete(_), Before::Present(snap), Some(current)) => {
-            // The undo name is the deleted file's only copy until the
-            // commit record: made durable like a temp.
-            stage::make_undo(
-                dir,
-                &rep.target,
-                &rep.undo,
-                Some(&snap.bytes),
-                Attrs::of(current),
-                durable,
-                false,
-            )
-            .map_err(err(FsOp::Stage))?;
-            Ok(Staged {
-                temp: (0, 0),
-                orig: Some(file_id(current)),
-            })
-        }
-        (Role::Backup(_), Before::Present(snap), Some(current)) => {
-            let attrs = Attrs::of(current);
-            let err = err(FsOp::Backup);
-            let orig = stage::lstat(dir, &rep.target).map_err(err)?;
-            if let Some(l) = &orig
-                && l.file_type == rustix::fs::FileType::Directory
-            {
-                let kind = FsErrorKind::NotRegularFile("directory");
-                return Err(FsError::new(kind, FsOp::Backup, rep.target_path()));
-            }
-            let temp =
-                stage::write_new(dir, &rep.temp, &snap.bytes, attrs, durable).map_err(err)?;
-            if let Some(old) = &orig {
-                stage::make_undo(dir, &rep.target, &rep.undo, None, old.attrs, durable, false)
-                    .map_err(err)?;
-            }
-            Ok(Staged {
-                temp: file_id(&temp),
-                orig: orig.map(|l| l.id),
-            })
-        }
-        _ => unreachable!("a plan's roles follow its changes' kinds"),
+        (Before::Absent(_), _) => None,
+        (Before::Present(_), None) => unreachable!("an existing file is locked and verified"),
+    };
+    Ok(Staged { temp, orig })
+}
+
+/// The mode and owner of a created file: those of the file it was moved
+/// from (`like`), else the recorded `mode` (an undo re-creating a deleted
+/// file), else 0666 less the umask.
+fn new_attrs(change: &PathChange) -> Attrs {
+    match (&change.like, change.mode) {
+        (Some(like), _) => Attrs::of(like),
+        (None, Some(mode)) => Attrs {
+            mode: mode & 0o7777,
+            ..Attrs::new_file()
+        },
+        (None, None) => Attrs::new_file(),
     }
+}
+
+/// Step 4 for a `.bak`: its new content (the file's content before) as a
+/// temp, with the file's mode and owner, and an undo name for the `.bak`
+/// there before, if any (a directory there fails the commit).
+fn stage_backup(
+    rep: &Replacement,
+    change: &PathChange,
+    current: Option<&Metadata>,
+    durable: bool,
+) -> Result<Staged, FsError> {
+    let (Before::Present(snap), Some(current)) = (&change.before, current) else {
+        unreachable!("only an edit of an existing file has a backup");
+    };
+    let dir = &*rep.dir;
+    let err = |e: io::Error| FsError::from_io(&e, FsOp::Backup, rep.target_path());
+    let orig = stage::lstat(dir, &rep.target).map_err(err)?;
+    if let Some(l) = &orig
+        && l.file_type == rustix::fs::FileType::Directory
+    {
+        let kind = FsErrorKind::NotRegularFile("directory");
+        return Err(FsError::new(kind, FsOp::Backup, rep.target_path()));
+    }
+    let attrs = Attrs::of(current);
+    let temp = stage::write_new(dir, &rep.temp, &snap.bytes, attrs, durable).map_err(err)?;
+    if let Some(old) = &orig {
+        stage::make_undo(dir, &rep.target, &rep.undo, None, old.attrs, durable, false)
+            .map_err(err)?;
+    }
+    Ok(Staged {
+        temp: file_id(&temp),
+        orig: orig.map(|l| l.id),
+    })
 }
 
 /// Step 6 for one replacement: a creation is a `RENAME_NOREPLACE` (what
