@@ -1,10 +1,10 @@
 //! The `multi_edit` tool: several exact edits to one existing file, all or
 //! nothing.
 //!
-//! The single-file case of the edit path: the file is planned
-//! ([`super::plan`]) and committed ([`super::edit_commit`]) like one entry
-//! of `multi_edit_files`; what is its own is the answer, the file's result
-//! flattened into [`MultiEditSuccess`] with a one-line summary.
+//! The single-file case of the edit path: the file is planned (`plan`) and
+//! committed (`edit_commit`) like one entry of `multi_edit_files`; what is
+//! its own is the answer, the file's result flattened into
+//! [`MultiEditSuccess`] with a one-line summary.
 
 use super::answer_cap;
 use super::edit_commit::EditCall;

@@ -2,10 +2,9 @@
 //! files as one transaction.
 //!
 //! What is its own, beyond the planning and commit it shares with
-//! `multi_edit` ([`super::plan`], [`super::edit_commit`]): the four kinds
-//! of entry, and the check that no two entries name the same file, whether
-//! by the same path, another spelling, a symlink or another hard link
-//! ([`plan_step`]). A failure while planning entry `i` says which entries
+//! `multi_edit` (`plan`, `edit_commit`): the four kinds of entry, and the
+//! check that no two entries name the same file, whether by the same path,
+//! another spelling, a symlink or another hard link (`plan_step`). A failure while planning entry `i` says which entries
 //! would have succeeded and which were not attempted (`file_statuses`).
 
 use std::os::unix::fs::MetadataExt;

@@ -8,7 +8,7 @@
 //! and its journal, each path from its current state back to its recorded
 //! state before. A path that changed since makes the whole undo refuse
 //! (`UNDO_CONFLICT`, naming every such path) before anything is written.
-//! The undo is recorded in turn ([`super::record`]; `undoes` names the
+//! The undo is recorded in turn (`record`; `undoes` names the
 //! transaction it undid), so undoing it redoes the call. Undo writes no
 //! `.bak`.
 //!
