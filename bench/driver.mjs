@@ -1003,7 +1003,7 @@ async function smallEditOnly() {
       await alternate(all, "small", smallSource().text, smallEdits(true), smallEdits(false), plan.smallEdits, plan.warmup),
     );
     for (const [name, r] of Object.entries(small)) {
-      log(`${name.padEnd(24)} p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (${ratio(r.p50, small.floor.p50)} the floor)`);
+      log(`${name.padEnd(24)} p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (${ratio(r.p50, small.floor.p50)} the floor)  server CPU ${ms(r.cpu)} ms/call`);
     }
     const t = smallEditTarget(small);
     log(`${t.met ? "met   " : "MISSED"} ${t.text}`);
