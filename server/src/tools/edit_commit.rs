@@ -30,7 +30,7 @@ use crate::commit::{Before, CommitError, Committer, PathChange, Wait};
 use crate::config::Config;
 use crate::engine;
 use crate::envelopes::{self as env, FileCtx};
-use crate::fsio::{self, FsError, FsErrorKind, FsOp};
+use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::response::{self, EditSummary, FileResult};
 use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
 use crate::undo::Operation;
@@ -189,13 +189,7 @@ impl EditCall<'_> {
             }
             // A delete does not depend on the content it removes.
             FileOp::Delete => {
-                let max = cfg.limits.max_file_size;
-                let now = fsio::reread(open, max)
-                    .map_err(|e| env::fs_error(ctx, &FsError::from_io(&e, FsOp::Read, path)))?
-                    .map_err(|size| {
-                        let kind = FsErrorKind::TooLarge { size, max };
-                        env::fs_error(ctx, &FsError::new(kind, FsOp::Read, path))
-                    })?;
+                let now = plan::reread(cfg, ctx, path, open)?;
                 Ok(Some(Rebased { now, outcome: None }))
             }
             // A move's new file was computed from the old content.
@@ -347,9 +341,9 @@ pub fn lock_timeout(req: &EditRequest, index: usize) -> ErrorEnvelope {
     } else {
         FileCtx::multi(index, &file.file_path, req.files.len())
     };
-    let busy = fsio::FsError {
-        kind: fsio::FsErrorKind::Busy,
-        op: fsio::FsOp::Lock,
+    let busy = FsError {
+        kind: FsErrorKind::Busy,
+        op: FsOp::Lock,
         path: PathBuf::from(&file.file_path),
         os_error: Some("EBUSY"),
     };

@@ -174,13 +174,24 @@ pub(super) fn replan(
     path: &std::path::Path,
     open: &std::fs::File,
 ) -> Result<(Vec<u8>, engine::Outcome), ErrorEnvelope> {
+    let now = reread(cfg, ctx, path, open)?;
+    let outcome = apply(cfg, ctx, file, &now)?;
+    Ok((now, outcome))
+}
+
+/// The bytes of `open` (the file at `path`, under the commit's lock) now,
+/// within the size limit.
+pub(super) fn reread(
+    cfg: &Config,
+    ctx: &FileCtx,
+    path: &std::path::Path,
+    open: &std::fs::File,
+) -> Result<Vec<u8>, ErrorEnvelope> {
     let max = cfg.limits.max_file_size;
-    let now = fsio::reread(open, max)
+    fsio::reread(open, max)
         .map_err(|e| env::fs_error(ctx, &FsError::from_io(&e, FsOp::Read, path)))?
         .map_err(|size| {
             let kind = FsErrorKind::TooLarge { size, max };
             env::fs_error(ctx, &FsError::new(kind, FsOp::Read, path))
-        })?;
-    let outcome = apply(cfg, ctx, file, &now)?;
-    Ok((now, outcome))
+        })
 }
