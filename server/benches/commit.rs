@@ -3,7 +3,7 @@
 //! off), with every fsync on (the shipped behaviour) and with fsync off (the
 //! same journal protocol, no durability; for comparison only).
 //!
-//! And the common call, through the whole tool path (`ops::multi_edit`:
+//! And the common call, through the whole tool path (`tools::multi_edit`:
 //! resolution beneath the root, read, engine, commit, result with its
 //! sha256): a 10 KB file with 3 edits, durable (the single-file commit:
 //! temp fsync, rename, directory fsync), with and without a `.bak`, and
@@ -26,7 +26,7 @@ use splice_server::commit::{Committer, FileChange, Wait};
 use splice_server::config::{Config, Limits};
 use splice_server::engine::{self, Edit};
 use splice_server::fsio::read_file;
-use splice_server::ops;
+use splice_server::tools;
 use splice_server::undo::{UndoLimits, UndoState};
 
 const FILES: usize = 20;
@@ -148,7 +148,7 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
             .collect();
         let v = json!({"file_path": path, "edits": edits, "backup": backup});
         let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-        black_box(ops::multi_edit(cfg, committer, &req, Wait::PATIENT).unwrap());
+        black_box(tools::multi_edit::run(cfg, committer, &req, Wait::PATIENT).unwrap());
     };
     let three = [
         ("fn one()", "fn uno()", false),
