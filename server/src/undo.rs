@@ -747,7 +747,12 @@ impl Shared {
                 let _ = fs::remove_file(self.tmp_path(&tx.id));
                 tracing::warn!(transaction = %tx.id, error = %e, "a committed call could not be recorded for undo");
                 self.broken.store(true, Ordering::Relaxed);
-                self.failed().insert(tx.id.clone(), FailedWrite::of(e));
+                let mut failed = self.failed();
+                failed.insert(tx.id.clone(), FailedWrite::of(e));
+                // Remembered as long as the store would have kept them.
+                while failed.len() > self.limits.max_transactions.max(1) {
+                    failed.pop_first();
+                }
             }
         }
         placed
@@ -806,7 +811,8 @@ impl Shared {
                 if pace {
                     crate::answer_gate::wait_past(seen, ANSWER_PACE);
                 }
-                let _ = self.store(&tx);
+                // A panic must not leave `busy` set: readers would wait forever.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.store(&tx)));
                 work = self.work();
                 work.busy = false;
                 self.changed.notify_all();
@@ -815,7 +821,8 @@ impl Shared {
             if let Some(keep) = work.prune.take() {
                 work.busy = true;
                 drop(work);
-                self.prune(&keep);
+                let _ =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prune(&keep)));
                 work = self.work();
                 work.busy = false;
                 self.changed.notify_all();
