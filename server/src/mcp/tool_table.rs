@@ -149,7 +149,7 @@ fn answer<T: Serialize + Send + 'static>(
 }
 
 /// The tool definitions (input schemas from the params structs, output
-/// schemas = success | envelope, annotations), in [`TOOLS`]' order.
+/// schemas = success | envelope, annotations), in the table's order.
 pub fn tools() -> Vec<Tool> {
     TOOLS.iter().map(|t| (t.define)()).collect()
 }
