@@ -805,7 +805,7 @@ function report(r) {
     "",
     fsyncLine(r.fsyncs),
     "",
-    "- **splice** (`server/src/commit.rs`) writing one file fsyncs the staged temp file (and the",
+    "- **splice** (`server/src/commit/single.rs`) writing one file fsyncs the staged temp file (and the",
     "  `.bak` temp, with a backup), renames it over the target and fsyncs the directory: the floor's",
     "  protocol, so every successful reply means the edit is on disk and a crash leaves the file",
     "  entirely old or entirely new. Only a commit of several files (`multi_edit_files`) adds a",
