@@ -99,7 +99,7 @@ impl EditCall<'_> {
     /// Starts the undo record: each path's content before and a hash of it
     /// after (corrected after the commit for a path re-planned under its
     /// lock). A transaction larger than the store's byte bound is not
-    /// copied at all. It is written while the commit runs.
+    /// copied at all. The store writes it after the answer.
     fn recorder(&self, changes: &Changes, results: &[FileResult]) -> Recorder<'_> {
         let Changes {
             owner,
