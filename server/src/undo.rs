@@ -39,10 +39,11 @@
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
 //! edit). It cannot be done beside the commit: a file creation in the same
-//! journaled file system just before, during or just after the commit's
-//! `fsync`s costs that call 0.3-0.5 ms (measured on ext4: the creation
-//! joins the journal commit the `fsync` waits for, or waits for it), far
-//! more than its system calls. So the work is moved after the answer:
+//! file system just before, during or just after the commit's `fsync`s
+//! cost that call 0.3-0.5 ms, far more than its system calls (measured on
+//! this project's machines, ext4 without a journal, where `perf` shows
+//! inode allocation skipping recently freed inodes and `fsync` writing
+//! metadata buffers one by one). So the work is moved after the answer:
 //!
 //! - [`UndoStore::begin`], before the commit, only decides whether the
 //!   transaction can be kept and gives it its id; [`Pending::publish`],
@@ -520,10 +521,9 @@ impl UndoStore {
     /// hold), or says why it did not, before returning: what
     /// [`UndoStore::begin`] and [`Pending::publish`] do after the answer.
     pub fn record(&self, tx: &Transaction) -> io::Result<Recorded> {
-        let tx = Arc::new(tx.clone());
-        match self.decide(&tx) {
+        match self.decide(tx) {
             Some(no) => Ok(no),
-            None => self.shared.store(&tx).map(|()| Recorded::Stored),
+            None => self.shared.store(tx).map(|()| Recorded::Stored),
         }
     }
 
