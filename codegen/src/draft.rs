@@ -5,7 +5,8 @@
 //! check into the [`Spec`] the emitters use.
 
 use crate::context::{BUILTIN_TYPES, FieldDef, FieldType, MemberDef, Placement, TypeBody, TypeDef};
-use crate::spec::{Category, Cause, Code, Example, Lifecycle, Loc, Param, Spanned, Spec, Taxonomy};
+use crate::span::{Loc, Spanned};
+use crate::spec::{Category, Cause, Code, Example, Lifecycle, Param, Spec, Taxonomy};
 use crate::yaml::{Node, NodeKind, ScalarType};
 use serde_json::Value;
 
@@ -14,6 +15,9 @@ use serde_json::Value;
 #[derive(Debug)]
 pub(crate) struct Draft {
     pub taxonomy: Option<DraftTaxonomy>,
+    /// The declared envelope, or splice's when the spec has none; `None`
+    /// when it could not be read (already reported).
+    pub envelope: Option<crate::envelope::Envelope>,
     pub categories: Vec<DraftCategory>,
     pub codes: Vec<DraftCode>,
     pub types: Vec<DraftType>,
@@ -161,6 +165,7 @@ impl Draft {
     /// Builds the checked model. Only called when no diagnostic was
     /// reported; `None` would mean a check is missing.
     pub(crate) fn finish(self) -> Option<Spec> {
+        let envelope = self.envelope.clone()?;
         let resolve = |s: &Option<Spanned<String>>| -> Option<Spanned<FieldType>> {
             let s = s.as_ref()?;
             Some(Spanned::new(self.resolve(&s.value).ok()?, s.loc))
@@ -278,6 +283,7 @@ impl Draft {
             .collect::<Option<Vec<_>>>()?;
         Some(Spec {
             taxonomy,
+            envelope,
             categories,
             codes,
             fields,

@@ -1,7 +1,7 @@
 //! The splice error-taxonomy compiler.
 #![deny(missing_docs)]
 
-mod case;
+pub mod case;
 pub mod context;
 pub mod diagnostic;
 pub mod diff;
@@ -11,10 +11,12 @@ pub mod emit_python;
 pub mod emit_rust;
 pub mod emit_schema;
 pub mod emit_ts;
+pub mod envelope;
 pub mod generate;
 pub mod init;
 pub mod load;
 mod lower;
+pub mod span;
 pub mod spec;
 mod template;
 mod validate;

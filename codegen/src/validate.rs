@@ -1,6 +1,6 @@
 //! Rules that look at more than one node at a time.
 //!
-//! [`crate::load`] checks that each value has the right shape; this module
+//! [`crate::lower`] checks that each value has the right shape; this module
 //! checks that the values agree with each other: numbers are unique and
 //! inside their category's range, ranges follow SPEC-003 and do not overlap,
 //! templates only name declared parameters, context lists are consistent,
@@ -16,7 +16,8 @@ use std::collections::HashMap;
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::{Draft, DraftCategory, DraftCode};
-use crate::spec::{EXAMPLE_SELF, Loc, ParamType, Spanned};
+use crate::span::{Loc, Spanned};
+use crate::spec::{EXAMPLE_SELF, ParamType};
 use crate::template::{Template, TemplateError};
 use crate::yaml::{Node, NodeKind, ScalarType, loc_of_range};
 
@@ -344,6 +345,27 @@ impl Validator<'_> {
     /// enum values are unique, and no object contains itself without an
     /// array in between (it would have no finite value).
     fn declarations(&mut self, draft: &Draft) {
+        if let Some(envelope) = &draft.envelope {
+            let beside = envelope.names_beside_fields();
+            for f in &draft.fields {
+                let top_level = f
+                    .placement
+                    .as_ref()
+                    .is_none_or(|p| p.value == crate::context::Placement::TopLevel);
+                if top_level && beside.contains(&f.name.value.as_str()) {
+                    self.push(
+                        Diagnostic::new(
+                            f.name.loc,
+                            format!("field name `{}` is an envelope member", f.name.value),
+                        )
+                        .with_help(format!(
+                            "{} are members of the envelope object the top-level fields live in; choose another name",
+                            list(&beside)
+                        )),
+                    );
+                }
+            }
+        }
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
         for t in &draft.types {
