@@ -1412,6 +1412,13 @@ async fn limits_are_enforced_at_their_exact_values() {
     let (path, code, msg) = violation(&out);
     assert_eq!((path.as_str(), code.as_str()), ("edits", "TOO_MANY_EDITS"));
     assert!(msg.contains("limit of 3"), "{msg}");
+    // The limit is data on the violation, not only text (issue 27).
+    assert_eq!(
+        out.structured["violations"][0]["limit"],
+        json!({"name": "max_edits", "max": 3, "actual": 4}),
+        "{}",
+        out.structured
+    );
     let out = server
         .call(
             "multi_edit_files",
@@ -1448,6 +1455,12 @@ async fn limits_are_enforced_at_their_exact_values() {
     let (path, code, msg) = violation(&out);
     assert_eq!((path.as_str(), code.as_str()), ("files", "TOO_MANY_FILES"));
     assert!(msg.contains("limit of 2"), "{msg}");
+    assert_eq!(
+        out.structured["violations"][0]["limit"],
+        json!({"name": "max_files", "max": 2, "actual": 3}),
+        "{}",
+        out.structured
+    );
     assert!(
         files
             .iter()
@@ -1596,4 +1609,49 @@ async fn outputs_are_capped_and_say_so() {
     let size = out.structured.to_string().len();
     assert!(size < 16 * 1024, "AMBIGUOUS_MATCH envelope of {size} bytes");
     server.stop().await;
+}
+
+/// Issue 27: `PATH_OUTSIDE_ROOTS` from a server started with `--root` (the
+/// client offers no roots, so `roots_source` is `server`) carries only the
+/// hints that apply to it: none about client roots, and the hints are under
+/// half of the envelope's bytes (1,092 bytes, 822 of them hints, when every
+/// hint was sent). Bytes are those of the compact JSON a model reads.
+#[tokio::test]
+async fn path_outside_roots_under_root_carries_only_the_server_hints() {
+    let root = tempfile::tempdir().unwrap();
+    let root_path = root.path().canonicalize().unwrap();
+    let server = Server::in_root(&root_path).await;
+    let out = server
+        .call(
+            "multi_edit",
+            json!({
+                "file_path": "/etc/hosts",
+                "edits": [{"old_string": "localhost", "new_string": "devbox"}],
+            }),
+        )
+        .await;
+    server.stop().await;
+    assert_eq!(out.code(), "PATH_OUTSIDE_ROOTS", "{}", out.structured);
+    let e = &out.structured;
+    assert_eq!(e["context"]["roots_source"], "server", "{e}");
+    let hints = e["recovery_hints"].as_array().expect("hints");
+    assert!(!hints.is_empty(), "{e}");
+    for h in hints {
+        let h = h.as_str().expect("a hint is a string");
+        assert!(
+            !h.contains("client"),
+            "a hint about client roots under roots_source server: {h}"
+        );
+    }
+    assert!(
+        hints.iter().any(|h| h.as_str().unwrap().contains("--root")),
+        "the server's --root hint is missing: {e}"
+    );
+    let envelope_bytes = serde_json::to_string(e).unwrap().len();
+    let hint_bytes = serde_json::to_string(&e["recovery_hints"]).unwrap().len();
+    println!("PATH_OUTSIDE_ROOTS under --root: {envelope_bytes} B, of which hints {hint_bytes} B");
+    assert!(
+        2 * hint_bytes < envelope_bytes,
+        "hints are {hint_bytes} of {envelope_bytes} bytes: {e}"
+    );
 }
