@@ -869,6 +869,25 @@ impl Committer {
             r.is_ok()
         };
 
+        // With a `.bak` the commit is two renames, which a power loss may
+        // keep one without the other: make the staging names durable first,
+        // so recovery (`sweep`) finds what it needs to finish or undo
+        // either (found by scripts/power-loss).
+        if bak.is_some()
+            && self.durable
+            && let Err(e) = dir.sync()
+        {
+            let cleanup_complete = cleanup(&staged);
+            return Err(CommitFailure {
+                failed_index: Some(0),
+                error: FsError::from_io(&e, FsOp::Sync, dir.path()),
+                renamed_before_failure: 0,
+                rollback: RollbackOutcome {
+                    cleanup_complete,
+                    ..RollbackOutcome::default()
+                },
+            });
+        }
         // Rename: the `.bak` first, then the file (the commit point).
         if let Some((bak_temp, _, bak_path, bak)) = &bak {
             if let Err(e) = stage::rename(dir, bak_temp, bak) {
@@ -1191,7 +1210,18 @@ impl Committer {
             ));
         }
         self.at(Phase::Committed);
-        let leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        let mut leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        // The undo names' removal durable before the journal's: otherwise a
+        // power loss can keep the journal's removal and drop theirs, leaving
+        // them in the user's tree with no journal to find them (found by
+        // scripts/power-loss).
+        if leftovers.is_empty() && self.durable {
+            for dir in recovery::parents(&plan) {
+                if let Err(e) = dir.sync() {
+                    leftovers.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
+                }
+            }
+        }
         if leftovers.is_empty() {
             if let Err(e) = journal.remove() {
                 tracing::warn!(error = %e, "could not remove a finished journal; recovery will");

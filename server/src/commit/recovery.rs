@@ -562,22 +562,30 @@ fn recover_one(
         }
     };
     let reps = &reps;
-    // Staging writes each temp before its undo link, and renames only after
-    // the `prepared` record: an undo link whose temp is gone means a rename
-    // happened, so a journal that reads as merely begun lost (or had
-    // damaged) its later records. Discarding it would delete the only copy
-    // of an original; refuse and keep every copy for a human.
+    // Renames happen only after the `prepared` record: a target that is no
+    // longer its original (the undo link's inode) means a rename happened,
+    // so a journal that reads as merely begun lost (or had damaged) its
+    // later records. Discarding it would delete the only copy of an
+    // original; refuse and keep every copy for a human. A missing temp alone
+    // is no such sign: a power loss may drop a temp's directory entry (never
+    // fsynced before `prepared`) and keep its undo link, while the target
+    // is still the original (found by scripts/power-loss).
     if parsed.state == State::Begun {
         let renamed: Vec<&Replacement> = reps
             .iter()
             .filter(|r| {
-                // A delete's temp never exists: its target gone is the sign.
-                let done = match r.role {
-                    Role::Delete(_) => &r.target,
-                    _ => &r.temp,
+                let Ok(Some(original)) = id_of(&r.dir, &r.undo) else {
+                    return false;
                 };
-                matches!(id_of(&r.dir, &r.undo), Ok(Some(_)))
-                    && matches!(id_of(&r.dir, done), Ok(None))
+                let target = id_of(&r.dir, &r.target);
+                match r.role {
+                    // A delete's temp never exists: its target gone is the sign.
+                    Role::Delete(_) => matches!(target, Ok(None)),
+                    _ => {
+                        matches!(id_of(&r.dir, &r.temp), Ok(None))
+                            && !matches!(target, Ok(Some(t)) if t == original)
+                    }
+                }
             })
             .collect();
         if !renamed.is_empty() {

@@ -7,13 +7,18 @@
 //! because it creates them in that order and renames `bak-tmp` over `.bak`,
 //! then `tmp` over the file:
 //!
-//! - `tmp` still there: the file was not replaced. Roll back: remove `tmp`
+//! - `tmp` still there, or `undo` still the file's inode (a power loss
+//!   dropped `tmp`'s unsynced entry): the file was not replaced. Roll back: remove `tmp`
 //!   and `undo`; if `bak-tmp` is gone, the `.bak` was replaced, so put the
 //!   old one back from `bak-undo` (with no `bak-undo` there was no old
 //!   `.bak`, and the new one, holding the file's current content, stays);
 //!   remove `bak-tmp` and `bak-undo`.
-//! - `tmp` gone but `undo` there: the file was replaced (the commit point):
-//!   roll forward, remove `undo` and `bak-undo`.
+//! - `tmp` gone but `undo` there and not the file's inode: the file was
+//!   replaced (the commit point):
+//!   roll forward, remove `undo` and `bak-undo`; a `bak-tmp` still there
+//!   means a power loss dropped the `.bak`'s rename and kept the file's
+//!   (renames are durable only with the directory's fsync after both), so
+//!   it is renamed over the `.bak` first.
 //! - neither: the commit died while staging the backup, or after its
 //!   cleanup began; remove what is left.
 //!
@@ -137,17 +142,36 @@ fn finish(dir: &Dir, file: &OsStr, path: &Path, roles: &[&str], out: &mut Swept)
             problems.push(FsError::from_io(&e, FsOp::Restore, dir.path().join(what)));
         }
     };
-    let rolled_back = has("tmp");
+    // The file was not replaced while its temp is there, nor while it is
+    // still the undo name's inode: a power loss before the directory's
+    // fsync may drop the temp's entry and keep the undo's.
+    let unreplaced = has("undo")
+        && matches!(
+            (stage::id_of(dir, file), stage::id_of(dir, &name("undo"))),
+            (Ok(Some(f)), Ok(Some(u))) if f == u
+        );
+    let rolled_back = has("tmp") || unreplaced;
     if rolled_back {
         if !has("bak-tmp") && has("bak-undo") {
             // The `.bak` was replaced, the file was not: the old `.bak` back.
             let bak = backup_name(file);
             step(stage::rename(dir, &name("bak-undo"), &bak), &bak);
+            // Durable before the names that say it is needed go (power loss).
+            step(dir.sync(), OsStr::new("."));
         }
         for role in ROLES {
             step(remove_if_exists(dir, &name(role)), &name(role));
         }
     } else {
+        if has("undo") && has("bak-tmp") {
+            // The file was replaced, but a power loss kept that rename and
+            // dropped the `.bak`'s (made first, durable only with the
+            // directory's fsync after both): finish it (found by
+            // scripts/power-loss).
+            let bak = backup_name(file);
+            step(stage::rename(dir, &name("bak-tmp"), &bak), &bak);
+            step(dir.sync(), OsStr::new("."));
+        }
         for role in ["undo", "bak-undo", "bak-tmp"] {
             step(remove_if_exists(dir, &name(role)), &name(role));
         }
@@ -213,5 +237,60 @@ mod tests {
         assert_eq!(parse(OsStr::new("a.txt.splice.tmp")), None);
         assert_eq!(parse(OsStr::new(".splice.tmp")), None);
         assert_eq!(parse(OsStr::new(".a.splice-1-2.tmp")), None);
+    }
+
+    /// What a power loss can leave of a single-file commit with a backup
+    /// (scripts/power-loss): the file's rename kept, the `.bak`'s (made
+    /// first, not yet fsynced) dropped. The sweep finishes the `.bak`.
+    #[test]
+    fn a_file_renamed_without_its_bak_is_finished_with_the_bak() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |n: &str| tmp.path().join(n);
+        std::fs::write(p("a.txt"), "new").unwrap();
+        std::fs::write(p("a.txt.bak"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-tmp"), "old").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-undo"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.undo"), "old").unwrap();
+        let dir = Dir::open_nofollow(tmp.path()).unwrap();
+        let swept = sweep(&dir, &LockTable::default(), &[]);
+        assert!(swept.problems.is_empty(), "{:?}", swept.problems);
+        assert_eq!(swept.completed, vec![p("a.txt")]);
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "new");
+        assert_eq!(std::fs::read_to_string(p("a.txt.bak")).unwrap(), "old");
+    }
+
+    /// A power loss before the directory's fsync can drop the temp's entry
+    /// and keep the undo link: the file is still the undo's inode, so the
+    /// commit is rolled back, not finished (scripts/power-loss).
+    #[test]
+    fn an_undo_name_that_is_still_the_file_rolls_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |n: &str| tmp.path().join(n);
+        std::fs::write(p("a.txt"), "old").unwrap();
+        std::fs::write(p("a.txt.bak"), "an older backup").unwrap();
+        std::fs::write(p(".a.txt.splice.bak-tmp"), "old").unwrap();
+        std::fs::hard_link(p("a.txt.bak"), p(".a.txt.splice.bak-undo")).unwrap();
+        std::fs::hard_link(p("a.txt"), p(".a.txt.splice.undo")).unwrap();
+        let dir = Dir::open_nofollow(tmp.path()).unwrap();
+        let swept = sweep(&dir, &LockTable::default(), &[]);
+        assert!(swept.problems.is_empty(), "{:?}", swept.problems);
+        assert_eq!(swept.rolled_back, vec![p("a.txt")]);
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "old");
+        assert_eq!(
+            std::fs::read_to_string(p("a.txt.bak")).unwrap(),
+            "an older backup"
+        );
     }
 }

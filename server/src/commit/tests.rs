@@ -681,3 +681,45 @@ fn a_recovery_interrupted_after_removing_a_created_directory_is_finished() {
     assert_eq!(tree_of(fx.dir.path()), before);
     assert!(fx.journal_is_empty());
 }
+
+/// A power loss during staging can drop a temp's directory entry (not yet
+/// fsynced) and keep the undo link beside it, while the journal holds only
+/// its `begin` record. The target is still the original, so nothing was
+/// renamed: recovery discards the transaction instead of refusing it
+/// (found by scripts/power-loss).
+#[test]
+fn a_begun_journal_whose_temp_a_power_loss_dropped_is_discarded() {
+    let fx = Fixture::new();
+    fx.write("a", "old a");
+    fx.write("b", "old b");
+    let before = fx.listing();
+    let changes = vec![
+        fx.change("a", "new a", false),
+        fx.change("b", "new b", false),
+    ];
+    crash_at(&fx, Phase::Prepared, changes);
+    // The power loss: the journal's records after `begin` and a's temp gone.
+    for e in fs::read_dir(fx.journal.path()).unwrap() {
+        let p = e.unwrap().path();
+        let text = fs::read_to_string(&p).unwrap();
+        let begin = text.split_inclusive('\n').next().unwrap().to_string();
+        assert!(begin.starts_with("begin "), "{text}");
+        fs::write(&p, begin).unwrap();
+    }
+    let mut dropped = 0;
+    for e in fs::read_dir(fx.dir.path()).unwrap() {
+        let n = e.unwrap().file_name().into_string().unwrap();
+        if n.starts_with(".a.splice-") && n.ends_with(".tmp") {
+            fs::remove_file(fx.dir.path().join(n)).unwrap();
+            dropped += 1;
+        }
+    }
+    assert_eq!(dropped, 1);
+    let report = fx.committer().recover().unwrap();
+    assert_eq!(report.transactions.len(), 1);
+    let t = &report.transactions[0];
+    assert!(t.problems.is_empty(), "{:?}", t.problems);
+    assert_eq!(t.outcome, RecoveryOutcome::Discarded);
+    assert_eq!(fx.listing(), before);
+    assert!(fx.journal_is_empty());
+}
