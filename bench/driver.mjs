@@ -220,11 +220,18 @@ class McpSide {
 }
 
 class Splice extends McpSide {
-  constructor(bin, { backup = false } = {}) {
-    super(backup ? "splice (backup on)" : "splice", bin, [
+  /**
+   * splice as a user gets it: recording for undo on (its default; the undo
+   * store is `undo` inside the journal directory, on the bench file system).
+   * `record: false` turns recording off (`--undo-max-transactions 0`), to
+   * show what recording costs side by side.
+   */
+  constructor(bin, { backup = false, record = true } = {}) {
+    super(backup ? "splice (backup on)" : record ? "splice" : "splice (recording off)", bin, [
       "--root", work,
       "--journal-dir", join(work, ".splice-journal"),
       "--max-file-size", String(SPLICE_MAX_FILE_SIZE),
+      ...(record ? [] : ["--undo-max-transactions", "0"]),
     ]);
     this.backup = backup;
   }
@@ -764,7 +771,9 @@ function report(r) {
     "which fsyncs never pays for the writeback of another side's earlier unsynced writes (on ext4",
     "a journal commit can carry them). splice runs",
     "with `backup: false` to match the filesystem server, which keeps no backup; one row shows",
-    "splice with its default `.bak` backup.",
+    "splice with its default `.bak` backup. The `splice` column is splice as a user gets it, with",
+    "recording for undo on (the undo store, not fsynced, on the same file system); the rows marked",
+    "\"recording off\" run a second splice with `--undo-max-transactions 0` in the same alternation.",
     "",
     "## Machine and versions",
     "",
@@ -807,9 +816,12 @@ function report(r) {
     `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools; in parentheses, the part that is output schemas) | ${r.cold.listBytes.splice} B (${r.cold.outputSchemaBytes.splice} B) | ${r.cold.listBytes.filesystem} B (${r.cold.outputSchemaBytes.filesystem} B) | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
+    `| Small edit with recording for undo off (\`--undo-max-transactions 0\`), p50 / p99; in the last column, recording on / off | ${ms(small["splice (recording off)"].p50)} / ${ms(small["splice (recording off)"].p99)} ms | | | | ${ratio(small["splice (recording off)"].p50, f)} | ${ratio(small["splice (recording off)"].p50, fl)} (on / off ${ratio(s, small["splice (recording off)"].p50)}) |`,
     `| Small edit with \`.bak\` backup (splice default), p50 / p99 | ${ms(small["splice (backup on)"].p50)} / ${ms(small["splice (backup on)"].p99)} ms | | | | | ${ratio(small["splice (backup on)"].p50, fl)} |`,
     `| ${sizeLabel(plan.bigFile.size)} file, ${plan.bigFile.edits} distinct edits in one call (N=${r.bigFile.splice.n}) | ${ms(r.bigFile.splice.p50)} ms | ${ms(r.bigFile.filesystem.p50)} ms | ${ms(r.bigFile.floor.p50)} ms | ${ms(r.bigFile["floor (no fsync)"].p50)} ms | ${ratio(r.bigFile.splice.p50, r.bigFile.filesystem.p50)} | ${ratio(r.bigFile.splice.p50, r.bigFile.floor.p50)} |`,
+    `| ${sizeLabel(plan.bigFile.size)} / ${plan.bigFile.edits} edits with recording off; in the last column, recording on / off | ${ms(r.bigFile["splice (recording off)"].p50)} ms | | | | ${ratio(r.bigFile["splice (recording off)"].p50, r.bigFile.filesystem.p50)} | ${ratio(r.bigFile["splice (recording off)"].p50, r.bigFile.floor.p50)} (on / off ${ratio(r.bigFile.splice.p50, r.bigFile["splice (recording off)"].p50)}) |`,
     `| ${sizeLabel(plan.replaceAll.size)} file, ${plan.replaceAll.occurrences.toLocaleString("en-US")} occurrences, \`replace_all\` (N=${r.replaceAll.splice.n}) | ${ms(r.replaceAll.splice.p50)} ms | no replace-all | ${ms(r.replaceAll.floor.p50)} ms | ${ms(r.replaceAll["floor (no fsync)"].p50)} ms | | ${ratio(r.replaceAll.splice.p50, r.replaceAll.floor.p50)} |`,
+    `| ${sizeLabel(plan.replaceAll.size)} replace-all with recording off; in the last column, recording on / off | ${ms(r.replaceAll["splice (recording off)"].p50)} ms | | | | | ${ratio(r.replaceAll["splice (recording off)"].p50, r.replaceAll.floor.p50)} (on / off ${ratio(r.replaceAll.splice.p50, r.replaceAll["splice (recording off)"].p50)}) |`,
     `| Server CPU time per operation (user + system; the rest of the latency is waiting, mostly for fsync): small edit | ${ms(small.splice.cpu)} ms | ${ms(small.filesystem.cpu)} ms | ${ms(small.floor.cpu)} ms | ${ms(small["floor (no fsync)"].cpu)} ms | ${ratio(small.splice.cpu, small.filesystem.cpu)} | ${ratio(small.splice.cpu, small.floor.cpu)} |`,
     `| Server CPU time per operation: ${sizeLabel(plan.bigFile.size)} / ${plan.bigFile.edits} edits | ${ms(r.bigFile.splice.cpu)} ms | ${ms(r.bigFile.filesystem.cpu)} ms | ${ms(r.bigFile.floor.cpu)} ms | ${ms(r.bigFile["floor (no fsync)"].cpu)} ms | ${ratio(r.bigFile.splice.cpu, r.bigFile.filesystem.cpu)} | ${ratio(r.bigFile.splice.cpu, r.bigFile.floor.cpu)} |`,
     `| Server CPU time per operation: ${sizeLabel(plan.replaceAll.size)} replace-all | ${ms(r.replaceAll.splice.cpu)} ms | | ${ms(r.replaceAll.floor.cpu)} ms | ${ms(r.replaceAll["floor (no fsync)"].cpu)} ms | | ${ratio(r.replaceAll.splice.cpu, r.replaceAll.floor.cpu)} |`,
@@ -927,6 +939,15 @@ function targets(r) {
     met: small.splice.p50 / small.floor.p50 <= 2,
     text: `small edit p50 within 2x of the floor with the same durability (fsync): ${x(small.splice.p50, small.floor.p50)}x (${ms(small.splice.p50)} vs ${ms(small.floor.p50)} ms)`,
   });
+  const off = small["splice (recording off)"];
+  t.push({
+    met: small.splice.p50 / small.floor.p50 <= 1.3 && small.splice.p50 < small.filesystem.p50 && small.splice.p50 - off.p50 <= 0.1,
+    text:
+      `small edit with recording for undo on (the default): at most 1.3x the floor with fsync, faster than the filesystem server, ` +
+      `and at most 0.1 ms over recording off: ${ratio(small.splice.p50, small.floor.p50)} the floor, ` +
+      `${ratio(small.splice.p50, small.filesystem.p50)} the filesystem server, ${((small.splice.p50 - off.p50) * 1000).toFixed(0)} µs over recording off ` +
+      `(${ms(small.splice.p50)} vs ${ms(small.floor.p50)}, ${ms(small.filesystem.p50)} and ${ms(off.p50)} ms)`,
+  });
   t.push({
     met: r.cold.filesystem / r.cold.splice >= 10,
     text:
@@ -987,10 +1008,11 @@ async function main() {
   flusher = new Floor(opts.floor);
   const splice = new Splice(opts.splice);
   const spliceBak = new Splice(opts.splice, { backup: true });
+  const spliceNoRecord = new Splice(opts.splice, { record: false });
   const fsServer = new Filesystem();
   const floor = new Floor(opts.floor);
   const floorNoSync = new Floor(opts.floor, { fsync: false });
-  const all = [splice, spliceBak, fsServer, floor, floorNoSync];
+  const all = [splice, spliceNoRecord, spliceBak, fsServer, floor, floorNoSync];
   for (const side of all) await side.start();
   await flusher.start();
   result.rss = {
@@ -1008,14 +1030,14 @@ async function main() {
     const bf = plan.bigFile;
     log(`${sizeLabel(bf.size)} / ${bf.edits} edits x${bf.rounds}`);
     result.bigFile = summarize(
-      await alternate(core, "big", markedText(bf.size, bf.edits), markerEdits(bf.edits, true), markerEdits(bf.edits, false), bf.rounds, 2),
+      await alternate([...core, spliceNoRecord], "big", markedText(bf.size, bf.edits), markerEdits(bf.edits, true), markerEdits(bf.edits, false), bf.rounds, 2),
     );
 
     const ra = plan.replaceAll;
     log(`${sizeLabel(ra.size)} replace_all of ${ra.occurrences} x${ra.rounds}`);
     const raText = replaceAllText(ra.size, ra.occurrences);
     result.replaceAll = summarize(
-      await alternate([splice, floor, floorNoSync], "replace-all", raText,
+      await alternate([splice, spliceNoRecord, floor, floorNoSync], "replace-all", raText,
         [{ old: "needle", new: "NEEDLE", all: true }], [{ old: "NEEDLE", new: "needle", all: true }], ra.rounds, 2),
     );
 

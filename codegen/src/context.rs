@@ -1,9 +1,9 @@
 //! The declared vocabulary of envelope context fields and their support types.
 //!
-//! The members every envelope has (`success`, `error_code`, `code`,
-//! `category`, `message`, `retryable`, `cause`, `recovery_hints`) belong to
-//! the compiler. Everything else an envelope may carry is *declared by the
-//! spec* in two top-level sections of `errors.yaml`, so a maintainer adds a
+//! The members every envelope has are declared by the spec's `envelope:`
+//! section ([`crate::envelope`]; splice's `success`, `error_code`, `code`,
+//! ... when absent). Everything else an envelope may carry is *declared by
+//! the spec* in two top-level sections of `errors.yaml`, so a maintainer adds a
 //! field (or another project brings its own vocabulary) without touching the
 //! generator:
 //!

@@ -149,6 +149,7 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
         changes: Vec::new(),
     };
     d.taxonomy(old, new);
+    d.envelope(&old.envelope.members, &new.envelope.members, "");
     d.categories(old, new);
     d.declarations(old, new);
     d.codes(old, new);
@@ -241,6 +242,20 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut e.loc);
         }
     }
+    fn zm(members: &mut [crate::envelope::Member]) {
+        for m in members {
+            m.name.loc = Loc::default();
+            if let Some(d) = &mut m.doc {
+                d.loc = Loc::default();
+            }
+            if let crate::envelope::Carries::Object(inner) = &mut m.carries {
+                zm(inner);
+            }
+        }
+    }
+    zm(&mut s.envelope.members);
+    // Writing out the default envelope is not a change of it.
+    s.envelope.declared = false;
     for t in &mut s.types {
         z(&mut t.name.loc);
         z(&mut t.doc.loc);
@@ -322,6 +337,14 @@ struct Differ {
     changes: Vec<Change>,
 }
 
+/// ` (VALUE)` for a constant, else nothing.
+fn constant(c: &crate::envelope::Carries) -> String {
+    match c {
+        crate::envelope::Carries::Constant(v) => format!(" ({v})"),
+        _ => String::new(),
+    }
+}
+
 impl Differ {
     fn breaking(&mut self, loc: Option<Loc>, message: String) {
         self.changes.push(Change {
@@ -376,6 +399,69 @@ impl Differ {
                 n.description.as_ref().map(|d| d.loc),
                 "taxonomy description reworded".into(),
             );
+        }
+    }
+
+    /// The declared `envelope:` (splice's when absent). Every member is on
+    /// the wire: removing one, renaming one, changing what it carries or its
+    /// nesting, or making it optional breaks readers; adding an optional
+    /// member is an addition (open objects accept it); rewording a `doc`
+    /// is compatible.
+    fn envelope(
+        &mut self,
+        old: &[crate::envelope::Member],
+        new: &[crate::envelope::Member],
+        prefix: &str,
+    ) {
+        use crate::envelope::Carries;
+        let loc = |m: &crate::envelope::Member| (m.name.loc.line > 0).then_some(m.name.loc);
+        for o in old {
+            let path = format!("{prefix}{}", o.name.value);
+            let Some(n) = new.iter().find(|n| n.name.value == o.name.value) else {
+                self.breaking(None, format!("envelope member `{path}` removed or renamed"));
+                continue;
+            };
+            match (&o.carries, &n.carries) {
+                (Carries::Object(oi), Carries::Object(ni)) => {
+                    self.envelope(oi, ni, &format!("{path}."));
+                }
+                (oc, nc) if oc != nc => self.breaking(
+                    loc(n),
+                    format!(
+                        "envelope member `{path}` carried `{}`{} and now carries `{}`{}",
+                        oc.as_str(),
+                        constant(oc),
+                        nc.as_str(),
+                        constant(nc)
+                    ),
+                ),
+                _ => {}
+            }
+            if o.required && !n.required {
+                self.breaking(loc(n), format!("envelope member `{path}` made optional"));
+            } else if !o.required && n.required {
+                self.compatible(
+                    loc(n),
+                    format!("envelope member `{path}` made always present"),
+                );
+            }
+            if o.doc.as_ref().map(|d| &d.value) != n.doc.as_ref().map(|d| &d.value) {
+                self.compatible(loc(n), format!("doc of envelope member `{path}` reworded"));
+            }
+        }
+        for n in new {
+            if old.iter().any(|o| o.name.value == n.name.value) {
+                continue;
+            }
+            let path = format!("{prefix}{}", n.name.value);
+            if n.required {
+                self.breaking(
+                    loc(n),
+                    format!("envelope member `{path}` added as always present"),
+                );
+            } else {
+                self.added(loc(n), format!("optional envelope member `{path}` added"));
+            }
         }
     }
 
@@ -1124,6 +1210,54 @@ codes:
         let r = diff(&spec(&two), &spec(&swapped));
         assert!(r.changes.is_empty(), "{r:#?}");
         assert!(r.is_acceptable(), "{r:#?}");
+    }
+
+    #[test]
+    fn the_envelope_shape_is_compared() {
+        const SPLICE: &str = "envelope:\n  success: { carries: constant, value: false, doc: Always false for an error. }\n  error_code: { carries: code_name }\n  code: { carries: number }\n  category: { carries: category }\n  message: { carries: message }\n  retryable: { carries: retryable }\n  cause: { carries: cause }\n  recovery_hints: { carries: hints }\n  context: { carries: context }\n";
+        let bumped = |s: &str| s.replace("version: 1.0.0", "version: 2.0.0");
+        // Writing out the default envelope changes nothing.
+        let r = changed(|b| format!("{SPLICE}{b}"));
+        assert!(r.changes.is_empty() && r.is_acceptable(), "{r:#?}");
+        for (edit, compat, needle) in [
+            ("", Compat::Breaking, "member `code` removed or renamed"),
+            (
+                "  code: { carries: constant, value: 7 }\n",
+                Compat::Breaking,
+                "`code` carried `number` and now carries `constant` (7)",
+            ),
+            (
+                "  code: { carries: number, optional: true }\n",
+                Compat::Breaking,
+                "`code` made optional",
+            ),
+            (
+                "  code: { carries: number }\n  ts: { carries: constant, value: 1, optional: true }\n",
+                Compat::Compatible,
+                "optional envelope member `ts` added",
+            ),
+            (
+                "  code: { carries: number }\n  ts: { carries: constant, value: 1 }\n",
+                Compat::Breaking,
+                "`ts` added as always present",
+            ),
+            (
+                "  code: { carries: number, doc: The number. }\n",
+                Compat::Compatible,
+                "doc of envelope member `code` reworded",
+            ),
+        ] {
+            let new = SPLICE.replace("  code: { carries: number }\n", edit);
+            let r = changed(|b| bumped(&format!("{new}{b}")));
+            only(&r, compat, needle);
+        }
+        // A constant's value is part of the wire.
+        let r = changed(|b| format!("{}{b}", SPLICE.replace("value: false", "value: true")));
+        only(
+            &r,
+            Compat::Breaking,
+            "carried `constant` (false) and now carries `constant` (true)",
+        );
     }
 
     #[test]

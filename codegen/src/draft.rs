@@ -14,6 +14,9 @@ use serde_json::Value;
 #[derive(Debug)]
 pub(crate) struct Draft {
     pub taxonomy: Option<DraftTaxonomy>,
+    /// The declared envelope, or splice's when the spec has none; `None`
+    /// when it could not be read (already reported).
+    pub envelope: Option<crate::envelope::Envelope>,
     pub categories: Vec<DraftCategory>,
     pub codes: Vec<DraftCode>,
     pub types: Vec<DraftType>,
@@ -163,6 +166,7 @@ impl Draft {
     /// Builds the checked model. Only called when no diagnostic was
     /// reported; `None` would mean a check is missing.
     pub(crate) fn finish(self) -> Option<Spec> {
+        let envelope = self.envelope.clone()?;
         let resolve = |s: &Option<Spanned<String>>| -> Option<Spanned<FieldType>> {
             let s = s.as_ref()?;
             Some(Spanned::new(self.resolve(&s.value).ok()?, s.loc))
@@ -281,6 +285,7 @@ impl Draft {
             .collect::<Option<Vec<_>>>()?;
         Some(Spec {
             taxonomy,
+            envelope,
             categories,
             codes,
             fields,

@@ -37,22 +37,11 @@
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
+use crate::envelope::{Carries, Member};
 use crate::spec::{Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The `$schema` URI of the dialect we emit.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// The envelope fields every error carries, in output order.
-pub const ALWAYS_PRESENT: [&str; 8] = [
-    "success",
-    "error_code",
-    "code",
-    "category",
-    "message",
-    "retryable",
-    "cause",
-    "recovery_hints",
-];
 
 /// The pattern of an error code name (SCREAMING_SNAKE_CASE).
 const CODE_PATTERN: &str = "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$";
@@ -116,23 +105,12 @@ pub fn emit_string(spec: &Spec) -> String {
 /// be closed. The published schema stays the contract: it is served as the
 /// resource [`crate::spec::Taxonomy::schema_id`].
 pub fn emit_output_shape(spec: &Spec) -> Value {
-    let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
-        props.insert(name.into(), always_present(spec, name, None));
-    }
-    for field in spec.fields_at(Placement::TopLevel) {
-        props.insert(
-            field.name().into(),
-            type_schema(field.ty(), Openness::Closed),
-        );
-    }
-    let context: Map<String, Value> = spec
-        .fields_at(Placement::Context)
-        .map(|f| (f.name().to_string(), type_schema(f.ty(), Openness::Closed)))
-        .collect();
-    props.insert(
-        "context".into(),
-        json!({"type": "object", "properties": context, "additionalProperties": false}),
+    let (props, required) = object_body(
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::OutputShape,
+        Openness::Closed,
     );
     let mut defs = Map::new();
     defs.insert("ErrorCode".into(), error_code_def(spec));
@@ -146,11 +124,12 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     json!({
         "$id": spec.taxonomy.schema_id(),
         "description": format!(
-            "An error envelope. Which members each error_code carries: resource {}.",
+            "An error envelope. Which members each {} carries: resource {}.",
+            discriminant(spec),
             spec.taxonomy.schema_id()
         ),
         "type": "object",
-        "required": ALWAYS_PRESENT,
+        "required": required,
         "properties": props
             .into_iter()
             .map(|(name, schema)| (name, strip_descriptions(schema)))
@@ -202,84 +181,225 @@ enum Openness {
     Closed,
 }
 
-/// The schema of an always-present member; `code` pins it for one code's
-/// variant, `None` gives the general form.
-fn always_present(spec: &Spec, name: &str, code: Option<&Code>) -> Value {
-    match (name, code) {
-        ("success", _) => json!({"const": false, "description": "Always false for an error."}),
-        ("error_code", Some(c)) => json!({"const": c.name.value}),
-        ("error_code", None) => json!({"$ref": "#/$defs/ErrorCode"}),
-        ("code", Some(c)) => json!({"const": c.number.value}),
-        ("code", None) => json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": "The numeric id of error_code; fixed per code and never reused."
+/// Which schema of the envelope is being built.
+#[derive(Clone, Copy)]
+enum Form<'s> {
+    /// One code's variant: what the code fixes is pinned by `const`.
+    Variant(&'s Code),
+    /// The last variant: a code this release does not list.
+    Unlisted,
+    /// The flat `outputSchema` of this release.
+    OutputShape,
+}
+
+/// The name the docs use for the member that tells codes apart.
+fn discriminant(spec: &Spec) -> &str {
+    spec.envelope.discriminant().unwrap_or("the error code")
+}
+
+/// The schema of a member carrying one property of the code (not an
+/// object, not `context`).
+fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
+    let code = match form {
+        Form::Variant(c) => Some(c),
+        _ => None,
+    };
+    let named = discriminant(spec);
+    let schema = match (&member.carries, code) {
+        (Carries::Constant(v), _) => json!({"const": v}),
+        (Carries::CodeName, Some(c)) => return json!({"const": c.name.value}),
+        (Carries::CodeName, None) if matches!(form, Form::Unlisted) => json!({
+            "type": "string",
+            "pattern": CODE_PATTERN,
+            // Removed codes too: their names are never used again.
+            "not": {"enum": spec.codes.iter().map(|c| c.name.value.as_str()).collect::<Vec<_>>()},
+            "description": "A code this release does not list."
         }),
-        ("category", Some(c)) => json!({"const": c.category.value}),
-        ("category", None) => json!({
+        (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
+        (Carries::Number, Some(c)) => return json!({"const": c.number.value}),
+        (Carries::Number, None) => {
+            let mut n = json!({
+                "type": "integer",
+                "minimum": 0,
+                "description": format!("The numeric id of {named}; fixed per code and never reused."),
+            });
+            if matches!(form, Form::Unlisted) && !spec.envelope.carries("code_name") {
+                n["not"] =
+                    json!({"enum": spec.codes.iter().map(|c| c.number.value).collect::<Vec<_>>()});
+                n["description"] = json!("A code number this release does not list.");
+            }
+            n
+        }
+        (Carries::Category, Some(c)) => return json!({"const": c.category.value}),
+        (Carries::Category, None) if matches!(form, Form::Unlisted) => json!({
+            "type": "string",
+            "description": format!("The category of {named}; may be one this release does not list."),
+        }),
+        (Carries::Category, None) => json!({
             "type": "string",
             "enum": spec.categories.iter().map(|c| c.key.value.as_str()).collect::<Vec<_>>(),
-            "description": "The category of error_code, from its numeric range."
+            "description": format!("The category of {named}, from its numeric range."),
         }),
-        ("message", _) => json!({"type": "string", "description": "What went wrong, in one line."}),
-        ("retryable", Some(c)) => json!({"const": c.retryable}),
-        ("retryable", None) => json!({
+        (Carries::Message, _) => {
+            json!({"type": "string", "description": "What went wrong, in one line."})
+        }
+        (Carries::Retryable, Some(c)) => return json!({"const": c.retryable}),
+        (Carries::Retryable, None) => json!({
             "type": "boolean",
             "description": "True when the caller can fix its call and retry."
         }),
-        ("cause", Some(c)) => json!({"const": c.cause.as_str()}),
-        ("cause", None) => json!({
+        (Carries::Cause, Some(c)) => return json!({"const": c.cause.as_str()}),
+        (Carries::Cause, None) => json!({
             "type": "string",
             "enum": Cause::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (the server itself)."
         }),
-        ("recovery_hints", _) => json!({
+        (Carries::Hints, _) => json!({
             "type": "array",
             "items": {"type": "string"},
             "minItems": 1,
             "description": "General guidance for recovering, most relevant first."
         }),
-        (other, _) => unreachable!("`{other}` is not an always-present member"),
+        (Carries::Context | Carries::Object(_), _) => {
+            unreachable!("objects and context are built by `object_body`")
+        }
+    };
+    match &member.doc {
+        Some(doc) => with_description(schema, &doc.value),
+        None => schema,
+    }
+}
+
+/// The properties and required members of the envelope object whose members
+/// are `members` (at `path` from the top), in the given form; the object
+/// that holds the top-level fields gets them before its `context` member, or
+/// at its end.
+fn object_body(
+    spec: &Spec,
+    members: &[Member],
+    path: &mut Vec<String>,
+    form: Form<'_>,
+    openness: Openness,
+) -> (Map<String, Value>, Vec<String>) {
+    let holds_fields = spec.envelope.fields_path() == *path;
+    let mut props = Map::new();
+    let mut required: Vec<String> = Vec::new();
+    let mut fields_done = !holds_fields;
+    for member in members {
+        let name = member.name.value.clone();
+        if matches!(member.carries, Carries::Context) && !fields_done {
+            top_level_fields(spec, form, openness, &mut props, &mut required);
+            fields_done = true;
+        }
+        let schema = match &member.carries {
+            Carries::Object(inner) => {
+                path.push(name.clone());
+                let (p, r) = object_body(spec, inner, path, form, openness);
+                path.pop();
+                let mut o = Map::new();
+                if let Some(doc) = &member.doc {
+                    o.insert("description".into(), json!(doc.value));
+                }
+                o.insert("type".into(), json!("object"));
+                o.insert("properties".into(), Value::Object(p));
+                o.insert("required".into(), json!(r));
+                if matches!(form, Form::OutputShape) {
+                    o.insert("additionalProperties".into(), json!(false));
+                } else {
+                    close(&mut o, openness);
+                }
+                Value::Object(o)
+            }
+            Carries::Context => match form {
+                Form::Variant(code) => {
+                    let context: Vec<&FieldDef> = spec
+                        .fields_at(Placement::Context)
+                        .filter(|f| carries_field(code, f))
+                        .collect();
+                    if context.is_empty() {
+                        continue;
+                    }
+                    if context.iter().any(|f| is_required(code, f)) {
+                        required.push(name.clone());
+                    }
+                    json!({"$ref": format!("#/$defs/{}", code.context_type_name())})
+                }
+                Form::Unlisted => {
+                    json!({"type": "object", "description": "Details about the failure."})
+                }
+                Form::OutputShape => {
+                    let context: Map<String, Value> = spec
+                        .fields_at(Placement::Context)
+                        .map(|f| (f.name().to_string(), type_schema(f.ty(), Openness::Closed)))
+                        .collect();
+                    json!({"type": "object", "properties": context, "additionalProperties": false})
+                }
+            },
+            _ => carried(spec, member, form),
+        };
+        if member.required {
+            required.push(name.clone());
+        }
+        props.insert(name, schema);
+    }
+    if !fields_done {
+        top_level_fields(spec, form, openness, &mut props, &mut required);
+    }
+    (props, required)
+}
+
+fn carries_field(code: &Code, f: &FieldDef) -> bool {
+    code.required_context
+        .iter()
+        .chain(&code.optional_context)
+        .any(|n| n.value == f.name.value)
+}
+
+fn is_required(code: &Code, f: &FieldDef) -> bool {
+    code.required_context
+        .iter()
+        .any(|r| r.value == f.name.value)
+}
+
+/// The fields declared `in: top_level`, in canonical order (not the code's
+/// list order, so reordering a list in the spec does not churn the
+/// artifact): those a code carries in its variant, every one (typed, not
+/// required) in the output shape, none in the unlisted variant.
+fn top_level_fields(
+    spec: &Spec,
+    form: Form<'_>,
+    openness: Openness,
+    props: &mut Map<String, Value>,
+    required: &mut Vec<String>,
+) {
+    for field in spec.fields_at(Placement::TopLevel) {
+        match form {
+            Form::Variant(code) if carries_field(code, field) => {
+                props.insert(field.name().into(), field_schema(field, openness));
+                if is_required(code, field) {
+                    required.push(field.name().into());
+                }
+            }
+            Form::OutputShape => {
+                props.insert(
+                    field.name().into(),
+                    type_schema(field.ty(), Openness::Closed),
+                );
+            }
+            _ => {}
+        }
     }
 }
 
 /// The variant of one emitted code: `<Code>Envelope`.
 fn variant(spec: &Spec, code: &Code, openness: Openness) -> Value {
-    let carries = |f: &&FieldDef| {
-        code.required_context
-            .iter()
-            .chain(&code.optional_context)
-            .any(|n| n.value == f.name.value)
-    };
-    let is_required = |f: &FieldDef| {
-        code.required_context
-            .iter()
-            .any(|r| r.value == f.name.value)
-    };
-
-    let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
-        props.insert(name.into(), always_present(spec, name, Some(code)));
-    }
-    let mut required: Vec<String> = ALWAYS_PRESENT.iter().map(|s| s.to_string()).collect();
-    // Canonical order, not the code's list order, so reordering a list in
-    // the spec does not churn the artifact.
-    for field in spec.fields_at(Placement::TopLevel).filter(carries) {
-        props.insert(field.name().into(), field_schema(field, openness));
-        if is_required(field) {
-            required.push(field.name().into());
-        }
-    }
-    let context: Vec<&FieldDef> = spec.fields_at(Placement::Context).filter(carries).collect();
-    if !context.is_empty() {
-        props.insert(
-            "context".into(),
-            json!({"$ref": format!("#/$defs/{}", code.context_type_name())}),
-        );
-        if context.iter().any(|f| is_required(f)) {
-            required.push("context".into());
-        }
-    }
+    let (props, required) = object_body(
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::Variant(code),
+        openness,
+    );
     let mut v = Map::new();
     v.insert("title".into(), json!(code.envelope_type_name()));
     v.insert("description".into(), json!(variant_description(code)));
@@ -331,36 +451,42 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
 
 /// The last variant: an error code this release does not list.
 fn unlisted(spec: &Spec) -> Value {
-    let mut props = Map::new();
-    for name in ALWAYS_PRESENT {
-        props.insert(name.into(), always_present(spec, name, None));
-    }
-    props.insert(
-        "error_code".into(),
-        json!({
-            "type": "string",
-            "pattern": CODE_PATTERN,
-            // Removed codes too: their names are never used again.
-            "not": {"enum": spec.codes.iter().map(|c| c.name.value.as_str()).collect::<Vec<_>>()},
-            "description": "A code this release does not list."
-        }),
+    let (props, required) = object_body(
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::Unlisted,
+        Openness::Open,
     );
-    props.insert(
-        "category".into(),
-        json!({"type": "string", "description": "The category of error_code; may be one this release does not list."}),
-    );
-    props.insert(
-        "context".into(),
-        json!({"type": "object", "description": "Details about the failure."}),
-    );
+    let handles: Vec<&str> = [
+        spec.envelope.path_of("message"),
+        spec.envelope.path_of("retryable"),
+        spec.envelope.path_of("cause"),
+        spec.envelope.path_of("hints"),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|p| *p.last().expect("a path names its member"))
+    .collect();
+    let by = if handles.is_empty() {
+        String::from("Handle it by the members every envelope has.")
+    } else {
+        format!(
+            "Handle it by the members every envelope has: {}.",
+            match handles.split_last() {
+                Some((last, [])) => last.to_string(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            }
+        )
+    };
     json!({
         "title": UNLISTED_ENVELOPE,
-        "description": "An error code this release does not list, sent by a server of a later \
-            release of the same major version. Handle it by the members every envelope has: \
-            message, retryable, cause and recovery_hints.",
+        "description": format!("An error code this release does not list, sent by a server of a later \
+            release of the same major version. {by}"),
         "type": "object",
         "properties": props,
-        "required": ALWAYS_PRESENT,
+        "required": required,
     })
 }
 
@@ -603,7 +729,7 @@ mod tests {
             .map(|r| r.as_str().unwrap())
             .collect();
         assert_eq!(
-            required[ALWAYS_PRESENT.len()..],
+            required[8..],
             ["file_path", "edit_index", "edit_status", "context"]
         );
         assert_eq!(

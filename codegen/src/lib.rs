@@ -11,6 +11,7 @@ pub mod emit_python;
 pub mod emit_rust;
 pub mod emit_schema;
 pub mod emit_ts;
+pub mod envelope;
 pub mod generate;
 pub mod init;
 pub mod load;

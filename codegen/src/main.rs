@@ -73,6 +73,12 @@ enum Command {
         /// The spec file [default: errors.yaml of the enclosing workspace].
         spec: Option<PathBuf>,
     },
+    /// Print the published JSON Schema of the envelope (any declared
+    /// `envelope:` shape).
+    Schema {
+        /// The spec file [default: errors.yaml of the enclosing workspace].
+        spec: Option<PathBuf>,
+    },
 }
 
 /// The last released taxonomy, relative to the workspace root.
@@ -176,7 +182,24 @@ fn run(command: Command) -> Result<bool, String> {
             let Some(spec) = load(&path) else {
                 return Ok(false);
             };
+            if let Some(d) = spec.envelope.unsupported("the Rust types") {
+                let source = std::fs::read_to_string(&path).unwrap_or_default();
+                report(&splice_codegen::Diagnostics::new(
+                    path.display().to_string(),
+                    source,
+                    vec![d],
+                ));
+                return Ok(false);
+            }
             out(&splice_codegen::emit_rust::emit_pretty(&spec));
+            Ok(true)
+        }
+        Command::Schema { spec } => {
+            let path = spec_path(spec)?;
+            let Some(spec) = load(&path) else {
+                return Ok(false);
+            };
+            out(&splice_codegen::emit_schema::emit_string(&spec));
             Ok(true)
         }
     }

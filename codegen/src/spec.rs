@@ -58,6 +58,8 @@ impl<T> std::ops::Deref for Spanned<T> {
 pub struct Spec {
     /// `taxonomy:` metadata.
     pub taxonomy: Taxonomy,
+    /// The wire shape of an envelope (`envelope:`, or splice's own).
+    pub envelope: crate::envelope::Envelope,
     /// Categories in file order; their ranges do not overlap.
     pub categories: Vec<Category>,
     /// Codes in file order, including deprecated and removed ones.

@@ -345,6 +345,27 @@ impl Validator<'_> {
     /// enum values are unique, and no object contains itself without an
     /// array in between (it would have no finite value).
     fn declarations(&mut self, draft: &Draft) {
+        if let Some(envelope) = &draft.envelope {
+            let beside = envelope.names_beside_fields();
+            for f in &draft.fields {
+                let top_level = f
+                    .placement
+                    .as_ref()
+                    .is_none_or(|p| p.value == crate::context::Placement::TopLevel);
+                if top_level && beside.contains(&f.name.value.as_str()) {
+                    self.push(
+                        Diagnostic::new(
+                            f.name.loc,
+                            format!("field name `{}` is an envelope member", f.name.value),
+                        )
+                        .with_help(format!(
+                            "{} are members of the envelope object the top-level fields live in; choose another name",
+                            list(&beside)
+                        )),
+                    );
+                }
+            }
+        }
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
         for t in &draft.types {

@@ -526,3 +526,92 @@ fn every_envelope_of_a_compatible_release_validates_against_the_schema_before_it
     // edit_status, and STALE_FILE.
     assert!(refused_by_old_strict >= 3, "{refused_by_old_strict}");
 }
+
+/// A spec that declares its own `envelope:` (google.rpc.Status's JSON form,
+/// nested in `error`, no `retryable`/`cause`/hints on the wire).
+fn google_rpc_spec() -> splice_codegen::spec::Spec {
+    let path = root().join("codegen/tests/fixtures/envelopes/google_rpc.yaml");
+    splice_codegen::load_path(&path)
+        .unwrap_or_else(|d| panic!("google_rpc.yaml does not load:\n{}", d.render()))
+}
+
+#[test]
+fn a_declared_envelope_shapes_the_schema() {
+    let spec = google_rpc_spec();
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let open = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the strict schema compiles");
+    // What Google's JSON APIs send (AIP-193), members in their own names.
+    let not_found = json!({"error": {
+        "code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND"}});
+    let internal = json!({"error": {
+        "code": 500, "message": "Internal error encountered.", "status": "INTERNAL",
+        "details": [{"reason": "BACKEND_DOWN", "domain": "example.com"}]}});
+    for ok in [&not_found, &internal] {
+        assert_eq!(errors(&open, ok), Vec::<String>::new(), "{ok}");
+        assert_eq!(errors(&strict, ok), Vec::<String>::new(), "{ok}");
+    }
+    let later = json!({"error": {
+        "code": 504, "message": "Deadline expired.", "status": "DEADLINE_EXCEEDED"}});
+    assert_eq!(
+        errors(&open, &later),
+        Vec::<String>::new(),
+        "a later code is accepted"
+    );
+    assert!(
+        !errors(&strict, &later).is_empty(),
+        "the strict schema lists this release only"
+    );
+    let broken = [
+        (
+            "required detail missing",
+            json!({"error": {"code": 500, "message": "m", "status": "INTERNAL"}}),
+        ),
+        (
+            "number of another code",
+            json!({"error": {"code": 500, "message": "m", "status": "NOT_FOUND"}}),
+        ),
+        (
+            "no wrapper",
+            json!({"code": 404, "message": "m", "status": "NOT_FOUND"}),
+        ),
+        (
+            "splice's members are not this envelope's",
+            json!({"success": false, "error_code": "NOT_FOUND", "code": 404, "message": "m"}),
+        ),
+    ];
+    for (why, bad) in broken {
+        assert!(!errors(&open, &bad).is_empty(), "{why}: {bad} was accepted");
+    }
+    // The output shape nests and closes the same way.
+    let shape = splice_codegen::emit_schema::emit_output_shape(&spec);
+    assert_eq!(shape["required"], json!(["error"]));
+    assert_eq!(shape["properties"]["error"]["additionalProperties"], false);
+    assert_eq!(
+        shape["properties"]["error"]["required"],
+        json!(["code", "message", "status"])
+    );
+    let shape_v = jsonschema::draft202012::new(&shape).expect("the output shape compiles");
+    assert_eq!(errors(&shape_v, &internal), Vec::<String>::new());
+}
+
+#[test]
+fn emitters_that_cannot_follow_a_declared_envelope_refuse_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = root().join("codegen/tests/fixtures/envelopes/google_rpc.yaml");
+    let outcome = splice_codegen::generate::run_at(&spec, dir.path(), false).unwrap();
+    let diags = outcome.diagnostics.expect("generate refuses");
+    assert!(
+        diags
+            .render()
+            .contains("cannot follow this `envelope` shape yet"),
+        "{}",
+        diags.render()
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

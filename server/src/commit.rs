@@ -1210,15 +1210,17 @@ impl Committer {
             ));
         }
         self.at(Phase::Committed);
-        let mut leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
+        let leftovers = recovery::remove_leftovers(&plan, recovery::Leftovers::Undo);
         // The undo names' removal durable before the journal's: otherwise a
         // power loss can keep the journal's removal and drop theirs, leaving
         // them in the user's tree with no journal to find them (found by
-        // scripts/power-loss).
+        // scripts/power-loss). A failed fsync here is only logged: the names
+        // are gone for every reader, and keeping the journal for it would
+        // leave one behind on a mere I/O error.
         if leftovers.is_empty() && self.durable {
             for dir in recovery::parents(&plan) {
                 if let Err(e) = dir.sync() {
-                    leftovers.push(FsError::from_io(&e, FsOp::Sync, dir.path()));
+                    tracing::warn!(error = %e, dir = %dir.path().display(), "could not fsync a directory after removing undo names");
                 }
             }
         }

@@ -594,8 +594,15 @@ pub(crate) struct Recording {
 }
 
 impl Recording {
-    /// The record of `change` (before it is committed).
-    pub(crate) fn of(change: &PathChange, operation: Operation) -> Recording {
+    /// The record of `change` (before it is committed); `after_sha256` is
+    /// the hash of its new content, which the caller's answer already holds
+    /// (`None` when it ends absent), so it is not hashed twice.
+    pub(crate) fn of(
+        change: &PathChange,
+        operation: Operation,
+        after_sha256: Option<String>,
+    ) -> Recording {
+        debug_assert_eq!(change.after.is_some(), after_sha256.is_some());
         Recording {
             path: change.path().to_path_buf(),
             operation,
@@ -603,7 +610,7 @@ impl Recording {
                 Before::Present(s) => Some((s.bytes.clone(), s.metadata.mode() & 0o7777)),
                 Before::Absent(_) => None,
             },
-            after_sha256: change.after.as_deref().map(|a| hex::encode(sha256(a))),
+            after_sha256,
         }
     }
 }
@@ -763,7 +770,13 @@ fn finish(
         changes
             .iter()
             .zip(&operations)
-            .map(|(c, &op)| Recording::of(c, op))
+            .zip(&owner)
+            .map(|((c, &op), &i)| {
+                // An entry's answered hash is of its new content (a move's,
+                // at its destination); a path that ends absent has none.
+                let after = c.after.is_some().then(|| results[i].sha256.clone());
+                Recording::of(c, op, after)
+            })
             .collect()
     });
     // Files another call changed since they were read, re-planned under the

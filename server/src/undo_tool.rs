@@ -147,7 +147,8 @@ pub fn undo(
     let recording: Vec<Recording> = changes
         .iter()
         .zip(&operations)
-        .map(|(c, &op)| Recording::of(c, op))
+        .zip(&files)
+        .map(|((c, &op), f)| Recording::of(c, op, f.sha256.clone()))
         .collect();
     let never = |_: usize, _: &std::fs::File| Ok::<_, std::convert::Infallible>(None);
     match committer.commit_paths(changes, wait, never) {

@@ -1,0 +1,299 @@
+//! The wire shape of an error envelope, declared by the spec.
+//!
+//! An existing API already has an error format: google.rpc.Status wraps
+//! `{code, message, status, details}` in `error`, RFC 9457 is a flat
+//! `type`/`title`/`status`/`detail`, a JSON-RPC error is `{code, message,
+//! data}`. So the compiler does not own member names: the `envelope:`
+//! section of `errors.yaml` lists the members, their nesting and presence,
+//! and which spec-level property each one carries (the code's name, its
+//! number, its category, `retryable`, `cause`, the hints, the message, the
+//! `context` object, or a constant). A spec without `envelope:` gets
+//! [`Envelope::splice_default`], splice's own envelope, so existing specs
+//! produce what they always produced.
+//!
+//! Declared fields `in: top_level` live in the object that holds the member
+//! carrying the code's name (or, without one, its number):
+//! [`Envelope::fields_path`]. Fields `in: context` live in the member that
+//! carries `context`.
+
+use serde_json::Value;
+
+use crate::spec::{Loc, Spanned};
+
+/// What a spec-level property a member of the envelope carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Carries {
+    /// The same value in every envelope (splice's `success: false`, a
+    /// JSON-RPC `jsonrpc: "2.0"`).
+    Constant(Value),
+    /// The code's name (`MATCH_NOT_FOUND`).
+    CodeName,
+    /// The code's number.
+    Number,
+    /// The key of the code's category.
+    Category,
+    /// The code's resolved `retryable`.
+    Retryable,
+    /// The code's resolved `cause` (blame).
+    Cause,
+    /// The rendered recovery hints, a non-empty list of strings.
+    Hints,
+    /// The rendered message.
+    Message,
+    /// The object holding the fields declared `in: context`; present when
+    /// the code carries one.
+    Context,
+    /// A nested object of more members.
+    Object(Vec<Member>),
+}
+
+/// The spellings of [`Carries`] after `carries:` (all but objects).
+pub const CARRIES: &[&str] = &[
+    "constant",
+    "code_name",
+    "number",
+    "category",
+    "retryable",
+    "cause",
+    "hints",
+    "message",
+    "context",
+];
+
+impl Carries {
+    /// The spelling after `carries:`; `members` for an object.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Carries::Constant(_) => "constant",
+            Carries::CodeName => "code_name",
+            Carries::Number => "number",
+            Carries::Category => "category",
+            Carries::Retryable => "retryable",
+            Carries::Cause => "cause",
+            Carries::Hints => "hints",
+            Carries::Message => "message",
+            Carries::Context => "context",
+            Carries::Object(_) => "members",
+        }
+    }
+}
+
+/// One member of the envelope or of a nested object of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's name on the wire, any string.
+    pub name: Spanned<String>,
+    /// What it carries.
+    pub carries: Carries,
+    /// Always present (`optional: true` makes it absent-able). The
+    /// `context` member is present exactly when the code carries context.
+    pub required: bool,
+    /// One-line description; emitters fall back to a default per property.
+    pub doc: Option<Spanned<String>>,
+}
+
+impl Member {
+    fn plain(name: &str, carries: Carries, doc: Option<&str>) -> Member {
+        Member {
+            name: Spanned::new(name.to_string(), Loc::default()),
+            carries,
+            required: true,
+            doc: doc.map(|d| Spanned::new(d.to_string(), Loc::default())),
+        }
+    }
+}
+
+/// The declared envelope: its top-level members, in wire order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// Top-level members, in wire (and schema property) order.
+    pub members: Vec<Member>,
+    /// Written in the spec (`false`: [`Envelope::splice_default`]).
+    pub declared: bool,
+}
+
+impl Envelope {
+    /// splice's own envelope, used when the spec has no `envelope:`:
+    /// `success` (false), `error_code`, `code`, `category`, `message`,
+    /// `retryable`, `cause`, `recovery_hints`, then the top-level fields and
+    /// `context`.
+    pub fn splice_default() -> Envelope {
+        Envelope {
+            members: vec![
+                Member::plain(
+                    "success",
+                    Carries::Constant(Value::Bool(false)),
+                    Some("Always false for an error."),
+                ),
+                Member::plain("error_code", Carries::CodeName, None),
+                Member::plain("code", Carries::Number, None),
+                Member::plain("category", Carries::Category, None),
+                Member::plain("message", Carries::Message, None),
+                Member::plain("retryable", Carries::Retryable, None),
+                Member::plain("cause", Carries::Cause, None),
+                Member::plain("recovery_hints", Carries::Hints, None),
+                Member {
+                    required: false,
+                    ..Member::plain("context", Carries::Context, None)
+                },
+            ],
+            declared: false,
+        }
+    }
+
+    /// True when the members have splice's names, nesting, presence and
+    /// properties (docs aside): the shape the Rust, TypeScript, Python and
+    /// Markdown emitters generate. Only the JSON Schema emitter follows any
+    /// declared shape so far; [`Envelope::unsupported`] says so.
+    pub fn is_splice_shape(&self) -> bool {
+        fn same(a: &[Member], b: &[Member]) -> bool {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|(x, y)| {
+                    x.name.value == y.name.value
+                        && x.required == y.required
+                        && match (&x.carries, &y.carries) {
+                            (Carries::Object(p), Carries::Object(q)) => same(p, q),
+                            (p, q) => p == q,
+                        }
+                })
+        }
+        same(&self.members, &Envelope::splice_default().members)
+    }
+
+    /// The diagnostic of an emitter that cannot follow this envelope yet
+    /// (`None`: it can). `what` names the emitter's artifacts.
+    pub fn unsupported(&self, what: &str) -> Option<crate::Diagnostic> {
+        if self.is_splice_shape() {
+            return None;
+        }
+        let loc = self.members.first().map(|m| m.name.loc).unwrap_or_default();
+        Some(
+            crate::Diagnostic::new(
+                loc,
+                format!("{what} cannot follow this `envelope` shape yet"),
+            )
+            .with_label("declared envelope")
+            .with_help(
+                "only the JSON Schema follows a declared envelope so far; `splice-codegen check` \
+                 accepts the spec, and the other artifacts need splice's own member layout",
+            ),
+        )
+    }
+
+    /// The path (member names from the top) of the member carrying
+    /// `property` (a [`Carries::as_str`] spelling), if any.
+    pub fn path_of(&self, property: &str) -> Option<Vec<&str>> {
+        fn walk<'m>(members: &'m [Member], property: &str, path: &mut Vec<&'m str>) -> bool {
+            for m in members {
+                path.push(&m.name.value);
+                if m.carries.as_str() == property {
+                    return true;
+                }
+                if let Carries::Object(inner) = &m.carries
+                    && walk(inner, property, path)
+                {
+                    return true;
+                }
+                path.pop();
+            }
+            false
+        }
+        let mut path = Vec::new();
+        walk(&self.members, property, &mut path).then_some(path)
+    }
+
+    /// True when some member carries `property`.
+    pub fn carries(&self, property: &str) -> bool {
+        self.path_of(property).is_some()
+    }
+
+    /// The path of the object that holds the fields declared `in:
+    /// top_level`: the parent of the code's name (or number) member; empty
+    /// for the top level.
+    pub fn fields_path(&self) -> Vec<&str> {
+        let mut path = self
+            .path_of("code_name")
+            .or_else(|| self.path_of("number"))
+            .unwrap_or_default();
+        path.pop();
+        path
+    }
+
+    /// The members of the object at `path` (empty: the top level).
+    pub fn object_at(&self, path: &[&str]) -> &[Member] {
+        let mut members: &[Member] = &self.members;
+        for step in path {
+            match members.iter().find(|m| m.name.value == *step) {
+                Some(Member {
+                    carries: Carries::Object(inner),
+                    ..
+                }) => members = inner,
+                _ => return &[],
+            }
+        }
+        members
+    }
+
+    /// The member names beside which the top-level fields live: a field
+    /// may not take one of them.
+    pub fn names_beside_fields(&self) -> Vec<&str> {
+        self.object_at(&self.fields_path())
+            .iter()
+            .map(|m| m.name.value.as_str())
+            .collect()
+    }
+
+    /// The wire name of the member carrying the code name, else the number:
+    /// what tells one code's envelope from another's.
+    pub fn discriminant(&self) -> Option<&str> {
+        self.path_of("code_name")
+            .or_else(|| self.path_of("number"))
+            .and_then(|p| p.last().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_splices_flat_envelope() {
+        let env = Envelope::splice_default();
+        assert_eq!(env.fields_path(), Vec::<&str>::new());
+        assert_eq!(env.path_of("context"), Some(vec!["context"]));
+        assert_eq!(env.discriminant(), Some("error_code"));
+        assert_eq!(
+            env.names_beside_fields(),
+            [
+                "success",
+                "error_code",
+                "code",
+                "category",
+                "message",
+                "retryable",
+                "cause",
+                "recovery_hints",
+                "context"
+            ]
+        );
+    }
+
+    #[test]
+    fn fields_live_beside_a_nested_code_name() {
+        let env = Envelope {
+            members: vec![Member::plain(
+                "error",
+                Carries::Object(vec![
+                    Member::plain("code", Carries::Number, None),
+                    Member::plain("status", Carries::CodeName, None),
+                ]),
+                None,
+            )],
+            declared: true,
+        };
+        assert_eq!(env.fields_path(), ["error"]);
+        assert_eq!(env.path_of("number"), Some(vec!["error", "code"]));
+        assert_eq!(env.names_beside_fields(), ["code", "status"]);
+        assert!(!env.carries("retryable"));
+    }
+}
