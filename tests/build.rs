@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use splice_codegen::case::Case;
 use splice_codegen::context::{FieldType, MemberDef};
 use splice_codegen::spec::{Code, ParamType, Spec};
 
@@ -140,11 +141,7 @@ fn struct_literal(spec: &Spec, ty: &str, any_code: &str) -> String {
     format!("{ty} {{ {} }}", members.join(", "))
 }
 
-/// Same spelling as the Rust emitter: `MATCH_NOT_FOUND` -> `MatchNotFound`.
-/// A mismatch would not compile, so it cannot go unnoticed.
+/// `MATCH_NOT_FOUND` -> `MatchNotFound`, the Rust emitter's own conversion.
 fn upper_camel(name: &str) -> String {
-    name.split('_')
-        .filter(|part| !part.is_empty())
-        .map(|part| part[..1].to_ascii_uppercase() + &part[1..].to_ascii_lowercase())
-        .collect()
+    Case::UpperCamel.convert(name)
 }

@@ -2,19 +2,24 @@
 //! (`MATCH_NOT_FOUND` codes, `file_path` fields, `MatchLocation` types),
 //! the spelling a diagnostic suggests for a name that breaks them, and the
 //! identifiers the emitters derive from valid names (`MatchNotFound` in
-//! Rust and TypeScript). The loader and every emitter call this module, so
-//! a name is never converted two ways.
+//! Rust and TypeScript). The loader, every emitter and the tests crate's
+//! sample generator (`tests/build.rs`) call this module, so a name is never
+//! converted two ways.
 
 /// A naming convention of the spec format.
-#[derive(Clone, Copy)]
-pub(crate) enum Case {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// `MATCH_NOT_FOUND`: code names.
     ScreamingSnake,
+    /// `file_path`: field, member, category and enum value names.
     LowerSnake,
+    /// `MatchLocation`: type names, and Rust/TypeScript variants.
     UpperCamel,
 }
 
 impl Case {
-    pub(crate) fn matches(self, s: &str) -> bool {
+    /// Whether `s` is a valid name in this convention.
+    pub fn matches(self, s: &str) -> bool {
         if let Case::UpperCamel = self {
             return s.chars().next().is_some_and(|c| c.is_ascii_uppercase())
                 && s.chars().all(|c| c.is_ascii_alphanumeric());
@@ -33,7 +38,7 @@ impl Case {
     /// lower-to-upper case changes (`matchNotFound`); a valid name in one
     /// convention converts to the others word for word
     /// (`MATCH_NOT_FOUND` / `match_not_found` / `MatchNotFound`).
-    pub(crate) fn convert(self, s: &str) -> String {
+    pub fn convert(self, s: &str) -> String {
         let mut words: Vec<String> = Vec::new();
         let mut cur = String::new();
         let mut prev_lower = false;

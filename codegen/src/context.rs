@@ -27,16 +27,17 @@
 //!   limit: { type: Limit, in: context, doc: The limit that was exceeded. }
 //! ```
 //!
-//! Codes then name fields in `context.required` / `context.optional`. The
-//! loader ([`crate::load`]) reads these sections into [`FieldDef`]s and
-//! [`TypeDef`]s with every type reference resolved; the Rust, JSON Schema,
+//! Codes then name fields in `context.required` / `context.optional`.
+//! Lowering (`crate::lower`) reads these sections into [`FieldDef`]s and
+//! [`TypeDef`]s, and checking (`crate::validate`) resolves every type
+//! reference; the Rust, JSON Schema,
 //! TypeScript, Python and Markdown emitters and the proc macro all derive their
 //! shapes from them, so none of them can drift. The format is documented in
 //! `docs/spec-format.md` ("Context fields and types").
 
 use std::fmt;
 
-use crate::spec::Spanned;
+use crate::span::Spanned;
 
 /// Where a context field lives in the envelope JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

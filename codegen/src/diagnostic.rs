@@ -14,7 +14,7 @@ use std::fmt;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use crate::spec::Loc;
+use crate::span::Loc;
 
 /// One problem in the spec.
 #[derive(Debug, Clone, PartialEq, Eq)]

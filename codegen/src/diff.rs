@@ -27,7 +27,8 @@
 
 use std::fmt::Write as _;
 
-use crate::spec::{Code, HintCondition, Lifecycle, Loc, Spec};
+use crate::span::Loc;
+use crate::spec::{Code, HintCondition, Lifecycle, Spec};
 
 /// Whether a change can break a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -784,7 +785,7 @@ impl Differ {
             );
         }
         let had =
-            |list: &[crate::spec::Spanned<String>], f: &String| list.iter().any(|x| &x.value == f);
+            |list: &[crate::span::Spanned<String>], f: &String| list.iter().any(|x| &x.value == f);
         for f in &n.required_context {
             if !had(&o.required_context, &f.value) {
                 self.breaking(

@@ -5,7 +5,8 @@
 //! check into the [`Spec`] the emitters use.
 
 use crate::context::{BUILTIN_TYPES, FieldDef, FieldType, MemberDef, Placement, TypeBody, TypeDef};
-use crate::spec::{Category, Cause, Code, Example, Lifecycle, Loc, Param, Spanned, Spec, Taxonomy};
+use crate::span::{Loc, Spanned};
+use crate::spec::{Category, Cause, Code, Example, Lifecycle, Param, Spec, Taxonomy};
 use crate::yaml::{Node, NodeKind, ScalarType};
 use serde_json::Value;
 

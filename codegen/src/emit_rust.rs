@@ -29,6 +29,23 @@ use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
 use crate::template::{Segment, Template};
 
+/// The public names [`emit`] defines in the invoking module, besides one
+/// item per declared support type (`types:`). The macro's fallback
+/// re-exports exactly these names when a spec fails, so that their uses
+/// raise no follow-on errors.
+pub const ITEMS: &[&str] = &[
+    "Category",
+    "Cause",
+    "ErrorCode",
+    "UnknownErrorCode",
+    "ErrorContext",
+    "ErrorEnvelope",
+    "builder",
+    "SCHEMA_ID",
+    "ENVELOPE_SCHEMA",
+    "ENVELOPE_OUTPUT_SHAPE",
+];
+
 /// The items of the generated module, as tokens (what the proc macro returns).
 pub fn emit(spec: &Spec) -> TokenStream {
     let category = emit_category(spec);
@@ -1033,6 +1050,28 @@ fn ident(name: &str) -> Ident {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn items_are_the_fixed_names_and_the_declared_types() {
+        let spec = crate::generate::test_fixture();
+        let file: syn::File = syn::parse2(emit(&spec)).expect("the expansion parses");
+        let mut defined: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Const(i) => Some(i.ident.to_string()),
+                syn::Item::Enum(i) => Some(i.ident.to_string()),
+                syn::Item::Struct(i) => Some(i.ident.to_string()),
+                syn::Item::Mod(i) => Some(i.ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        defined.sort();
+        let mut expected: Vec<String> = ITEMS.iter().map(|s| s.to_string()).collect();
+        expected.extend(spec.types.iter().map(|t| t.name.value.clone()));
+        expected.sort();
+        assert_eq!(defined, expected);
+    }
 
     #[test]
     fn upper_camel_of_names() {

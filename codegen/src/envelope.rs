@@ -18,7 +18,7 @@
 
 use serde_json::Value;
 
-use crate::spec::{Loc, Spanned};
+use crate::span::{Loc, Spanned};
 
 /// What a spec-level property a member of the envelope carries.
 #[derive(Debug, Clone, PartialEq, Eq)]

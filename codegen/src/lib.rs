@@ -1,7 +1,7 @@
 //! The splice error-taxonomy compiler.
 #![deny(missing_docs)]
 
-mod case;
+pub mod case;
 pub mod context;
 pub mod diagnostic;
 pub mod diff;
@@ -16,6 +16,7 @@ pub mod generate;
 pub mod init;
 pub mod load;
 mod lower;
+pub mod span;
 pub mod spec;
 mod template;
 mod validate;

@@ -10,7 +10,8 @@
 use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::spec::{Loc, Spec};
+use crate::span::Loc;
+use crate::spec::Spec;
 use crate::yaml::{self, NodeKind};
 
 /// Loads and checks a spec from its text. `file_name` is only used in

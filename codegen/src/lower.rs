@@ -16,7 +16,8 @@ use crate::draft::{
     DraftTaxonomy, DraftType,
 };
 use crate::envelope::{CARRIES, Carries, Envelope, Member as EnvMember};
-use crate::spec::{Cause, HintCondition, Loc, Param, ParamType, Spanned};
+use crate::span::{Loc, Spanned};
+use crate::spec::{Cause, HintCondition, Param, ParamType};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
 
 /// Keys of a conditional recovery hint.

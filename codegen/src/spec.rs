@@ -2,56 +2,15 @@
 //!
 //! Everything downstream (the Rust, JSON Schema, Markdown and TypeScript
 //! emitters, the compatibility diff, the proc macro) is a pure function of a
-//! [`Spec`]. A `Spec` only exists after loading *and* checking succeeded
-//! (`crate::load`), so emitters may assume every invariant listed on these
+//! [`Spec`]. A `Spec` only exists after lowering (`crate::lower`) *and*
+//! checking (`crate::validate`) succeeded, driven by [`crate::load`], so emitters may assume every invariant listed on these
 //! types without re-checking it.
 //!
-//! Every node keeps the [`Loc`] it came from so that later stages (the diff,
+//! Every node keeps the [`Loc`](crate::span::Loc) it came from so that later stages (the diff,
 //! the macro) can still point at the spec.
 
-use std::fmt;
-
-/// A position in the spec file: 1-based line and column, plus the byte range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Loc {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in characters.
-    pub col: usize,
-    /// Byte offset of the start of the node.
-    pub start: usize,
-    /// Byte offset one past the end of the node.
-    pub end: usize,
-}
-
-impl fmt::Display for Loc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
-
-/// A value together with where it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Spanned<T> {
-    /// The value.
-    pub value: T,
-    /// Where it was written.
-    pub loc: Loc,
-}
-
-impl<T> Spanned<T> {
-    /// Wraps `value` found at `loc`.
-    pub fn new(value: T, loc: Loc) -> Self {
-        Spanned { value, loc }
-    }
-}
-
-impl<T> std::ops::Deref for Spanned<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.value
-    }
-}
+// Re-exported: they were defined here before `span` existed.
+pub use crate::span::{Loc, Spanned};
 
 /// The whole taxonomy, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Rules that look at more than one node at a time.
 //!
-//! [`crate::load`] checks that each value has the right shape; this module
+//! [`crate::lower`] checks that each value has the right shape; this module
 //! checks that the values agree with each other: numbers are unique and
 //! inside their category's range, ranges follow SPEC-003 and do not overlap,
 //! templates only name declared parameters, context lists are consistent,
@@ -16,7 +16,8 @@ use std::collections::HashMap;
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::{Draft, DraftCategory, DraftCode};
-use crate::spec::{EXAMPLE_SELF, Loc, ParamType, Spanned};
+use crate::span::{Loc, Spanned};
+use crate::spec::{EXAMPLE_SELF, ParamType};
 use crate::template::{Template, TemplateError};
 use crate::yaml::{Node, NodeKind, ScalarType, loc_of_range};
 

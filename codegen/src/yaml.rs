@@ -15,7 +15,7 @@
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle};
 
 use crate::diagnostic::Diagnostic;
-use crate::spec::Loc;
+use crate::span::Loc;
 
 /// Deeper nesting than this is rejected. The spec needs five levels; the cap
 /// keeps adversarial input from exhausting the stack when trees are dropped

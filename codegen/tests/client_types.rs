@@ -1,6 +1,6 @@
 //! The generated client types, checked by the real type checkers.
 //!
-//! - Python: `mypy --strict` on `tests/client-types/consumer.py` (which
+//! - Python: `mypy --strict` on `codegen/tests/client-types/consumer.py` (which
 //!   narrows an `ErrorEnvelope` on `error_code` and uses `CODES`) together
 //!   with `schema/error_envelope.py`; then the consumer runs with `python3`
 //!   and checks every example envelope of `docs/errors.md` against `CODES`.
@@ -10,7 +10,7 @@
 //! - Both `is_listed` (a `TypeIs`) and TypeScript's `isListed` (a type
 //!   predicate) narrow both branches: listed to `ErrorEnvelope`, unlisted to
 //!   `UnlistedCodeEnvelope`.
-//! - TypeScript: `tsc --strict --noEmit` on `tests/client-types/consumer.ts`,
+//! - TypeScript: `tsc --strict --noEmit` on `codegen/tests/client-types/consumer.ts`,
 //!   which imports the generated module `schema/error-envelope.js` (types
 //!   from its `.d.ts`); then, for splice and examples/http-fetch, the client
 //!   is compiled into a scratch ES-module project and run with node over the
@@ -173,14 +173,21 @@ fn python_client_types_check_and_agree_with_the_examples() {
     let (out, text) = mypy(
         &mypy_bin,
         cache.path(),
-        &["tests/client-types/consumer.py", "schema/error_envelope.py"],
+        &[
+            "codegen/tests/client-types/consumer.py",
+            "schema/error_envelope.py",
+        ],
     );
     assert!(
         out.status.success(),
         "mypy --strict rejects the consumer or the generated module:\n{text}"
     );
 
-    let (out, text) = mypy(&mypy_bin, cache.path(), &["tests/client-types/wrong.py"]);
+    let (out, text) = mypy(
+        &mypy_bin,
+        cache.path(),
+        &["codegen/tests/client-types/wrong.py"],
+    );
     assert!(!out.status.success(), "mypy accepted wrong.py:\n{text}");
     for expected in [
         "wrong.py:10: error: TypedDict \"MatchNotFoundEnvelope\" has no key \"violations\"",
@@ -197,7 +204,7 @@ fn python_client_types_check_and_agree_with_the_examples() {
     // later, as the module requires).
     let python = mypy_bin.with_file_name("python3");
     let (out, text) = run(Command::new(&python)
-        .arg("tests/client-types/consumer.py")
+        .arg("codegen/tests/client-types/consumer.py")
         .arg(&root)
         .env("PYTHONPATH", root.join("schema"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -386,7 +393,7 @@ fn tsc_with(tsc: &Path, dir: &Path, files: &[&str], flag: &str) -> (Output, Stri
 /// and accepts every example envelope of the docs, for splice and for the
 /// second taxonomy; json-schema-to-typescript generates one type per code
 /// from it, which `tsc --strict` checks with a consumer that narrows it
-/// (`tests/client-types/schema-tools.mjs`, `generated-consumer.ts`).
+/// (`codegen/tests/client-types/schema-tools.mjs`, `generated-consumer.ts`).
 #[test]
 fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     let root = root();
@@ -395,7 +402,7 @@ fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     };
     let out_dir = tempfile::tempdir().expect("temp dir");
     let (out, text) = run(Command::new("node")
-        .arg(root.join("tests/client-types/schema-tools.mjs"))
+        .arg(root.join("codegen/tests/client-types/schema-tools.mjs"))
         .arg(out_dir.path())
         .arg("schema/error-envelope.schema.json:docs/errors.md")
         .arg("examples/http-fetch/schema/error-envelope.schema.json:examples/http-fetch/docs/errors.md")
@@ -414,7 +421,7 @@ fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     assert!(text.contains("ajv strict: examples/http-fetch/"), "{text}");
 
     std::fs::copy(
-        root.join("tests/client-types/generated-consumer.ts"),
+        root.join("codegen/tests/client-types/generated-consumer.ts"),
         out_dir.path().join("consumer.ts"),
     )
     .expect("copy the consumer");
@@ -433,13 +440,13 @@ fn typescript_client_types_check() {
     };
     let check = |file: &str| tsc(&tsc_bin, &root, &[file]);
 
-    let (out, text) = check("tests/client-types/consumer.ts");
+    let (out, text) = check("codegen/tests/client-types/consumer.ts");
     assert!(
         out.status.success(),
         "tsc --strict rejects the consumer or the generated declarations:\n{text}"
     );
 
-    let (out, text) = check("tests/client-types/wrong.ts");
+    let (out, text) = check("codegen/tests/client-types/wrong.ts");
     assert!(!out.status.success(), "tsc accepted wrong.ts:\n{text}");
     for expected in [
         "wrong.ts(8,14): error TS2339: Property 'violations' does not exist on type 'MatchNotFoundEnvelope'.",
@@ -486,7 +493,7 @@ fn the_typescript_module_narrows_and_runs_with_node() {
         let project = tempfile::tempdir().expect("temp dir");
         let p = project.path();
         std::fs::create_dir_all(p.join("schema")).expect("mkdir schema");
-        std::fs::create_dir_all(p.join("tests/client-types")).expect("mkdir tests");
+        std::fs::create_dir_all(p.join("codegen/tests/client-types")).expect("mkdir tests");
         for file in ["error-envelope.js", "error-envelope.d.ts"] {
             std::fs::copy(
                 root.join(schema_dir).join(file),
@@ -496,13 +503,13 @@ fn the_typescript_module_narrows_and_runs_with_node() {
         }
         for file in ["consumer.ts", "listed.ts"] {
             std::fs::copy(
-                root.join("tests/client-types").join(file),
-                p.join("tests/client-types").join(file),
+                root.join("codegen/tests/client-types").join(file),
+                p.join("codegen/tests/client-types").join(file),
             )
             .expect("copy the client");
         }
         std::fs::write(p.join("package.json"), "{\"type\": \"module\"}\n").expect("package.json");
-        let client_path = format!("tests/client-types/{client}");
+        let client_path = format!("codegen/tests/client-types/{client}");
         let (out, text) = tsc_with(&tsc_bin, p, &[&client_path], "--declaration");
         assert!(
             out.status.success(),
@@ -510,7 +517,7 @@ fn the_typescript_module_narrows_and_runs_with_node() {
         );
         let compiled = p.join(client_path.replace(".ts", ".js"));
         let (out, text) = run(Command::new("node")
-            .arg(root.join("tests/client-types/run-consumer.mjs"))
+            .arg(root.join("codegen/tests/client-types/run-consumer.mjs"))
             .arg(&compiled)
             .arg(root.join(docs)));
         assert!(out.status.success(), "{client} failed at run time:\n{text}");

@@ -99,6 +99,7 @@ fn small_spec() -> Spec {
             base_uri: s("schema://small".to_owned()),
             description: None,
         },
+        envelope: splice_codegen::envelope::Envelope::splice_default(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),

@@ -12,7 +12,7 @@
 //! Checked on every input:
 //! - no panic, and the same call gives the same result twice;
 //! - the result equals the reference (a restatement of the engine's rules
-//!   with `str::find`-style loops, shared with `server/tests/engine_props.rs`):
+//!   with `str::find`-style loops, shared with `server/tests/it/engine_props.rs`):
 //!   the content, the replacements and first line of every edit, or the
 //!   failing edit's index and kind (the match count when ambiguous, the
 //!   size when over the cap);
@@ -30,7 +30,7 @@ use splice_server::engine::{
 use splice_server::envelopes::{self, FileCtx};
 use splice_server::taxonomy::ErrorEnvelope;
 
-#[path = "../../server/tests/reference/mod.rs"]
+#[path = "../../server/tests/it/reference/mod.rs"]
 mod reference;
 use reference::{BOM, TestEdit, reference, summarize};
 

@@ -40,21 +40,13 @@ pub(crate) fn expand(error: syn::Error, rebuild: TokenStream, source: &str) -> T
 }
 
 /// The names `splice_codegen::emit_rust` defines in the invoking module:
-/// the fixed ones and the keys of the spec's `types:` section.
+/// its fixed ones (`emit_rust::ITEMS`) and the keys of the spec's `types:`
+/// section.
 fn public_names(source: &str) -> Vec<String> {
-    let fixed = [
-        "Category",
-        "Cause",
-        "ErrorCode",
-        "UnknownErrorCode",
-        "ErrorContext",
-        "ErrorEnvelope",
-        "builder",
-        "SCHEMA_ID",
-        "ENVELOPE_SCHEMA",
-        "ENVELOPE_OUTPUT_SHAPE",
-    ];
-    let mut names: Vec<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
+    let mut names: Vec<String> = splice_codegen::emit_rust::ITEMS
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
     if let Some(root) = yaml::parse(source).root
         && let NodeKind::Map(entries) = &root.kind
         && let Some((_, types)) = entries.iter().find(|(k, _)| k.as_scalar() == Some("types"))

@@ -3,4 +3,5 @@
 //! fault fixtures.
 
 pub mod faults;
+pub mod fixtures;
 pub mod harness;

@@ -1,4 +1,4 @@
-//! End-to-end: how calls share the server (issue 15 items 1-2).
+//! End-to-end: how concurrent calls share the server.
 //!
 //! - Parallel calls on one file serialize: a call whose file another call
 //!   changed since it was read re-applies its edits under the lock, so 50
@@ -8,19 +8,14 @@
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest, ServerResult};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Value, json};
+use splice_tests::fixtures::root;
 use splice_tests::harness::Server;
-
-fn root() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().canonicalize().unwrap();
-    (dir, path)
-}
 
 fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)

@@ -1,4 +1,4 @@
-//! End-to-end: the server under load (issue 16 items 7 and 8).
+//! End-to-end: the server under load.
 //!
 //! Another process holds the lock of one file while 1,000 calls arrive at
 //! once: 630 edits of the locked file, 340 edits of 20 other files and 30 dry
@@ -10,7 +10,7 @@
 //! was refused as busy, never half; peak memory stays near the budget.
 //!
 //! Bounds asserted are generous behaviour checks (a debug build on a busy
-//! 2-core machine); the figures themselves are printed for the issue notes.
+//! 2-core machine); the figures themselves are printed (`--nocapture`).
 
 use std::collections::HashMap;
 use std::fs::File;

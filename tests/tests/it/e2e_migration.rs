@@ -8,17 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use splice_tests::fixtures::{root, s};
 use splice_tests::harness::Server;
-
-fn s(p: &Path) -> String {
-    p.to_str().unwrap().to_string()
-}
-
-fn root() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().canonicalize().unwrap();
-    (d, p)
-}
 
 fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

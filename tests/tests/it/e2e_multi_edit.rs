@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use sha2::Digest;
+use splice_tests::fixtures::{edit, s};
 use splice_tests::harness::{Launch, Server};
 
 struct Root {
@@ -40,14 +41,6 @@ impl Root {
         v.sort();
         v
     }
-}
-
-fn s(p: &Path) -> String {
-    p.to_str().unwrap().to_string()
-}
-
-fn edit(old: &str, new: &str) -> Value {
-    json!({"old_string": old, "new_string": new})
 }
 
 #[tokio::test]

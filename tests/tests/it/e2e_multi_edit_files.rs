@@ -5,26 +5,13 @@
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use splice_tests::fixtures::{edit, root, s};
 use splice_tests::harness::Server;
-
-fn s(p: &Path) -> String {
-    p.to_str().unwrap().to_string()
-}
-
-fn edit(old: &str, new: &str) -> Value {
-    json!({"old_string": old, "new_string": new})
-}
-
-fn root() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().canonicalize().unwrap();
-    (d, p)
-}
 
 #[tokio::test]
 async fn success_dry_run_and_failures() {

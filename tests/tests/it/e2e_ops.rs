@@ -1,51 +1,16 @@
 //! End-to-end: creating, deleting and moving files inside one
-//! `multi_edit_files` transaction (issue #14, part A), through the real
-//! binary: each operation, mixed transactions, every new error code, the
-//! sandbox for both ends of a move, a fault in the middle of the commit
-//! (strace), and SIGKILL during mixed transactions followed by recovery.
+//! `multi_edit_files` transaction, through the real binary: each operation,
+//! mixed transactions, every error code of the operations, the sandbox for
+//! both ends of a move, and a fault in the middle of the commit (strace).
+//! SIGKILL during mixed transactions is in `e2e_crash.rs`.
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::{PermissionsExt, symlink};
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use serde_json::{Value, json};
+use splice_tests::fixtures::{edit, root, s, tree};
 use splice_tests::harness::{Launch, Server};
-
-fn s(p: &Path) -> String {
-    p.to_str().unwrap().to_string()
-}
-
-fn edit(old: &str, new: &str) -> Value {
-    json!({"old_string": old, "new_string": new})
-}
-
-fn root() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().canonicalize().unwrap();
-    (d, p)
-}
-
-/// Every name under `dir`, recursively, relative, sorted (directories end in `/`).
-fn tree(dir: &Path) -> Vec<String> {
-    fn walk(top: &Path, at: &Path, out: &mut Vec<String>) {
-        for e in std::fs::read_dir(at).unwrap() {
-            let e = e.unwrap();
-            let rel = e.path().strip_prefix(top).unwrap().display().to_string();
-            if e.file_type().unwrap().is_dir() {
-                out.push(format!("{rel}/"));
-                walk(top, &e.path(), out);
-            } else {
-                out.push(rel);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
 
 fn sha(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -537,130 +502,5 @@ async fn a_fault_mid_commit_rolls_every_kind_back() {
         std::fs::read_dir(journal.path()).unwrap().count(),
         0,
         "journal left"
-    );
-}
-
-/// SIGKILL at random points of mixed transactions (5 edits, 5 creations
-/// in a new directory, 5 deletions, 5 moves into another new directory),
-/// then `splice recover`: the tree is entirely the old one or entirely the
-/// new one, with no staging name, journal or stray directory.
-#[test]
-fn sigkill_during_mixed_transactions_leaves_all_old_or_all_new() {
-    let iterations: usize = std::env::var("SPLICE_CRASH_ITERATIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let (_d, r) = root();
-    let journal = tempfile::tempdir().unwrap();
-    let undo_store = tempfile::tempdir().unwrap();
-    let content = |name: &str| format!("{name}\n{}\n", "x".repeat(4096));
-    // Generation g: the old tree at even g, the new one at odd g; each
-    // transaction turns one into the other.
-    let old_tree = || -> Vec<(String, String)> {
-        let mut v = Vec::new();
-        for i in 0..5 {
-            v.push((format!("e{i}.txt"), content(&format!("edit {i} old"))));
-            v.push((format!("d{i}.txt"), content(&format!("delete {i}"))));
-            v.push((format!("m{i}.txt"), content(&format!("move {i}"))));
-        }
-        v.sort();
-        v
-    };
-    let new_tree = || -> Vec<(String, String)> {
-        let mut v = Vec::new();
-        for i in 0..5 {
-            v.push((format!("e{i}.txt"), content(&format!("edit {i} new"))));
-            v.push((format!("created/c{i}.txt"), content(&format!("create {i}"))));
-            v.push((format!("moved/m{i}.txt"), content(&format!("move {i}"))));
-        }
-        v.sort();
-        v
-    };
-    let forward = |r: &Path| -> Value {
-        let mut files = Vec::new();
-        for i in 0..5 {
-            files.push(json!({"file_path": s(&r.join(format!("e{i}.txt"))), "edits": [edit(&format!("edit {i} old"), &format!("edit {i} new"))]}));
-            files.push(json!({"file_path": s(&r.join(format!("created/c{i}.txt"))), "op": "create", "content": content(&format!("create {i}")), "create_parents": true}));
-            files.push(json!({"file_path": s(&r.join(format!("d{i}.txt"))), "op": "delete"}));
-            files.push(json!({"file_path": s(&r.join(format!("m{i}.txt"))), "op": "move", "move_to": s(&r.join(format!("moved/m{i}.txt"))), "create_parents": true}));
-        }
-        json!({"files": files, "backup": false})
-    };
-    let write_tree = |r: &Path, t: &[(String, String)]| {
-        for (n, c) in t {
-            let p = r.join(n);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, c).unwrap();
-        }
-    };
-    let read_tree = |r: &Path| -> Vec<(String, String)> {
-        tree(r)
-            .into_iter()
-            .filter(|n| !n.ends_with('/'))
-            .map(|n| {
-                let c = std::fs::read_to_string(r.join(&n)).unwrap_or_default();
-                (n, c)
-            })
-            .collect()
-    };
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut outcomes = [0usize; 2];
-    let mut window_us: u64 = 30_000;
-    for iteration in 0..iterations {
-        // Widen the window while fewer than a quarter of the kills come
-        // after the commit (a loaded machine commits more slowly).
-        if iteration > 0 && iteration % 10 == 0 && outcomes[1] * 4 < iteration {
-            window_us = (window_us * 2).min(2_000_000);
-        }
-        // Start from the old tree each time.
-        for e in std::fs::read_dir(&r).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                std::fs::remove_dir_all(&p).unwrap();
-            } else {
-                std::fs::remove_file(&p).unwrap();
-            }
-        }
-        write_tree(&r, &old_tree());
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        splice_tests::harness::kill_mid_call_then_recover(
-            &r,
-            journal.path(),
-            &["--undo-dir".as_ref(), undo_store.path().as_os_str()],
-            json!({
-            "name": "multi_edit_files", "arguments": forward(&r)}),
-            Duration::from_micros(seed % window_us),
-        );
-        let now = read_tree(&r);
-        let dirs: Vec<String> = tree(&r).into_iter().filter(|n| n.ends_with('/')).collect();
-        if now == old_tree() {
-            assert!(dirs.is_empty(), "old tree with directories left: {dirs:?}");
-            outcomes[0] += 1;
-        } else if now == new_tree() {
-            assert_eq!(dirs, ["created/", "moved/"]);
-            outcomes[1] += 1;
-        } else {
-            panic!(
-                "iteration {iteration}: neither all old nor all new: {:?}",
-                now.iter().map(|(n, _)| n).collect::<Vec<_>>()
-            );
-        }
-        assert_eq!(
-            std::fs::read_dir(journal.path()).unwrap().count(),
-            0,
-            "journal left"
-        );
-    }
-    eprintln!(
-        "mixed crash test: {} all-old, {} all-new (kill window {} ms)",
-        outcomes[0],
-        outcomes[1],
-        window_us / 1000
-    );
-    assert!(
-        outcomes[1] > 0,
-        "no iteration completed a commit; the kill window is too short"
     );
 }

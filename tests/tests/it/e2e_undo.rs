@@ -1,29 +1,17 @@
-//! End-to-end: `undo` and `list_transactions` (issue #14, part B) through
+//! End-to-end: `undo` and `list_transactions` through
 //! the real binary: undo and redo of a mixed transaction (edit, create in a
 //! new directory, delete of an executable, move with edits), a single-file
 //! edit, undo refused after an outside change (every changed file named,
 //! nothing written), the store surviving a restart, its bounds, and each
 //! new error code (TRANSACTION_NOT_FOUND, UNDO_CONFLICT, UNDO_UNAVAILABLE).
+//! SIGKILL during an undo is in `e2e_crash.rs`.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
+use splice_tests::fixtures::{edit, root, s};
 use splice_tests::harness::{Launch, Server};
-
-fn s(p: &Path) -> String {
-    p.to_str().unwrap().to_string()
-}
-
-fn edit(old: &str, new: &str) -> Value {
-    json!({"old_string": old, "new_string": new})
-}
-
-fn root() -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().canonicalize().unwrap();
-    (d, p)
-}
 
 fn sha(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -476,121 +464,4 @@ async fn an_unusable_store_still_edits_and_answers_undo_unavailable() {
     let list = server.call("list_transactions", json!({})).await;
     assert_eq!(list.code(), "UNDO_UNAVAILABLE");
     server.stop().await;
-}
-
-/// SIGKILL at random points of an `undo` of a mixed transaction (4 edits,
-/// 4 creations in a new directory, 4 deletions, 4 moves into another),
-/// then `splice recover`: the files are entirely as the transaction left
-/// them or entirely as before it, with no staging name and no journal left.
-#[test]
-fn sigkill_during_an_undo_leaves_all_old_or_all_new() {
-    let iterations: usize = std::env::var("SPLICE_CRASH_ITERATIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(30);
-    let (_d, r) = root();
-    let journal = tempfile::tempdir().unwrap();
-    let store = tempfile::tempdir().unwrap();
-    let content = |name: &str| format!("{name}\n{}\n", "x".repeat(4096));
-    let before = || -> Vec<(String, String)> {
-        let mut v = Vec::new();
-        for i in 0..4 {
-            v.push((format!("e{i}.txt"), content(&format!("edit {i} old"))));
-            v.push((format!("d{i}.txt"), content(&format!("delete {i}"))));
-            v.push((format!("m{i}.txt"), content(&format!("move {i}"))));
-        }
-        v.sort();
-        v
-    };
-    let after = || -> Vec<(String, String)> {
-        let mut v = Vec::new();
-        for i in 0..4 {
-            v.push((format!("e{i}.txt"), content(&format!("edit {i} new"))));
-            v.push((format!("created/c{i}.txt"), content(&format!("create {i}"))));
-            v.push((format!("moved/m{i}.txt"), content(&format!("move {i}"))));
-        }
-        v.sort();
-        v
-    };
-    let forward = |r: &Path| -> Value {
-        let mut files = Vec::new();
-        for i in 0..4 {
-            files.push(json!({"file_path": s(&r.join(format!("e{i}.txt"))), "edits": [edit(&format!("edit {i} old"), &format!("edit {i} new"))]}));
-            files.push(json!({"file_path": s(&r.join(format!("created/c{i}.txt"))), "op": "create", "content": content(&format!("create {i}")), "create_parents": true}));
-            files.push(json!({"file_path": s(&r.join(format!("d{i}.txt"))), "op": "delete"}));
-            files.push(json!({"file_path": s(&r.join(format!("m{i}.txt"))), "op": "move", "move_to": s(&r.join(format!("moved/m{i}.txt"))), "create_parents": true}));
-        }
-        json!({"files": files, "backup": false})
-    };
-    let read_files = |r: &Path| -> Vec<(String, String)> {
-        files(r)
-            .into_iter()
-            .map(|(n, c, _)| (n, String::from_utf8(c).unwrap_or_default()))
-            .collect()
-    };
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut outcomes = [0usize; 2]; // [not undone, undone]
-    let mut window_us: u64 = 20_000;
-    for iteration in 0..iterations {
-        if iteration > 0 && iteration % 10 == 0 && outcomes[1] * 4 < iteration {
-            window_us = (window_us * 2).min(2_000_000);
-        }
-        for e in std::fs::read_dir(&r).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                std::fs::remove_dir_all(&p).unwrap();
-            } else {
-                std::fs::remove_file(&p).unwrap();
-            }
-        }
-        for (n, c) in before() {
-            std::fs::write(r.join(n), c).unwrap();
-        }
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let mut server = splice_tests::harness::Killable::start(
-            &r,
-            journal.path(),
-            &["--undo-dir".as_ref(), store.path().as_os_str()],
-        );
-        server.call(
-            1,
-            json!({"name": "multi_edit_files", "arguments": forward(&r)}),
-        );
-        let answer = server.read();
-        let id = id_of(&answer["result"]["structuredContent"]);
-        assert_eq!(read_files(&r), after());
-        server.call(
-            2,
-            json!({"name": "undo", "arguments": {"transaction_id": id}}),
-        );
-        server.kill_then_recover(
-            &r,
-            journal.path(),
-            std::time::Duration::from_micros(seed % window_us),
-        );
-        let now = read_files(&r);
-        if now == after() {
-            outcomes[0] += 1;
-        } else if now == before() {
-            outcomes[1] += 1;
-        } else {
-            panic!(
-                "iteration {iteration}: neither all old nor all new: {:?}",
-                now.iter().map(|(n, _)| n).collect::<Vec<_>>()
-            );
-        }
-        assert_eq!(
-            std::fs::read_dir(journal.path()).unwrap().count(),
-            0,
-            "journal left"
-        );
-    }
-    eprintln!(
-        "undo crash test: {} not undone, {} undone (kill window {} ms)",
-        outcomes[0],
-        outcomes[1],
-        window_us / 1000
-    );
 }

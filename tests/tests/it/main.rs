@@ -12,8 +12,10 @@
 
 mod docs_links;
 mod e2e_concurrency;
+mod e2e_crash;
 mod e2e_faults;
 mod e2e_journal_trust;
+mod e2e_limits;
 mod e2e_load;
 mod e2e_migration;
 mod e2e_multi_edit;

@@ -1,4 +1,4 @@
-//! The repair corpus (issue 12): can a caller fix a failed edit from the
+//! The repair corpus: can a caller fix a failed edit from the
 //! error alone?
 //!
 //! `tests/repair/cases.txt` holds realistic mistaken edits (stale
