@@ -3,12 +3,13 @@
 //! off), with every fsync on (the shipped behaviour) and with fsync off (the
 //! same journal protocol, no durability; for comparison only).
 //!
-//! And the common call, through the whole tool path (`ops::multi_edit`:
+//! And the common call, through the whole tool path (`tools::multi_edit`:
 //! resolution beneath the root, read, engine, commit, result with its
 //! sha256): a 10 KB file with 3 edits, durable (the single-file commit:
 //! temp fsync, rename, directory fsync), with and without a `.bak`, and
 //! without fsync; and a 5 MB file with one `replace_all` (no fsync, so the
-//! CPU work shows).
+//! CPU work shows). And the 10 KB call without fsync but with recording for
+//! undo, the server's default, against the same call unrecorded.
 //!
 //! The files live in a temp dir under `$SPLICE_BENCH_DIR` (default: the system
 //! temp dir), so point it at the file system you care about.
@@ -25,7 +26,8 @@ use splice_server::commit::{Committer, FileChange, Wait};
 use splice_server::config::{Config, Limits};
 use splice_server::engine::{self, Edit};
 use splice_server::fsio::read_file;
-use splice_server::ops;
+use splice_server::tools;
+use splice_server::undo::{UndoLimits, UndoState};
 
 const FILES: usize = 20;
 const EDITS_PER_FILE: usize = 10;
@@ -131,7 +133,11 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
     fs::write(&big, &bigtext).unwrap();
     let cfg = Config::new(&[dir.to_path_buf()], Limits::default(), journal.into()).unwrap();
 
-    let call = |committer: &Committer, path: &Path, edits: &[(&str, &str, bool)], backup: bool| {
+    let call = |cfg: &Config,
+                committer: &Committer,
+                path: &Path,
+                edits: &[(&str, &str, bool)],
+                backup: bool| {
         let flip = fs::read_to_string(path).unwrap().contains(edits[0].0);
         let edits: Vec<_> = edits
             .iter()
@@ -142,7 +148,7 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
             .collect();
         let v = json!({"file_path": path, "edits": edits, "backup": backup});
         let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-        black_box(ops::multi_edit(&cfg, committer, &req, Wait::PATIENT).unwrap());
+        black_box(tools::multi_edit::run(cfg, committer, &req, Wait::PATIENT).unwrap());
     };
     let three = [
         ("fn one()", "fn uno()", false),
@@ -160,7 +166,24 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
     ] {
         let committer = Committer::new(journal.into()).unwrap().durable(durable);
         group.bench_function(name, |b| {
-            b.iter(|| call(&committer, &small, &three, backup))
+            b.iter(|| call(&cfg, &committer, &small, &three, backup))
+        });
+    }
+    // What recording for undo (on by default in the server) adds to the
+    // call: the same calls with the store open beside the journal, against
+    // `fsync` and `no_fsync` above.
+    let undo_dir = journal.join("undo");
+    let recording = cfg
+        .clone()
+        .with_undo(UndoState::open(undo_dir, UndoLimits::default()));
+    assert!(
+        recording.undo.store().is_some(),
+        "the bench's undo store did not open"
+    );
+    for (name, durable) in [("fsync_recording", true), ("no_fsync_recording", false)] {
+        let committer = Committer::new(journal.into()).unwrap().durable(durable);
+        group.bench_function(name, |b| {
+            b.iter(|| call(&recording, &committer, &small, &three, false))
         });
     }
     group.finish();
@@ -171,7 +194,7 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
         .measurement_time(Duration::from_secs(10));
     let committer = Committer::new(journal.into()).unwrap().durable(false);
     group.bench_function("no_fsync", |b| {
-        b.iter(|| call(&committer, &big, &[("alpha", "beta", true)], false))
+        b.iter(|| call(&cfg, &committer, &big, &[("alpha", "beta", true)], false))
     });
     group.finish();
 }

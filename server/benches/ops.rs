@@ -1,5 +1,5 @@
 //! A 20-entry `multi_edit_files` transaction through the whole tool path
-//! (`ops::multi_edit_files`: resolution, reads, engine, the journaled
+//! (`tools::multi_edit_files`: resolution, reads, engine, the journaled
 //! commit with every fsync): 5 edits, 5 creations, 5 deletions and 5 moves
 //! (issue #14), against 20 plain edits of the same files. Each iteration
 //! flips the tree between its two states (the mixed call and its inverse
@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use splice_server::args;
 use splice_server::commit::{Committer, Wait};
 use splice_server::config::{Config, Limits};
-use splice_server::ops;
+use splice_server::tools;
 
 /// About 8 KB of source-like text.
 fn text(tag: &str) -> String {
@@ -104,7 +104,9 @@ fn bench(c: &mut Criterion) {
                 let req =
                     args::decode_multi_edit_files(&call(&root, forward), &cfg.limits).unwrap();
                 forward = !forward;
-                black_box(ops::multi_edit_files(&cfg, &committer, &req, Wait::PATIENT).unwrap())
+                black_box(
+                    tools::multi_edit_files::run(&cfg, &committer, &req, Wait::PATIENT).unwrap(),
+                )
             })
         });
     }

@@ -24,7 +24,7 @@
 //! 2. **Calls in flight** (`--max-calls-in-flight`): at most that many calls
 //!    do work at the same time.
 //! 3. **Memory** (`--memory-budget`): a call reserves an estimate of what it
-//!    will hold at its peak ([`crate::ops::footprint`]) and waits while the
+//!    will hold at its peak ([`crate::tools::footprint`]) and waits while the
 //!    reservations of the calls in flight would pass the budget. A call
 //!    larger than the whole budget runs alone. A call under [`SMALL_CALL`]
 //!    skips this gate. It is taken before gate 2, so a large call waiting for

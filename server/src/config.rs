@@ -30,7 +30,7 @@ pub struct Limits {
     /// Cap on any text returned in a result (diffs, contents, snippets).
     pub max_output_bytes: usize,
     /// Cap on a whole success answer, both copies as sent
-    /// ([`crate::response::MAX_ANSWER_BYTES`]).
+    /// ([`MAX_ANSWER_BYTES`] by default; [`crate::tools::answer_cap`]).
     pub max_answer_bytes: usize,
 }
 
@@ -44,10 +44,16 @@ impl Default for Limits {
             max_path_bytes: 4_096,
             max_name_bytes: 255,
             max_output_bytes: 256 * 1024,
-            max_answer_bytes: crate::response::MAX_ANSWER_BYTES,
+            max_answer_bytes: MAX_ANSWER_BYTES,
         }
     }
 }
+
+/// The largest answer splice sends, in bytes as they travel: the
+/// `structuredContent` JSON plus the text copy, which is that JSON escaped
+/// once more inside the JSON-RPC message. 4 MiB, well under the 10 MiB the
+/// official TypeScript SDK accepts, with room for the JSON-RPC framing.
+pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
 
 /// Everything a call needs to know about the server it runs in.
 #[derive(Debug, Clone)]

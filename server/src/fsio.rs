@@ -83,6 +83,12 @@ impl FileSnapshot {
     }
 }
 
+/// The SHA-256 of `bytes` in lowercase hex: the form `expected_sha256`, the
+/// answers and the undo store's records use.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
 /// The step during which a file-system failure happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FsOp {

@@ -2,14 +2,15 @@
 //! failure is a structured envelope from the `errors.yaml` taxonomy.
 //!
 //! Layers, outermost first: `mcp` (protocol, thin handlers; feature `mcp`,
-//! on by default) → [`ops`] (the tools as plain functions) → [`args`]
-//! (decoding), [`resolve`] (argument checks, then [`sandbox`]: the walk
-//! beneath pinned root handles), [`fsio`] (reading through the parent's
-//! handle), [`engine`] (pure edits), [`commit`] (atomic writes relative to
-//! the same handle; journaled when several files change) → [`envelopes`]
-//! (failure → code). [`client_roots`] narrows the roots to what an MCP
-//! client offers. The engine has no MCP or file-system types; the handlers
-//! have no file logic.
+//! on by default) → [`tools`] (the tools as plain functions, one module
+//! each; their schemas in [`tool_schemas`]) → [`args`] (decoding),
+//! [`resolve`] (argument checks, then [`sandbox`]: the walk beneath pinned
+//! root handles), [`fsio`] (reading through the parent's handle),
+//! [`engine`] (pure edits), [`commit`] (atomic writes relative to the same
+//! handle; journaled when several files change), [`undo`] (the record of
+//! each committed call) → [`envelopes`] (failure → code). [`client_roots`]
+//! narrows the roots to what an MCP client offers. The engine has no MCP
+//! or file-system types; the handlers have no file logic.
 
 // The error type of the tool functions is the taxonomy's ErrorEnvelope
 // (~450 bytes): it is what the client receives, built once on a cold path,
@@ -18,6 +19,7 @@
 
 #[cfg(feature = "mcp")]
 pub mod admission;
+pub mod answer_gate;
 pub mod args;
 pub mod client_roots;
 pub mod commit;
@@ -29,14 +31,15 @@ pub mod explain;
 pub mod fsio;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod ops;
 pub mod recover_report;
 pub mod resolve;
 pub mod resources;
 pub mod response;
 pub mod sandbox;
+pub mod state_dir;
 pub mod taxonomy;
+pub mod tool_schemas;
+pub mod tools;
 #[cfg(feature = "mcp")]
 pub mod transport;
 pub mod undo;
-pub mod undo_tool;

@@ -17,7 +17,7 @@ use splice_server::config::{Config, Limits};
 use splice_server::explain;
 use splice_server::mcp::Splice;
 use splice_server::recover_report;
-use splice_server::undo::{UndoLimits, UndoState, UndoStore};
+use splice_server::undo::{UndoLimits, UndoState};
 
 /// An MCP server for exact, all-or-nothing multi-edits with structured errors.
 ///
@@ -154,7 +154,7 @@ fn main() -> ExitCode {
     let Some(journal_dir) = cli
         .journal_dir
         .clone()
-        .or_else(Committer::default_journal_dir)
+        .or_else(splice_server::state_dir::default_journal_dir)
     else {
         eprintln!(
             "error: no journal directory: HOME and XDG_STATE_HOME are unset; pass --journal-dir DIR (a directory only this user can write)"
@@ -168,7 +168,7 @@ fn main() -> ExitCode {
             _ => {
                 let dir = cli.undo_dir.clone().or_else(|| match &cli.journal_dir {
                     Some(journal) => Some(journal.join("undo")),
-                    None => UndoStore::default_dir(),
+                    None => splice_server::state_dir::default_undo_dir(),
                 });
                 let limits = UndoLimits {
                     max_transactions: cli.undo_max_transactions,
@@ -256,13 +256,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Records for undo are written after each answer (server/src/undo.rs):
+    // the last ones must reach the store before the process exits.
+    let undo = cfg.undo.clone();
     let server = Splice::new(cfg, committer)
         .client_roots(cli.client_roots)
         .bounds(Bounds {
             max_calls_in_flight: cli.max_calls_in_flight as usize,
             memory_budget: cli.memory_budget << 20,
         });
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         // Every line passes the framing layer first (size limit, JSON-RPC
         // hygiene, backpressure); rmcp's own line limit is set above ours so
         // it never drops a line silently.
@@ -294,7 +297,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-    })
+    });
+    undo.flush();
+    code
 }
 
 /// rmcp 3.9 logs every JSON-RPC error it answers with as `WARN response

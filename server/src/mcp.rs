@@ -1,9 +1,10 @@
 //! The MCP face of splice: tool list, tool calls, resources.
 //!
-//! Handlers are thin. A call is decoded ([`crate::args`]), admitted
-//! ([`crate::admission`]: bounded calls in flight and memory, waits that hold
-//! no thread), run as a plain function ([`crate::ops`]) on the blocking pool,
-//! and wrapped: success and
+//! Handlers are thin. A call is found in the tool table (`tool_table`: one
+//! entry per tool, so dispatch is the same for all of them), decoded
+//! ([`crate::args`]), admitted ([`crate::admission`]: bounded calls in
+//! flight and memory, waits that hold no thread), run as a plain function
+//! ([`crate::tools`]) on the blocking pool, and wrapped: success and
 //! failure both travel as `structuredContent` plus the same JSON as compact
 //! text in `content[0]` (clients that only read text keep working). Every
 //! failure is an `isError: true` result carrying a taxonomy envelope; only
@@ -44,31 +45,24 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, InputRequest, InputRequiredResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::admission::{Admission, Bounds, Refused};
-use crate::args::{
-    self, EditRequest, ListTransactionsParams, MultiEditFilesParams, MultiEditParams, UndoParams,
-};
+use crate::args::EditRequest;
 use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
 use crate::commit::{Committer, Wait};
 use crate::config::Config;
 use crate::taxonomy::ErrorEnvelope;
-use crate::{envelopes, ops, resources, response, undo_tool};
+use crate::{envelopes, resources, tools};
 
-/// Name of the single-file tool.
-pub const MULTI_EDIT: &str = "multi_edit";
-/// Name of the multi-file tool.
-pub const MULTI_EDIT_FILES: &str = "multi_edit_files";
-/// Name of the tool that undoes a committed call.
-pub const UNDO: &str = "undo";
-/// Name of the read-only tool that lists what can be undone.
-pub const LIST_TRANSACTIONS: &str = "list_transactions";
+mod tool_table;
+
+use tool_table::{FilesOp, PlainOp, Work};
+pub use tool_table::{LIST_TRANSACTIONS, MULTI_EDIT, MULTI_EDIT_FILES, UNDO, tools};
 
 /// What a caught panic reports (the panic itself goes to the log).
 const DETAIL: &str =
@@ -294,18 +288,15 @@ impl Splice {
     /// `notifications/cancelled`) ends any wait, and is checked while the
     /// commit waits for locks and at its commit point. `source` is the rule
     /// that set `cfg`'s roots, named in a `PATH_OUTSIDE_ROOTS` answer.
-    async fn schedule<T>(
+    async fn schedule(
         &self,
         cfg: Arc<Config>,
         source: RootsSource,
         req: EditRequest,
         request_bytes: usize,
         context: &RequestContext<RoleServer>,
-        op: Op<T>,
-    ) -> CallToolResult
-    where
-        T: Serialize + Send + 'static,
-    {
+        op: FilesOp,
+    ) -> CallToolResult {
         let ct = context.ct.clone();
         // One deadline for every lock wait of the call: its place in the
         // files' queues here, then the commit's own locks.
@@ -326,7 +317,7 @@ impl Splice {
         let req = Arc::new(req);
         let footprint = {
             let (cfg, req) = (cfg.clone(), req.clone());
-            tokio::task::spawn_blocking(move || ops::footprint(&cfg, &req, request_bytes))
+            tokio::task::spawn_blocking(move || tools::footprint(&cfg, &req, request_bytes))
                 .await
                 .unwrap_or(0)
         };
@@ -350,7 +341,7 @@ impl Splice {
         })
         .await;
         match joined {
-            Ok(Ok(success)) => structured(serde_json::to_value(success), false),
+            Ok(Ok(success)) => structured(success.to_json(), false),
             Ok(Err(envelope)) => {
                 // A refused path names the rule that set the roots.
                 let envelope = envelopes::with_roots_source(envelope, source);
@@ -378,17 +369,14 @@ impl Splice {
     /// admitted like an edit (it counts against the calls in flight; its
     /// memory is that of the files it restores, reserved as `footprint`),
     /// with the call's cancellation and one lock deadline.
-    async fn schedule_plain<T>(
+    async fn schedule_plain(
         &self,
         cfg: Arc<Config>,
         source: RootsSource,
         footprint: u64,
         context: &RequestContext<RoleServer>,
-        op: impl FnOnce(&Config, &Committer, Wait<'_>) -> Result<T, ErrorEnvelope> + Send + 'static,
-    ) -> CallToolResult
-    where
-        T: Serialize + Send + 'static,
-    {
+        op: PlainOp,
+    ) -> CallToolResult {
         let ct = context.ct.clone();
         let until = std::time::Instant::now() + self.committer.lock_wait();
         let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
@@ -410,7 +398,7 @@ impl Splice {
         })
         .await;
         match joined {
-            Ok(Ok(success)) => structured(serde_json::to_value(success), false),
+            Ok(Ok(success)) => structured(success.to_json(), false),
             Ok(Err(envelope)) => error_result(&envelopes::with_roots_source(envelope, source)),
             Err(join_error) => {
                 tracing::error!(
@@ -436,9 +424,6 @@ fn release_freed_memory() {
     }
 }
 
-/// A tool as a plain function ([`crate::ops`]).
-type Op<T> = fn(&Config, &Committer, &EditRequest, Wait<'_>) -> Result<T, ErrorEnvelope>;
-
 /// The answer to a call the admission gates turned away (nothing was read
 /// or written).
 fn refusal(req: &EditRequest, refused: Refused) -> CallToolResult {
@@ -447,7 +432,7 @@ fn refusal(req: &EditRequest, refused: Refused) -> CallToolResult {
             tracing::info!("call cancelled while waiting: nothing written");
             envelopes::cancelled()
         }
-        Refused::LockTimeout(index) => ops::lock_timeout(req, index),
+        Refused::LockTimeout(index) => tools::lock_timeout(req, index),
         Refused::Busy { limit, max, actual } => {
             tracing::warn!(limit, max, actual, "call refused: the server is busy");
             envelopes::server_busy(limit, max, actual)
@@ -475,98 +460,6 @@ fn error_result(envelope: &ErrorEnvelope) -> CallToolResult {
 /// a request too large to hand to rmcp.
 pub(crate) fn error_result_value(envelope: &ErrorEnvelope) -> Value {
     serde_json::to_value(error_result(envelope)).unwrap_or(Value::Null)
-}
-
-/// The tool definitions (input schemas from the params structs, output
-/// schemas = success | envelope, annotations).
-pub fn tools() -> Vec<Tool> {
-    let annotations = |title: &str| {
-        ToolAnnotations::with_title(title)
-            .read_only(false)
-            .destructive(true)
-            .idempotent(false)
-            .open_world(false)
-    };
-    vec![
-        Tool::new(
-            MULTI_EDIT,
-            format!(
-                "Apply several exact find-and-replace edits to one existing file, in order, all or \
-             nothing. The file must already exist (this tool never creates files) and lie inside \
-             the server's allowed roots; file_path is absolute. Each old_string must match exactly \
-             once (or set replace_all), and the same old_string twice in one call is refused \
-             (DUPLICATE_OLD_STRING): merge them or use replace_all. LF line breaks match CRLF \
-             files; line endings, BOM and final newline are preserved. The file is written \
-             atomically, and by default a <file>.bak copy of the original is written beside it \
-             (backup: false to skip). dry_run returns a unified diff and writes nothing. \
-             Failures return a structured error envelope (error_code, retryable, cause, \
-             recovery_hints, context) whose schema is the resource {}.",
-                crate::taxonomy::SCHEMA_ID
-            ),
-            Arc::new(input_schema::<MultiEditParams>()),
-        )
-        .with_raw_output_schema(Arc::new(response::multi_edit_output_schema()))
-        .with_annotations(annotations("Multi-edit one file")),
-        Tool::new(
-            MULTI_EDIT_FILES,
-            "Edit, create, delete and move files as one transaction: every entry is validated \
-             and computed in memory first, then all are committed atomically through a \
-             crash-recoverable journal, or none is. An entry is {file_path, edits} (an edit, as \
-             in multi_edit), or has op: \"create\" with content (refused if the file exists, \
-             unless expected_sha256 is the hash of the file it replaces), op: \"delete\", or \
-             op: \"move\" with move_to (refused if the destination exists; edits optional, \
-             applied to the moved content). create_parents: true creates missing directories \
-             of a created or moved-to file. A <file>.bak is written beside each edited file by \
-             default, the same old_string twice for one file is refused, and each path may be \
-             named once. Failures name the file (file_index, file_path) and give a status for \
-             every file. Answers are limited to 4 MiB: past that, diffs and contents are left \
-             out file by file and each file's `omitted` says so.",
-            Arc::new(input_schema::<MultiEditFilesParams>()),
-        )
-        .with_raw_output_schema(Arc::new(response::multi_edit_files_output_schema()))
-        .with_annotations(annotations("Multi-edit several files atomically")),
-        Tool::new(
-            UNDO,
-            "Undo one committed call of this server: give the transaction_id its answer \
-             carried (or one from list_transactions). Every file it touched goes back to its \
-             state before the call (contents restored, deleted files back with their mode, \
-             moves reversed, created files removed), as one atomic, journaled transaction, \
-             but only if every one of those files is still exactly as the call left it; \
-             otherwise nothing is changed and UNDO_CONFLICT lists each file that changed \
-             since. The undo answers its own transaction_id: undoing that redoes the call. \
-             dry_run checks and reports without writing. Undo writes no .bak files.",
-            Arc::new(input_schema::<UndoParams>()),
-        )
-        .with_raw_output_schema(Arc::new(response::undo_output_schema()))
-        .with_annotations(annotations("Undo a committed call")),
-        Tool::new(
-            LIST_TRANSACTIONS,
-            "List the most recent committed calls that undo can still take, newest first: \
-             transaction_id, time, tool, and each file with what the call did to it (edit, \
-             create, delete, move_from, move_to). Only calls whose files are all inside the \
-             allowed roots are listed; the server keeps a bounded number (the oldest are \
-             dropped). Reads nothing but the server's undo store.",
-            Arc::new(input_schema::<ListTransactionsParams>()),
-        )
-        .with_raw_output_schema(Arc::new(response::list_transactions_output_schema()))
-        .with_annotations(
-            ToolAnnotations::with_title("List undoable calls")
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                .open_world(false),
-        ),
-    ]
-}
-
-/// A tool's input schema, without schemars' Rust integer formats.
-fn input_schema<T: schemars::JsonSchema>() -> serde_json::Map<String, Value> {
-    let mut v = Value::Object(args::input_schema::<T>());
-    response::strip_int_formats(&mut v);
-    match v {
-        Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    }
 }
 
 impl ServerHandler for Splice {
@@ -611,18 +504,18 @@ impl ServerHandler for Splice {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        if ![MULTI_EDIT, MULTI_EDIT_FILES, UNDO, LIST_TRANSACTIONS].contains(&name.as_str()) {
+        let Some(entry) = tool_table::find(&name) else {
             return Err(McpError::invalid_params(
                 format!(
-                    "unknown tool `{name}`; this server has multi_edit, multi_edit_files, undo \
-                     and list_transactions"
+                    "unknown tool `{name}`; this server has {}",
+                    tool_table::names()
                 ),
                 None,
             ));
-        }
+        };
         let mut request_roots = request;
         let arguments = Value::Object(request_roots.arguments.take().unwrap_or_default());
-        let limits = self.base.limits.clone();
+        let limits = &self.base.limits;
         let size = serde_json::to_vec(&arguments).map(|v| v.len()).unwrap_or(0);
         if size > limits.max_request_bytes {
             return Ok(error_result(&envelopes::request_too_large(
@@ -632,62 +525,22 @@ impl ServerHandler for Splice {
             .into());
         }
         tracing::debug!(tool = %name, bytes = size, "call");
-        let result = if name == UNDO {
-            match args::decode_undo(&arguments) {
-                Err(violations) => error_result(&envelopes::validation_failed(violations)),
-                Ok(req) => {
-                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
-                        Roots::Run(cfg, source) => (cfg, source),
-                        Roots::Ask(question) => return Ok(question.into()),
-                    };
-                    // The restored contents, twice (the record and the change).
-                    let footprint = cfg
-                        .undo
-                        .store()
-                        .map_or(0, |s| s.limits().max_bytes.min(limits.max_file_size * 4));
-                    self.schedule_plain(cfg, source, footprint, &context, move |cfg, c, wait| {
-                        undo_tool::undo(cfg, c, &req, wait)
-                    })
+        let work = match (entry.decode)(&arguments, limits) {
+            Ok(work) => work,
+            Err(violations) => {
+                return Ok(error_result(&envelopes::validation_failed(violations)).into());
+            }
+        };
+        let (cfg, source) = match self.roots(&request_roots, &context).await? {
+            Roots::Run(cfg, source) => (cfg, source),
+            Roots::Ask(question) => return Ok(question.into()),
+        };
+        let result = match work {
+            Work::Files(req, op) => self.schedule(cfg, source, req, size, &context, op).await,
+            Work::Plain { footprint, op } => {
+                let footprint = footprint(&cfg);
+                self.schedule_plain(cfg, source, footprint, &context, op)
                     .await
-                }
-            }
-        } else if name == LIST_TRANSACTIONS {
-            match args::decode_list_transactions(&arguments) {
-                Err(violations) => error_result(&envelopes::validation_failed(violations)),
-                Ok(limit) => {
-                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
-                        Roots::Run(cfg, source) => (cfg, source),
-                        Roots::Ask(question) => return Ok(question.into()),
-                    };
-                    self.schedule_plain(cfg, source, 0, &context, move |cfg, _, _| {
-                        undo_tool::list_transactions(cfg, limit)
-                    })
-                    .await
-                }
-            }
-        } else if name == MULTI_EDIT {
-            match args::decode_multi_edit(&arguments, &limits) {
-                Err(violations) => error_result(&envelopes::validation_failed(violations)),
-                Ok(req) => {
-                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
-                        Roots::Run(cfg, source) => (cfg, source),
-                        Roots::Ask(question) => return Ok(question.into()),
-                    };
-                    self.schedule(cfg, source, req, size, &context, ops::multi_edit)
-                        .await
-                }
-            }
-        } else {
-            match args::decode_multi_edit_files(&arguments, &limits) {
-                Err(violations) => error_result(&envelopes::validation_failed(violations)),
-                Ok(req) => {
-                    let (cfg, source) = match self.roots(&request_roots, &context).await? {
-                        Roots::Run(cfg, source) => (cfg, source),
-                        Roots::Ask(question) => return Ok(question.into()),
-                    };
-                    self.schedule(cfg, source, req, size, &context, ops::multi_edit_files)
-                        .await
-                }
             }
         };
         Ok(result.into())

@@ -170,6 +170,7 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
         }
         if let Some(id) = answer_id {
             answered(&shared, &id);
+            crate::answer_gate::note_written();
         }
     }
 }

@@ -9,51 +9,90 @@
 //!
 //! ```text
 //! undo/
-//!   019a2b3c4d5e-00001f2a-00000003/   one directory per transaction: its id
-//!     record.json               id, time, tool, and per path: operation,
-//!                               the SHA-256 and mode of its content before
-//!                               (or "absent") and the SHA-256 after (or "absent")
-//!     before-0, before-2, ...   the content before, of each path that existed
+//!   019a2b3c4d5e-00001f2a-00000003   one file per transaction, named by its id:
+//!                                    a line of JSON (id, time, tool, and per
+//!                                    path: operation, the SHA-256, length and
+//!                                    mode of its content before, or "absent",
+//!                                    and the SHA-256 after, or "absent"),
+//!                                    then each content before, back to back
 //! ```
 //!
-//! **Durability.** The store is not `fsync`ed: recording costs a few page
-//! cache writes per committed call, not four more disk flushes (which
-//! doubled the latency of a small edit). This is safe because nothing the
-//! store says is trusted unchecked: after a power loss a record may be
-//! missing (the call can no longer be undone: `TRANSACTION_NOT_FOUND`) or
-//! hold torn content, which the hashes below refuse; it can never make an
-//! undo write wrong bytes. The user's files themselves are committed
-//! through the fsynced journal as always, undos included.
+//! (A store written by an earlier splice holds one directory per
+//! transaction instead, `record.json` plus `before-<i>` files: still read,
+//! listed and pruned, never written.)
 //!
-//! A transaction is written under a temporary name and renamed into place,
-//! so a reader sees all of it or nothing; a crash leaves at most a
-//! `.tmp-*` directory, removed when the store is next opened. Each content
-//! is checked against its recorded SHA-256 when read back, so a damaged
-//! store refuses an undo instead of writing damaged bytes.
+//! **Durability.** The store is not `fsync`ed: recording costs a few page
+//! cache writes per committed call, not more disk flushes (which doubled
+//! the latency of a small edit). This is safe because nothing the store
+//! says is trusted unchecked: after a power loss a record may be missing
+//! (the call can no longer be undone: `TRANSACTION_NOT_FOUND`) or hold torn
+//! content, which the hashes below refuse; it can never make an undo write
+//! wrong bytes. The user's files themselves are committed through the
+//! fsynced journal as always, undos included.
+//!
+//! A transaction is written under a temporary name (`.tmp-<id>`) and
+//! renamed into place, so a reader sees all of it or nothing; a crash
+//! leaves at most a `.tmp-*` file, removed when the store is next opened.
+//! Each content is checked against its recorded SHA-256 when read back, so
+//! a damaged store refuses an undo instead of writing damaged bytes.
 //!
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
-//! edit). Per committed call it is one directory, one file per existing path
-//! plus `record.json`, written to the page cache, and one rename; the hash
-//! of each path's content after is the one the call's answer already
-//! carries (not computed twice). Pruning is off the answer's path: a
-//! thread of the store's own drops the oldest transactions after the answer
-//! (nothing waits for it but [`UndoStore::get`] and [`UndoStore::list`],
-//! so that a dropped transaction is reliably not found). It lists the
-//! directory once and weighs transactions by a size index kept in memory,
-//! so it reads only records this process has not seen (another server's,
-//! or from before a restart), never every record on every call. A kill in
-//! the middle of a prune leaves a store over its bounds by a transaction or
-//! so (or one with its `record.json` already gone, which reads as not
-//! found), which the next prune drops; it never touches the transaction
-//! just recorded, nor anything newer.
+//! edit). It cannot be done beside the commit: a file creation in the same
+//! file system just before, during or just after the commit's `fsync`s
+//! cost that call 0.3-0.5 ms, far more than its system calls (measured on
+//! this project's machines, ext4 without a journal, where `perf` shows
+//! inode allocation skipping recently freed inodes and `fsync` writing
+//! metadata buffers one by one). So the work is moved after the answer:
+//!
+//! - [`UndoStore::begin`], before the commit, only decides whether the
+//!   transaction can be kept and gives it its id; [`Pending::publish`],
+//!   after the commit point, hands it to a thread of the store's own and
+//!   returns at once with that id. The thread waits until the call's
+//!   answer is written to the client ([`crate::answer_gate`], at most
+//!   2 ms), so that it competes with neither the answer nor its commit,
+//!   then hashes the contents, writes `.tmp-<id>` with one `writev` and
+//!   renames it into place. A failed commit drops its `Pending`: nothing
+//!   was written.
+//! - Readers wait for it: [`UndoStore::get`] and [`UndoStore::list`] first
+//!   let the thread finish what is queued, so an `undo` of an answered id
+//!   finds its record, and the server flushes the queue before it exits
+//!   ([`UndoState::flush`]).
+//! - A write that fails (disk full, store removed) is remembered: an
+//!   `undo` of that id answers `UNDO_UNAVAILABLE` with the errno, not
+//!   "not found", and every later call records on its own thread, before
+//!   its answer, until the store takes a write again, so those answers
+//!   say "not recorded" themselves.
+//! - What this gives up: a kill in the moment between the answer's write
+//!   and the rename (a fraction of a millisecond) loses that record (its `undo` answers
+//!   `TRANSACTION_NOT_FOUND`), exactly what a power loss can already do to
+//!   the unsynced store. It never makes an undo write wrong bytes.
+//! - At its bounds (after its first hundred calls, by default) the store
+//!   writes the newest record into the oldest one's file, renamed to the
+//!   temporary name first (that rename is the oldest record's prune):
+//!   no file is created or removed per call. On ext4 without a journal
+//!   (this project's machines) each creation skips past every recently
+//!   freed inode and each removal discards blocks, which made recording
+//!   cost more the longer a server ran.
+//! - The same thread then drops the oldest transactions. It lists the
+//!   directory once and weighs transactions by a size index kept in
+//!   memory, so it reads only the first line of records this process has
+//!   not seen (another server's, or from before a restart). A kill in the
+//!   middle of a prune leaves a store over its bounds by a transaction or
+//!   so, which the next prune drops; it never touches the transaction just
+//!   recorded, nor anything newer.
+//!
+//! One file rather than a directory of files per transaction: a creation
+//! and a rename instead of a directory, a file per content and a rename
+//! (and one removal instead of several when pruned).
 //!
 //! The content before is written as a copy rather than kept by hard-linking
 //! the replaced inode: a link would save the page-cache write of the bytes
-//! the call already holds, but the store may live on another file system
-//! (`~/.local/state`), and a linked inode could still be changed in place
-//! by whoever holds it open or another hard link to it, which the hashes
-//! would then refuse: the copy keeps every record usable.
+//! the call already holds (after the answer anyway), but the store
+//! may live on another file system (`~/.local/state`), and a linked inode
+//! could still be changed in place by whoever holds it open or another hard
+//! link to it, which the hashes would then refuse: the copy keeps every
+//! record usable.
 //!
 //! The store is bounded by a number of transactions and a number of bytes
 //! of stored content ([`UndoLimits`]); after each new transaction the oldest
@@ -62,8 +101,9 @@
 //! it just cannot be undone.
 //!
 //! The directory is trusted like the journal's: it must be owned by this
-//! user and not writable by group or others ([`check_private`]), since an
-//! undo writes what the store says into the user's files. Ids are parsed
+//! user and not writable by group or others
+//! ([`crate::state_dir::check_private`]), since an undo writes what the
+//! store says into the user's files. Ids are parsed
 //! ([`TransactionId::parse`]) before they name a path, so an id from a tool
 //! call cannot reach outside the store.
 //!
@@ -81,7 +121,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
+
+use crate::fsio::sha256_hex;
+use crate::state_dir::check_private;
 
 /// Default bound on the number of stored transactions.
 pub const DEFAULT_MAX_TRANSACTIONS: usize = 100;
@@ -261,12 +303,13 @@ pub enum Recorded {
     Stored,
     /// Its content alone is over [`UndoLimits::max_bytes`]: not kept.
     TooLarge,
-    /// A path is not valid UTF-8, which `record.json` cannot hold exactly:
+    /// A path is not valid UTF-8, which the record cannot hold exactly:
     /// not kept.
     NotRepresentable,
 }
 
-/// `record.json`: the transaction without its content.
+/// The first line of a transaction's file (and, in the older layout,
+/// `record.json`): the transaction without its content.
 #[derive(Debug, Serialize, Deserialize)]
 struct RecordFile {
     format: u32,
@@ -276,6 +319,42 @@ struct RecordFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     undoes: Option<TransactionId>,
     paths: Vec<PathEntry>,
+}
+
+impl RecordFile {
+    /// The record of `tx`, its contents hashed; `None` if a path is not
+    /// valid UTF-8.
+    fn of(tx: &Transaction) -> Option<RecordFile> {
+        let mut paths = Vec::with_capacity(tx.paths.len());
+        for p in &tx.paths {
+            paths.push(PathEntry {
+                path: p.path.to_str()?.to_string(),
+                operation: p.operation,
+                before: p.before.as_ref().map(|(bytes, mode)| BlobEntry {
+                    sha256: sha256_hex(bytes),
+                    len: bytes.len() as u64,
+                    mode: *mode,
+                }),
+                after_sha256: p.after_sha256.clone(),
+            });
+        }
+        Some(RecordFile {
+            format: FORMAT,
+            id: tx.id.clone(),
+            time_unix_ms: tx.time_unix_ms,
+            tool: tx.tool.clone(),
+            undoes: tx.undoes.clone(),
+            paths,
+        })
+    }
+
+    fn stored_bytes(&self) -> u64 {
+        self.paths
+            .iter()
+            .filter_map(|p| p.before.as_ref())
+            .map(|b| b.len)
+            .sum()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -295,20 +374,27 @@ struct BlobEntry {
     mode: u32,
 }
 
-const FORMAT: u32 = 1;
+/// One file per transaction (see the module docs).
+const FORMAT: u32 = 2;
+/// One directory per transaction: read, never written.
+const FORMAT_DIR: u32 = 1;
+/// The record of the directory layout.
 const RECORD: &str = "record.json";
 const TMP_PREFIX: &str = ".tmp-";
+/// The longest first line a record may have (its paths' names and hashes:
+/// far below this for any call the server's limits admit).
+const MAX_HEADER: u64 = 64 * 1024 * 1024;
 
 /// The store, in one directory.
 #[derive(Debug)]
 pub struct UndoStore {
     dir: PathBuf,
     limits: UndoLimits,
-    /// What the background pruner shares with the store.
+    /// What the store's thread shares with the store.
     shared: Arc<Shared>,
 }
 
-/// The state the store shares with its pruning thread.
+/// The state the store shares with its thread.
 #[derive(Debug)]
 struct Shared {
     dir: PathBuf,
@@ -319,35 +405,71 @@ struct Shared {
     /// Reconciled with a listing of the directory on every prune, so
     /// transactions another server process recorded or removed are seen.
     sizes: Mutex<BTreeMap<TransactionId, u64>>,
-    pruning: Mutex<Pruning>,
-    /// Signalled when a prune is requested and when one finishes.
-    pruned: Condvar,
+    /// Transactions whose write after the answer failed, with why: an
+    /// `undo` of one is told so rather than "not found".
+    failed: Mutex<BTreeMap<TransactionId, FailedWrite>>,
+    /// The last write failed: record before answering until one succeeds.
+    broken: std::sync::atomic::AtomicBool,
+    work: Mutex<Work>,
+    /// Signalled when work is queued and when a piece of it finishes.
+    changed: Condvar,
 }
 
-/// The pruner's queue: at most one prune is ever pending (requests
-/// coalesce; the newest transaction is the one never dropped).
+/// Why a transaction's write failed (an `io::Error` is not `Clone`).
+#[derive(Debug, Clone)]
+struct FailedWrite {
+    kind: io::ErrorKind,
+    errno: Option<i32>,
+    message: String,
+}
+
+impl FailedWrite {
+    fn of(e: &io::Error) -> FailedWrite {
+        FailedWrite {
+            kind: e.kind(),
+            errno: e.raw_os_error(),
+            message: e.to_string(),
+        }
+    }
+
+    fn error(&self, id: &TransactionId) -> io::Error {
+        match self.errno {
+            Some(errno) => io::Error::from_raw_os_error(errno),
+            None => io::Error::new(
+                self.kind,
+                format!("recording transaction {id} failed: {}", self.message),
+            ),
+        }
+    }
+}
+
+/// The store thread's queue, in order: each transaction to write, then at
+/// most one prune (requests coalesce; the newest transaction is the one
+/// never dropped).
 #[derive(Debug, Default)]
-struct Pruning {
+struct Work {
+    /// Each with the count of answers written when it was published
+    /// ([`crate::answer_gate`]): its own answer is the next one.
+    writes: std::collections::VecDeque<(Arc<Transaction>, u64)>,
+    /// Readers waiting in [`UndoStore::settle`]: write without pacing.
+    hurry: usize,
     /// A prune is wanted, keeping this transaction.
-    wanted: Option<TransactionId>,
-    /// A prune is running.
+    prune: Option<TransactionId>,
+    /// A write or a prune is running.
     busy: bool,
-    /// The pruning thread exists.
+    /// The thread exists.
     worker: bool,
 }
 
-/// How long an idle pruning thread waits before it checks whether its
-/// store is still in use.
-const PRUNER_IDLE: Duration = Duration::from_secs(5);
+/// How long the store's thread waits for a call's answer to be written
+/// before it writes the call's record anyway.
+const ANSWER_PACE: Duration = Duration::from_millis(2);
+
+/// How long an idle store thread waits before it checks whether its store
+/// is still in use.
+const WORKER_IDLE: Duration = Duration::from_secs(5);
 
 impl UndoStore {
-    /// The default directory: `$XDG_STATE_HOME/splice/undo`, else
-    /// `$HOME/.local/state/splice/undo`.
-    pub fn default_dir() -> Option<PathBuf> {
-        crate::commit::Committer::default_journal_dir()
-            .and_then(|journal| Some(journal.parent()?.join("undo")))
-    }
-
     /// Opens (creating it, mode 0700, if missing) the store in `dir`, after
     /// checking that only this user can write it; removes what a crash
     /// left half-written.
@@ -367,7 +489,7 @@ impl UndoStore {
         for entry in fs::read_dir(&dir)? {
             let entry = entry?;
             if entry.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
-                let _ = fs::remove_dir_all(entry.path());
+                let _ = remove_entry(&entry.path());
             }
         }
         Ok(UndoStore {
@@ -375,8 +497,10 @@ impl UndoStore {
                 dir: dir.clone(),
                 limits,
                 sizes: Mutex::default(),
-                pruning: Mutex::default(),
-                pruned: Condvar::new(),
+                failed: Mutex::default(),
+                broken: std::sync::atomic::AtomicBool::new(false),
+                work: Mutex::default(),
+                changed: Condvar::new(),
             }),
             dir,
             limits,
@@ -394,56 +518,35 @@ impl UndoStore {
     }
 
     /// Keeps `tx` (then drops the oldest transactions until the bounds
-    /// hold), or says why it did not.
+    /// hold), or says why it did not, before returning: what
+    /// [`UndoStore::begin`] and [`Pending::publish`] do after the answer.
     pub fn record(&self, tx: &Transaction) -> io::Result<Recorded> {
-        if tx.stored_bytes() > self.limits.max_bytes || self.limits.max_transactions == 0 {
-            return Ok(Recorded::TooLarge);
+        match self.decide(tx) {
+            Some(no) => Ok(no),
+            None => self.shared.store(tx).map(|()| Recorded::Stored),
         }
-        let mut entries = Vec::with_capacity(tx.paths.len());
-        for p in &tx.paths {
-            let Some(path) = p.path.to_str() else {
-                return Ok(Recorded::NotRepresentable);
-            };
-            entries.push(PathEntry {
-                path: path.to_string(),
-                operation: p.operation,
-                before: p.before.as_ref().map(|(bytes, mode)| BlobEntry {
-                    sha256: sha256_hex(bytes),
-                    len: bytes.len() as u64,
-                    mode: *mode,
-                }),
-                after_sha256: p.after_sha256.clone(),
-            });
-        }
-        let record = RecordFile {
-            format: FORMAT,
-            id: tx.id.clone(),
-            time_unix_ms: tx.time_unix_ms,
-            tool: tx.tool.clone(),
-            undoes: tx.undoes.clone(),
-            paths: entries,
-        };
+    }
 
-        let tmp = self.dir.join(format!("{TMP_PREFIX}{}", tx.id));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir(&tmp)?;
-        let written = (|| {
-            for (i, p) in tx.paths.iter().enumerate() {
-                if let Some((bytes, _)) = &p.before {
-                    write_new(&tmp.join(format!("before-{i}")), bytes)?;
-                }
-            }
-            let json = serde_json::to_vec_pretty(&record).map_err(io::Error::other)?;
-            write_new(&tmp.join(RECORD), &json)?;
-            fs::rename(&tmp, self.dir.join(tx.id.as_str()))
-        })();
-        if let Err(e) = written {
-            let _ = fs::remove_dir_all(&tmp);
-            return Err(e);
+    /// Before a commit: whether `tx` will be kept, as a [`Pending`] to
+    /// [`Pending::publish`] once the commit succeeded (see "Cost" in the
+    /// module docs). Nothing is written yet; dropping it keeps nothing.
+    pub fn begin(&self, tx: Arc<Transaction>) -> Pending<'_> {
+        let state = match self.decide(&tx) {
+            Some(no) => PendingState::Decided(no),
+            None => PendingState::Ready(tx),
+        };
+        Pending { store: self, state }
+    }
+
+    /// Why `tx` is not kept, if it is not.
+    fn decide(&self, tx: &Transaction) -> Option<Recorded> {
+        if tx.stored_bytes() > self.limits.max_bytes || self.limits.max_transactions == 0 {
+            return Some(Recorded::TooLarge);
         }
-        self.shared.sizes().insert(tx.id.clone(), tx.stored_bytes());
-        self.request_prune(&tx.id);
-        Ok(Recorded::Stored)
+        if tx.paths.iter().any(|p| p.path.to_str().is_none()) {
+            return Some(Recorded::NotRepresentable);
+        }
+        None
     }
 
     /// The transaction `id`, with its content checked against the recorded
@@ -451,23 +554,25 @@ impl UndoStore {
     /// dropped by the bounds).
     pub fn get(&self, id: &TransactionId) -> io::Result<Option<Transaction>> {
         self.settle();
-        let dir = self.dir.join(id.as_str());
-        let record = match read_record(&dir) {
+        if let Some(failed) = self.shared.failed().get(id) {
+            return Err(failed.error(id));
+        }
+        let path = self.dir.join(id.as_str());
+        let (record, contents) = match read_transaction(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             other => other?,
         };
         if &record.id != id {
-            return Err(damaged(&dir, "its record names another transaction"));
+            return Err(damaged(&path, "its record names another transaction"));
         }
         let mut paths = Vec::with_capacity(record.paths.len());
-        for (i, entry) in record.paths.into_iter().enumerate() {
-            let before = match entry.before {
-                None => None,
-                Some(blob) => {
-                    let bytes = fs::read(dir.join(format!("before-{i}")))?;
+        for (entry, content) in record.paths.into_iter().zip(contents) {
+            let before = match (entry.before, content) {
+                (None, _) => None,
+                (Some(blob), Some(bytes)) => {
                     if bytes.len() as u64 != blob.len || sha256_hex(&bytes) != blob.sha256 {
                         return Err(damaged(
-                            &dir,
+                            &path,
                             &format!(
                                 "the content kept for {} does not match its hash",
                                 entry.path
@@ -475,6 +580,12 @@ impl UndoStore {
                         ));
                     }
                     Some((bytes, blob.mode))
+                }
+                (Some(_), None) => {
+                    return Err(damaged(
+                        &path,
+                        &format!("the content kept for {} is missing", entry.path),
+                    ));
                 }
             };
             paths.push(PathRecord {
@@ -515,8 +626,9 @@ impl UndoStore {
     /// Forgets `id` (after it was undone, or on request). Not an error if it
     /// is already gone.
     pub fn remove(&self, id: &TransactionId) -> io::Result<()> {
-        self.shared.remove_dir(id)?;
+        self.shared.remove(id)?;
         self.shared.sizes().remove(id);
+        self.shared.failed().remove(id);
         Ok(())
     }
 
@@ -525,43 +637,79 @@ impl UndoStore {
         self.shared.ids()
     }
 
-    /// Asks the pruning thread to drop the oldest transactions (never
-    /// `keep`) until the bounds hold, starting the thread if needed; prunes
-    /// right here if no thread can be started. Pruning is off the answer's
-    /// path because nothing waits for it: a transaction over the bounds is
-    /// only garbage, and a crash in the middle leaves it for the next prune.
-    fn request_prune(&self, keep: &TransactionId) {
-        let mut p = self.shared.pruning();
-        p.wanted = Some(keep.clone());
-        if !p.worker {
-            let shared = Arc::clone(&self.shared);
-            let started = std::thread::Builder::new()
-                .name("splice-undo-prune".into())
-                .spawn(move || shared.prune_loop());
-            match started {
-                Ok(_) => p.worker = true,
-                Err(e) => {
-                    tracing::debug!(error = %e, "no pruning thread; pruning the undo store inline");
-                    p.wanted = None;
-                    drop(p);
-                    self.shared.prune(keep);
-                    return;
-                }
-            }
+    /// Waits until the store's thread has written and pruned everything
+    /// queued: what a reader sees is every answered transaction, within
+    /// the bounds (a pruned transaction is not found).
+    pub fn settle(&self) {
+        let mut work = self.shared.work();
+        work.hurry += 1;
+        crate::answer_gate::nudge();
+        while !work.writes.is_empty() || work.prune.is_some() || work.busy {
+            work = self
+                .shared
+                .changed
+                .wait(work)
+                .unwrap_or_else(|e| e.into_inner());
         }
-        self.shared.pruned.notify_all();
+        work.hurry -= 1;
+    }
+}
+
+impl Drop for UndoStore {
+    /// Whoever drops the store last (the server, as it exits) lets the
+    /// queued records reach the directory first.
+    fn drop(&mut self) {
+        self.settle();
+    }
+}
+
+/// A transaction that will be kept once its commit succeeds
+/// ([`UndoStore::begin`]).
+#[derive(Debug)]
+pub struct Pending<'a> {
+    store: &'a UndoStore,
+    state: PendingState,
+}
+
+#[derive(Debug)]
+enum PendingState {
+    /// Not kept, for this reason (never [`Recorded::Stored`]).
+    Decided(Recorded),
+    /// To be kept.
+    Ready(Arc<Transaction>),
+}
+
+impl Pending<'_> {
+    /// The id the transaction is recorded under once published.
+    pub fn id(&self) -> Option<&TransactionId> {
+        match &self.state {
+            PendingState::Ready(tx) => Some(&tx.id),
+            PendingState::Decided(_) => None,
+        }
     }
 
-    /// Waits until no prune is pending or running, so that what a reader
-    /// sees is within the bounds (a pruned transaction is not found).
-    fn settle(&self) {
-        let mut p = self.shared.pruning();
-        while p.wanted.is_some() || p.busy {
-            p = self
-                .shared
-                .pruned
-                .wait(p)
-                .unwrap_or_else(|e| e.into_inner());
+    /// The commit succeeded: the store's thread writes the transaction
+    /// after this returns (then drops the oldest ones). If the store's
+    /// last write failed, it is written here instead, so that the answer
+    /// can say whether it was kept.
+    pub fn publish(self) -> io::Result<Recorded> {
+        let tx = match self.state {
+            PendingState::Decided(recorded) => return Ok(recorded),
+            PendingState::Ready(tx) => tx,
+        };
+        let shared = &self.store.shared;
+        if shared.broken.load(Ordering::Relaxed) {
+            self.store.settle();
+            return shared.store(&tx).map(|()| Recorded::Stored);
+        }
+        let mut work = shared.work();
+        if shared.ensure_worker(&mut work) {
+            work.writes.push_back((tx, crate::answer_gate::written()));
+            shared.changed.notify_all();
+            Ok(Recorded::Stored)
+        } else {
+            drop(work);
+            shared.store(&tx).map(|()| Recorded::Stored)
         }
     }
 }
@@ -573,39 +721,203 @@ impl Shared {
         self.sizes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn pruning(&self) -> MutexGuard<'_, Pruning> {
-        self.pruning.lock().unwrap_or_else(|e| e.into_inner())
+    fn work(&self) -> MutexGuard<'_, Work> {
+        self.work.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The pruning thread: runs each requested prune; exits once idle while
-    /// nothing but itself holds the store.
-    fn prune_loop(self: Arc<Self>) {
-        let mut p = self.pruning();
+    fn failed(&self) -> MutexGuard<'_, BTreeMap<TransactionId, FailedWrite>> {
+        self.failed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes `tx` and puts it in place, then prunes (on the store's
+    /// thread, or right here if there is none). A failure is remembered
+    /// for [`UndoStore::get`] and makes the next calls record before they
+    /// answer; a success clears that.
+    fn store(self: &Arc<Self>, tx: &Transaction) -> io::Result<()> {
+        let placed = self
+            .write(tx)
+            .and_then(|()| fs::rename(self.tmp_path(&tx.id), self.dir.join(tx.id.as_str())));
+        match &placed {
+            Ok(()) => {
+                self.broken.store(false, Ordering::Relaxed);
+                self.sizes().insert(tx.id.clone(), tx.stored_bytes());
+                self.request_prune(&tx.id);
+            }
+            Err(e) => {
+                let _ = fs::remove_file(self.tmp_path(&tx.id));
+                tracing::warn!(transaction = %tx.id, error = %e, "a committed call could not be recorded for undo");
+                self.broken.store(true, Ordering::Relaxed);
+                let mut failed = self.failed();
+                failed.insert(tx.id.clone(), FailedWrite::of(e));
+                // Remembered as long as the store would have kept them.
+                while failed.len() > self.limits.max_transactions.max(1) {
+                    failed.pop_first();
+                }
+            }
+        }
+        placed
+    }
+
+    /// Asks the store's thread to drop the oldest transactions (never
+    /// `keep`) until the bounds hold; prunes right here if there is no
+    /// thread. Nothing waits for a prune but the readers: a transaction
+    /// over the bounds is only garbage, and a crash in the middle leaves it
+    /// for the next prune.
+    fn request_prune(self: &Arc<Self>, keep: &TransactionId) {
+        let mut work = self.work();
+        if !self.ensure_worker(&mut work) {
+            drop(work);
+            self.prune(keep);
+            return;
+        }
+        work.prune = Some(keep.clone());
+        self.changed.notify_all();
+    }
+
+    /// Starts the store's thread unless it runs; false if it cannot be
+    /// started (the caller then does the work itself).
+    fn ensure_worker(self: &Arc<Self>, work: &mut Work) -> bool {
+        if work.worker {
+            return true;
+        }
+        let shared = Arc::clone(self);
+        match std::thread::Builder::new()
+            .name("splice-undo".into())
+            .spawn(move || shared.work_loop())
+        {
+            Ok(_) => {
+                work.worker = true;
+                true
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "no undo store thread; recording inline");
+                false
+            }
+        }
+    }
+
+    /// The store's thread: writes each queued transaction, then runs the
+    /// requested prune; exits once idle while nothing but itself holds the
+    /// store.
+    fn work_loop(self: Arc<Self>) {
+        let mut work = self.work();
         loop {
-            if let Some(keep) = p.wanted.take() {
-                p.busy = true;
-                drop(p);
-                self.prune(&keep);
-                p = self.pruning();
-                p.busy = false;
-                self.pruned.notify_all();
+            if let Some((tx, seen)) = work.writes.pop_front() {
+                work.busy = true;
+                // Paced: once this call's answer is out (see "Cost" in the
+                // module docs), unless more records wait or a reader does.
+                let pace = work.writes.is_empty() && work.hurry == 0;
+                drop(work);
+                if pace {
+                    crate::answer_gate::wait_past(seen, ANSWER_PACE);
+                }
+                // A panic must not leave `busy` set: readers would wait forever.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.store(&tx)));
+                work = self.work();
+                work.busy = false;
+                self.changed.notify_all();
+                continue;
+            }
+            if let Some(keep) = work.prune.take() {
+                work.busy = true;
+                drop(work);
+                let _ =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prune(&keep)));
+                work = self.work();
+                work.busy = false;
+                self.changed.notify_all();
                 continue;
             }
             if Arc::strong_count(&self) == 1 {
-                p.worker = false;
+                work.worker = false;
                 return;
             }
-            p = self
-                .pruned
-                .wait_timeout(p, PRUNER_IDLE)
+            work = self
+                .changed
+                .wait_timeout(work, WORKER_IDLE)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
     }
 
-    /// Removes the directory of `id`; not an error if it is already gone.
-    fn remove_dir(&self, id: &TransactionId) -> io::Result<()> {
-        match fs::remove_dir_all(self.dir.join(id.as_str())) {
+    fn tmp_path(&self, id: &TransactionId) -> PathBuf {
+        self.dir.join(format!("{TMP_PREFIX}{id}"))
+    }
+
+    /// Writes `tx` under its temporary name: its record on one line, then
+    /// its contents. Not fsynced (see "Durability").
+    fn write(&self, tx: &Transaction) -> io::Result<()> {
+        let record = RecordFile::of(tx).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "a path is not valid UTF-8")
+        })?;
+        let mut header = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        header.push(b'\n');
+        let tmp = self.tmp_path(&tx.id);
+        let mut parts: Vec<io::IoSlice<'_>> = std::iter::once(&header[..])
+            .chain(
+                tx.paths
+                    .iter()
+                    .filter_map(|p| Some(&p.before.as_ref()?.0[..])),
+            )
+            .map(io::IoSlice::new)
+            .collect();
+        let len: u64 = parts.iter().map(|p| p.len() as u64).sum();
+        let written = match self.recycle(tx, &tmp) {
+            // The old record's bytes are overwritten, then cut to length.
+            true => fs::OpenOptions::new()
+                .write(true)
+                .open(&tmp)
+                .and_then(|mut file| {
+                    write_all_vectored(&mut file, &mut parts)?;
+                    file.set_len(len)
+                }),
+            false => File::create_new(&tmp)
+                .and_then(|mut file| write_all_vectored(&mut file, &mut parts)),
+        };
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written
+    }
+
+    /// When keeping `tx` will put the store over its bounds: renames the
+    /// oldest record's file to `tmp`, to be overwritten with `tx` (that
+    /// rename is the oldest record's prune). True if it did.
+    ///
+    /// Why: a file created and another removed per call is what recording
+    /// cost on ext4 without a journal, where every inode allocation skips
+    /// past the recently freed ones and each removal frees (and discards)
+    /// blocks. At the bounds, which a working store reaches after its first
+    /// hundred calls, recording reuses one file per call instead.
+    fn recycle(&self, tx: &Transaction, tmp: &Path) -> bool {
+        let oldest = {
+            let mut sizes = self.sizes();
+            let count = sizes.len() + 1;
+            let total = sizes.values().sum::<u64>() + tx.stored_bytes();
+            if count <= self.limits.max_transactions && total <= self.limits.max_bytes {
+                return false;
+            }
+            match sizes.first_key_value() {
+                Some((oldest, _)) if *oldest < tx.id => {
+                    let oldest = oldest.clone();
+                    sizes.remove(&oldest);
+                    oldest
+                }
+                _ => return false,
+            }
+        };
+        let path = self.dir.join(oldest.as_str());
+        // Only a file of this layout (a directory of the older one, or
+        // anything else, is left to the prune).
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_file() => fs::rename(&path, tmp).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// Removes the transaction `id`; not an error if it is already gone.
+    fn remove(&self, id: &TransactionId) -> io::Result<()> {
+        match remove_entry(&self.dir.join(id.as_str())) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
         }
@@ -637,13 +949,7 @@ impl Shared {
                 let bytes = match sizes.remove(&id) {
                     Some(bytes) => bytes,
                     None => read_record(&self.dir.join(id.as_str()))
-                        .map(|r| {
-                            r.paths
-                                .iter()
-                                .filter_map(|p| p.before.as_ref())
-                                .map(|b| b.len)
-                                .sum()
-                        })
+                        .map(|r| r.stored_bytes())
                         .unwrap_or(0),
                 };
                 seen.insert(id, bytes);
@@ -677,7 +983,7 @@ impl Shared {
             victims
         };
         for id in victims {
-            if let Err(e) = self.remove_dir(&id) {
+            if let Err(e) = self.remove(&id) {
                 // Listed again (and weighed again) by the next prune.
                 tracing::debug!(transaction = %id, error = %e, "could not drop an undo record");
             }
@@ -687,16 +993,11 @@ impl Shared {
 
 fn summary(record: RecordFile) -> Summary {
     Summary {
-        transaction_id: record.id,
+        transaction_id: record.id.clone(),
         time_unix_ms: record.time_unix_ms,
+        stored_bytes: record.stored_bytes(),
         tool: record.tool,
         undoes: record.undoes,
-        stored_bytes: record
-            .paths
-            .iter()
-            .filter_map(|p| p.before.as_ref())
-            .map(|b| b.len)
-            .sum(),
         files: record
             .paths
             .into_iter()
@@ -708,29 +1009,116 @@ fn summary(record: RecordFile) -> Summary {
     }
 }
 
-fn read_record(dir: &Path) -> io::Result<RecordFile> {
-    let bytes = fs::read(dir.join(RECORD))?;
-    let record: RecordFile = serde_json::from_slice(&bytes)
-        .map_err(|e| damaged(dir, &format!("its record does not parse: {e}")))?;
-    if record.format != FORMAT {
+/// The record of the transaction at `path` (either layout), without its
+/// contents: only the first line of a file is read.
+fn read_record(path: &Path) -> io::Result<RecordFile> {
+    use std::io::{BufRead, Read};
+    let file = match File::open(path) {
+        Ok(file) if file.metadata()?.is_dir() => return read_record_dir(path),
+        other => other?,
+    };
+    let mut line = Vec::new();
+    io::BufReader::new(file)
+        .take(MAX_HEADER)
+        .read_until(b'\n', &mut line)?;
+    parse_record(path, &line, FORMAT)
+}
+
+/// The record and contents (in path order; `None` for a path absent
+/// before) of the transaction at `path`, in either layout, unchecked
+/// against the hashes.
+fn read_transaction(path: &Path) -> io::Result<(RecordFile, Vec<Option<Vec<u8>>>)> {
+    let bytes = match fs::read(path) {
+        Err(e) if e.kind() == io::ErrorKind::IsADirectory => {
+            let record = read_record_dir(path)?;
+            let mut contents = Vec::with_capacity(record.paths.len());
+            for (i, entry) in record.paths.iter().enumerate() {
+                contents.push(match entry.before {
+                    Some(_) => Some(fs::read(path.join(format!("before-{i}")))?),
+                    None => None,
+                });
+            }
+            return Ok((record, contents));
+        }
+        other => other?,
+    };
+    let end = memchr::memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
+    let record = parse_record(path, &bytes[..end], FORMAT)?;
+    let mut rest = &bytes[end..];
+    let mut contents = Vec::with_capacity(record.paths.len());
+    for entry in &record.paths {
+        contents.push(match &entry.before {
+            None => None,
+            Some(blob) => {
+                let len = usize::try_from(blob.len)
+                    .unwrap_or(usize::MAX)
+                    .min(rest.len());
+                let (content, tail) = rest.split_at(len);
+                rest = tail;
+                Some(content.to_vec())
+            }
+        });
+    }
+    if !rest.is_empty() {
+        return Err(damaged(path, "it is longer than its record says"));
+    }
+    Ok((record, contents))
+}
+
+/// `record.json` of a transaction in the directory layout.
+fn read_record_dir(dir: &Path) -> io::Result<RecordFile> {
+    parse_record(dir, &fs::read(dir.join(RECORD))?, FORMAT_DIR)
+}
+
+fn parse_record(path: &Path, bytes: &[u8], format: u32) -> io::Result<RecordFile> {
+    if bytes.is_empty() {
+        return Err(damaged(path, "it is empty"));
+    }
+    let record: RecordFile = serde_json::from_slice(bytes)
+        .map_err(|e| damaged(path, &format!("its record does not parse: {e}")))?;
+    if record.format != format {
         return Err(damaged(
-            dir,
+            path,
             &format!("unknown record format {}", record.format),
         ));
     }
     Ok(record)
 }
 
-fn damaged(dir: &Path, why: &str) -> io::Error {
+fn damaged(path: &Path, why: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("undo record {} is damaged: {why}", dir.display()),
+        format!("undo record {} is damaged: {why}", path.display()),
     )
 }
 
-/// Writes a new file, without `fsync`: see "Durability" in the module docs.
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    File::create_new(path)?.write_all(bytes)
+/// Writes every part, in order: one `writev(2)` for a whole transaction
+/// unless the kernel takes less. Also what keeps the store thread's calls
+/// apart from a tool call's `write`s while both run: `scripts/fault-points`
+/// aims at the tool thread's N-th `write`, and strace counts per thread.
+fn write_all_vectored(file: &mut File, mut parts: &mut [io::IoSlice<'_>]) -> io::Result<()> {
+    io::IoSlice::advance_slices(&mut parts, 0);
+    while !parts.is_empty() {
+        match file.write_vectored(parts) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => io::IoSlice::advance_slices(&mut parts, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Removes a transaction's file, or its directory in the older layout.
+fn remove_entry(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() == io::ErrorKind::IsADirectory => fs::remove_dir_all(path),
+        // Linux answers EISDIR; POSIX allows EPERM for unlink of a directory.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied && path.is_dir() => {
+            fs::remove_dir_all(path)
+        }
+        other => other,
+    }
 }
 
 /// Whether the server has a store, as the tools see it.
@@ -744,6 +1132,14 @@ pub enum UndoState {
 }
 
 impl UndoState {
+    /// Lets every record queued after an answer reach the store: the
+    /// server calls it before it exits.
+    pub fn flush(&self) {
+        if let UndoState::Open(store) = self {
+            store.settle();
+        }
+    }
+
     /// Opens the store in `dir`, or says why it cannot be used (logged).
     pub fn open(dir: PathBuf, limits: UndoLimits) -> UndoState {
         match UndoStore::open(dir.clone(), limits) {
@@ -785,52 +1181,10 @@ pub fn errno_name(e: &io::Error) -> String {
         .to_string()
 }
 
-/// The SHA-256 of `bytes`, in lowercase hex (the hashes a record holds).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// Refuses a directory (or file) of splice's own state that another user
-/// could have written: not owned by this process's effective user, or
-/// writable by its group or by others. `what` names it in the message,
-/// `option` is the flag that chooses another one.
-pub(crate) fn check_private(
-    meta: &fs::Metadata,
-    path: &Path,
-    what: &str,
-    option: &str,
-) -> io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    if meta.uid() != me {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "{what} {} is owned by uid {}, not by this user (uid {me}); refusing to trust it. \
-                 Remove it if you do not know who made it, or pass {option} DIR (a directory only you can write)",
-                path.display(),
-                meta.uid()
-            ),
-        ));
-    }
-    if meta.mode() & 0o022 != 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "{what} {} is writable by group or others (mode {:o}); refusing to trust it. \
-                 Check its contents, then `chmod go-w` it, or pass {option} DIR",
-                path.display(),
-                meta.mode() & 0o7777
-            ),
-        ));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn edit(path: &str, before: &[u8], after: &[u8]) -> PathRecord {
         PathRecord {
@@ -935,6 +1289,46 @@ mod tests {
     }
 
     #[test]
+    fn at_its_bounds_the_store_reuses_the_oldest_file_for_the_newest() {
+        use std::os::unix::fs::MetadataExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(
+            tmp.path(),
+            UndoLimits {
+                max_transactions: 2,
+                max_bytes: 1000,
+            },
+        );
+        let big = Transaction::now("multi_edit", None, vec![edit("/r/a", &[b'x'; 300], b"1")]);
+        let small = Transaction::now("multi_edit", None, vec![edit("/r/b", b"s", b"2")]);
+        s.record(&big).unwrap();
+        s.record(&small).unwrap();
+        let inode = fs::metadata(s.dir().join(big.id.as_str())).unwrap().ino();
+        // A third, shorter than the file it reuses: the oldest goes, its
+        // inode holds the newest, cut to the newest's length.
+        let third = Transaction::now("multi_edit", None, vec![edit("/r/c", b"c", b"3")]);
+        s.record(&third).unwrap();
+        let ids: Vec<_> = s
+            .list(10)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.transaction_id)
+            .collect();
+        assert_eq!(ids, [third.id.clone(), small.id.clone()]);
+        assert_eq!(
+            fs::metadata(s.dir().join(third.id.as_str())).unwrap().ino(),
+            inode
+        );
+        assert_eq!(s.get(&third.id).unwrap().as_ref(), Some(&third));
+        assert_eq!(s.get(&big.id).unwrap(), None);
+        assert_eq!(
+            fs::read_dir(s.dir()).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
+    }
+
+    #[test]
     fn pruning_weighs_what_another_server_recorded_and_removed() {
         let tmp = tempfile::tempdir().unwrap();
         let limits = UndoLimits {
@@ -970,10 +1364,186 @@ mod tests {
         let s = store(tmp.path(), UndoLimits::default());
         let tx = Transaction::now("multi_edit", None, vec![edit("/r/a", b"before", b"after")]);
         s.record(&tx).unwrap();
-        fs::write(s.dir().join(tx.id.as_str()).join("before-0"), b"BEFORE").unwrap();
+        let file = s.dir().join(tx.id.as_str());
+        let kept = fs::read(&file).unwrap();
+        assert!(
+            kept.ends_with(b"\nbefore"),
+            "{}",
+            String::from_utf8_lossy(&kept)
+        );
+        // The same length, other bytes.
+        let mut other = kept.clone();
+        let n = other.len();
+        other[n - 6..].copy_from_slice(b"BEFORE");
+        fs::write(&file, &other).unwrap();
         let err = s.get(&tx.id).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("does not match its hash"), "{err}");
+        // Torn (what a power loss can leave): refused, and still listed
+        // as what it is while its first line is whole.
+        fs::write(&file, &kept[..n - 3]).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("does not match its hash"), "{err}");
+        assert_eq!(s.list(10).unwrap().len(), 1);
+        // Longer than its record says.
+        fs::write(&file, [&kept[..], b"x"].concat()).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("longer than its record"), "{err}");
+        // Cut inside its first line: refused, and left out of the listing.
+        fs::write(&file, &kept[..10]).unwrap();
+        let err = s.get(&tx.id).unwrap_err();
+        assert!(err.to_string().contains("does not parse"), "{err}");
+        assert!(s.list(10).unwrap().is_empty());
+        fs::write(&file, b"").unwrap();
+        assert_eq!(
+            s.get(&tx.id).unwrap_err().kind(),
+            io::ErrorKind::InvalidData
+        );
+    }
+
+    #[test]
+    fn a_store_in_the_directory_layout_is_still_read_listed_and_pruned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let limits = UndoLimits {
+            max_transactions: 1,
+            max_bytes: 1000,
+        };
+        let s = store(tmp.path(), limits);
+        // What an earlier splice wrote for one edit of /r/a.
+        let old = TransactionId::new(0x19a2b3c4d5e);
+        let dir = s.dir().join(old.as_str());
+        fs::create_dir(&dir).unwrap();
+        let record = json!({
+            "format": 1, "id": old, "time_unix_ms": 0x19a2b3c4d5e_u64, "tool": "multi_edit",
+            "paths": [{"path": "/r/a", "operation": "edit",
+                       "before": {"sha256": sha256_hex(b"old"), "len": 3, "mode": 0o644},
+                       "after_sha256": sha256_hex(b"new")}],
+        });
+        fs::write(dir.join("record.json"), record.to_string()).unwrap();
+        fs::write(dir.join("before-0"), b"old").unwrap();
+        let got = s.get(&old).unwrap().unwrap();
+        assert_eq!(got.paths[0].before, Some((b"old".to_vec(), 0o644)));
+        assert_eq!(s.list(10).unwrap()[0].stored_bytes, 3);
+        fs::write(dir.join("before-0"), b"OLD").unwrap();
+        assert!(
+            s.get(&old)
+                .unwrap_err()
+                .to_string()
+                .contains("does not match its hash")
+        );
+        // A new transaction over the bound of one: the directory goes.
+        let tx = Transaction::now("multi_edit", None, vec![edit("/r/b", b"1", b"2")]);
+        s.record(&tx).unwrap();
+        let listed = s.list(10).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].transaction_id, tx.id);
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn a_pending_transaction_is_kept_only_once_published() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        let tx = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        let pending = s.begin(Arc::clone(&tx));
+        assert_eq!(pending.id(), Some(&tx.id));
+        // Nothing is written while its commit runs.
+        assert_eq!(fs::read_dir(s.dir()).unwrap().count(), 0);
+        assert_eq!(pending.publish().unwrap(), Recorded::Stored);
+        // A reader waits for the write after the answer.
+        assert_eq!(s.get(&tx.id).unwrap().as_ref(), Some(&*tx));
+        assert!(s.dir().join(tx.id.as_str()).is_file());
+
+        // A failed commit drops its Pending: nothing is kept.
+        let failed = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/b", b"1", b"2")],
+        ));
+        drop(s.begin(Arc::clone(&failed)));
+        assert_eq!(s.get(&failed.id).unwrap(), None);
+        let names: Vec<_> = fs::read_dir(s.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            [std::ffi::OsString::from(tx.id.as_str())],
+            "no temporary file left"
+        );
+    }
+
+    #[test]
+    fn a_write_that_fails_after_the_answer_is_reported_not_lost_silently() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        // The store's directory disappears under the server.
+        fs::remove_dir(s.dir()).unwrap();
+        let lost = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        // Answered as recorded: the write comes after the answer.
+        assert_eq!(
+            s.begin(Arc::clone(&lost)).publish().unwrap(),
+            Recorded::Stored
+        );
+        // An undo of it learns why it cannot be undone, not "not found".
+        let err = s.get(&lost.id).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
+        // The next call records before its answer, so the answer says so.
+        let next = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"2", b"3")],
+        ));
+        let err = s.begin(Arc::clone(&next)).publish().unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
+        // Once the store takes a write again, recording is after the answer again.
+        fs::create_dir(s.dir()).unwrap();
+        let back = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"3", b"4")],
+        ));
+        assert_eq!(
+            s.begin(Arc::clone(&back)).publish().unwrap(),
+            Recorded::Stored
+        );
+        assert!(!s.shared.broken.load(Ordering::Relaxed));
+        assert_eq!(s.get(&back.id).unwrap().as_ref(), Some(&*back));
+        let later = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"4", b"5")],
+        ));
+        assert_eq!(
+            s.begin(Arc::clone(&later)).publish().unwrap(),
+            Recorded::Stored
+        );
+        assert_eq!(s.get(&later.id).unwrap().as_ref(), Some(&*later));
+    }
+
+    #[test]
+    fn dropping_the_store_lets_queued_records_reach_the_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tx = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"1", b"2")],
+        ));
+        {
+            let s = store(tmp.path(), UndoLimits::default());
+            s.begin(Arc::clone(&tx)).publish().unwrap();
+        }
+        // Another process, later, without any reader in between.
+        let again = store(tmp.path(), UndoLimits::default());
+        assert_eq!(again.get(&tx.id).unwrap().as_ref(), Some(&*tx));
     }
 
     #[test]
@@ -1001,11 +1571,15 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), UndoLimits::default());
         let half = s.dir().join(".tmp-019a2b3c4d5e-00000001-00000000");
-        fs::create_dir(&half).unwrap();
-        fs::write(half.join("before-0"), b"x").unwrap();
+        fs::write(&half, b"{\"format\": 2").unwrap();
+        // And one an earlier splice left, in the directory layout.
+        let half_dir = s.dir().join(".tmp-019a2b3c4d5e-00000001-00000001");
+        fs::create_dir(&half_dir).unwrap();
+        fs::write(half_dir.join("before-0"), b"x").unwrap();
         assert!(s.list(10).unwrap().is_empty());
         let _ = store(tmp.path(), UndoLimits::default());
         assert!(!half.exists());
+        assert!(!half_dir.exists());
     }
 
     #[test]

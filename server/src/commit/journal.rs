@@ -27,7 +27,6 @@
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -36,6 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
+use super::lock::flock;
 use crate::sandbox::Dir;
 
 /// What a replacement does to its target: install new bytes (an edited or
@@ -233,27 +233,13 @@ pub(crate) fn check_trusted(meta: &fs::Metadata, path: &Path) -> io::Result<()> 
     } else {
         "journal file"
     };
-    crate::undo::check_private(meta, path, what, "--journal-dir")
+    crate::state_dir::check_private(meta, path, what, "--journal-dir")
 }
 
 /// `fsync` of the directory at `dir` (the journal directory, which is the
 /// server's own, outside the roots).
 pub(crate) fn sync_path(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
-}
-
-/// Takes a `flock` on `file`.
-pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
-    loop {
-        // SAFETY: the fd is owned by `file`, open for the duration of the call.
-        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
-    }
 }
 
 fn begin_payload(replacements: &[Record], dirs: &[PathBuf]) -> String {

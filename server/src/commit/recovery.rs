@@ -479,7 +479,7 @@ pub(crate) fn recover(
                 continue;
             }
         }
-        match journal::flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
+        match lock::flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
             Ok(()) => {}
             Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
                 report.skipped_live += 1;

@@ -1,7 +1,7 @@
 //! Finishing single-file commits a crash interrupted, from the names they left.
 //!
-//! A single-file commit has no journal (see the module docs of
-//! [`crate::commit`]): a crash in it leaves its fixed-name staging files
+//! A single-file commit has no journal (see [`super::single`], whose module
+//! docs give the step-by-step power-loss table this sweep answers): a crash in it leaves its fixed-name staging files
 //! `.<name>.splice.{bak-tmp,bak-undo,tmp,undo}` beside the file, hidden but
 //! visible to `git status`. The names themselves say how far the commit got,
 //! because it creates them in that order and renames `bak-tmp` over `.bak`,
@@ -239,6 +239,16 @@ mod tests {
         assert_eq!(parse(OsStr::new(".a.splice-1-2.tmp")), None);
     }
 
+    /// The names in `dir`, sorted.
+    fn sorted_names(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// What a power loss can leave of a single-file commit with a backup
     /// (scripts/power-loss): the file's rename kept, the `.bak`'s (made
     /// first, not yet fsynced) dropped. The sweep finishes the `.bak`.
@@ -255,12 +265,7 @@ mod tests {
         let swept = sweep(&dir, &LockTable::default(), &[]);
         assert!(swept.problems.is_empty(), "{:?}", swept.problems);
         assert_eq!(swept.completed, vec![p("a.txt")]);
-        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(sorted_names(tmp.path()), ["a.txt", "a.txt.bak"]);
         assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "new");
         assert_eq!(std::fs::read_to_string(p("a.txt.bak")).unwrap(), "old");
     }
@@ -281,12 +286,7 @@ mod tests {
         let swept = sweep(&dir, &LockTable::default(), &[]);
         assert!(swept.problems.is_empty(), "{:?}", swept.problems);
         assert_eq!(swept.rolled_back, vec![p("a.txt")]);
-        let mut names: Vec<String> = std::fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["a.txt", "a.txt.bak"]);
+        assert_eq!(sorted_names(tmp.path()), ["a.txt", "a.txt.bak"]);
         assert_eq!(std::fs::read_to_string(p("a.txt")).unwrap(), "old");
         assert_eq!(
             std::fs::read_to_string(p("a.txt.bak")).unwrap(),

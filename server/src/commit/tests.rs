@@ -1,5 +1,5 @@
 //! Unit tests of the commit protocol that need no privileges. Real faults
-//! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/commit_*.rs`.
+//! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/it/commit_*.rs`.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
@@ -285,6 +285,8 @@ fn crash_at(fx: &Fixture, phase: Phase, changes: Vec<FileChange>) {
 fn recovery_after_a_crash_at_every_phase_leaves_all_old_or_all_new() {
     let phases = [
         Phase::Locked,
+        Phase::Begun,
+        Phase::Staged,
         Phase::Prepared,
         Phase::Renamed(0),
         Phase::Renamed(2),
@@ -308,10 +310,10 @@ fn recovery_after_a_crash_at_every_phase_leaves_all_old_or_all_new() {
             assert_eq!(report.transactions.len(), 1, "{phase:?}");
             let t = &report.transactions[0];
             assert!(t.problems.is_empty(), "{phase:?}: {:?}", t.problems);
-            let outcome = if expect_new {
-                RecoveryOutcome::Completed
-            } else {
-                RecoveryOutcome::RolledBack
+            let outcome = match phase {
+                Phase::Committed => RecoveryOutcome::Completed,
+                Phase::Begun | Phase::Staged => RecoveryOutcome::Discarded,
+                _ => RecoveryOutcome::RolledBack,
             };
             assert_eq!(t.outcome, outcome, "{phase:?}");
         }
@@ -555,6 +557,8 @@ fn creations_deletions_and_moves_commit_and_recover_at_every_phase() {
     let phases = [
         None,
         Some(Phase::Locked),
+        Some(Phase::Begun),
+        Some(Phase::Staged),
         Some(Phase::Prepared),
         Some(Phase::Renamed(0)),
         Some(Phase::Renamed(2)),

@@ -2,7 +2,7 @@
 //! between a real directory and a symlink to a directory outside the root,
 //! as fast as it can (`renameat2(RENAME_EXCHANGE)`, so the name always
 //! exists), while other threads run 10,000 edit calls on `root/dir/f`
-//! through the real tool path (`ops::multi_edit`: resolution, read, engine,
+//! through the real tool path (`tools::multi_edit`: resolution, read, engine,
 //! commit). The outside directory must come out byte-identical, no call may
 //! return its content, and every call must either succeed or fail with a
 //! clean, expected code.
@@ -22,7 +22,7 @@ use serde_json::json;
 use splice_server::args;
 use splice_server::commit::{Committer, Wait};
 use splice_server::config::{Config, Limits};
-use splice_server::ops;
+use splice_server::tools::multi_edit;
 
 const CALLS: usize = 10_000;
 const CALLERS: usize = 2;
@@ -126,7 +126,7 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
                         "include_content": true,
                     });
                     let req = args::decode_multi_edit(&v, &cfg.limits).unwrap();
-                    let outcome = match ops::multi_edit(&cfg, &committer, &req, Wait::PATIENT) {
+                    let outcome = match multi_edit::run(&cfg, &committer, &req, Wait::PATIENT) {
                         Ok(ok) => {
                             let content = ok.file.final_content.unwrap_or_default();
                             assert!(

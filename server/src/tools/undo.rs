@@ -1,4 +1,5 @@
-//! The `undo` and `list_transactions` tools as plain functions (issue #14).
+//! The `undo` tool: puts back every path a committed call touched, as one
+//! transaction of its own.
 //!
 //! An undo is a transaction like any other: it reads the record of the call
 //! to undo from the store ([`crate::undo`]), checks that every path it
@@ -7,24 +8,21 @@
 //! and its journal, each path from its current state back to its recorded
 //! state before. A path that changed since makes the whole undo refuse
 //! (`UNDO_CONFLICT`, naming every such path) before anything is written.
-//! The undo is recorded in turn (`undoes` names the transaction it undid),
-//! so undoing it redoes the call. Undo writes no `.bak`.
+//! The undo is recorded in turn (`record`; `undoes` names the
+//! transaction it undid), so undoing it redoes the call. Undo writes no
+//! `.bak`.
 //!
 //! Paths are resolved again through the sandbox against the call's roots,
-//! so a transaction recorded under wider roots cannot be undone (or listed)
-//! from narrower ones. Nothing here knows about MCP.
+//! so a transaction recorded under wider roots cannot be undone from
+//! narrower ones.
 
-use std::path::PathBuf;
-
+use super::record::{self, Undoable};
 use crate::args::{FileArgs, UndoRequest};
 use crate::commit::{Before, CommitError, Committer, PathChange, Wait};
 use crate::config::Config;
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot, FsErrorKind};
-use crate::ops::{self, Recording, Undoable};
-use crate::response::{
-    ListTransactionsSuccess, ListedFile, ListedTransaction, UndoSuccess, UndoneFile,
-};
+use crate::response::{UndoSuccess, UndoneFile};
 use crate::sandbox::{self, Found};
 use crate::taxonomy::{ChangedFile, ErrorEnvelope};
 use crate::undo::{self, Operation, TransactionId, UndoState};
@@ -37,7 +35,7 @@ enum Now {
 }
 
 /// Runs `undo`.
-pub fn undo(
+pub fn run(
     cfg: &Config,
     committer: &Committer,
     req: &UndoRequest,
@@ -122,7 +120,7 @@ pub fn undo(
             file_path: p.path.display().to_string(),
             action: action.to_string(),
             written: false,
-            sha256: after.as_deref().map(undo::sha256_hex),
+            sha256: after.as_deref().map(crate::fsio::sha256_hex),
         });
         operations.push(inverse(p.operation, p.before.is_some()));
         changes.push(PathChange {
@@ -144,19 +142,17 @@ pub fn undo(
             files,
         });
     }
-    let recording: Vec<Recording> = changes
-        .iter()
-        .zip(&operations)
-        .zip(&files)
-        .map(|((c, &op), f)| Recording::of(c, op, f.sha256.clone()))
-        .collect();
+    let recorder = record::start(cfg, "undo", Some(id.clone()), &changes, &operations, |k| {
+        files[k].sha256.clone()
+    });
     let never = |_: usize, _: &std::fs::File| Ok::<_, std::convert::Infallible>(None);
     match committer.commit_paths(changes, wait, never) {
         Ok(report) => {
             for (f, r) in files.iter_mut().zip(&report.files) {
                 f.written = r.written;
             }
-            let undoable = ops::record(cfg, "undo", Some(id.clone()), recording);
+            // Recorded even if nothing needed writing: its id says it ran.
+            let undoable = recorder.finish(true, Vec::new());
             Ok(UndoSuccess {
                 success: true,
                 message: format!(
@@ -232,104 +228,9 @@ fn unavailable(dir: &std::path::Path, os_error: &str, id: &TransactionId) -> Err
         .build()
 }
 
-/// Runs `list_transactions`: the most recent transactions whose every path
-/// is inside the call's roots, newest first, at most `limit`.
-pub fn list_transactions(
-    cfg: &Config,
-    limit: u64,
-) -> Result<ListTransactionsSuccess, ErrorEnvelope> {
-    let store = match &cfg.undo {
-        UndoState::Open(store) => store,
-        UndoState::Unavailable { dir, os_error } => {
-            return Err(ErrorEnvelope::undo_unavailable(
-                os_error.clone(),
-                dir.display().to_string(),
-            )
-            .build());
-        }
-    };
-    let all = store.list(usize::MAX).map_err(|e| {
-        ErrorEnvelope::undo_unavailable(undo::errno_name(&e), store.dir().display().to_string())
-            .build()
-    })?;
-    let transactions: Vec<ListedTransaction> = all
-        .into_iter()
-        .filter(|t| {
-            t.files
-                .iter()
-                .all(|f| cfg.contains(&PathBuf::from(&f.path)))
-        })
-        .take(limit as usize)
-        .map(|t| ListedTransaction {
-            transaction_id: t.transaction_id.to_string(),
-            time: rfc3339(t.time_unix_ms),
-            time_unix_ms: t.time_unix_ms,
-            tool: t.tool,
-            undoes: t.undoes.map(|u| u.to_string()),
-            files: t
-                .files
-                .into_iter()
-                .map(|f| ListedFile {
-                    file_path: f.path,
-                    operation: operation_name(f.operation).to_string(),
-                })
-                .collect(),
-        })
-        .collect();
-    Ok(ListTransactionsSuccess {
-        success: true,
-        message: format!(
-            "{} transaction(s) that can be undone, newest first",
-            transactions.len()
-        ),
-        transactions,
-    })
-}
-
-fn operation_name(op: Operation) -> &'static str {
-    match op {
-        Operation::Edit => "edit",
-        Operation::Create => "create",
-        Operation::Delete => "delete",
-        Operation::MoveFrom => "move_from",
-        Operation::MoveTo => "move_to",
-    }
-}
-
-/// `ms` since the Unix epoch as RFC 3339 UTC, to the millisecond.
-fn rfc3339(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        ms % 1000
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rfc3339_matches_known_instants() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(rfc3339(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(rfc3339(1_795_824_000_000), "2026-11-28T00:00:00.000Z");
-    }
 
     #[test]
     fn the_inverse_of_each_operation() {
