@@ -96,7 +96,7 @@ fn client_roots_narrow_in_2026_07_28_through_an_input_request() {
     assert_eq!(e["error_code"], "PATH_OUTSIDE_ROOTS", "{r}");
     assert_eq!(e["context"]["roots_source"], "client", "{e}");
     // Only the hint of this rule (and the general one) is sent.
-    assert_eq!(roots_hints(&e), vec!["overlap"], "{e}");
+    assert_eq!(roots_hints(e), vec!["overlap"], "{e}");
     assert!(!e.to_string().contains(&*sub.to_string_lossy()), "{e}");
 
     // An empty list leaves nothing editable, and says so.

@@ -468,11 +468,12 @@ async fn repair_corpus() {
     for f in &failures {
         println!("  not solved: {f}");
     }
-    if failed_calls > 0 {
+    if let (Some(envelope), Some(hints)) = (
+        envelope_bytes.checked_div(failed_calls),
+        hint_bytes.checked_div(failed_calls),
+    ) {
         println!(
-            "bytes per failed call ({failed_calls} calls): envelope {} B, of which recovery_hints {} B",
-            envelope_bytes / failed_calls,
-            hint_bytes / failed_calls
+            "bytes per failed call ({failed_calls} calls): envelope {envelope} B, of which recovery_hints {hints} B"
         );
     }
     if std::env::var_os("SPLICE_REPAIR_REPORT_ONLY").is_some() {
