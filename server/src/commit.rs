@@ -145,6 +145,8 @@ pub struct Committer {
     settings: Settings,
     locks: LockTable,
     lock_timeout: Duration,
+    /// Directories known to hold no staging names (not listed again).
+    clean_dirs: sweep::CleanDirs,
 }
 
 impl std::fmt::Debug for Committer {
@@ -181,6 +183,7 @@ impl Committer {
             },
             locks: LockTable::default(),
             lock_timeout: Duration::from_secs(10),
+            clean_dirs: sweep::CleanDirs::default(),
         })
     }
 
@@ -247,8 +250,10 @@ impl Committer {
     }
 
     /// Finishes interrupted single-file commits in the directories of this
-    /// commit (the caller holds the locks of `own`, its files there).
-    fn sweep_dirs(&self, changes: &[PathChange], writes: &[usize]) {
+    /// commit (the caller holds the locks of `own`, its files there), except
+    /// in those unchanged since this process left them clean. True if every
+    /// directory is now clean: nothing skipped as busy, nothing failed.
+    fn sweep_dirs(&self, changes: &[PathChange], writes: &[usize]) -> bool {
         let mut dirs: std::collections::BTreeMap<&Path, (&crate::sandbox::Dir, Vec<&OsStr>)> =
             std::collections::BTreeMap::new();
         for &i in writes {
@@ -260,12 +265,18 @@ impl Committer {
                 .1
                 .push(s.name.as_os_str());
         }
+        let mut clean = true;
         for (dir, own) in dirs.values() {
+            if self.clean_dirs.holds(dir) {
+                continue;
+            }
             let swept = sweep::sweep(dir, &self.locks, own);
             for problem in &swept.problems {
                 tracing::warn!(%problem, "could not finish an interrupted single-file commit");
             }
+            clean &= swept.busy.is_empty() && swept.problems.is_empty();
         }
+        clean
     }
 
     /// Writes every change or none. See the module docs for the protocol.
@@ -425,9 +436,7 @@ impl Committer {
         }
         // Staging names an interrupted single-file commit left in these
         // directories (it has no journal): finish it first.
-        if !writes.is_empty() {
-            self.sweep_dirs(changes, &writes);
-        }
+        let swept_clean = !writes.is_empty() && self.sweep_dirs(changes, &writes);
         match writes[..] {
             [] => {}
             [i] if changes[i].is_edit() => {
@@ -436,13 +445,16 @@ impl Committer {
                 else {
                     unreachable!("an edit has a snapshot, new bytes and a locked file");
                 };
-                let backup =
+                let done =
                     SingleFile::new(&self.settings, snapshot, after, changes[i].backup, meta)
                         .stage()?
                         .rename()?
                         .commit()?;
+                if swept_clean && done.clean {
+                    self.clean_dirs.mark(&snapshot.dir);
+                }
                 report.files[i].written = true;
-                report.files[i].backup_path = backup;
+                report.files[i].backup_path = done.backup;
             }
             _ => Transaction::begin(&self.settings, changes, &writes)?
                 .stage(current)?

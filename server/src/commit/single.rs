@@ -94,6 +94,15 @@ struct Backup {
     old: Option<Lstat>,
 }
 
+/// What a finished single-file commit leaves.
+pub(super) struct Committed {
+    /// The `.bak` written, if any.
+    pub backup: Option<PathBuf>,
+    /// Every staging name is gone (a failed removal leaves one for the
+    /// sweep).
+    pub clean: bool,
+}
+
 /// One single-file commit (see the module docs): each step consumes it and
 /// gives it back or, on failure, undoes what it did and gives the
 /// [`CommitFailure`]. Dropped half-way (a panic, a crash), its staging names
@@ -230,8 +239,9 @@ impl<'a> SingleFile<'a> {
 
     /// Step 5: the directory's fsync (the file is only reported written once
     /// its rename is durable; a failure puts the original back), then the
-    /// undo names go. Returns the `.bak` written, if any.
-    pub(super) fn commit(self) -> Result<Option<PathBuf>, CommitFailure> {
+    /// undo names go. Returns the `.bak` written, if any, and whether the
+    /// undo names are gone.
+    pub(super) fn commit(self) -> Result<Committed, CommitFailure> {
         if self.settings.durable
             && let Err(e) = self.dir.sync()
         {
@@ -248,8 +258,11 @@ impl<'a> SingleFile<'a> {
         {
             leftovers.push(&bak.undo);
         }
-        self.remove(&leftovers);
-        Ok(self.backup.map(|bak| bak.path))
+        let clean = self.remove(&leftovers);
+        Ok(Committed {
+            backup: self.backup.map(|bak| bak.path),
+            clean,
+        })
     }
 
     /// Undoes a commit that failed before the file's rename: removes every

@@ -25,12 +25,14 @@
 //! It runs on the next commit in that directory and from `splice recover`
 //! (over every directory of the roots). A file whose lock another process
 //! or another call of this one holds is skipped: its names may belong to a
-//! live commit.
+//! live commit. A commit skips the listing when the directory has not
+//! changed since this process's last clean commit there ([`CleanDirs`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::lock::{self, LockTable};
@@ -66,6 +68,73 @@ impl Swept {
         self.completed.extend(other.completed);
         self.busy.extend(other.busy);
         self.problems.extend(other.problems);
+    }
+}
+
+/// Directories this process knows hold no staging names, so that a commit
+/// does not list its directory every time: listing is `O(entries)`, and in a
+/// directory of 20,000 files it cost every edit about 10 ms of
+/// `getdents64`.
+///
+/// A directory is known clean *at a stamp*: its device and inode and its
+/// modification and change times, read with `fstat` right after a
+/// single-file commit of this process left it clean (the commit's sweep
+/// finished everything it found and the commit removed its own undo names).
+/// Staging names only appear by adding entries to the directory, which moves
+/// both times, so while the stamp is unchanged the directory cannot hold new
+/// ones and is not listed again. Any other change (another process's
+/// commit, an editor's save, what a crash of another server left) moves the
+/// stamp, and the next commit there lists it as before.
+///
+/// What it gives up: names that another process creates in the instant
+/// between this process's last rename in the directory and its `fstat` (or
+/// within the same tick of a kernel without fine-grained timestamps), and
+/// that this other process then leaves behind by dying, wait for the next
+/// change of the directory, the next start of a server, or `splice recover`.
+/// The file they belong to is entirely old or entirely new either way (one
+/// rename); only the hidden names and, with a backup, the `.bak` wait.
+#[derive(Debug, Default)]
+pub(crate) struct CleanDirs(Mutex<HashMap<(u64, u64), [i64; 4]>>);
+
+/// Directories remembered at most; past it the memory starts over (each
+/// forgotten directory is listed once more).
+const CLEAN_DIRS_MAX: usize = 4096;
+
+impl CleanDirs {
+    /// `dir`'s identity and stamp, or `None` if `fstat` fails.
+    fn stamp(dir: &Dir) -> Option<((u64, u64), [i64; 4])> {
+        let st = rustix::fs::fstat(dir.fd()).ok()?;
+        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+        Some((
+            (st.st_dev as u64, st.st_ino as u64),
+            [
+                st.st_mtime as i64,
+                st.st_mtime_nsec as i64,
+                st.st_ctime as i64,
+                st.st_ctime_nsec as i64,
+            ],
+        ))
+    }
+
+    /// True if `dir` is unchanged since it was last [`CleanDirs::mark`]ed.
+    pub(crate) fn holds(&self, dir: &Dir) -> bool {
+        let Some((id, now)) = Self::stamp(dir) else {
+            return false;
+        };
+        let known = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        known.get(&id) == Some(&now)
+    }
+
+    /// Remembers `dir`, as it is now, as holding no staging names.
+    pub(crate) fn mark(&self, dir: &Dir) {
+        let Some((id, now)) = Self::stamp(dir) else {
+            return;
+        };
+        let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if known.len() >= CLEAN_DIRS_MAX && !known.contains_key(&id) {
+            known.clear();
+        }
+        known.insert(id, now);
     }
 }
 

@@ -727,3 +727,36 @@ fn a_begun_journal_whose_temp_a_power_loss_dropped_is_discarded() {
     assert_eq!(fx.listing(), before);
     assert!(fx.journal_is_empty());
 }
+
+/// A commit lists its directory for an interrupted commit's names only when
+/// the directory changed since this process left it clean: after a clean
+/// commit it is known clean; names planted since (as a crash of another
+/// server leaves them) change it, and the next commit there finishes them.
+#[test]
+fn a_directory_left_clean_is_not_listed_again_until_it_changes() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "one");
+    let b = fx.write("b.txt", "kept");
+    let c = fx.committer();
+    let dir = crate::sandbox::Dir::open_nofollow(fx.dir.path()).unwrap();
+    assert!(
+        !c.clean_dirs.holds(&dir),
+        "nothing is known before a commit"
+    );
+    c.commit(vec![fx.change("a.txt", "two", false)]).unwrap();
+    assert!(
+        c.clean_dirs.holds(&dir),
+        "a clean commit marks its directory"
+    );
+
+    // An interrupted commit of b.txt: its temp and its undo link.
+    fs::write(fx.dir.path().join(".b.txt.splice.tmp"), "half").unwrap();
+    fs::hard_link(&b, fx.dir.path().join(".b.txt.splice.undo")).unwrap();
+    assert!(!c.clean_dirs.holds(&dir), "new names change the directory");
+    c.commit(vec![fx.change("a.txt", "three", false)]).unwrap();
+    assert_eq!(
+        fx.listing(),
+        listing_of(&[("a.txt", "three"), ("b.txt", "kept")])
+    );
+    assert!(c.clean_dirs.holds(&dir));
+}

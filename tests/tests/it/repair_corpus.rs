@@ -338,16 +338,7 @@ fn repair(edits: &[EditSpec], result: &Value) -> Option<Vec<EditSpec>> {
     // The file's exact text where old_string matches but for look-alike
     // characters, spelled with JSON escapes: copied as is.
     if let Some(literal) = result["context"]["lookalike_match"]["file_text"].as_str() {
-        let block: String = serde_json::from_str(literal).ok()?;
-        let base = failed.old.trim_end_matches('\n');
-        let merged = merge3(base, &block, failed.new.trim_end_matches('\n'))?;
-        let mut retry = edits.to_vec();
-        retry[index] = EditSpec {
-            old: block,
-            new: merged,
-            all: failed.all,
-        };
-        return Some(retry);
+        return retry_on(edits, index, serde_json::from_str(literal).ok()?);
     }
     let snippet = perceived(result["context"]["snippet"].as_str()?);
     let snippet = snippet.as_str();
@@ -371,7 +362,13 @@ fn repair(edits: &[EditSpec], result: &Value) -> Option<Vec<EditSpec>> {
     if score < 0.6 {
         return None;
     }
-    let block = lines[start..start + len].join("\n");
+    retry_on(edits, index, lines[start..start + len].join("\n"))
+}
+
+/// The retry of `edits` with edit `index` aimed at `block`, text copied
+/// from the answer, its change ported onto it by [`merge3`].
+fn retry_on(edits: &[EditSpec], index: usize, block: String) -> Option<Vec<EditSpec>> {
+    let failed = &edits[index];
     let base = failed.old.trim_end_matches('\n');
     let merged = merge3(base, &block, failed.new.trim_end_matches('\n'))?;
     let mut retry = edits.to_vec();
@@ -433,6 +430,9 @@ async fn repair_corpus() {
     let server = Server::in_root(&root_path).await;
     let mut groups: BTreeMap<String, Score> = BTreeMap::new();
     let mut failures = Vec::new();
+    // What a model reads per failed call: the envelope's compact JSON, and
+    // the part of it that is `recovery_hints` (docs/benchmarks.md).
+    let (mut failed_calls, mut envelope_bytes, mut hint_bytes) = (0usize, 0usize, 0usize);
     for case in &cases {
         let original = std::fs::read_to_string(dir.join("files").join(&case.file)).unwrap();
         let expected = apply_wants(&original, &case.wants, &case.name);
@@ -462,6 +462,9 @@ async fn repair_corpus() {
                 "{}: a failed call changed the file",
                 case.name
             );
+            failed_calls += 1;
+            envelope_bytes += result.structured.to_string().len();
+            hint_bytes += result.structured["recovery_hints"].to_string().len();
             if attempt == 1 {
                 break;
             }
@@ -494,6 +497,14 @@ async fn repair_corpus() {
     println!("{:<20} {cases_n:>6} {solved:>7} {wrong:>6}", "total");
     for f in &failures {
         println!("  not solved: {f}");
+    }
+    if let (Some(envelope), Some(hints)) = (
+        envelope_bytes.checked_div(failed_calls),
+        hint_bytes.checked_div(failed_calls),
+    ) {
+        println!(
+            "bytes per failed call ({failed_calls} calls): envelope {envelope} B, of which recovery_hints {hints} B"
+        );
     }
     if std::env::var_os("SPLICE_REPAIR_REPORT_ONLY").is_some() {
         return;
