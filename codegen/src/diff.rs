@@ -28,7 +28,7 @@
 use std::fmt::Write as _;
 
 use crate::span::Loc;
-use crate::spec::{Code, Lifecycle, Spec};
+use crate::spec::{Code, HintCondition, Lifecycle, Spec};
 
 /// Whether a change can break a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -295,6 +295,12 @@ fn erase_locs(mut s: Spec) -> Spec {
         }
         for h in &mut c.recovery_hints {
             z(&mut h.loc);
+        }
+        for cond in c.hint_conditions.iter_mut().flatten() {
+            z(&mut cond.field.loc);
+            for v in &mut cond.values {
+                z(&mut v.loc);
+            }
         }
         for f in c.required_context.iter_mut().chain(&mut c.optional_context) {
             z(&mut f.loc);
@@ -841,16 +847,25 @@ impl Differ {
             }
         }
         let hints = |c: &Code| {
-            c.recovery_hints
-                .iter()
-                .map(|h| h.value.clone())
+            c.hints()
+                .map(|(h, cond)| (h.value.clone(), cond.map(HintCondition::describe)))
                 .collect::<Vec<_>>()
         };
         if hints(o) != hints(n) {
             let loc = n.recovery_hints.first().map_or(n.name.loc, |h| h.loc);
+            let conditional = |c: &Code| c.hint_conditions.iter().flatten().count();
+            let detail = match (conditional(o), conditional(n)) {
+                (a, b) if a == b => String::new(),
+                (_, 0) => "; every hint is sent again".to_string(),
+                (_, b) => format!(
+                    "; {b} of {} now sent only when their condition holds (an envelope carries \
+                     fewer hints; docs/errors.md lists each with its condition)",
+                    n.recovery_hints.len()
+                ),
+            };
             self.compatible(
                 Some(loc),
-                format!("recovery hints of code `{name}` changed"),
+                format!("recovery hints of code `{name}` changed{detail}"),
             );
         }
         let params = |c: &Code| {

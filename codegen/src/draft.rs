@@ -128,6 +128,8 @@ pub(crate) struct DraftCode {
     pub broken_params: Vec<String>,
     /// The list (with the location of the list itself) when written.
     pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
+    /// One entry per hint of `recovery_hints` (see `Code::hint_conditions`).
+    pub hint_conditions: Vec<Option<crate::spec::HintCondition>>,
     /// Part of `context` could not be read (already reported); templates
     /// naming context fields are then not checked.
     pub context_broken: bool,
@@ -266,6 +268,7 @@ impl Draft {
                     message: c.message?,
                     params: c.params,
                     recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
+                    hint_conditions: c.hint_conditions,
                     required_context: c.required_context,
                     optional_context: c.optional_context,
                     since: c.since?,

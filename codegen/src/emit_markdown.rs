@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement};
-use crate::spec::{Code, EXAMPLE_SELF, Lifecycle, ParamType, Spec};
+use crate::spec::{Code, EXAMPLE_SELF, HintCondition, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
 pub const EXAMPLE_MARKER: &str = "<!-- example-envelope -->";
@@ -44,7 +44,7 @@ pub fn emit(spec: &Spec) -> String {
     let _ = writeln!(
         out,
         "Taxonomy version **{}**. Envelope schema: `{}` (`schema/error-envelope.schema.json`); \
-         TypeScript declarations: `schema/error-envelope.d.ts`; \
+         TypeScript module: `schema/error-envelope.js` with `schema/error-envelope.d.ts`; \
          Python types: `schema/error_envelope.py`.\n",
         spec.taxonomy.version.value,
         spec.taxonomy.schema_id()
@@ -226,8 +226,15 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
         out.push('\n');
     }
     out.push_str("**Recovery hints:**\n\n");
-    for hint in &code.recovery_hints {
-        let _ = writeln!(out, "- {}", hint.value);
+    for (hint, cond) in code.hints() {
+        match cond {
+            None => {
+                let _ = writeln!(out, "- {}", hint.value);
+            }
+            Some(cond) => {
+                let _ = writeln!(out, "- (sent when {}) {}", cond.describe(), hint.value);
+            }
+        }
     }
     out.push('\n');
 
@@ -316,12 +323,24 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
     );
     env.insert("retryable".into(), json!(code.retryable));
     env.insert("cause".into(), json!(code.cause.as_str()));
+    // As the server sends it: general hints, and each conditional one whose
+    // field has one of its values in this example.
+    let applies = |cond: Option<&HintCondition>| {
+        cond.is_none_or(|c| {
+            values.iter().any(|(name, v)| {
+                *name == c.field.value
+                    && c.values
+                        .iter()
+                        .any(|w| v.as_str() == Some(w.value.as_str()))
+            })
+        })
+    };
     env.insert(
         "recovery_hints".into(),
         Value::Array(
-            code.recovery_hints
-                .iter()
-                .map(|h| json!(render(&h.value, &values)))
+            code.hints()
+                .filter(|(_, cond)| applies(*cond))
+                .map(|(h, _)| json!(render(&h.value, &values)))
                 .collect(),
         ),
     );

@@ -201,7 +201,9 @@ pub fn emit(spec: &Spec) -> String {
         "    ",
         "What the taxonomy says about one error code.\n\n\
          `recovery_hints` are the spec's templates: an envelope carries them with\n\
-         their `{placeholders}` filled in.",
+         their `{placeholders}` filled in, the general ones always and a conditional\n\
+         one (`hint_conditions[i]` is `(field, values)`) only when its context field\n\
+         has one of the values.",
     );
     out.push('\n');
     for (field, ty, text) in [
@@ -223,6 +225,11 @@ pub fn emit(spec: &Spec) -> String {
             "recovery_hints",
             "tuple[str, ...]",
             "Recovery hint templates, most relevant first.",
+        ),
+        (
+            "hint_conditions",
+            "tuple[tuple[str, tuple[str, ...]] | None, ...]",
+            "Per hint: None (general), or the field and values for which it is sent.",
         ),
         (
             "required_fields",
@@ -359,6 +366,18 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
         out,
         "        recovery_hints={},",
         py_tuple(code.recovery_hints.iter().map(|h| py_str(&h.value)))
+    );
+    let _ = writeln!(
+        out,
+        "        hint_conditions={},",
+        py_tuple(code.hints().map(|(_, cond)| match cond {
+            None => "None".to_string(),
+            Some(c) => format!(
+                "({}, {})",
+                py_str(&c.field.value),
+                py_tuple_inline(c.values.iter().map(|v| py_str(&v.value)))
+            ),
+        }))
     );
     let _ = writeln!(
         out,
@@ -638,6 +657,15 @@ fn py_bool(b: bool) -> &'static str {
 }
 
 /// `()`, `("a",)` or one item a line, as an argument of a `CodeInfo(...)`.
+/// `("a", "b")` on one line; `("a",)` for one item.
+fn py_tuple_inline(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
 fn py_tuple(items: impl Iterator<Item = String>) -> String {
     let items: Vec<String> = items.collect();
     match items.len() {

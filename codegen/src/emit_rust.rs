@@ -798,6 +798,7 @@ fn emit_builders(spec: &Spec) -> TokenStream {
             code.name.value
         );
         let prefix = quote!(super::);
+        let select_hints = select_hints(spec, code, &prefix);
         let setters = spec.optional_fields(code).into_iter().map(|f| {
             let method = field_ident(f);
             let setter = setter_ident(f);
@@ -843,16 +844,21 @@ fn emit_builders(spec: &Spec) -> TokenStream {
             impl #name {
                 #(#setters)*
 
-                /// The finished envelope.
+                /// The finished envelope, with the recovery hints that apply
+                /// to it: the general ones, and each conditional one whose
+                /// context field has one of its values.
                 pub fn build(self) -> super::ErrorEnvelope {
-                    self.envelope
+                    #[allow(unused_mut)]
+                    let mut envelope = self.envelope;
+                    #select_hints
+                    envelope
                 }
             }
 
             #[automatically_derived]
             impl ::core::convert::From<#name> for super::ErrorEnvelope {
                 fn from(builder: #name) -> Self {
-                    builder.envelope
+                    builder.build()
                 }
             }
         }
@@ -865,6 +871,42 @@ fn emit_builders(spec: &Spec) -> TokenStream {
         pub mod builder {
             #(#builders)*
         }
+    }
+}
+
+/// The statements of `build()` that drop the conditional hints whose
+/// condition does not hold (nothing for a code with general hints only).
+/// The constructor rendered every hint in spec order, so hint `i` of the
+/// envelope is hint `i` of the spec until this runs, once.
+fn select_hints(spec: &Spec, code: &Code, prefix: &TokenStream) -> TokenStream {
+    if code.hint_conditions.iter().all(Option::is_none) {
+        return TokenStream::new();
+    }
+    let keep = code.hints().map(|(_, cond)| {
+        let Some(cond) = cond else {
+            return quote!(true);
+        };
+        let Some(field) = spec.field(&cond.field.value) else {
+            return quote!(false);
+        };
+        let FieldType::Enum(ty) = field.ty() else {
+            return quote!(false);
+        };
+        let name = field_ident(field);
+        let ty = ident(ty);
+        let variants = cond.values.iter().map(|v| ident(&upper_camel(&v.value)));
+        let value = match field.placement() {
+            Placement::TopLevel => quote!(envelope.#name.as_ref()),
+            Placement::Context => quote!(envelope.context.as_ref().and_then(|c| c.#name.as_ref())),
+        };
+        quote!(::core::matches!(#value, ::core::option::Option::Some(#(#prefix #ty::#variants)|*)))
+    });
+    quote! {
+        let keep = [#(#keep),*];
+        let mut keep = keep.iter();
+        envelope
+            .recovery_hints
+            .retain(|_| keep.next().copied().unwrap_or(true));
     }
 }
 

@@ -17,8 +17,11 @@ use crate::draft::{
 };
 use crate::envelope::{CARRIES, Carries, Envelope, Member as EnvMember};
 use crate::span::{Loc, Spanned};
-use crate::spec::{Cause, Param, ParamType};
+use crate::spec::{Cause, HintCondition, Param, ParamType};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
+
+/// Keys of a conditional recovery hint.
+const HINT_KEYS: &[&str] = &["text", "when"];
 
 const TOP_KEYS: &[&str] = &[
     "taxonomy",
@@ -630,7 +633,13 @@ impl Lower {
                 .get("params")
                 .map(|n| self.params(n, &owner))
                 .unwrap_or_default();
-            let recovery_hints = f.get("recovery_hints").and_then(|n| self.hints(n, &owner));
+            let (recovery_hints, hint_conditions) = match f.get("recovery_hints") {
+                Some(n) => match self.hints(n, &owner) {
+                    Some((hints, conditions)) => (Some(hints), conditions),
+                    None => (None, Vec::new()),
+                },
+                None => (None, Vec::new()),
+            };
             let reported = self.diags.len();
             let (required_context, optional_context) = match f.get("context") {
                 Some(n) => self.context(n, &owner, f.key_loc("context").unwrap_or(n.loc)),
@@ -685,6 +694,7 @@ impl Lower {
                 recovery_hints_broken: recovery_hints.is_none()
                     && f.get("recovery_hints").is_some(),
                 recovery_hints,
+                hint_conditions,
                 required_context,
                 optional_context,
                 since,
@@ -795,7 +805,16 @@ impl Lower {
         (out, broken)
     }
 
-    fn hints(&mut self, node: &Node, owner: &str) -> Option<Spanned<Vec<Spanned<String>>>> {
+    /// `recovery_hints`: each entry a string (a general hint) or
+    /// `{ text: ..., when: { field: value | [values] } }` (a hint that applies
+    /// only when the envelope carries `field` with one of the values; the
+    /// field and values are checked in `validate`).
+    #[allow(clippy::type_complexity)]
+    fn hints(
+        &mut self,
+        node: &Node,
+        owner: &str,
+    ) -> Option<(Spanned<Vec<Spanned<String>>>, Vec<Option<HintCondition>>)> {
         let NodeKind::Seq(items) = &node.kind else {
             self.push(wrong_type(
                 node,
@@ -805,11 +824,77 @@ impl Lower {
             ));
             return None;
         };
-        let hints = items
-            .iter()
-            .filter_map(|n| self.line(n, "recovery_hints", owner))
-            .collect();
-        Some(Spanned::new(hints, node.loc))
+        let mut hints = Vec::new();
+        let mut conditions = Vec::new();
+        for n in items {
+            if !matches!(n.kind, NodeKind::Map(_)) {
+                if let Some(h) = self.line(n, "recovery_hints", owner) {
+                    hints.push(h);
+                    conditions.push(None);
+                }
+                continue;
+            }
+            let what = format!("a recovery hint of {owner}");
+            let Some(f) = self.fields(n, &what, HINT_KEYS, HINT_KEYS, n.loc, &what) else {
+                continue;
+            };
+            let text = f.get("text").and_then(|t| self.line(t, "text", &what));
+            let when = f.get("when").and_then(|w| self.condition(w, &what));
+            if let (Some(text), Some(when)) = (text, when) {
+                hints.push(text);
+                conditions.push(Some(when));
+            }
+        }
+        Some((Spanned::new(hints, node.loc), conditions))
+    }
+
+    /// `when: { field: value }` or `when: { field: [value, ...] }`.
+    fn condition(&mut self, node: &Node, owner: &str) -> Option<HintCondition> {
+        let what = format!("`when` of {owner}");
+        let help = "write `when: { field: value }` or `when: { field: [value, ...] }`, \
+                    naming one enum context field the code carries";
+        let NodeKind::Map(entries) = &node.kind else {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("{what} must be a mapping, found {}", node.describe()),
+                )
+                .with_help(help),
+            );
+            return None;
+        };
+        let [(k, v)] = entries.as_slice() else {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!(
+                        "{what} must name exactly one field, found {}",
+                        entries.len()
+                    ),
+                )
+                .with_help(help),
+            );
+            return None;
+        };
+        let field = self.key(k, "field name")?;
+        let values: Vec<Spanned<String>> = match &v.kind {
+            NodeKind::Seq(items) => items
+                .iter()
+                .filter_map(|i| self.string(i, &field.value, &what))
+                .collect(),
+            _ => self.string(v, &field.value, &what).into_iter().collect(),
+        };
+        if values.is_empty() {
+            self.push(
+                Diagnostic::new(
+                    v.loc,
+                    format!("{what} lists no value for `{}`", field.value),
+                )
+                .with_help(help),
+            );
+            return None;
+        }
+        Some(HintCondition { field, values })
     }
 
     fn context(

@@ -139,6 +139,44 @@ pub struct Param {
     pub description: Spanned<String>,
 }
 
+/// When a recovery hint applies: the envelope carries the context field
+/// `field` (an enum field the code carries) with one of `values`. An
+/// envelope without the field gets only the general hints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HintCondition {
+    /// The declared field the condition reads.
+    pub field: Spanned<String>,
+    /// The enum values for which the hint applies.
+    pub values: Vec<Spanned<String>>,
+}
+
+impl HintCondition {
+    /// `roots_source is server` / `roots_source is client or client_empty`,
+    /// for docs and diff messages.
+    pub fn describe(&self) -> String {
+        let values: Vec<String> = self
+            .values
+            .iter()
+            .map(|v| format!("`{}`", v.value))
+            .collect();
+        let values = match values.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => values.join(""),
+        };
+        format!("`{}` is {values}", self.field.value)
+    }
+}
+
+impl Code {
+    /// The hints with their conditions, in spec order.
+    pub fn hints(&self) -> impl Iterator<Item = (&Spanned<String>, Option<&HintCondition>)> {
+        self.recovery_hints
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h, self.hint_conditions.get(i).and_then(Option::as_ref)))
+    }
+}
+
 /// One error code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Code {
@@ -167,6 +205,10 @@ pub struct Code {
     /// Recovery hints (general guidance); non-empty unless removed. May use
     /// `{param}` placeholders.
     pub recovery_hints: Vec<Spanned<String>>,
+    /// One entry per hint of `recovery_hints`, in the same order: `None` for
+    /// a general hint (always sent), or the condition under which the hint
+    /// applies (`when: { roots_source: [client, client_empty] }`).
+    pub hint_conditions: Vec<Option<HintCondition>>,
     /// Context fields every envelope of this code carries.
     /// Names of declared fields ([`Spec::fields`]).
     pub required_context: Vec<Spanned<String>>,

@@ -291,6 +291,7 @@ impl Validator<'_> {
             );
         }
         self.context(draft, code, &owner);
+        self.hint_conditions(draft, code, &owner);
         self.code_examples(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
@@ -474,6 +475,107 @@ impl Validator<'_> {
                 )
                 .with_help("remove the final period"),
             );
+        }
+    }
+
+    /// Each `when:` of a recovery hint names an enum field the code carries,
+    /// and values that enum declares.
+    fn hint_conditions(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        let carried: Vec<&str> = code
+            .required_context
+            .iter()
+            .chain(&code.optional_context)
+            .map(|f| f.value.as_str())
+            .collect();
+        for cond in code.hint_conditions.iter().flatten() {
+            let name = cond.field.value.as_str();
+            let Some(field) = draft.field(name) else {
+                if draft.declarations_broken {
+                    continue;
+                }
+                let help = match did_you_mean(name, carried.iter().copied()) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None if carried.is_empty() => format!(
+                        "{owner} carries no context field; a hint that depends on what happened \
+                         needs a field that says it"
+                    ),
+                    None => format!("the fields {owner} carries are {}", list(&carried)),
+                };
+                self.push(
+                    Diagnostic::new(
+                        cond.field.loc,
+                        format!(
+                            "unknown field `{name}` in the condition of a recovery hint of {owner}"
+                        ),
+                    )
+                    .with_label("not declared under `fields:`")
+                    .with_help(help),
+                );
+                continue;
+            };
+            if !carried.contains(&name) {
+                self.push(
+                    Diagnostic::new(
+                        cond.field.loc,
+                        format!(
+                            "a recovery hint of {owner} depends on `{name}`, which {owner} does not carry"
+                        ),
+                    )
+                    .with_label("not in the code's `context`")
+                    .with_help(format!(
+                        "add `{name}` to `context.optional` of {owner}, or make the hint general"
+                    )),
+                );
+                continue;
+            }
+            let Some(ty) = field.ty.as_ref() else {
+                continue;
+            };
+            let values = match draft.resolve(&ty.value) {
+                Ok(FieldType::Enum(e)) => draft
+                    .types
+                    .iter()
+                    .find(|t| t.name.value == e)
+                    .and_then(|t| t.values.as_ref()),
+                Ok(_) => {
+                    self.push(
+                        Diagnostic::new(
+                            cond.field.loc,
+                            format!(
+                                "a recovery hint of {owner} depends on `{name}`, which is a `{}`, not an enum",
+                                ty.value
+                            ),
+                        )
+                        .with_help("a hint can depend only on a context field whose type is a declared enum"),
+                    );
+                    continue;
+                }
+                Err(_) => continue,
+            };
+            let Some(values) = values else {
+                continue;
+            };
+            let declared: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
+            for v in &cond.values {
+                if declared.contains(&v.value.as_str()) {
+                    continue;
+                }
+                let help = match did_you_mean(&v.value, declared.iter().copied()) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => format!("`{}` is one of {}", ty.value, list(&declared)),
+                };
+                self.push(
+                    Diagnostic::new(
+                        v.loc,
+                        format!(
+                            "unknown value `{}` of `{name}` in the condition of a recovery hint of {owner}",
+                            v.value
+                        ),
+                    )
+                    .with_label(format!("not a value of `{}`", ty.value))
+                    .with_help(help),
+                );
+            }
         }
     }
 

@@ -32,6 +32,7 @@ fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) 
         message: s("something failed".to_owned()),
         params: Vec::new(),
         recovery_hints: vec![s("Try again".to_owned())],
+        hint_conditions: vec![None],
         required_context: Vec::new(),
         optional_context: Vec::new(),
         since: version("1.0.0"),

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::config::Limits;
-use crate::taxonomy::{ErrorCode, Violation};
+use crate::taxonomy::{ErrorCode, Limit, Violation};
 
 /// One exact find-and-replace.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -230,7 +230,17 @@ impl Decoder {
             path: clip(path.to_string()),
             code,
             message: clip(message.into()),
+            limit: None,
         });
+    }
+
+    /// A breached limit: the violation carries it as data (`limit`).
+    fn push_limit(&mut self, path: &str, code: ErrorCode, message: String, limit: Limit) {
+        let listed = self.violations.len();
+        self.push(path, code, message);
+        if self.violations.len() > listed {
+            self.violations[listed].limit = Some(limit);
+        }
     }
 
     fn object<'v>(
@@ -450,7 +460,7 @@ impl Decoder {
             return None;
         }
         if items.len() > limits.max_edits {
-            self.push(
+            self.push_limit(
                 &edits_path,
                 ErrorCode::TooManyEdits,
                 format!(
@@ -458,6 +468,7 @@ impl Decoder {
                     items.len(),
                     limits.max_edits
                 ),
+                limit("max_edits", limits.max_edits, items.len()),
             );
             return None;
         }
@@ -721,7 +732,7 @@ pub fn decode_multi_edit_files(
             return None;
         }
         if items.len() > limits.max_files {
-            d.push(
+            d.push_limit(
                 "files",
                 ErrorCode::TooManyFiles,
                 format!(
@@ -729,6 +740,7 @@ pub fn decode_multi_edit_files(
                     items.len(),
                     limits.max_files
                 ),
+                limit("max_files", limits.max_files, items.len()),
             );
             return None;
         }
@@ -752,10 +764,12 @@ pub fn decode_multi_edit_files(
         }
         let total: usize = files.iter().map(|f| f.edits.len()).sum();
         if ok && total > limits.max_edits * limits.max_files.max(1) {
-            d.push(
+            let max = limits.max_edits * limits.max_files.max(1);
+            d.push_limit(
                 "files",
                 ErrorCode::TooManyEdits,
-                format!("{total} edits in one call exceed the limit"),
+                format!("{total} edits in one call exceed the limit of {max}"),
+                limit("max_edits_per_call", max, total),
             );
             return None;
         }
@@ -834,6 +848,15 @@ fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Vi
     finish_with(d, result)
 }
 
+/// A limit as data: its name, maximum and the value seen.
+fn limit(name: &str, max: usize, actual: usize) -> Limit {
+    Limit {
+        name: name.to_string(),
+        max: max as u64,
+        actual: Some(actual as u64),
+    }
+}
+
 fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
     match result {
         Some(r) if d.violations.is_empty() => Ok(r),
@@ -847,6 +870,7 @@ fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
                         "{} more problem(s) not listed (at most {MAX_VIOLATIONS} are); fix these and call again to see the rest",
                         d.omitted
                     ),
+                    limit: None,
                 });
             }
             if v.is_empty() {
@@ -856,6 +880,7 @@ fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
                     path: String::new(),
                     code: ErrorCode::InvalidArgument,
                     message: "the arguments could not be decoded".into(),
+                    limit: None,
                 });
             }
             Err(v)

@@ -110,12 +110,19 @@ fn limit(name: &str, max: u64, actual: Option<u64>) -> Limit {
 }
 
 /// Names the rule that set the allowed roots on a `PATH_OUTSIDE_ROOTS`
-/// envelope; any other envelope is returned unchanged.
+/// envelope, with the recovery hints of that rule only (errors.yaml states
+/// which hint goes with which `roots_source`, and the generated builder picks
+/// them); any other envelope is returned unchanged.
 pub fn with_roots_source(
     mut envelope: ErrorEnvelope,
     source: crate::taxonomy::RootsSource,
 ) -> ErrorEnvelope {
     if envelope.error_code == crate::taxonomy::ErrorCode::PathOutsideRoots {
+        let file_path = envelope.file_path.clone().unwrap_or_default();
+        let sourced = ErrorEnvelope::path_outside_roots(file_path)
+            .roots_source(source)
+            .build();
+        envelope.recovery_hints = sourced.recovery_hints;
         envelope
             .context
             .get_or_insert_with(Default::default)
@@ -293,6 +300,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             path: format!("edits[{edit_index}].old_string"),
             code: ErrorCode::EmptyOldString,
             message: "old_string is empty; it must be the exact text to replace".into(),
+            limit: None,
         }]),
         engine::Failure::InvalidEncoding { byte_offset } => {
             ErrorEnvelope::invalid_encoding(p, byte_offset as u64)

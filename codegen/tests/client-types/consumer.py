@@ -93,9 +93,16 @@ def check(env: ErrorEnvelope) -> None:
     want = (info.number, info.category, info.retryable, info.cause)
     if got != want:
         raise SystemExit(f"{name}: envelope says {got}, CODES says {want}")
-    if len(env["recovery_hints"]) != len(info.recovery_hints):
-        raise SystemExit(f"{name}: hint count differs from CODES")
     context: dict[str, object] = dict(env.get("context", {}))
+    # The general hints, and each conditional one whose field has one of its values.
+    top: dict[str, object] = dict(env)
+    sent = [
+        hint
+        for hint, cond in zip(info.recovery_hints, info.hint_conditions, strict=True)
+        if cond is None or context.get(cond[0], top.get(cond[0])) in cond[1]
+    ]
+    if len(env["recovery_hints"]) != len(sent):
+        raise SystemExit(f"{name}: {len(env['recovery_hints'])} hints, CODES says {len(sent)} apply")
     for field in info.required_fields:
         if field not in env and field not in context:
             raise SystemExit(f"{name}: required field {field!r} is missing")

@@ -304,7 +304,9 @@ class CodeInfo:
     """What the taxonomy says about one error code.
 
     `recovery_hints` are the spec's templates: an envelope carries them with
-    their `{placeholders}` filled in.
+    their `{placeholders}` filled in, the general ones always and a conditional
+    one (`hint_conditions[i]` is `(field, values)`) only when its context field
+    has one of the values.
     """
 
     # The code, e.g. the value of error_code.
@@ -321,6 +323,8 @@ class CodeInfo:
     title: str
     # Recovery hint templates, most relevant first.
     recovery_hints: tuple[str, ...]
+    # Per hint: None (general), or the field and values for which it is sent.
+    hint_conditions: tuple[tuple[str, tuple[str, ...]] | None, ...]
     # Context fields every envelope of this code carries.
     required_fields: tuple[str, ...]
     # Context fields an envelope of this code may carry.
@@ -341,6 +345,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         cause="input",
         title="the URL cannot be parsed",
         recovery_hints=("Send an absolute URL with its scheme, e.g. https://example.com/page",),
+        hint_conditions=(None,),
         required_fields=("url",),
         optional_fields=(),
         deprecated_since=None,
@@ -354,6 +359,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         cause="input",
         title="the URL's scheme is not fetched",
         recovery_hints=("Use one of the schemes listed in allowed_schemes",),
+        hint_conditions=(None,),
         required_fields=(
             "url",
             "allowed_schemes",
@@ -373,6 +379,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
             "Check the host name for typos",
             "Tell the user if the host should be reachable: the network may be down",
         ),
+        hint_conditions=(
+            None,
+            None,
+        ),
         required_fields=("url",),
         optional_fields=(),
         deprecated_since=None,
@@ -386,6 +396,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         cause="environment",
         title="the host did not answer in time",
         recovery_hints=("Retry once; a slow host often answers the second time",),
+        hint_conditions=(None,),
         required_fields=(
             "url",
             "timeout_ms",
@@ -405,6 +416,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
             "A 404 means the page does not exist: check the URL",
             "A 5xx status is the host's own failure: retry later or tell the user",
         ),
+        hint_conditions=(
+            None,
+            None,
+        ),
         required_fields=(
             "url",
             "http_status",
@@ -421,6 +436,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         cause="environment",
         title="the host asked the caller to slow down",
         recovery_hints=("Wait retry_after_ms milliseconds (when given) before retrying",),
+        hint_conditions=(None,),
         required_fields=("url",),
         optional_fields=("retry_after_ms",),
         deprecated_since=None,

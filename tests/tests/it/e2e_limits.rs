@@ -176,6 +176,13 @@ async fn limits_are_enforced_at_their_exact_values() {
     let (path, code, msg) = violation(&out);
     assert_eq!((path.as_str(), code.as_str()), ("edits", "TOO_MANY_EDITS"));
     assert!(msg.contains("limit of 3"), "{msg}");
+    // The limit is data on the violation, not only text.
+    assert_eq!(
+        out.structured["violations"][0]["limit"],
+        json!({"name": "max_edits", "max": 3, "actual": 4}),
+        "{}",
+        out.structured
+    );
     let out = server
         .call(
             "multi_edit_files",
@@ -212,6 +219,12 @@ async fn limits_are_enforced_at_their_exact_values() {
     let (path, code, msg) = violation(&out);
     assert_eq!((path.as_str(), code.as_str()), ("files", "TOO_MANY_FILES"));
     assert!(msg.contains("limit of 2"), "{msg}");
+    assert_eq!(
+        out.structured["violations"][0]["limit"],
+        json!({"name": "max_files", "max": 2, "actual": 3}),
+        "{}",
+        out.structured
+    );
     assert!(
         files
             .iter()

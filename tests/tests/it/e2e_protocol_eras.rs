@@ -95,6 +95,8 @@ fn client_roots_narrow_in_2026_07_28_through_an_input_request() {
     let e = &r["result"]["structuredContent"];
     assert_eq!(e["error_code"], "PATH_OUTSIDE_ROOTS", "{r}");
     assert_eq!(e["context"]["roots_source"], "client", "{e}");
+    // Only the hint of this rule (and the general one) is sent.
+    assert_eq!(roots_hints(e), vec!["overlap"], "{e}");
     assert!(!e.to_string().contains(&*sub.to_string_lossy()), "{e}");
 
     // An empty list leaves nothing editable, and says so.
@@ -108,6 +110,8 @@ fn client_roots_narrow_in_2026_07_28_through_an_input_request() {
     ));
     let e = s.next(10, "empty client roots")["result"]["structuredContent"].clone();
     assert_eq!(e["context"]["roots_source"], "client_empty", "{e}");
+    // Only the hint of this rule (and the general one) is sent.
+    assert_eq!(roots_hints(&e), vec!["lists no roots"], "{e}");
     assert!(
         e["recovery_hints"]
             .to_string()
@@ -126,6 +130,12 @@ fn client_roots_narrow_in_2026_07_28_through_an_input_request() {
     ));
     let e = s.next(10, "disjoint client roots")["result"]["structuredContent"].clone();
     assert_eq!(e["context"]["roots_source"], "client_disjoint", "{e}");
+    // Only the hint of this rule (and the general one) is sent.
+    assert_eq!(
+        roots_hints(&e),
+        vec!["None of the MCP client's roots"],
+        "{e}"
+    );
     assert_eq!(read(&inside), "IN\n");
     assert_eq!(read(&outside), "out\n");
 
@@ -247,4 +257,29 @@ fn a_2026_07_28_client_leaving_after_discover_is_a_clean_exit() {
     assert!(lines[0].contains("unknown tool `no_such_tool`"), "{stderr}");
     assert!(!stderr.contains("ErrorData {"), "{stderr}");
     assert!(!stderr.contains("ERROR"), "{stderr}");
+}
+
+/// Which roots rule each of a `PATH_OUTSIDE_ROOTS` envelope's hints is
+/// about (by a phrase only that rule's hint has), checking that the general
+/// symlink hint is there too.
+fn roots_hints(e: &Value) -> Vec<&'static str> {
+    let hints: Vec<&str> = e["recovery_hints"]
+        .as_array()
+        .expect("hints")
+        .iter()
+        .map(|h| h.as_str().expect("a string"))
+        .collect();
+    assert!(
+        hints.iter().any(|h| h.contains("symbolic link")),
+        "the general hint is missing: {hints:?}"
+    );
+    [
+        "inside the server's --root directories",
+        "overlap",
+        "lists no roots",
+        "None of the MCP client's roots",
+    ]
+    .into_iter()
+    .filter(|phrase| hints.iter().any(|h| h.contains(phrase)))
+    .collect()
 }

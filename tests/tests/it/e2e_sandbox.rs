@@ -1233,3 +1233,48 @@ async fn symlink_swap_race_never_reaches_outside() {
         "no call met the symlink: {total:?}"
     );
 }
+
+/// `PATH_OUTSIDE_ROOTS` from a server started with `--root` (the
+/// client offers no roots, so `roots_source` is `server`) carries only the
+/// hints that apply to it: none about client roots, and the hints are under
+/// half of the envelope's bytes (1,092 bytes, 822 of them hints, when every
+/// hint was sent). Bytes are those of the compact JSON a model reads.
+#[tokio::test]
+async fn path_outside_roots_under_root_carries_only_the_server_hints() {
+    let root = tempfile::tempdir().unwrap();
+    let root_path = root.path().canonicalize().unwrap();
+    let server = Server::in_root(&root_path).await;
+    let out = server
+        .call(
+            "multi_edit",
+            json!({
+                "file_path": "/etc/hosts",
+                "edits": [{"old_string": "localhost", "new_string": "devbox"}],
+            }),
+        )
+        .await;
+    server.stop().await;
+    assert_eq!(out.code(), "PATH_OUTSIDE_ROOTS", "{}", out.structured);
+    let e = &out.structured;
+    assert_eq!(e["context"]["roots_source"], "server", "{e}");
+    let hints = e["recovery_hints"].as_array().expect("hints");
+    assert!(!hints.is_empty(), "{e}");
+    for h in hints {
+        let h = h.as_str().expect("a hint is a string");
+        assert!(
+            !h.contains("client"),
+            "a hint about client roots under roots_source server: {h}"
+        );
+    }
+    assert!(
+        hints.iter().any(|h| h.as_str().unwrap().contains("--root")),
+        "the server's --root hint is missing: {e}"
+    );
+    let envelope_bytes = serde_json::to_string(e).unwrap().len();
+    let hint_bytes = serde_json::to_string(&e["recovery_hints"]).unwrap().len();
+    println!("PATH_OUTSIDE_ROOTS under --root: {envelope_bytes} B, of which hints {hint_bytes} B");
+    assert!(
+        2 * hint_bytes < envelope_bytes,
+        "hints are {hint_bytes} of {envelope_bytes} bytes: {e}"
+    );
+}

@@ -400,6 +400,9 @@ async fn repair_corpus() {
     let server = Server::in_root(&root_path).await;
     let mut groups: BTreeMap<String, Score> = BTreeMap::new();
     let mut failures = Vec::new();
+    // What a model reads per failed call: the envelope's compact JSON, and
+    // the part of it that is `recovery_hints` (docs/benchmarks.md).
+    let (mut failed_calls, mut envelope_bytes, mut hint_bytes) = (0usize, 0usize, 0usize);
     for case in &cases {
         let original = std::fs::read_to_string(dir.join("files").join(&case.file)).unwrap();
         let expected = apply_wants(&original, &case.wants, &case.name);
@@ -429,6 +432,9 @@ async fn repair_corpus() {
                 "{}: a failed call changed the file",
                 case.name
             );
+            failed_calls += 1;
+            envelope_bytes += result.structured.to_string().len();
+            hint_bytes += result.structured["recovery_hints"].to_string().len();
             if attempt == 1 {
                 break;
             }
@@ -461,6 +467,14 @@ async fn repair_corpus() {
     println!("{:<20} {cases_n:>6} {solved:>7} {wrong:>6}", "total");
     for f in &failures {
         println!("  not solved: {f}");
+    }
+    if let (Some(envelope), Some(hints)) = (
+        envelope_bytes.checked_div(failed_calls),
+        hint_bytes.checked_div(failed_calls),
+    ) {
+        println!(
+            "bytes per failed call ({failed_calls} calls): envelope {envelope} B, of which recovery_hints {hints} B"
+        );
     }
     if std::env::var_os("SPLICE_REPAIR_REPORT_ONLY").is_some() {
         return;

@@ -120,7 +120,22 @@ fn constructors_fill_the_envelope_from_the_spec() {
             assert_eq!(envelope.category, code.category());
             assert_eq!(envelope.retryable, code.retryable());
             assert_eq!(envelope.cause, code.cause());
-            assert_eq!(envelope.recovery_hints.len(), code.recovery_hints().len());
+            // The general hints, and each conditional one whose context
+            // field has one of its values (errors.yaml `when:`), in order.
+            let json = serde_json::to_value(envelope).unwrap();
+            let expected = spec_code
+                .hints()
+                .filter(|(_, cond)| match cond {
+                    None => true,
+                    Some(cond) => {
+                        let field = spec.field(&cond.field.value).expect("declared");
+                        field_of(&json, field)
+                            .and_then(Value::as_str)
+                            .is_some_and(|v| cond.values.iter().any(|want| want.value == v))
+                    }
+                })
+                .count();
+            assert_eq!(envelope.recovery_hints.len(), expected, "{code}");
             // Every placeholder was rendered: no `{name}` of the template
             // survives into the message or the hints.
             for p in spec_code
