@@ -9,13 +9,16 @@
 // operation, and the order rotates every round, so drift of the machine
 // (page cache, CPU frequency, other load) spreads evenly over all sides.
 //
-// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit] [--report-dir DIR]
+// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|model-context] [--report-dir DIR]
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
 //                  only the small-edit comparison (all six sides, full count),
 //                  printed to stderr with its target; writes no report. For
 //                  iterating on the most common call in a minute or two.
+//   --only model-context
+//                  only what each server's tools/list puts in the model's
+//                  context (bytes and tokens), printed; a few seconds.
 //   --report-dir   where benchmarks.md and benchmarks.svg go (default: ../docs,
 //                  or the temp dir with --smoke).
 // bench/run wraps this with the builds and `npm ci`.
@@ -28,6 +31,7 @@ import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
+import { countTokens } from "gpt-tokenizer";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -63,7 +67,9 @@ function parseArgs(argv) {
     else if (a === "--report-dir") opts.reportDir = resolve(value());
     else if (a === "--only") {
       opts.only = value();
-      if (opts.only !== "small-edit") throw new Error(`--only: unknown workload ${opts.only} (known: small-edit)`);
+      if (!["small-edit", "model-context"].includes(opts.only)) {
+        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, model-context)`);
+      }
     }
     else throw new Error(`unknown argument ${a}`);
   }
@@ -534,6 +540,27 @@ function summarize(times) {
   return out;
 }
 
+/**
+ * What a client puts into the model's context from a `tools/list`: each
+ * tool's name, description and input schema (the output schemas are for
+ * the client's validator, not the model), as the JSON a client sends to a
+ * model API. Counted in bytes and in tokens of a public tokenizer
+ * (`gpt-tokenizer`, o200k_base; the tokenizer of current Claude models is
+ * not published as a package, so the counts are a proxy, the same for both
+ * servers).
+ */
+function modelContext(tools) {
+  const measure = (text) => ({ bytes: Buffer.byteLength(text), tokens: countTokens(text) });
+  const perTool = tools.map((t) => ({
+    name: t.name,
+    ...measure(JSON.stringify({ name: t.name, description: t.description ?? "", input_schema: t.inputSchema })),
+  }));
+  return {
+    tools: perTool,
+    total: measure(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description ?? "", input_schema: t.inputSchema })))),
+  };
+}
+
 async function coldStart(spliceBin) {
   const makers = [() => new Splice(spliceBin), () => new Filesystem()];
   const times = { splice: [], filesystem: [] };
@@ -542,6 +569,7 @@ async function coldStart(spliceBin) {
   const listBytes = {};
   const toolCount = {};
   const outputSchemaBytes = {};
+  const context = {};
   for (let i = 0; i < plan.coldStarts; i++) {
     for (const make of rotate(makers, i)) {
       const side = make();
@@ -557,10 +585,11 @@ async function coldStart(spliceBin) {
         0,
       );
       idle[side.name].push(readProcStatus(side.pid, "VmRSS"));
+      context[side.name] ??= modelContext(side.tools);
       await side.close();
     }
   }
-  return { times, resolved, idle, listBytes, toolCount, outputSchemaBytes };
+  return { times, resolved, idle, listBytes, toolCount, outputSchemaBytes, context };
 }
 
 /**
@@ -850,6 +879,20 @@ function report(r) {
     "also carry a unified diff of the change, which it computes on every call (splice computes",
     "no diff unless `dry_run` is set).",
     "",
+    "## What the model reads",
+    "",
+    "What a client puts into the model's context from `tools/list`: each tool's name, description",
+    "and input schema, as JSON (output schemas go to the client's validator, not to the model).",
+    "Tokens of `gpt-tokenizer` (o200k_base), a public tokenizer from npm; the tokenizer of current",
+    "Claude models is not published as a package, so the counts are a proxy, the same for both servers.",
+    "",
+    "| | bytes | tokens |",
+    "|---|---|---|",
+    `| splice, all ${r.cold.toolCount.splice} tools | ${r.cold.context.splice.total.bytes} | ${r.cold.context.splice.total.tokens} |`,
+    ...r.cold.context.splice.tools.map((t) => `| splice \`${t.name}\` | ${t.bytes} | ${t.tokens} |`),
+    ...r.cold.context.filesystem.tools.filter((t) => t.name === "edit_file").map((t) => `| filesystem server \`edit_file\` | ${t.bytes} | ${t.tokens} |`),
+    `| filesystem server, all ${r.cold.toolCount.filesystem} tools | ${r.cold.context.filesystem.total.bytes} | ${r.cold.context.filesystem.total.tokens} |`,
+    "",
     "## Failed edits: payload bytes",
     "",
     "What an agent reads back when its edit is wrong, on the 10 KB file. splice returns its error",
@@ -1000,6 +1043,20 @@ function targets(r) {
 
 // ---------------------------------------------------------------- main
 
+/** `--only model-context`: what each server puts in the model's context, printed. */
+async function modelContextOnly() {
+  for (const side of [new Splice(opts.splice), new Filesystem()]) {
+    await side.start();
+    const c = modelContext(side.tools);
+    await side.close();
+    log(`${side.name}: ${side.tools.length} tools, ${c.total.bytes} B, ${c.total.tokens} tokens`);
+    for (const t of c.tools) {
+      if (side.name === "splice" || t.name === "edit_file") log(`  ${t.name.padEnd(20)} ${t.bytes} B, ${t.tokens} tokens`);
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
 /** `--only small-edit`: the small-edit comparison alone, printed. */
 async function smallEditOnly() {
   flusher = new Floor(opts.floor);
@@ -1029,6 +1086,7 @@ async function main() {
   const result = { machine: machine() };
 
   if (opts.only === "small-edit") return smallEditOnly();
+  if (opts.only === "model-context") return modelContextOnly();
   log("cold start");
   const cold = await coldStart(opts.splice);
   result.cold = {
@@ -1039,6 +1097,7 @@ async function main() {
     listBytes: cold.listBytes,
     toolCount: cold.toolCount,
     outputSchemaBytes: cold.outputSchemaBytes,
+    context: cold.context,
   };
 
   log("fsyncs per edit (strace)");

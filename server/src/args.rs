@@ -42,13 +42,13 @@ pub struct MultiEditParams {
     /// Validate and return a unified diff (diff_preview) without writing anything. Default false.
     #[schemars(extend("default" = false))]
     pub dry_run: Option<bool>,
-    /// Write `<file>.bak` with the original bytes beside the file before replacing it (only when a write happens; an existing .bak is overwritten). Default true.
+    /// Write `<file>.bak` with the original bytes beside the file (only when a write happens; an existing .bak is overwritten). Default true.
     #[schemars(extend("default" = true))]
     pub backup: Option<bool>,
     /// Return the file's final content in the result (final_content). Default false.
     #[schemars(extend("default" = false))]
     pub include_content: Option<bool>,
-    /// Optional. SHA-256 (64 hex digits) of the content you last read (the sha256 of a previous result); if the file now differs, nothing is written and STALE_FILE is returned with the current hash.
+    /// SHA-256 (64 hex digits) of the content you last read (a previous result's sha256); if the file differs now, nothing is written (STALE_FILE, with the current hash).
     pub expected_sha256: Option<String>,
 }
 
@@ -71,7 +71,7 @@ pub struct FileEditsParams {
     /// op create and move: create missing parent directories of the new path (else PARENT_DIRECTORY_MISSING). Default false.
     #[schemars(extend("default" = false))]
     pub create_parents: Option<bool>,
-    /// Optional. SHA-256 (64 hex digits) of the content you last read of this file (edit, delete, move: the file; create: the existing file it may replace).
+    /// SHA-256 (64 hex digits) of the content you last read of this file (for create: of the existing file it may replace).
     pub expected_sha256: Option<String>,
 }
 
@@ -97,7 +97,7 @@ pub struct MultiEditFilesParams {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UndoParams {
-    /// The transaction_id a committed multi_edit, multi_edit_files or undo call answered (list_transactions lists the ones that can still be undone). Undoing an undo redoes the call.
+    /// The transaction_id a committed multi_edit, multi_edit_files or undo call answered, or one that list_transactions lists.
     pub transaction_id: String,
     /// Check that the undo would apply and say what it would do, without writing anything. Default false.
     #[schemars(extend("default" = false))]

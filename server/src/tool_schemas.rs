@@ -13,11 +13,18 @@ use serde_json::{Map, Value, json};
 
 /// A tool's `inputSchema`: the params struct's schema
 /// ([`crate::args::input_schema`]), without schemars' Rust integer formats.
+///
+/// The root's description (the params struct's doc, "Arguments of `x`") is
+/// left out: the tool's own description says it, and every byte here goes
+/// into the model's context on every turn.
 pub fn input<T: JsonSchema>() -> Map<String, Value> {
     let mut v = Value::Object(crate::args::input_schema::<T>());
     strip_int_formats(&mut v);
     match v {
-        Value::Object(m) => m,
+        Value::Object(mut m) => {
+            m.remove("description");
+            m
+        }
         _ => Map::new(),
     }
 }

@@ -168,16 +168,12 @@ fn multi_edit() -> Tool {
     Tool::new(
         MULTI_EDIT,
         format!(
-            "Apply several exact find-and-replace edits to one existing file, in order, all or \
-             nothing. The file must already exist (this tool never creates files) and lie inside \
-             the server's allowed roots; file_path is absolute. Each old_string must match exactly \
-             once (or set replace_all), and the same old_string twice in one call is refused \
-             (DUPLICATE_OLD_STRING): merge them or use replace_all. LF line breaks match CRLF \
-             files; line endings, BOM and final newline are preserved. The file is written \
-             atomically, and by default a <file>.bak copy of the original is written beside it \
-             (backup: false to skip). dry_run returns a unified diff and writes nothing. \
-             Failures return a structured error envelope (error_code, retryable, cause, \
-             recovery_hints, context) whose schema is the resource {}.",
+            "Apply exact find-and-replace edits to one existing file, in order, all or nothing; \
+             never creates files. Each old_string must match exactly once, or set replace_all. \
+             LF line breaks match CRLF files; line endings, BOM and final newline are preserved. \
+             The file is written atomically, with a <file>.bak copy of the original by default. \
+             Failures return a structured error envelope (error_code, retryable, \
+             recovery_hints, context; schema: the resource {}).",
             crate::taxonomy::SCHEMA_ID
         ),
         Arc::new(tool_schemas::input::<MultiEditParams>()),
@@ -191,17 +187,15 @@ fn multi_edit_files() -> Tool {
     Tool::new(
         MULTI_EDIT_FILES,
         "Edit, create, delete and move files as one transaction: every entry is validated \
-             and computed in memory first, then all are committed atomically through a \
-             crash-recoverable journal, or none is. An entry is {file_path, edits} (an edit, as \
-             in multi_edit), or has op: \"create\" with content (refused if the file exists, \
-             unless expected_sha256 is the hash of the file it replaces), op: \"delete\", or \
-             op: \"move\" with move_to (refused if the destination exists; edits optional, \
-             applied to the moved content). create_parents: true creates missing directories \
-             of a created or moved-to file. A <file>.bak is written beside each edited file by \
-             default, the same old_string twice for one file is refused, and each path may be \
-             named once. Failures name the file (file_index, file_path) and give a status for \
-             every file. Answers are limited to 4 MiB: past that, diffs and contents are left \
-             out file by file and each file's `omitted` says so.",
+             and computed first, then all are committed atomically through a crash-recoverable \
+             journal, or none is. An entry is {file_path, edits} (as in multi_edit), or has op \
+             \"create\" with content, op \"delete\", or op \"move\" with move_to (edits \
+             optional); create_parents: true makes missing directories. A \
+             <file>.bak is written beside each edited file by default. Each path may be named \
+             once. Failures name the file (file_index, file_path) and give a status for every \
+             file. Answers are limited to 4 MiB: past \
+             that, diffs and contents are left out file by file and each file's `omitted` says \
+             so.",
         Arc::new(tool_schemas::input::<MultiEditFilesParams>()),
     )
     .with_raw_output_schema(Arc::new(tool_schemas::output::<MultiEditFilesSuccess>()))
@@ -212,14 +206,13 @@ fn multi_edit_files() -> Tool {
 fn undo() -> Tool {
     Tool::new(
         UNDO,
-        "Undo one committed call of this server: give the transaction_id its answer \
-             carried (or one from list_transactions). Every file it touched goes back to its \
-             state before the call (contents restored, deleted files back with their mode, \
-             moves reversed, created files removed), as one atomic, journaled transaction, \
-             but only if every one of those files is still exactly as the call left it; \
-             otherwise nothing is changed and UNDO_CONFLICT lists each file that changed \
-             since. The undo answers its own transaction_id: undoing that redoes the call. \
-             dry_run checks and reports without writing. Undo writes no .bak files.",
+        "Undo one committed call of this server by its transaction_id. Every file it \
+             touched goes back to its state before the call (contents restored, deleted files \
+             back with their mode, moves reversed, created files removed), as one atomic, \
+             journaled transaction, but only if every one of those files is still exactly as \
+             the call left it; otherwise nothing is changed and UNDO_CONFLICT lists each file \
+             that changed since. The undo answers its own transaction_id: undoing that redoes \
+             the call. Undo writes no .bak files.",
         Arc::new(tool_schemas::input::<UndoParams>()),
     )
     .with_raw_output_schema(Arc::new(tool_schemas::output::<UndoSuccess>()))
@@ -231,10 +224,9 @@ fn list_transactions() -> Tool {
     Tool::new(
         LIST_TRANSACTIONS,
         "List the most recent committed calls that undo can still take, newest first: \
-             transaction_id, time, tool, and each file with what the call did to it (edit, \
-             create, delete, move_from, move_to). Only calls whose files are all inside the \
-             allowed roots are listed; the server keeps a bounded number (the oldest are \
-             dropped). Reads nothing but the server's undo store.",
+             transaction_id, time, tool, and what the call did to each file (edit, create, \
+             delete, move_from, move_to). Only calls whose files are all inside the allowed \
+             roots are listed; past a bound the oldest are dropped.",
         Arc::new(tool_schemas::input::<ListTransactionsParams>()),
     )
     .with_raw_output_schema(Arc::new(tool_schemas::output::<ListTransactionsSuccess>()))
