@@ -758,7 +758,10 @@ export interface InternalErrorEnvelope extends ErrorEnvelopeBase {
   context?: Record<string, never>;
 }
 
-/** `NOT_IMPLEMENTED` (9001): the requested feature is not implemented. */
+/**
+ * `NOT_IMPLEMENTED` (9001): the requested feature is not implemented.
+ * @deprecated since 1.7.0: use `VALIDATION_FAILED`.
+ */
 export interface NotImplementedEnvelope extends ErrorEnvelopeBase {
   error_code: "NOT_IMPLEMENTED";
   code: 9001;

@@ -115,6 +115,7 @@ class ErrorCode(enum.StrEnum):
     JOURNAL_UNAVAILABLE = "JOURNAL_UNAVAILABLE"
     UNDO_UNAVAILABLE = "UNDO_UNAVAILABLE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
+    # Deprecated since 1.7.0: use VALIDATION_FAILED.
     NOT_IMPLEMENTED = "NOT_IMPLEMENTED"
     # Deprecated since 1.0.0: use INTERNAL_ERROR.
     UNKNOWN_ERROR = "UNKNOWN_ERROR"
@@ -1686,7 +1687,10 @@ class NotImplementedContext(typing.TypedDict):
 
 
 class NotImplementedEnvelope(typing.TypedDict):
-    """`NOT_IMPLEMENTED` (9001): the requested feature is not implemented."""
+    """`NOT_IMPLEMENTED` (9001): the requested feature is not implemented.
+
+    Deprecated since 1.7.0: use `VALIDATION_FAILED`.
+    """
 
     # Always false for an error.
     success: typing.Literal[False]
@@ -2855,8 +2859,8 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         ),
         required_fields=(),
         optional_fields=(),
-        deprecated_since=None,
-        replaced_by=None,
+        deprecated_since="1.7.0",
+        replaced_by="VALIDATION_FAILED",
     ),
     "UNKNOWN_ERROR": CodeInfo(
         name="UNKNOWN_ERROR",
