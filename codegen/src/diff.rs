@@ -306,6 +306,9 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut f.loc);
         }
         z(&mut c.since.loc);
+        if let Some(s) = &mut c.sent_as {
+            z(&mut s.loc);
+        }
         for e in &mut c.examples {
             z(&mut e.name.loc);
             z(&mut e.value.loc);
@@ -740,6 +743,18 @@ impl Differ {
             }
             _ => {}
         }
+        if o.sent_as() != n.sent_as() && n.is_emitted() {
+            let loc = n.sent_as.as_ref().map_or(n.name.loc, |s| s.loc);
+            let what = if n.is_violation_kind() {
+                "now arrives only as a violation kind (`violations[].code`), never as an \
+                 envelope's own `error_code`; its envelope variant stays in the schema, so \
+                 clients naming it keep compiling"
+            } else {
+                "may now arrive as an envelope's own `error_code` (its variant was already in \
+                 the schema)"
+            };
+            self.compatible(Some(loc), format!("code `{name}` {what}"));
+        }
         if o.number.value != n.number.value {
             self.breaking(
                 Some(n.number.loc),
@@ -1066,6 +1081,38 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    #[test]
+    fn a_code_becoming_a_violation_kind_is_compatible_and_said() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.1.0").replacen(
+                "category: validation\n",
+                "category: validation\n    sent_as: violation\n",
+                1,
+            )
+        });
+        assert!(!r.has_breaking() && r.is_acceptable(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "code `EMPTY_EDITS` now arrives only as a violation kind",
+        );
+        assert_eq!(r.changes.len(), 1, "{r:#?}");
+        // And back: the variant was in the schema all along.
+        let back = diff(
+            &spec(&BASE.replacen(
+                "category: validation\n",
+                "category: validation\n    sent_as: violation\n",
+                1,
+            )),
+            &spec(&BASE.replace("version: 1.0.0", "version: 1.1.0")),
+        );
+        only(
+            &back,
+            Compat::Compatible,
+            "code `EMPTY_EDITS` may now arrive as an envelope's own `error_code`",
+        );
     }
 
     #[test]

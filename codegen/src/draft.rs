@@ -130,6 +130,8 @@ pub(crate) struct DraftCode {
     pub recovery_hints: Option<Spanned<Vec<Spanned<String>>>>,
     /// One entry per hint of `recovery_hints` (see `Code::hint_conditions`).
     pub hint_conditions: Vec<Option<crate::spec::HintCondition>>,
+    /// `sent_as:` if written and readable.
+    pub sent_as: Option<Spanned<crate::spec::SentAs>>,
     /// Part of `context` could not be read (already reported); templates
     /// naming context fields are then not checked.
     pub context_broken: bool,
@@ -273,6 +275,7 @@ impl Draft {
                     optional_context: c.optional_context,
                     since: c.since?,
                     lifecycle,
+                    sent_as: c.sent_as,
                     examples: c
                         .examples
                         .iter()

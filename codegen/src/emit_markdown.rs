@@ -105,6 +105,9 @@ fn summary_section(out: &mut String, spec: &Spec) {
     for code in &spec.codes {
         let name = &code.name.value;
         let title = match &code.lifecycle {
+            Lifecycle::Active if code.is_violation_kind() => {
+                format!("{} (violation kind)", cell(&code.title.value))
+            }
             Lifecycle::Active => cell(&code.title.value),
             Lifecycle::Deprecated { since, .. } => {
                 format!(
@@ -208,6 +211,15 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                 code.number.value
             );
         }
+    }
+    if code.is_violation_kind() {
+        let _ = writeln!(
+            out,
+            "> **Sent as a violation kind**: `{name}` arrives only as `violations[].code` of \
+             the envelope that lists a call's problems, never as an envelope's own \
+             `error_code`. Its envelope variant stays in the schema so that clients naming it \
+             keep compiling.\n"
+        );
     }
     let _ = writeln!(out, "{}\n", balanced(code.explanation.value.trim_end()));
 

@@ -251,6 +251,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
         quote!(Category::#v)
     });
     let retryables = codes.iter().map(|c| c.retryable);
+    let violation_kinds = codes.iter().map(|c| c.is_violation_kind());
     let causes = codes.iter().map(|c| {
         let v = ident(&upper_camel(c.cause.as_str()));
         quote!(Cause::#v)
@@ -321,6 +322,14 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             /// Whether the caller can fix its input and retry.
             pub const fn retryable(self) -> bool {
                 const TABLE: &[bool] = &[#(#retryables),*];
+                TABLE[self as usize]
+            }
+
+            /// True if the code arrives only as a violation kind
+            /// (`violations[].code`), never as an envelope's own
+            /// `error_code` (`sent_as: violation` in the spec).
+            pub const fn is_violation_kind(self) -> bool {
+                const TABLE: &[bool] = &[#(#violation_kinds),*];
                 TABLE[self as usize]
             }
 

@@ -545,6 +545,17 @@ fn error_code_def(spec: &Spec) -> Value {
             deprecated.join(", ")
         ));
     }
+    let kinds: Vec<&str> = spec
+        .emitted_codes()
+        .filter(|c| c.is_violation_kind())
+        .map(|c| c.name.value.as_str())
+        .collect();
+    if !kinds.is_empty() {
+        doc.push_str(&format!(
+            " Sent only as violation kinds (violations[].code): {}.",
+            kinds.join(", ")
+        ));
+    }
     let mut def = enum_schema(spec.emitted_codes().map(|c| c.name.value.as_str()));
     def["description"] = json!(doc);
     def
@@ -651,6 +662,12 @@ fn variant_description(code: &Code) -> String {
             since.value, replaced_by.value
         ));
     }
+    if code.is_violation_kind() {
+        text.push_str(
+            "; sent only as a violation kind (violations[].code), never as an envelope's \
+             own error_code",
+        );
+    }
     text
 }
 
@@ -671,6 +688,39 @@ mod tests {
             json!(["BAD_PATH", "MATCH_NOT_FOUND", "OLD_THING", "DISK_FULL"])
         );
         assert_eq!(schema["$id"], "schema://demo/error-envelope/v2");
+    }
+
+    #[test]
+    fn a_violation_kind_keeps_its_variant_and_says_how_it_arrives() {
+        let mut spec = fixture();
+        let code = spec
+            .codes
+            .iter_mut()
+            .find(|c| c.name.value == "BAD_PATH")
+            .unwrap();
+        code.sent_as = Some(crate::span::Spanned::new(
+            crate::spec::SentAs::Violation,
+            code.name.loc,
+        ));
+        let schema = emit(&spec);
+        let description = def(&schema, "BadPathEnvelope")["description"]
+            .as_str()
+            .unwrap();
+        assert!(
+            description.ends_with("; sent only as a violation kind (violations[].code), never as an envelope's own error_code"),
+            "{description}"
+        );
+        let codes = def(&schema, "ErrorCode")["description"].as_str().unwrap();
+        assert!(
+            codes.ends_with(" Sent only as violation kinds (violations[].code): BAD_PATH."),
+            "{codes}"
+        );
+        assert!(
+            !def(&schema, "DiskFullEnvelope")["description"]
+                .as_str()
+                .unwrap()
+                .contains("violation")
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::draft::{
 };
 use crate::envelope::{CARRIES, Carries, Envelope, Member as EnvMember};
 use crate::span::{Loc, Spanned};
-use crate::spec::{Cause, HintCondition, Param, ParamType};
+use crate::spec::{Cause, HintCondition, Param, ParamType, SentAs};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
 
 /// Keys of a conditional recovery hint.
@@ -53,6 +53,7 @@ const CODE_KEYS: &[&str] = &[
     "context",
     "deprecated",
     "removed",
+    "sent_as",
     "explanation",
     "example",
 ];
@@ -678,7 +679,9 @@ impl Lower {
                 .get("example")
                 .map(|n| self.examples(n, &owner))
                 .unwrap_or_default();
+            let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
             out.push(DraftCode {
+                sent_as,
                 examples,
                 name,
                 number,
@@ -1224,6 +1227,21 @@ impl Lower {
                 self.push(
                     Diagnostic::new(s.loc, format!("unknown cause `{}` in {owner}", s.value))
                         .with_help(suggest(&s.value, CAUSES, "expected")),
+                );
+                None
+            }
+        }
+    }
+
+    fn sent_as(&mut self, node: &Node, owner: &str) -> Option<Spanned<SentAs>> {
+        let s = self.string(node, "sent_as", owner)?;
+        match SentAs::ALL.iter().find(|v| v.as_str() == s.value) {
+            Some(v) => Some(Spanned::new(*v, s.loc)),
+            None => {
+                let expected: Vec<&str> = SentAs::ALL.iter().map(|v| v.as_str()).collect();
+                self.push(
+                    Diagnostic::new(s.loc, format!("unknown sent_as `{}` in {owner}", s.value))
+                        .with_help(suggest(&s.value, &expected, "expected")),
                 );
                 None
             }

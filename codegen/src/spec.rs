@@ -177,6 +177,34 @@ impl Code {
     }
 }
 
+/// How a server following the spec delivers a code to its clients
+/// (`sent_as:` of a code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SentAs {
+    /// As an envelope's own `error_code` (the default). The code may also
+    /// appear as a violation kind.
+    #[default]
+    Envelope,
+    /// Only as a violation kind: `violations[].code` of the envelope that
+    /// lists the problems of a call's arguments, never as an envelope's own
+    /// `error_code`. Its top-level variant stays in the schema (dropping a
+    /// variant breaks clients that name it) but nothing sends it.
+    Violation,
+}
+
+impl SentAs {
+    /// Every value, in the order the docs list them.
+    pub const ALL: &'static [SentAs] = &[SentAs::Envelope, SentAs::Violation];
+
+    /// The spelling in `errors.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SentAs::Envelope => "envelope",
+            SentAs::Violation => "violation",
+        }
+    }
+}
+
 /// One error code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Code {
@@ -219,6 +247,8 @@ pub struct Code {
     pub since: Spanned<semver::Version>,
     /// Active, deprecated or removed.
     pub lifecycle: Lifecycle,
+    /// `sent_as:` if written (the default is [`SentAs::Envelope`]).
+    pub sent_as: Option<Spanned<SentAs>>,
     /// `example:` of the code, in file order: example values of its
     /// parameters and of context fields it carries, overriding the fields'
     /// own examples in this code's documented envelope.
@@ -252,6 +282,17 @@ impl Code {
     /// True if deprecated.
     pub fn is_deprecated(&self) -> bool {
         matches!(self.lifecycle, Lifecycle::Deprecated { .. })
+    }
+
+    /// How the code reaches clients (`sent_as:`, default `envelope`).
+    pub fn sent_as(&self) -> SentAs {
+        self.sent_as.as_ref().map_or(SentAs::Envelope, |s| s.value)
+    }
+
+    /// True if the code arrives only as a violation kind, never as an
+    /// envelope's own `error_code`.
+    pub fn is_violation_kind(&self) -> bool {
+        self.sent_as() == SentAs::Violation
     }
 
     /// The name the JSON Schema, TypeScript and Python emitters give this

@@ -37,6 +37,7 @@ fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) 
         optional_context: Vec::new(),
         since: version("1.0.0"),
         lifecycle: Lifecycle::Active,
+        sent_as: None,
         examples: Vec::new(),
     }
 }

@@ -549,18 +549,31 @@ impl Decoder {
                 ErrorCode::InvalidPath,
                 format!("{name} contains a NUL byte"),
             );
-        } else if file_path.len() > limits.max_path_bytes
-            || file_path
-                .split('/')
-                .any(|c| c.len() > limits.max_name_bytes)
-        {
-            self.push(
+        } else if file_path.len() > limits.max_path_bytes {
+            self.push_limit(
                 path,
                 ErrorCode::InvalidPath,
                 format!(
-                    "{name} is too long (at most {} bytes, {} per component)",
-                    limits.max_path_bytes, limits.max_name_bytes
+                    "{name} is too long ({} bytes, at most {})",
+                    file_path.len(),
+                    limits.max_path_bytes
                 ),
+                limit("max_path_bytes", limits.max_path_bytes, file_path.len()),
+            );
+        } else if let Some(longest) = file_path
+            .split('/')
+            .map(str::len)
+            .max()
+            .filter(|&n| n > limits.max_name_bytes)
+        {
+            self.push_limit(
+                path,
+                ErrorCode::InvalidPath,
+                format!(
+                    "{name} has a component of {longest} bytes (at most {} per component)",
+                    limits.max_name_bytes
+                ),
+                limit("max_name_bytes", limits.max_name_bytes, longest),
             );
         } else if !file_path.starts_with('/') {
             self.push(
@@ -1082,6 +1095,38 @@ mod tests {
         let f = json!({"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]});
         let v = decode_multi_edit_files(&json!({"files": [f.clone(), f]}), &lim).unwrap_err();
         assert_eq!(codes(&v), vec![("files".into(), ErrorCode::TooManyFiles)]);
+    }
+
+    /// A path over `max_path_bytes`, or with a component over
+    /// `max_name_bytes`, is an `INVALID_PATH` violation carrying the breached
+    /// limit as data; a path at both limits passes.
+    #[test]
+    fn path_length_limits_are_data() {
+        let lim = Limits {
+            max_path_bytes: 12,
+            max_name_bytes: 4,
+            ..Limits::default()
+        };
+        let edits = json!([{"old_string": "x", "new_string": "y"}]);
+        let limit_of = |file_path: &str| {
+            let v = decode_multi_edit(&json!({"file_path": file_path, "edits": edits}), &lim)
+                .unwrap_err();
+            assert_eq!(
+                codes(&v),
+                vec![("file_path".into(), ErrorCode::InvalidPath)],
+                "{file_path}"
+            );
+            let l = v[0].limit.clone().expect("the limit is data");
+            (l.name, l.max, l.actual)
+        };
+        assert_eq!(
+            limit_of("/abcd/efgh/ij/k"),
+            ("max_path_bytes".into(), 12, Some(15))
+        );
+        assert_eq!(limit_of("/abcde/f"), ("max_name_bytes".into(), 4, Some(5)));
+        assert!(
+            decode_multi_edit(&json!({"file_path": "/abcd/efgh/i", "edits": edits}), &lim).is_ok()
+        );
     }
 
     #[test]

@@ -231,6 +231,24 @@ async fn limits_are_enforced_at_their_exact_values() {
             .all(|f| std::fs::read_to_string(f).unwrap() == "w0\n")
     );
 
+    // A path component over the name limit (255 bytes): INVALID_PATH, with
+    // the limit as data on the violation.
+    let long = format!("{}/{}.txt", s(&root), "n".repeat(252));
+    let out = server
+        .call("multi_edit", json!({"file_path": long, "edits": edits(1)}))
+        .await;
+    let (path, code, _) = violation(&out);
+    assert_eq!(
+        (path.as_str(), code.as_str()),
+        ("file_path", "INVALID_PATH")
+    );
+    assert_eq!(
+        out.structured["violations"][0]["limit"],
+        json!({"name": "max_name_bytes", "max": 255, "actual": 256}),
+        "{}",
+        out.structured
+    );
+
     // --max-request-size: arguments of exactly the limit (compact JSON) get
     // past the check; one byte more is REQUEST_TOO_LARGE with both numbers.
     let sized = |n: usize| {

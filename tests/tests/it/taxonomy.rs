@@ -407,94 +407,242 @@ fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
-/// rustc-tidy style: every active code is made by the server somewhere
-/// (its constructor, or its `ErrorCode` variant for the codes carried inside
-/// `violations`) and seen by an end-to-end test (its name, as a whole
-/// word, in a test that drives the real binary or in an interop client). A code nobody sends is a
-/// promise to clients nobody keeps; a code no test observes can drift.
-/// Exceptions are listed with their reason, and an exception that no
-/// longer applies fails too.
+/// Where the real binary is driven into sending each active code: the
+/// `it` test (`module::function`) whose input produces it. A code the spec
+/// declares `sent_as: violation` arrives as `violations[].code` of
+/// `VALIDATION_FAILED`; every other code as an envelope's own `error_code`.
+const PRODUCED_BY: &[(&str, &str)] = &[
+    (
+        "VALIDATION_FAILED",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    ("RELATIVE_PATH", "e2e_multi_edit::one_case_per_error_code"),
+    ("PATH_TRAVERSAL", "e2e_multi_edit::one_case_per_error_code"),
+    ("EMPTY_EDITS", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "EMPTY_OLD_STRING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "DUPLICATE_OLD_STRING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "DUPLICATE_FILE_PATH",
+        "e2e_stdio::one_file_named_through_two_hard_links_is_a_duplicate",
+    ),
+    (
+        "INVALID_ARGUMENT",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "EMPTY_FILES",
+        "e2e_multi_edit_files::success_dry_run_and_failures",
+    ),
+    ("INVALID_SHA256", "e2e_multi_edit::one_case_per_error_code"),
+    ("INVALID_PATH", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "PATH_OUTSIDE_ROOTS",
+        "e2e_sandbox::path_outside_roots_under_root_carries_only_the_server_hints",
+    ),
+    (
+        "TOO_MANY_EDITS",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "TOO_MANY_FILES",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "REQUEST_TOO_LARGE",
+        "e2e_stdio::a_request_line_over_the_limit_gets_request_too_large_with_its_id",
+    ),
+    ("MOVE_ONTO_ITSELF", "e2e_ops::every_new_error_code"),
+    ("PATH_CONFLICT", "e2e_ops::every_new_error_code"),
+    ("MATCH_NOT_FOUND", "e2e_multi_edit::one_case_per_error_code"),
+    ("AMBIGUOUS_MATCH", "e2e_multi_edit::one_case_per_error_code"),
+    ("STALE_FILE", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "RESULT_TOO_LARGE",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    ("FILE_ALREADY_EXISTS", "e2e_ops::every_new_error_code"),
+    ("PARENT_DIRECTORY_MISSING", "e2e_ops::every_new_error_code"),
+    (
+        "TRANSACTION_NOT_FOUND",
+        "e2e_undo::unknown_and_malformed_ids_and_a_path_outside_the_roots",
+    ),
+    (
+        "UNDO_CONFLICT",
+        "e2e_undo::an_outside_change_refuses_the_undo_and_names_every_changed_file",
+    ),
+    ("FILE_NOT_FOUND", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "PERMISSION_DENIED",
+        "e2e_faults::immutable_file_is_permission_denied",
+    ),
+    (
+        "INVALID_ENCODING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    ("DISK_FULL", "e2e_faults::disk_full_on_a_tiny_tmpfs"),
+    ("READ_ONLY_FS", "e2e_faults::read_only_remount"),
+    ("SYMLINK_LOOP", "e2e_multi_edit::one_case_per_error_code"),
+    ("BACKUP_FAILED", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "READ_FAILED",
+        "e2e_faults::eio_while_reading_is_read_failed",
+    ),
+    (
+        "WRITE_FAILED",
+        "e2e_load::a_thousand_calls_while_one_file_is_locked",
+    ),
+    (
+        "NOT_A_REGULAR_FILE",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    ("FILE_TOO_LARGE", "e2e_multi_edit::one_case_per_error_code"),
+    (
+        "ROLLBACK_FAILED",
+        "e2e_faults::a_failed_rollback_is_reported_per_file_and_finished_by_recover",
+    ),
+    (
+        "JOURNAL_UNAVAILABLE",
+        "e2e_faults::failed_fsync_of_the_journal_directory_leaves_no_journal",
+    ),
+    (
+        "UNDO_UNAVAILABLE",
+        "e2e_undo::an_unusable_store_still_edits_and_answers_undo_unavailable",
+    ),
+];
+
+/// Active codes that no input produces on purpose, and why.
+const NOT_PRODUCED: &[(&str, &str)] = &[
+    (
+        "CALL_CANCELLED",
+        "MCP forbids answering a cancelled request, so no client ever reads it \
+         (e2e_concurrency asserts that a cancelled call writes nothing)",
+    ),
+    (
+        "SERVER_BUSY",
+        "a call must wait out the 30 s admission timeout first; admission.rs's unit \
+         tests time a call out against a full bound",
+    ),
+    (
+        "INTERNAL_ERROR",
+        "answers a panic or a broken invariant; no call can trigger one on purpose \
+         (the server's unit tests build it)",
+    ),
+];
+
+/// The body of test function `function` in `tests/tests/it/<module>.rs`,
+/// if it exists and carries a test attribute (`#[test]`, `#[tokio::test]`).
+fn test_body(root: &Path, module: &str, function: &str) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(format!("tests/tests/it/{module}.rs"))).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| {
+        let l = l.trim_start_matches("async ");
+        l.starts_with(&format!("fn {function}("))
+    })?;
+    let attributes = lines[..at]
+        .iter()
+        .rev()
+        .take_while(|l| l.starts_with("#[") || l.starts_with("///"));
+    if !attributes
+        .clone()
+        .any(|l| l.starts_with("#[") && l.contains("test"))
+    {
+        return None;
+    }
+    let end = lines[at..].iter().position(|l| *l == "}")?;
+    Some(lines[at..at + end].join("\n"))
+}
+
+/// No declared variant is unreachable: every active code is either produced
+/// by a named end-to-end test (checked to exist, to be a test, and to assert
+/// the code) in the form the spec declares, or listed with the reason no
+/// input produces it. The server's sources agree: a code sent as an
+/// envelope has its constructor called there, a violation kind never does
+/// (it is only put into `violations`). A code added to `errors.yaml`
+/// without a producing test fails here, as does a stale row.
 #[test]
-fn every_active_code_is_sent_by_the_server_and_seen_by_an_end_to_end_test() {
-    /// Codes not sent, and why.
-    const NOT_SENT: &[(&str, &str)] = &[(
-        "NOT_IMPLEMENTED",
-        "kept from mcp-multi-edit's taxonomy (its multi_edit_files answered it while \
-         unfinished) so clients written against it still type-check; every argument of \
-         splice's tools is implemented",
-    )];
-    /// Codes sent but not observed end to end, and why.
-    const NOT_SEEN: &[(&str, &str)] = &[
-        (
-            "CALL_CANCELLED",
-            "MCP forbids answering a cancelled request, so no client ever reads it \
-             (e2e_concurrency asserts that a cancelled call writes nothing)",
-        ),
-        (
-            "SERVER_BUSY",
-            "a call must wait out the 30 s admission timeout first; admission.rs's unit \
-             tests time a call out against a full bound",
-        ),
-        (
-            "INTERNAL_ERROR",
-            "answers a panic or a broken invariant; no call can trigger one on purpose \
-             (the server's unit tests build it)",
-        ),
-        (
-            "UNKNOWN_ERROR",
-            "the catch-all for a failure the taxonomy has no code for; no call reaches it",
-        ),
-    ];
+fn every_active_code_is_produced_by_an_end_to_end_test_in_its_declared_form() {
     let root = workspace();
     let mut server = Vec::new();
     sources(&root.join("server/src"), &[".rs"], &mut server, true);
-    let mut e2e = Vec::new();
-    sources(&root.join("tests/tests"), &[".rs"], &mut e2e, false);
-    sources(
-        &root.join("tests/interop"),
-        &[".mjs", ".js", ".ts"],
-        &mut e2e,
-        false,
-    );
-    sources(&root.join("tests/interop-py"), &[".py"], &mut e2e, false);
-    e2e.retain(|(p, _)| {
-        !p.ends_with("taxonomy.rs") && !p.ends_with("compiletest.rs") && !p.ends_with("build.rs")
-    });
-    assert!(!server.is_empty() && !e2e.is_empty());
+    assert!(!server.is_empty());
     let spec = spec();
     let mut problems = Vec::new();
+    let mut listed = BTreeSet::new();
+    for (name, _) in PRODUCED_BY.iter().chain(NOT_PRODUCED) {
+        if !listed.insert(*name) {
+            problems.push(format!("{name}: listed twice"));
+        }
+        match spec.code(name) {
+            Some(c) if c.is_emitted() && !c.is_deprecated() => {}
+            _ => problems.push(format!(
+                "{name}: listed but not an active code of errors.yaml"
+            )),
+        }
+    }
     for &code in ErrorCode::ALL {
-        if spec.code(code.as_str()).is_some_and(|c| c.is_deprecated()) {
+        let name = code.as_str();
+        let spec_code = spec.code(name).expect("every variant is a spec code");
+        assert_eq!(
+            code.is_violation_kind(),
+            spec_code.is_violation_kind(),
+            "{name}"
+        );
+        if spec_code.is_deprecated() {
             continue;
         }
-        let name = code.as_str();
         let constructor = format!("ErrorEnvelope::{}(", name.to_ascii_lowercase());
         let variant = format!("ErrorCode::{code:?}");
-        let sent = server
-            .iter()
-            .any(|(_, t)| t.contains(&constructor) || t.contains(&variant));
-        let seen = e2e.iter().any(|(_, t)| mentions(t, name));
-        let excused_sent = NOT_SENT.iter().any(|(n, _)| *n == name);
-        let excused_seen = NOT_SEEN.iter().any(|(n, _)| *n == name) || excused_sent;
-        match (sent, excused_sent) {
-            (false, false) => problems.push(format!(
-                "{name}: the server never builds it (no `{constructor}` or `{variant}` in server/src); \
-                 send it, deprecate it in errors.yaml, or list it in NOT_SENT with the reason"
-            )),
-            (true, true) => problems.push(format!(
-                "{name}: listed in NOT_SENT but server/src builds it; remove the exception"
-            )),
-            _ => {}
+        let built = server.iter().any(|(_, t)| t.contains(&constructor));
+        let named = server.iter().any(|(_, t)| t.contains(&variant));
+        if code.is_violation_kind() {
+            if built {
+                problems.push(format!(
+                    "{name}: declared `sent_as: violation` but server/src calls `{constructor}`, \
+                     which sends it as an envelope's own error_code"
+                ));
+            }
+            if !named {
+                problems.push(format!(
+                    "{name}: a violation kind no violation of server/src carries (no `{variant}`)"
+                ));
+            }
+        } else if !built {
+            problems.push(format!(
+                "{name}: sent as an envelope, but server/src never calls `{constructor}`; send it, \
+                 declare it `sent_as: violation`, or deprecate it in errors.yaml"
+            ));
         }
-        match (seen, excused_seen) {
-            (false, false) => problems.push(format!(
-                "{name}: no end-to-end test observes it (the name is nowhere in tests/tests or \
-                 the interop clients); add a case that makes the binary answer it"
-            )),
-            (true, true) if !excused_sent => problems.push(format!(
-                "{name}: listed in NOT_SEEN but an end-to-end test observes it; remove the exception"
-            )),
-            _ => {}
+        if let Some((_, why)) = NOT_PRODUCED.iter().find(|(n, _)| *n == name) {
+            assert!(!why.is_empty());
+            continue;
+        }
+        let Some((_, test)) = PRODUCED_BY.iter().find(|(n, _)| *n == name) else {
+            problems.push(format!(
+                "{name}: no end-to-end test produces it; add one and a row to PRODUCED_BY \
+                 (or the reason to NOT_PRODUCED)"
+            ));
+            continue;
+        };
+        let (module, function) = test.split_once("::").expect("module::function");
+        let Some(body) = test_body(&root, module, function) else {
+            problems.push(format!(
+                "{name}: {test} is not a test function of tests/tests/it"
+            ));
+            continue;
+        };
+        if !mentions(&body, name) {
+            problems.push(format!("{name}: {test} never asserts it"));
+        }
+        if code.is_violation_kind() && !body.contains("violation") {
+            problems.push(format!(
+                "{name}: {test} does not read `violations`, where a violation kind arrives"
+            ));
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
