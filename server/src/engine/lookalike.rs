@@ -255,25 +255,24 @@ fn next_ascii(bytes: &[u8], from: usize) -> usize {
 /// does not match (as the engine does). `near` is the byte offset of the
 /// place the excerpt chose, around which a large file is folded.
 pub(crate) fn find(text: &[u8], old: &str, crlf: Option<&str>, near: usize) -> Option<Lookalike> {
-    let text = std::str::from_utf8(text).ok()?;
     let forms: Vec<Folded<'_>> = std::iter::once(old).chain(crlf).map(fold).collect();
     if text.is_ascii() {
-        // The file folds to itself: only a changed old_string can match.
-        return forms
+        // The file folds to itself: only a changed old_string can match,
+        // and one that folding left alone is answered without another
+        // pass over the file.
+        let (f, at) = forms
             .iter()
-            .find(|f| {
-                !f.changes.is_empty() && memmem::find(text.as_bytes(), f.text.as_bytes()).is_some()
-            })
-            .and_then(|f| {
-                let at = memmem::find(text.as_bytes(), f.text.as_bytes())?;
-                let file = Folded {
-                    original: text,
-                    text: Cow::Borrowed(text),
-                    changes: Vec::new(),
-                };
-                report(text, 0, &file, at, f)
-            });
+            .filter(|f| !f.changes.is_empty())
+            .find_map(|f| Some((f, memmem::find(text, f.text.as_bytes())?)))?;
+        let text = std::str::from_utf8(text).ok()?;
+        let file = Folded {
+            original: text,
+            text: Cow::Borrowed(text),
+            changes: Vec::new(),
+        };
+        return report(text, 0, &file, at, f);
     }
+    let text = std::str::from_utf8(text).ok()?;
     let (base, window) = if text.len() <= FOLD_WHOLE_BYTES {
         (0, text)
     } else {
