@@ -130,7 +130,13 @@ fn check_invariants(
             edit_index,
             snippet,
             snippet_start_line,
+            lookalike,
         }) => {
+            if let Some(l) = lookalike {
+                assert!(l.line >= 1 && l.column >= 1);
+                assert!(l.difference_count >= 1);
+                assert!(l.differences.len() <= l.difference_count);
+            }
             assert!(*snippet_start_line >= 1);
             assert!(*edit_index < edits.len());
             assert!(!edits[*edit_index].old.is_empty());

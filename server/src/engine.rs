@@ -101,6 +101,7 @@
 
 mod context;
 mod eol;
+mod lookalike;
 mod matcher;
 
 use std::borrow::Cow;
@@ -111,6 +112,7 @@ pub use context::{
     MIN_TOKEN_BYTES, NOT_FOUND_LINES, ORDER_SLACK,
 };
 pub use eol::LineEnding;
+pub use lookalike::{Lookalike, LookalikeDifference, MAX_DIFFERENCES, MAX_FILE_TEXT_BYTES};
 
 use eol::Eols;
 use matcher::{Form, Hit, Matcher};
@@ -191,6 +193,10 @@ pub enum Failure {
         snippet: String,
         /// 1-based line of that text where `snippet` starts.
         snippet_start_line: usize,
+        /// Where `old_string` would match if look-alike characters (NFC
+        /// and NFD, no-break and zero-width spaces, quotes, dashes) were
+        /// the same: a report for the caller, never applied.
+        lookalike: Option<Box<Lookalike>>,
     },
     /// An edit without `replace_all` matches at more than one position.
     Ambiguous {
@@ -432,11 +438,28 @@ impl Buffer {
             crlf => Matcher::new(old, crlf.as_deref()),
         };
         let Some(first) = matcher.next_from(self.text(), 0) else {
-            let excerpt = context::not_found_excerpt(self.text(), old);
+            let text = self.text();
+            let crlf = crlf_old.as_deref();
+            // A look-alike match places the excerpt itself; only a large
+            // file needs the placement first (its look-alike check folds
+            // the text around it).
+            let (excerpt, lookalike) = if text.len() <= lookalike::FOLD_WHOLE_BYTES {
+                match lookalike::find(text, old, crlf, 0) {
+                    Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
+                    None => (context::not_found_excerpt(text, old), None),
+                }
+            } else {
+                let excerpt = context::not_found_excerpt(text, old);
+                match lookalike::find(text, old, crlf, excerpt.start_offset) {
+                    Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
+                    None => (excerpt, None),
+                }
+            };
             return Err(Failure::NotFound {
                 edit_index,
                 snippet: excerpt.snippet,
                 snippet_start_line: excerpt.start_line,
+                lookalike: lookalike.map(Box::new),
             }
             .into());
         };

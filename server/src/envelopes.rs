@@ -12,8 +12,8 @@ use crate::engine::{self, MatchLocation as EngineLocation};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::resolve::ResolveError;
 use crate::taxonomy::{
-    EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit, MatchLocation,
-    RollbackReport, Violation,
+    EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit,
+    LookalikeDifference, LookalikeMatch, MatchLocation, RollbackReport, Violation,
 };
 
 /// Which file of the call an error is about.
@@ -292,6 +292,26 @@ fn location(l: EngineLocation) -> MatchLocation {
     }
 }
 
+fn lookalike(l: engine::Lookalike) -> LookalikeMatch {
+    LookalikeMatch {
+        line: l.line as u64,
+        column: l.column as u64,
+        differences: l
+            .differences
+            .into_iter()
+            .map(|d| LookalikeDifference {
+                line: d.line as u64,
+                column: d.column as u64,
+                file_has: d.file_has,
+                old_string_has: d.old_string_has,
+                description: d.description,
+            })
+            .collect(),
+        difference_count: l.difference_count as u64,
+        file_text: l.file_text,
+    }
+}
+
 /// An edit that could not be applied.
 pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> ErrorEnvelope {
     let p = ctx.file_path.clone();
@@ -311,6 +331,7 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             edit_index,
             snippet,
             snippet_start_line,
+            lookalike: near,
         } => {
             let status = edit_status(
                 &file.edits,
@@ -319,7 +340,8 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
                 "old_string not found",
             );
             let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet)
-                .snippet_start_line(snippet_start_line as u64);
+                .snippet_start_line(snippet_start_line as u64)
+                .maybe_lookalike_match(near.map(|l| lookalike(*l)));
             b.maybe_file_index(ctx.file_index).build()
         }
         engine::Failure::Ambiguous {

@@ -90,23 +90,53 @@ fn envelope_shape() -> Value {
     shape
 }
 
-/// Builds `{type: object, $defs, oneOf: [success, envelope]}`. The success
-/// schema's `$defs` move to the top level (its `#/$defs/...` references are
-/// relative to the document root); the envelope keeps its own `$id`, so its
-/// references resolve inside it.
+/// Builds `{type: object, $defs, oneOf: [success, envelope]}`: one
+/// self-contained document, every `$ref` a `#/$defs/...` of its own root and
+/// no `$id` (issue #27: the envelope used to keep the published schema's
+/// `$id` and its own `$defs`, which generators such as
+/// json-schema-to-typescript and datamodel-code-generator do not resolve,
+/// and which made one Ajv instance holding the published schema too refuse
+/// the `$id` twice). The success schema's and the envelope's `$defs` both
+/// move to the root; a name both use is a bug the tests catch
+/// ([`merge_defs`] panics at start-up, like [`envelope_shape`]).
 fn output_schema(mut success: Value) -> Map<String, Value> {
-    let defs = success
-        .as_object_mut()
-        .and_then(|o| o.remove("$defs"))
-        .unwrap_or_else(|| json!({}));
+    let mut defs = take_defs(&mut success);
+    let mut envelope = envelope_shape();
+    if let Some(obj) = envelope.as_object_mut() {
+        obj.remove("$id");
+    }
+    merge_defs(&mut defs, take_defs(&mut envelope));
     let v = json!({
         "type": "object",
         "$defs": defs,
-        "oneOf": [success, envelope_shape()],
+        "oneOf": [success, envelope],
     });
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
+    }
+}
+
+/// Removes and returns `schema`'s `$defs` (empty if it has none).
+fn take_defs(schema: &mut Value) -> Map<String, Value> {
+    match schema.as_object_mut().and_then(|o| o.remove("$defs")) {
+        Some(Value::Object(defs)) => defs,
+        _ => Map::new(),
+    }
+}
+
+/// Adds `more` to `defs`; a name in both with different schemas would make
+/// one side's references point at the other's type.
+fn merge_defs(defs: &mut Map<String, Value>, more: Map<String, Value>) {
+    for (name, schema) in more {
+        match defs.get(&name) {
+            Some(existing) if *existing != schema => {
+                panic!("output schema: `$defs/{name}` is both a success type and an envelope type")
+            }
+            _ => {
+                defs.insert(name, schema);
+            }
+        }
     }
 }
 
@@ -128,11 +158,54 @@ mod tests {
         let shape = envelope_shape();
         assert_eq!(shape["type"], "object", "{shape}");
         assert!(shape["properties"]["error_code"].is_object(), "{shape}");
+        let mut shape = shape;
+        let defs = take_defs(&mut shape);
+        shape.as_object_mut().unwrap().remove("$id");
         for schema in [
             output::<MultiEditSuccess>(),
             output::<MultiEditFilesSuccess>(),
         ] {
+            // The shape, its `$id` left out and its `$defs` at the root.
             assert_eq!(schema["oneOf"][1], shape);
+            for (name, def) in &defs {
+                assert_eq!(&schema["$defs"][name], def, "{name}");
+            }
+        }
+    }
+
+    /// Every `$ref` of every output schema is a `#/$defs/NAME` its own root
+    /// defines, and no `$id` is embedded: generators and validators resolve
+    /// them without knowing any other document (issue #27).
+    #[test]
+    fn output_schemas_are_self_contained() {
+        fn refs(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        out.push(r.clone());
+                    }
+                    m.values().for_each(|c| refs(c, out));
+                }
+                Value::Array(a) => a.iter().for_each(|c| refs(c, out)),
+                _ => {}
+            }
+        }
+        for tool in crate::mcp::tools() {
+            let schema = Value::Object((*tool.output_schema.clone().unwrap()).clone());
+            assert!(!has_key(&schema, "$id"), "{}: {schema}", tool.name);
+            let mut found = Vec::new();
+            refs(&schema, &mut found);
+            assert!(!found.is_empty(), "{}", tool.name);
+            for r in found {
+                let name = r
+                    .strip_prefix("#/$defs/")
+                    .unwrap_or_else(|| panic!("{}: {r}", tool.name));
+                assert!(
+                    schema["$defs"][name].is_object(),
+                    "{}: {r} is not defined",
+                    tool.name
+                );
+            }
         }
     }
 
@@ -148,9 +221,7 @@ mod tests {
             assert!(!text.contains("\"format\":\"uint"), "{text}");
             assert!(!has_key(&v["oneOf"][1], "oneOf"));
             // The envelope shape still names every code and closes `context`.
-            let codes = v["oneOf"][1]["$defs"]["ErrorCode"]["enum"]
-                .as_array()
-                .unwrap();
+            let codes = v["$defs"]["ErrorCode"]["enum"].as_array().unwrap();
             assert!(codes.iter().any(|c| c == "MATCH_NOT_FOUND"));
             assert_eq!(
                 v["oneOf"][1]["properties"]["context"]["additionalProperties"],

@@ -13,6 +13,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
 
 // Whatever the SDK warns about (e.g. an unknown JSON Schema "format" in a
 // tool schema) is a defect of ours: collect it and assert there is none.
@@ -64,6 +67,25 @@ test("tools/list: four tools, object output schemas, annotations", async () => {
     assert.ok(t.inputSchema.properties, "input schema has properties");
   }
   assert.deepEqual(warnings, [], "the SDK warned while compiling our schemas");
+});
+
+// A client that validates with the published schema and the tools' output
+// schemas keeps them in one validator, and a client that generates types
+// feeds each output schema to its generator alone: every outputSchema is
+// one self-contained document (issue #27: the envelope inside it used to
+// carry the published schema's $id and $defs of its own).
+test("tools/list: output schemas are self-contained for validators and generators", async () => {
+  const Ajv2020 = require("ajv/dist/2020").default;
+  const { compile } = require("json-schema-to-typescript");
+  const published = JSON.parse(readFileSync(new URL("../../schema/error-envelope.schema.json", import.meta.url), "utf8"));
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  ajv.addSchema(published);
+  const { tools } = await client.listTools();
+  for (const t of tools) {
+    assert.doesNotThrow(() => ajv.compile(t.outputSchema), `${t.name}: one Ajv 2020 strict instance with the published schema`);
+    const ts = await compile(t.outputSchema, `${t.name}_output`, { bannerComment: "" });
+    assert.match(ts, /MATCH_NOT_FOUND/, `${t.name}: the generated types name the error codes`);
+  }
 });
 
 test("multi_edit success: structured + text copies agree, file written", async () => {

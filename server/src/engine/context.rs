@@ -128,6 +128,8 @@ pub(crate) struct NotFoundExcerpt {
     pub(crate) snippet: String,
     /// 1-based line of the file where the excerpt starts.
     pub(crate) start_line: usize,
+    /// Byte offset of that line.
+    pub(crate) start_offset: usize,
 }
 
 /// The excerpt for an `old_string` that does not occur in `text`.
@@ -150,6 +152,27 @@ pub(crate) fn not_found_excerpt(text: &[u8], old: &str) -> NotFoundExcerpt {
     NotFoundExcerpt {
         snippet: excerpt_from(text, start, NOT_FOUND_LINES),
         start_line: top + 1,
+        start_offset: start,
+    }
+}
+
+/// The not-found excerpt placed on a known 1-based `line`, where `old`
+/// would start (a look-alike match).
+pub(crate) fn excerpt_at_line(text: &[u8], line: usize, old: &str) -> NotFoundExcerpt {
+    let old_lines = split_lines(old.as_bytes()).len().max(1);
+    let total = LineIndex::new(text);
+    let line0 = line.saturating_sub(1) as isize;
+    let top = if old_lines <= NOT_FOUND_LINES {
+        line0 - ((NOT_FOUND_LINES - old_lines) / 2) as isize
+    } else {
+        line0 - 2
+    };
+    let top = top.clamp(0, total.count().saturating_sub(NOT_FOUND_LINES) as isize) as usize;
+    let start = total.starts.get(top).copied().unwrap_or(text.len());
+    NotFoundExcerpt {
+        snippet: excerpt_from(text, start, NOT_FOUND_LINES),
+        start_line: top + 1,
+        start_offset: start,
     }
 }
 

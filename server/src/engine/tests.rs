@@ -73,6 +73,7 @@ fn a_failure_returns_nothing_applied() {
         edit_index,
         snippet,
         snippet_start_line,
+        ..
     } = err
     else {
         panic!("expected NotFound, got {err:?}");
@@ -432,6 +433,7 @@ fn not_found_in_a_short_file_shows_all_of_it() {
             edit_index: 0,
             snippet: "tiny\nfile".to_owned(),
             snippet_start_line: 1,
+            lookalike: None,
         }
     );
 }
@@ -449,6 +451,7 @@ fn empty_file_and_empty_edit_list() {
             edit_index: 0,
             snippet: String::new(),
             snippet_start_line: 1,
+            lookalike: None,
         }
     );
 }

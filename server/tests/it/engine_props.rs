@@ -125,10 +125,22 @@ proptest! {
                 }
                 prop_assert!(locations.windows(2).all(|w| (w[0].line, w[0].column) < (w[1].line, w[1].column)));
             }
-            Err(Failure::NotFound { edit_index, snippet, snippet_start_line }) => {
+            Err(Failure::NotFound { edit_index, snippet, snippet_start_line, lookalike }) => {
                 prop_assert!(edit_index < edits.len());
                 prop_assert!(snippet.lines().count() <= engine::NOT_FOUND_LINES);
                 prop_assert!(snippet_start_line >= 1);
+                // A look-alike report names text the file really has, at
+                // the line it gives, and never the old_string itself.
+                if let Some(l) = lookalike {
+                    let exact: String = serde_json::from_str(&l.file_text).expect("file_text is a JSON string");
+                    let lines: Vec<usize> = original
+                        .match_indices(exact.as_str())
+                        .map(|(at, _)| original[..at].matches('\n').count() + 1)
+                        .collect();
+                    prop_assert!(lines.contains(&l.line), "file_text {:?} is not at line {}", exact, l.line);
+                    prop_assert_ne!(exact.as_str(), edits[edit_index].old.as_str());
+                    prop_assert!(l.difference_count >= 1 && !l.differences.is_empty());
+                }
             }
             Err(Failure::EmptyOldString { edit_index }) => {
                 prop_assert!(edits[edit_index].old.is_empty());

@@ -46,7 +46,7 @@ fn typescript_sdk_client_drives_splice() {
         "TypeScript SDK interop failed:\n{stdout}\n{stderr}"
     );
     assert!(
-        stdout.contains("pass 12"),
-        "expected 12 passing interop tests:\n{stdout}"
+        stdout.contains("pass 13"),
+        "expected 13 passing interop tests:\n{stdout}"
     );
 }

@@ -1,0 +1,675 @@
+//! Look-alike characters: why an `old_string` that reads like the file's
+//! text does not match it.
+//!
+//! A model reads a file as rendered text, and some differences do not
+//! render: `café` spelled with a combining accent (NFD) or precomposed
+//! (NFC), a no-break space where a space is expected, a zero-width space
+//! between two letters. Curly and straight quotes, and dashes and hyphens,
+//! are told apart only with care. An `old_string` that differs from the file
+//! only by such characters fails with `MATCH_NOT_FOUND`, and the excerpt
+//! shows the "same" text again, so the model retries the same bytes.
+//!
+//! This module answers, on the not-found path only, whether `old_string`
+//! would match once both sides are *folded*: the characters of
+//! [`fold_char`] mapped to their ASCII look-alike (or removed, for the
+//! zero-width ones), and the rest put in Unicode canonical decomposition
+//! (NFD), so that NFC and NFD spellings meet. If it would, [`find`] reports
+//! where, each difference, and the file's exact text spelled with JSON
+//! escapes, which a model can copy into its retry. Matching itself stays
+//! exact: this is a report, never an edit.
+//!
+//! **Cost.** Folding changes non-ASCII characters only (NFD never changes
+//! an ASCII character, and every character [`fold_char`] maps is outside
+//! ASCII), so a file that is all ASCII folds to itself: the check is then
+//! one `is_ascii` pass over the file and, when `old_string` folds to
+//! something else, one `memmem` search. Other files are folded in one pass
+//! that copies ASCII runs and decomposes each non-ASCII character with a
+//! table lookup; the fold keeps a list of the characters it changed (not a
+//! map of every byte), from which a position in the folded text is mapped
+//! back to the file. In a file over [`FOLD_WHOLE_BYTES`], only the lines
+//! around where the excerpt placed the edit are folded (at most
+//! [`FOLD_WINDOW_BYTES`]), which bounds the work on a large file full of
+//! non-ASCII text.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use memchr::memmem;
+use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+
+/// Files up to this size are folded whole when they hold non-ASCII text.
+pub(crate) const FOLD_WHOLE_BYTES: usize = 4 << 20;
+/// In a larger file, the bytes folded around the placed excerpt.
+pub(crate) const FOLD_WINDOW_BYTES: usize = 1 << 20;
+/// Differences listed in a report (the count covers all of them).
+pub const MAX_DIFFERENCES: usize = 10;
+/// Longest `file_text` (with its escapes) before it is cut.
+pub const MAX_FILE_TEXT_BYTES: usize = 16 * 1024;
+
+/// Where `old_string` would match once look-alike characters are folded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lookalike {
+    /// 1-based line of the file where the look-alike match starts.
+    pub line: usize,
+    /// 1-based column (in characters) where it starts.
+    pub column: usize,
+    /// The first [`MAX_DIFFERENCES`] differences, in file order.
+    pub differences: Vec<LookalikeDifference>,
+    /// How many places differ in all.
+    pub difference_count: usize,
+    /// The file's exact text of the match as a JSON string literal (quotes
+    /// included) whose characters outside printable ASCII are `\u` escapes.
+    pub file_text: String,
+}
+
+/// One place where the file has a look-alike of what `old_string` has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookalikeDifference {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The file's code points there (`U+00A0`), or `nothing`.
+    pub file_has: String,
+    /// `old_string`'s code points there, or `nothing`.
+    pub old_string_has: String,
+    /// The difference in words.
+    pub description: String,
+}
+
+/// The ASCII look-alike of `c` (empty for a zero-width character), or
+/// `None` when `c` is kept (and only decomposed).
+pub(crate) fn fold_char(c: char) -> Option<&'static str> {
+    Some(match c {
+        // No-break, figure, narrow no-break and the typographic spaces.
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' => " ",
+        // Zero-width space, non-joiner, joiner, word joiner, ZWNBSP/BOM.
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => "",
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' => "'",
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' => "\"",
+        // Hyphen, non-breaking hyphen, figure/en/em dash, bar, minus sign.
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => "-",
+        _ => return None,
+    })
+}
+
+/// One character (or cluster) that folding changed: `o_len` bytes at `o`
+/// in the original became `f_len` bytes at `f` in the folded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Change {
+    f: usize,
+    o: usize,
+    f_len: usize,
+    o_len: usize,
+}
+
+/// A text and its fold.
+struct Folded<'t> {
+    original: &'t str,
+    text: Cow<'t, str>,
+    /// In order; empty when the fold is the original.
+    changes: Vec<Change>,
+}
+
+impl Folded<'_> {
+    /// The original offset where a match starting at folded `at` starts
+    /// (after any character removed right there).
+    fn start(&self, at: usize) -> usize {
+        let k = self.changes.partition_point(|c| c.f + c.f_len <= at);
+        if let Some(c) = self.changes.get(k).filter(|c| c.f < at) {
+            return c.o;
+        }
+        match k.checked_sub(1).map(|i| self.changes[i]) {
+            Some(c) => c.o + c.o_len + (at - c.f - c.f_len),
+            None => at,
+        }
+    }
+
+    /// The original offset where a match ending at folded `at` ends
+    /// (before any character removed right there).
+    fn end(&self, at: usize) -> usize {
+        let k = self.changes.partition_point(|c| c.f < at);
+        match k.checked_sub(1).map(|i| self.changes[i]) {
+            Some(c) if c.f + c.f_len > at => c.o + c.o_len,
+            Some(c) => c.o + c.o_len + (at - c.f - c.f_len),
+            None => at,
+        }
+    }
+}
+
+/// Folds `text` (see the module docs).
+fn fold(text: &str) -> Folded<'_> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut changes = Vec::new();
+    // `bytes[..copied]` is accounted for in `out` (once a change exists).
+    let mut copied = 0usize;
+    let mut i = next_non_ascii(bytes, 0);
+    let mut buf = String::new();
+    while i < bytes.len() {
+        // The run of non-ASCII characters at `i`, and the clusters in it: a
+        // character with its following combining marks.
+        let run_end = next_ascii(bytes, i);
+        let run = &text[i..run_end];
+        let mut chars = run.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            let mut end = at + c.len_utf8();
+            while let Some(&(_, m)) = chars.peek() {
+                if canonical_combining_class(m) == 0 || fold_char(m).is_some() {
+                    break;
+                }
+                end += m.len_utf8();
+                chars.next();
+            }
+            let cluster = &run[at..end];
+            buf.clear();
+            if !fold_cluster(cluster, &mut buf) {
+                continue;
+            }
+            let o = i + at;
+            if changes.is_empty() {
+                out.reserve(text.len() + 16);
+            }
+            out.push_str(&text[copied..o]);
+            changes.push(Change {
+                f: out.len(),
+                o,
+                f_len: buf.len(),
+                o_len: cluster.len(),
+            });
+            out.push_str(&buf);
+            copied = o + cluster.len();
+        }
+        i = next_non_ascii(bytes, run_end);
+    }
+    if changes.is_empty() {
+        return Folded {
+            original: text,
+            text: Cow::Borrowed(text),
+            changes,
+        };
+    }
+    out.push_str(&text[copied..]);
+    Folded {
+        original: text,
+        text: Cow::Owned(out),
+        changes,
+    }
+}
+
+/// Writes the fold of `cluster` to `out` and says whether it differs.
+fn fold_cluster(cluster: &str, out: &mut String) -> bool {
+    let mut single = cluster.chars();
+    if let (Some(c), None) = (single.next(), single.next()) {
+        if let Some(to) = fold_char(c) {
+            out.push_str(to);
+            return true;
+        }
+        let mut same = true;
+        decompose_canonical(c, |d| {
+            same &= d == c;
+            out.push(d);
+        });
+        return !same;
+    }
+    // A character and its combining marks: decomposed, then the marks in
+    // canonical order (a stable sort by combining class).
+    let mut marks: Vec<char> = Vec::new();
+    for c in cluster.chars() {
+        match fold_char(c) {
+            Some(to) => marks.extend(to.chars()),
+            None => decompose_canonical(c, |d| marks.push(d)),
+        }
+    }
+    let starters = marks
+        .iter()
+        .position(|&m| canonical_combining_class(m) != 0)
+        .unwrap_or(marks.len());
+    marks[starters..].sort_by_key(|&m| canonical_combining_class(m));
+    out.extend(marks.iter());
+    out.as_str() != cluster
+}
+
+/// The first non-ASCII byte at or after `from` (or the end).
+fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i + 64 <= bytes.len() && bytes[i..i + 64].is_ascii() {
+        i += 64;
+    }
+    bytes[i..]
+        .iter()
+        .position(|&b| b >= 0x80)
+        .map_or(bytes.len(), |p| i + p)
+}
+
+/// The first ASCII byte at or after `from` (or the end).
+fn next_ascii(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b < 0x80)
+        .map_or(bytes.len(), |p| from + p)
+}
+
+/// Where `old` matches `text` once both are folded, if it does; `crlf`
+/// is `old` with its bare LFs written as CRLF, tried when the plain form
+/// does not match (as the engine does). `near` is the byte offset of the
+/// place the excerpt chose, around which a large file is folded.
+pub(crate) fn find(text: &[u8], old: &str, crlf: Option<&str>, near: usize) -> Option<Lookalike> {
+    let text = std::str::from_utf8(text).ok()?;
+    let forms: Vec<Folded<'_>> = std::iter::once(old).chain(crlf).map(fold).collect();
+    if text.is_ascii() {
+        // The file folds to itself: only a changed old_string can match.
+        return forms
+            .iter()
+            .find(|f| {
+                !f.changes.is_empty() && memmem::find(text.as_bytes(), f.text.as_bytes()).is_some()
+            })
+            .and_then(|f| {
+                let at = memmem::find(text.as_bytes(), f.text.as_bytes())?;
+                let file = Folded {
+                    original: text,
+                    text: Cow::Borrowed(text),
+                    changes: Vec::new(),
+                };
+                report(text, 0, &file, at, f)
+            });
+    }
+    let (base, window) = if text.len() <= FOLD_WHOLE_BYTES {
+        (0, text)
+    } else {
+        window(text, near)
+    };
+    let file = fold(window);
+    forms.iter().find_map(|f| {
+        let at = memmem::find_iter(file.text.as_bytes(), f.text.as_bytes())
+            .find(|&at| whole(&file, at, at + f.text.len()))?;
+        report(text, base, &file, at, f)
+    })
+}
+
+/// Whether folded `[at, end)` covers whole characters of the original: it
+/// neither starts nor ends inside a changed character's fold, nor ends
+/// before a combining mark (`cafe` is no match in `café` spelled NFD).
+fn whole(file: &Folded<'_>, at: usize, end: usize) -> bool {
+    let inside = |p: usize| {
+        let k = file.changes.partition_point(|c| c.f + c.f_len <= p);
+        file.changes.get(k).is_some_and(|c| c.f < p)
+    };
+    let mark = file.text[end..]
+        .chars()
+        .next()
+        .is_some_and(|c| canonical_combining_class(c) != 0);
+    !inside(at) && !inside(end) && !mark
+}
+
+/// The lines of `text` within [`FOLD_WINDOW_BYTES`] around `near`.
+fn window(text: &str, near: usize) -> (usize, &str) {
+    let bytes = text.as_bytes();
+    let near = near.min(text.len());
+    let from = near.saturating_sub(FOLD_WINDOW_BYTES / 2);
+    let to = (from + FOLD_WINDOW_BYTES).min(text.len());
+    let start = memchr::memrchr(b'\n', &bytes[..from]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &bytes[to..]).map_or(text.len(), |i| to + i);
+    (start, &text[start..end])
+}
+
+/// The report of a match of folded `old` at folded offset `at` of `file`,
+/// the fold of `text[base..]`; `None` if nothing differs (the match is a
+/// line-ending form the engine's matcher does not try).
+fn report(
+    text: &str,
+    base: usize,
+    file: &Folded<'_>,
+    at: usize,
+    old: &Folded<'_>,
+) -> Option<Lookalike> {
+    let end = at + old.text.len();
+    // Regions of the folded match where either side changed, merged.
+    let lo = file.changes.partition_point(|c| c.f + c.f_len < at);
+    let mut regions: Vec<(usize, usize)> = file.changes[lo..]
+        .iter()
+        .take_while(|c| c.f <= end)
+        .filter(|c| (c.f < end && c.f + c.f_len > at) || (c.f_len == 0 && c.f > at && c.f < end))
+        .map(|c| (c.f.saturating_sub(at), (c.f + c.f_len).min(end) - at))
+        .chain(old.changes.iter().map(|c| (c.f, c.f + c.f_len)))
+        .collect();
+    regions.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in regions {
+        match merged.last_mut() {
+            Some(last) if a < last.1 || a == last.0 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let start = base + file.start(at);
+    let stop = base + file.end(end);
+    let old_text = old.original;
+    let mut differences = Vec::new();
+    let mut line_mark = (0usize, 0usize);
+    let mut count = 0;
+    for &(a, b) in &merged {
+        let (fa, fb) = span(file, at + a, at + b);
+        let (oa, ob) = span(old, a, b);
+        let (fa, fb) = (base + fa, base + fb);
+        let (file_piece, old_piece) = (&text[fa..fb], &old_text[oa..ob]);
+        if file_piece == old_piece {
+            continue;
+        }
+        count += 1;
+        if differences.len() == MAX_DIFFERENCES {
+            continue;
+        }
+        let (line, column) = line_column(text, fa, &mut line_mark);
+        differences.push(LookalikeDifference {
+            line,
+            column,
+            file_has: code_points(file_piece),
+            old_string_has: code_points(old_piece),
+            description: describe(file_piece, old_piece, line),
+        });
+    }
+    if count == 0 {
+        return None;
+    }
+    let (line, column) = line_column(text, start, &mut (0, 0));
+    Some(Lookalike {
+        line,
+        column,
+        differences,
+        difference_count: count,
+        file_text: json_literal(&text[start..stop]),
+    })
+}
+
+/// The original span of folded `[a, b)`, widened to whole changed
+/// characters.
+fn span(f: &Folded<'_>, a: usize, b: usize) -> (usize, usize) {
+    let mut lo = f.start(a);
+    let mut hi = f.end(b).max(lo);
+    let from = f.changes.partition_point(|c| c.f + c.f_len < a);
+    for c in &f.changes[from..] {
+        if c.f > b {
+            break;
+        }
+        let inside = (c.f < b && c.f + c.f_len > a) || (c.f_len == 0 && c.f >= a && c.f <= b);
+        if inside {
+            lo = lo.min(c.o);
+            hi = hi.max(c.o + c.o_len);
+        }
+    }
+    (lo, hi)
+}
+
+/// 1-based line and column of byte `at`, counting on from `mark` (an
+/// offset and the 0-based line there) when `at` is past it.
+fn line_column(text: &str, at: usize, mark: &mut (usize, usize)) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    if at < mark.0 {
+        *mark = (0, 0);
+    }
+    mark.1 += memchr::memchr_iter(b'\n', &bytes[mark.0..at]).count();
+    mark.0 = at;
+    let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    (mark.1 + 1, text[line_start..at].chars().count() + 1)
+}
+
+/// `U+00A0 U+0301`, or `nothing`.
+fn code_points(s: &str) -> String {
+    if s.is_empty() {
+        return "nothing".into();
+    }
+    let mut out = String::new();
+    for c in s.chars() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let _ = write!(out, "U+{:04X}", c as u32);
+    }
+    out
+}
+
+/// The name of a character in a description.
+fn name(c: char) -> Cow<'static, str> {
+    Cow::Borrowed(match c {
+        ' ' => "space",
+        '\'' => "apostrophe",
+        '"' => "quotation mark",
+        '-' => "hyphen-minus",
+        '\u{00A0}' => "no-break space",
+        '\u{2007}' => "figure space",
+        '\u{202F}' => "narrow no-break space",
+        '\u{2000}'..='\u{200A}' | '\u{205F}' => "typographic space",
+        '\u{200B}' => "zero-width space",
+        '\u{200C}' => "zero-width non-joiner",
+        '\u{200D}' => "zero-width joiner",
+        '\u{2060}' => "word joiner",
+        '\u{FEFF}' => "zero-width no-break space",
+        '\u{2018}' => "left single quotation mark",
+        '\u{2019}' => "right single quotation mark",
+        '\u{201A}' | '\u{201B}' => "single quotation mark",
+        '\u{201C}' => "left double quotation mark",
+        '\u{201D}' => "right double quotation mark",
+        '\u{201E}' | '\u{201F}' => "double quotation mark",
+        '\u{2010}' => "hyphen",
+        '\u{2011}' => "non-breaking hyphen",
+        '\u{2012}' => "figure dash",
+        '\u{2013}' => "en dash",
+        '\u{2014}' => "em dash",
+        '\u{2015}' => "horizontal bar",
+        '\u{2212}' => "minus sign",
+        c if canonical_combining_class(c) != 0 => "combining mark",
+        c => return Cow::Owned(format!("'{c}'")),
+    })
+}
+
+/// `U+00A0 (no-break space)`, `U+0065 U+0301 ('e' + combining mark)`, or
+/// `nothing`.
+fn spelled(s: &str) -> String {
+    if s.is_empty() {
+        return "nothing".into();
+    }
+    let names: Vec<Cow<'_, str>> = s.chars().map(name).collect();
+    format!("{} ({})", code_points(s), names.join(" + "))
+}
+
+/// One difference in words (see [`LookalikeDifference::description`]).
+fn describe(file: &str, old: &str, line: usize) -> String {
+    let mut out = format!(
+        "the file has {} where old_string has {}",
+        spelled(file),
+        spelled(old)
+    );
+    let nfd = |s: &str| fold(s).text.into_owned();
+    let plain = |s: &str| s.chars().all(|c| fold_char(c).is_none());
+    if plain(file) && plain(old) && nfd(file) == nfd(old) {
+        let form = |s: &str| {
+            if s.chars().count() < nfd(s).chars().count() {
+                "composed, NFC"
+            } else {
+                "decomposed, NFD"
+            }
+        };
+        let _ = write!(
+            out,
+            ": the same text in another Unicode normalization form (the file's is {}, old_string's {})",
+            form(file),
+            form(old)
+        );
+    }
+    let _ = write!(out, ", line {line}");
+    out
+}
+
+/// `s` as a JSON string literal, quotes included, with every character
+/// outside printable ASCII written as a `\u` escape (`\n`, `\t`, `\r` as
+/// such), cut after [`MAX_FILE_TEXT_BYTES`] with a note after the quote.
+fn json_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    out.push('"');
+    for (i, c) in s.char_indices() {
+        if out.len() >= MAX_FILE_TEXT_BYTES {
+            let _ = write!(
+                out,
+                "\" (cut: {} more bytes of the file's text follow)",
+                s.len() - i
+            );
+            return out;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            ' '..='~' => out.push(c),
+            c => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{u:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The file text a report points at, decoded from its JSON literal.
+    fn decoded(l: &Lookalike) -> String {
+        serde_json::from_str(&l.file_text).expect("file_text is a JSON string literal")
+    }
+
+    fn found(text: &str, old: &str) -> Lookalike {
+        let l = find(text.as_bytes(), old, None, 0).expect("a look-alike match");
+        // What the report gives to copy is the file's own text and matches
+        // it exactly.
+        let copy = decoded(&l);
+        assert!(text.contains(&copy), "{copy:?} is not in the file");
+        assert_ne!(copy, old);
+        assert_eq!(fold(&copy).text, fold(old).text);
+        l
+    }
+
+    #[test]
+    fn nfd_in_the_file_nfc_in_old_string() {
+        let text = "fn menu() {\n    let name = \"Cafe\u{301} du Nord\";\n}\n";
+        let l = found(text, "let name = \"Caf\u{e9} du Nord\";");
+        assert_eq!((l.line, l.column), (2, 5));
+        assert_eq!(l.difference_count, 1);
+        let d = &l.differences[0];
+        assert_eq!((d.line, d.column), (2, 20));
+        assert_eq!(d.file_has, "U+0065 U+0301");
+        assert_eq!(d.old_string_has, "U+00E9");
+        assert!(
+            d.description.contains("another Unicode normalization form (the file's is decomposed, NFD, old_string's composed, NFC)"),
+            "{}",
+            d.description
+        );
+        assert!(d.description.ends_with(", line 2"));
+        assert_eq!(l.file_text, r#""let name = \"Cafe\u0301 du Nord\";""#);
+    }
+
+    #[test]
+    fn nfc_in_the_file_nfd_in_old_string() {
+        let l = found("x = \"caf\u{e9}\"\n", "x = \"cafe\u{301}\"");
+        assert_eq!(l.differences[0].file_has, "U+00E9");
+        assert_eq!(l.differences[0].old_string_has, "U+0065 U+0301");
+        assert_eq!(l.file_text, r#""x = \"caf\u00e9\"""#);
+    }
+
+    #[test]
+    fn no_break_space_for_a_space() {
+        let text = "a\nb\nc\nlet total\u{a0}= price * qty;\n";
+        let l = found(text, "let total = price * qty;");
+        assert_eq!(l.line, 4);
+        assert_eq!(
+            l.differences[0].description,
+            "the file has U+00A0 (no-break space) where old_string has U+0020 (space), line 4"
+        );
+        assert_eq!(l.differences[0].column, 10);
+        assert_eq!(l.file_text, r#""let total\u00a0= price * qty;""#);
+    }
+
+    #[test]
+    fn zero_width_characters_in_either_side() {
+        for zw in ['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'] {
+            let text = format!("first line\nuser{zw}_name = 1\n");
+            let l = found(&text, "user_name = 1");
+            assert_eq!(l.differences[0].old_string_has, "nothing");
+            assert_eq!(l.differences[0].file_has, format!("U+{:04X}", zw as u32));
+            assert_eq!((l.differences[0].line, l.differences[0].column), (2, 5));
+            // And the other way round: old_string has it, the file not.
+            let l = found("first line\nuser_name = 1\n", &format!("user{zw}_name = 1"));
+            assert_eq!(l.differences[0].file_has, "nothing");
+        }
+    }
+
+    #[test]
+    fn quotes_and_dashes() {
+        let l = found(
+            "say(\"it's\") // a - b\n",
+            "say(\u{201c}it\u{2019}s\u{201d}) // a \u{2013} b",
+        );
+        assert_eq!(l.difference_count, 4);
+        assert!(l.differences[3].description.contains("U+2013 (en dash)"));
+        assert_eq!(l.file_text, r#""say(\"it's\") // a - b""#);
+    }
+
+    #[test]
+    fn several_differences_and_a_crlf_file() {
+        let text = "one\r\nlet\u{a0}a = 1;\r\nlet\u{a0}b = \"\u{2014}\";\r\n";
+        let old = "let a = 1;\nlet b = \"-\";";
+        let crlf = old.replace('\n', "\r\n");
+        let l = find(text.as_bytes(), old, Some(&crlf), 0).unwrap();
+        assert_eq!(l.line, 2);
+        assert_eq!(l.difference_count, 3);
+        let lines: Vec<usize> = l.differences.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [2, 3, 3]);
+        assert_eq!(decoded(&l), "let\u{a0}a = 1;\r\nlet\u{a0}b = \"\u{2014}\";");
+    }
+
+    #[test]
+    fn nothing_to_report() {
+        // Different text, or plain ASCII on both sides.
+        assert_eq!(find(b"let a = 1;\n", "let b = 1;", None, 0), None);
+        assert_eq!(find("caf\u{e9}\n".as_bytes(), "tea", None, 0), None);
+        assert_eq!(find("caf\u{e9}\n".as_bytes(), "cafe", None, 0), None);
+    }
+
+    #[test]
+    fn combining_marks_in_another_order_meet() {
+        // U+0323 (below, class 220) and U+0307 (above, class 230).
+        let l = found("q\u{307}\u{323}\n", "q\u{323}\u{307}");
+        assert_eq!(l.difference_count, 1);
+        assert_eq!(l.differences[0].file_has, "U+0307 U+0323");
+        assert_eq!(l.differences[0].old_string_has, "U+0323 U+0307");
+    }
+
+    #[test]
+    fn a_large_file_is_folded_around_the_placement() {
+        let filler = "\u{4e2d}\u{6587} text line\n".repeat(FOLD_WHOLE_BYTES / 16);
+        let text = format!("{filler}target\u{a0}line\n{filler}");
+        assert!(text.len() > FOLD_WHOLE_BYTES);
+        let near = filler.len();
+        let l = find(text.as_bytes(), "target line", None, near).unwrap();
+        assert_eq!(l.line, filler.lines().count() + 1);
+        // Far from the placement it is not looked for.
+        assert_eq!(find(text.as_bytes(), "target line", None, 0), None);
+    }
+
+    #[test]
+    fn file_text_escapes_and_is_cut() {
+        assert_eq!(
+            json_literal("a\"\\\t\u{1F600}\u{7f}"),
+            r#""a\"\\\t\ud83d\ude00\u007f""#
+        );
+        let long = "\u{a0}".repeat(MAX_FILE_TEXT_BYTES);
+        let cut = json_literal(&long);
+        assert!(cut.len() < MAX_FILE_TEXT_BYTES + 64);
+        assert!(cut.contains("\" (cut: "), "{}", &cut[cut.len() - 60..]);
+    }
+}
