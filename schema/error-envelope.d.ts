@@ -844,5 +844,8 @@ export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 /** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly ErrorCode[];
 
+/** Codes that arrive only as `violations[].code`, never as an envelope's own `error_code` (run time, from `error-envelope.js`). */
+export declare const VIOLATION_KINDS: readonly ErrorCode[];
+
 /** True when this release lists `env.error_code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error_code)` narrows each case to its code. */
 export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;

@@ -49,6 +49,21 @@ export const LISTED_CODES = Object.freeze([
   "UNKNOWN_ERROR",
 ]);
 
+/** Codes that arrive only as `violations[].code`, never as an envelope's own `error_code`. */
+export const VIOLATION_KINDS = Object.freeze([
+  "RELATIVE_PATH",
+  "PATH_TRAVERSAL",
+  "EMPTY_EDITS",
+  "EMPTY_OLD_STRING",
+  "DUPLICATE_OLD_STRING",
+  "INVALID_ARGUMENT",
+  "EMPTY_FILES",
+  "INVALID_SHA256",
+  "INVALID_PATH",
+  "TOO_MANY_EDITS",
+  "TOO_MANY_FILES",
+]);
+
 const LISTED = new Set(LISTED_CODES);
 
 /** True when this release lists `env.error_code`; false for a code of a later release (or anything that is not an envelope). */

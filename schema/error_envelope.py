@@ -2885,6 +2885,24 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
+# Codes that arrive only as `violations[].code`, never as an envelope's own `error_code` (`sent_as: violation`).
+VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset(
+    {
+        "RELATIVE_PATH",
+        "PATH_TRAVERSAL",
+        "EMPTY_EDITS",
+        "EMPTY_OLD_STRING",
+        "DUPLICATE_OLD_STRING",
+        "INVALID_ARGUMENT",
+        "EMPTY_FILES",
+        "INVALID_SHA256",
+        "INVALID_PATH",
+        "TOO_MANY_EDITS",
+        "TOO_MANY_FILES",
+    }
+)
+
+
 def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
     `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an

@@ -267,6 +267,28 @@ pub fn emit(spec: &Spec) -> String {
         code_info(&mut out, spec, code);
     }
     out.push_str("}\n");
+    blank_lines(&mut out, 2);
+    comment(
+        &mut out,
+        "",
+        "Codes that arrive only as `violations[].code`, never as an envelope's own \
+         `error_code` (`sent_as: violation`).",
+    );
+    let kinds: Vec<String> = codes
+        .iter()
+        .filter(|c| c.is_violation_kind())
+        .map(|c| format!("{:?}", c.name.value))
+        .collect();
+    let set = if kinds.is_empty() {
+        String::new()
+    } else {
+        let items: String = kinds.iter().map(|k| format!("        {k},\n")).collect();
+        format!("\n    {{\n{items}    }}\n")
+    };
+    let _ = writeln!(
+        out,
+        "VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset({set})"
+    );
     is_listed(&mut out);
     out
 }

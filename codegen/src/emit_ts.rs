@@ -246,6 +246,13 @@ fn runtime_declarations(out: &mut String) {
     doc(
         out,
         "",
+        "Codes that arrive only as `violations[].code`, never as an envelope's own \
+         `error_code` (run time, from `error-envelope.js`).",
+    );
+    out.push_str("export declare const VIOLATION_KINDS: readonly ErrorCode[];\n\n");
+    doc(
+        out,
+        "",
         "True when this release lists `env.error_code`. A type predicate: after \
          `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and \
          `switch (env.error_code)` narrows each case to its code.",
@@ -269,6 +276,16 @@ pub fn emit_js(spec: &Spec) -> String {
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
     for code in spec.emitted_codes() {
+        let _ = writeln!(out, "  {},", string_literal(&code.name.value));
+    }
+    out.push_str("]);\n\n");
+    doc(
+        &mut out,
+        "",
+        "Codes that arrive only as `violations[].code`, never as an envelope's own `error_code`.",
+    );
+    out.push_str("export const VIOLATION_KINDS = Object.freeze([\n");
+    for code in spec.emitted_codes().filter(|c| c.is_violation_kind()) {
         let _ = writeln!(out, "  {},", string_literal(&code.name.value));
     }
     out.push_str("]);\n\nconst LISTED = new Set(LISTED_CODES);\n\n");

@@ -11,6 +11,10 @@ export const LISTED_CODES = Object.freeze([
   "RATE_LIMITED",
 ]);
 
+/** Codes that arrive only as `violations[].code`, never as an envelope's own `error_code`. */
+export const VIOLATION_KINDS = Object.freeze([
+]);
+
 const LISTED = new Set(LISTED_CODES);
 
 /** True when this release lists `env.error_code`; false for a code of a later release (or anything that is not an envelope). */

@@ -445,6 +445,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
+# Codes that arrive only as `violations[].code`, never as an envelope's own `error_code` (`sent_as: violation`).
+VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset()
+
+
 def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
     `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an
