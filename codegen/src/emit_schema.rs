@@ -93,16 +93,28 @@ pub fn emit_string(spec: &Spec) -> String {
 }
 
 /// The envelope as a server advertises it inside a tool's `outputSchema`:
-/// one flat object with every member (each declared field optional, typed),
-/// `error_code` one of this release's codes, `context` closed, no per-code
-/// variants and no descriptions below the top.
+/// one closed object with every member (each declared field optional,
+/// typed; `context` any object), and a `oneOf` of one thin variant per
+/// emitted code (but violation kinds, never an envelope's own code), titled
+/// `<Code>Envelope` like the published one, which pins only `error_code`
+/// (`const`) and `context`, the code's closed
+/// `<Code>Context` (required when the code requires a context field). No
+/// descriptions below the top; titles are kept on the variants and
+/// contexts, the names generators give them.
+///
+/// So each per-code type a generator makes from an `outputSchema` alone
+/// (json-schema-to-typescript: `Shape & (MatchNotFoundEnvelope | ...)`,
+/// datamodel-code-generator: one model per code) narrows on `error_code` to
+/// the code's context (issue #27), while what a client compiles at
+/// `tools/list` stays as small as per-code types allow (issue #26): the
+/// members are typed once, not once per code, and a variant is two or three
+/// keywords. What it costs: docs/benchmarks.md, "Cold start".
 ///
 /// Why not the published schema: MCP clients compile every `outputSchema`
 /// when they list tools, and the official TypeScript client validates every
-/// result against it. The per-code variants are most of the published
-/// schema's size; the flat shape keeps `listTools` fast while still catching
-/// a misspelled member. It describes the answers of *this* server, so it may
-/// be closed. The published schema stays the contract: it is served as the
+/// result against it; the published variants repeat every member for every
+/// code. This shape describes the answers of *this* server, so it may be
+/// closed. The published schema stays the contract: it is served as the
 /// resource [`crate::spec::Taxonomy::schema_id`].
 pub fn emit_output_shape(spec: &Spec) -> Value {
     let (props, required) = object_body(
@@ -121,6 +133,15 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
     }
+    let mut variants = Vec::new();
+    // A violation kind never is an envelope's own code (it arrives as
+    // `violations[].code`, which `ErrorCode` still types).
+    for code in spec.emitted_codes().filter(|c| !c.is_violation_kind()) {
+        variants.push(thin_variant(spec, code, &required));
+        if let Some(context) = context_def(spec, code, Openness::Closed) {
+            defs.insert(code.context_type_name(), keep_title(context));
+        }
+    }
     json!({
         "$id": spec.taxonomy.schema_id(),
         "description": format!(
@@ -135,8 +156,63 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
             .map(|(name, schema)| (name, strip_descriptions(schema)))
             .collect::<Map<String, Value>>(),
         "additionalProperties": false,
+        "oneOf": variants,
         "$defs": defs,
     })
+}
+
+/// One code's variant inside the output shape: of the full variant, only
+/// the member holding the code's name (pinned by `const`) and `context` (the
+/// code's `<Code>Context`, required when the code requires a context field).
+/// The shape around it requires, types and closes everything else. Each
+/// keyword here is compiled once per code and per tool by every client that
+/// lists tools, so nothing the shape already says is repeated.
+fn thin_variant(spec: &Spec, code: &Code, shape_required: &[String]) -> Value {
+    let (props, required) = object_body(
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::Variant(code),
+        Openness::Closed,
+    );
+    let names_code = spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .and_then(|p| p.first().map(|m| m.to_string()));
+    let context = spec
+        .envelope
+        .members
+        .iter()
+        .find(|m| matches!(m.carries, Carries::Context))
+        .map(|m| m.name.value.clone());
+    let kept = |name: &str| names_code.as_deref() == Some(name) || context.as_deref() == Some(name);
+    let props: Map<String, Value> = props
+        .into_iter()
+        .filter(|(name, _)| kept(name))
+        .map(|(name, schema)| (name, strip_descriptions(schema)))
+        .collect();
+    let required: Vec<String> = required
+        .into_iter()
+        .filter(|r| kept(r) && !shape_required.contains(r))
+        .collect();
+    let mut v = Map::new();
+    v.insert("title".into(), json!(code.envelope_type_name()));
+    v.insert("properties".into(), Value::Object(props));
+    if !required.is_empty() {
+        v.insert("required".into(), json!(required));
+    }
+    Value::Object(v)
+}
+
+/// `schema` without descriptions, its own `title` kept.
+fn keep_title(schema: Value) -> Value {
+    let title = schema.get("title").cloned();
+    let mut stripped = strip_descriptions(schema);
+    if let (Some(title), Some(obj)) = (title, stripped.as_object_mut()) {
+        obj.insert("title".into(), title);
+    }
+    stripped
 }
 
 /// [`emit_output_shape`] as compact JSON text (what the generated Rust
@@ -327,13 +403,8 @@ fn object_body(
                 Form::Unlisted => {
                     json!({"type": "object", "description": "Details about the failure."})
                 }
-                Form::OutputShape => {
-                    let context: Map<String, Value> = spec
-                        .fields_at(Placement::Context)
-                        .map(|f| (f.name().to_string(), type_schema(f.ty(), Openness::Closed)))
-                        .collect();
-                    json!({"type": "object", "properties": context, "additionalProperties": false})
-                }
+                // Each code's variant closes it as its `<Code>Context`.
+                Form::OutputShape => json!({"type": "object"}),
             },
             _ => carried(spec, member, form),
         };
@@ -810,14 +881,33 @@ mod tests {
         let shape = emit_output_shape(&spec);
         assert_eq!(shape["additionalProperties"], false);
         assert_eq!(
-            shape["properties"]["context"]["additionalProperties"],
+            def(&shape, "MatchNotFoundContext")["additionalProperties"],
             false
         );
         assert!(
             !shape.to_string().contains("\"description\":\"The"),
             "{shape}"
         );
-        assert!(shape.get("oneOf").is_none());
+        // One thin variant per emitted code: its name pinned, its context
+        // typed (and required when the code requires a context field).
+        let variants = shape["oneOf"].as_array().unwrap();
+        let codes = spec.emitted_codes().filter(|c| !c.is_violation_kind());
+        assert_eq!(variants.len(), codes.count());
+        let v = variants
+            .iter()
+            .find(|v| v["title"] == "MatchNotFoundEnvelope")
+            .unwrap();
+        assert_eq!(
+            *v,
+            json!({
+                "title": "MatchNotFoundEnvelope",
+                "properties": {
+                    "error_code": {"const": "MATCH_NOT_FOUND"},
+                    "context": {"$ref": "#/$defs/MatchNotFoundContext"},
+                },
+                "required": ["context"],
+            })
+        );
     }
 
     #[test]

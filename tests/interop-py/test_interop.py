@@ -22,7 +22,10 @@ import asyncio
 import fcntl
 import json
 import os
+import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -284,6 +287,57 @@ class Tools(Era):
             self.assertEqual(caught.exception.code, -32602)
         self.assertEqual(p.read_text(), original)
         self.assertFalse(Path(f"{p}.bak").exists())
+
+class OutputSchemaModels(unittest.IsolatedAsyncioTestCase):
+    """datamodel-code-generator (pinned in requirements.txt) turns each
+    tool's outputSchema, alone, into pydantic models: one per error code,
+    pinning its error_code and requiring the context the code requires, and
+    no type lost to Any (issue #27). A `dict[str, Any]` is a free-form JSON
+    object (`context` of a code that carries none), not a lost type."""
+
+    async def test_one_model_per_code_and_nothing_degrades_to_any(self):
+        if not BIN:
+            raise unittest.SkipTest("SPLICE_BIN is not set")
+        root = Path(tempfile.mkdtemp(prefix="splice-py-models-")).resolve()
+        self.addCleanup(shutil.rmtree, root, True)
+        params = StdioServerParameters(
+            command=BIN,
+            args=["--root", str(root), "--journal-dir", str(root / ".journal")],
+            env={"RUST_LOG": "warn", "PATH": os.environ.get("PATH", "")},
+        )
+        async with Client(params, mode="legacy") as c:
+            tools = (await c.list_tools()).tools
+        schemas, out = root / "schemas", root / "models"
+        schemas.mkdir()
+        for t in tools:
+            (schemas / f"{t.name}.json").write_text(json.dumps(t.output_schema))
+        codegen = Path(sys.executable).with_name("datamodel-codegen")
+        # One run over the directory: one module per schema.
+        run = await asyncio.to_thread(
+            subprocess.run,
+            [str(codegen), "--input", str(schemas), "--input-file-type", "jsonschema",
+             "--output", str(out), "--output-model-type", "pydantic_v2.BaseModel",
+             "--use-title-as-name", "--formatters", "builtin", "--disable-timestamp"],
+            capture_output=True, text=True, timeout=300,
+        )
+        self.assertEqual(run.returncode, 0, run.stderr)
+        for t in tools:
+            code = (out / f"{t.name}.py").read_text()
+            self.assertNotIn("RootModel[Any]", code, t.name)
+            lost = [line for line in code.splitlines() if "Any" in line.replace("dict[str, Any]", "")
+                    and not line.startswith("from typing import")]
+            self.assertEqual(lost, [], f"{t.name}: types lost to Any")
+            variants = t.output_schema["oneOf"][1]["oneOf"]
+            self.assertGreater(len(variants), 20, t.name)
+            for v in variants:
+                error_code = v["properties"]["error_code"]["const"]
+                body = re.search(rf"^class {v['title']}\(BaseModel\):\n((?:    .*\n|\n)*)", code, re.M)
+                self.assertIsNotNone(body, f"{t.name}: no model {v['title']} for {error_code}")
+                self.assertIn(f"error_code: Literal['{error_code}']", body[1], f"{t.name}: {v['title']}")
+                if "context" in v.get("required", []):
+                    context = v["properties"]["context"]["$ref"].rsplit("/", 1)[1]
+                    self.assertRegex(body[1], rf"\n    context: {context}\b(?! \| None)", f"{t.name}: {v['title']}")
+
 
 class Concurrency(Era):
     async def test_parallel_calls_on_one_file(self):

@@ -85,6 +85,21 @@ test("tools/list: output schemas are self-contained for validators and generator
     assert.doesNotThrow(() => ajv.compile(t.outputSchema), `${t.name}: one Ajv 2020 strict instance with the published schema`);
     const ts = await compile(t.outputSchema, `${t.name}_output`, { bannerComment: "" });
     assert.match(ts, /MATCH_NOT_FOUND/, `${t.name}: the generated types name the error codes`);
+    // One type per code (issue #27), each pinning its error_code, and the
+    // context a code requires is required in its type: narrowing on
+    // error_code reaches the code's context.
+    const variants = t.outputSchema.oneOf[1].oneOf;
+    assert.ok(variants.length > 20, `${t.name}: per-code variants`);
+    for (const v of variants) {
+      const code = v.properties.error_code.const;
+      const body = ts.match(new RegExp(`export interface ${v.title} \\{([^}]*)\\}`))?.[1];
+      assert.ok(body, `${t.name}: no type ${v.title} for ${code}:\n${ts}`);
+      assert.match(body, new RegExp(`error_code\\??: "${code}";`), `${t.name}: ${v.title}`);
+      if (v.required?.includes("context")) {
+        const context = v.properties.context.$ref.split("/").pop();
+        assert.match(body, new RegExp(`\\bcontext: ${context};`), `${t.name}: ${v.title} requires its context`);
+      }
+    }
   }
 });
 

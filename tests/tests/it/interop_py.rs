@@ -2,7 +2,9 @@
 //! hashes by `tests/interop-py/requirements.txt`): `test_interop.py` drives
 //! the real binary in both protocol eras (initialize handshake and
 //! 2026-07-28), through success, dry run, each error class, parallel calls,
-//! cancellation, client roots and the 100-file answer bound. `.ci/run`
+//! cancellation, client roots and the 100-file answer bound; and
+//! datamodel-code-generator makes one model per error code from each tool's
+//! `outputSchema`, none degraded to `Any`. `.ci/run`
 //! installs the venv; this test installs it too when it is missing.
 //!
 //! No case may be skipped: a skip (e.g. a missing `SPLICE_BIN`) fails this
@@ -51,7 +53,7 @@ fn python_sdk_client_drives_splice() {
     let dir = workspace_root().join("tests/interop-py");
     let python = dir.join(".venv/bin/python");
     let installed = Command::new(&python)
-        .args(["-c", "import mcp"])
+        .args(["-c", "import mcp, datamodel_code_generator"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !installed {
