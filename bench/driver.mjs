@@ -9,7 +9,7 @@
 // operation, and the order rotates every round, so drift of the machine
 // (page cache, CPU frequency, other load) spreads evenly over all sides.
 //
-// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|model-context] [--report-dir DIR]
+// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|model-context|cold-start] [--report-dir DIR]
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
@@ -19,6 +19,10 @@
 //   --only model-context
 //                  only what each server's tools/list puts in the model's
 //                  context (bytes and tokens), printed; a few seconds.
+//   --only cold-start
+//                  only the cold start (spawn to tools/list reply, to
+//                  listTools() resolving, the SDK's compile of the output
+//                  schemas, the sizes), printed; no floor needed.
 //   --report-dir   where benchmarks.md and benchmarks.svg go (default: ../docs,
 //                  or the temp dir with --smoke).
 // bench/run wraps this with the builds and `npm ci`.
@@ -35,6 +39,7 @@ import { countTokens } from "gpt-tokenizer";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -67,8 +72,8 @@ function parseArgs(argv) {
     else if (a === "--report-dir") opts.reportDir = resolve(value());
     else if (a === "--only") {
       opts.only = value();
-      if (!["small-edit", "model-context"].includes(opts.only)) {
-        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, model-context)`);
+      if (!["small-edit", "model-context", "cold-start"].includes(opts.only)) {
+        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, model-context, cold-start)`);
       }
     }
     else throw new Error(`unknown argument ${a}`);
@@ -566,6 +571,7 @@ async function coldStart(spliceBin) {
   const times = { splice: [], filesystem: [] };
   const resolved = { splice: [], filesystem: [] };
   const idle = { splice: [], filesystem: [] };
+  const compile = { splice: [], filesystem: [] };
   const listBytes = {};
   const toolCount = {};
   const outputSchemaBytes = {};
@@ -585,11 +591,27 @@ async function coldStart(spliceBin) {
         0,
       );
       idle[side.name].push(readProcStatus(side.pid, "VmRSS"));
+      compile[side.name].push(compileOutputSchemas(side.tools));
       context[side.name] ??= modelContext(side.tools);
       await side.close();
     }
   }
-  return { times, resolved, idle, listBytes, toolCount, outputSchemaBytes, context };
+  return { times, resolved, idle, compile, listBytes, toolCount, outputSchemaBytes, context };
+}
+
+/**
+ * What the SDK's `listTools()` spends compiling the output schemas, apart:
+ * a fresh `AjvJsonSchemaValidator` (the SDK's default: Ajv, allErrors, the
+ * formats) and `getValidator` on a copy of each tool's outputSchema, as
+ * `Client.cacheToolMetadata` does. In this process Ajv is warm (JIT), as
+ * from the second start on.
+ */
+function compileOutputSchemas(tools) {
+  const schemas = structuredClone(tools.map((t) => t.outputSchema).filter(Boolean));
+  const t0 = performance.now();
+  const validator = new AjvJsonSchemaValidator();
+  for (const s of schemas) validator.getValidator(s);
+  return performance.now() - t0;
 }
 
 /**
@@ -856,6 +878,7 @@ function report(r) {
     "|---|---|---|---|---|---|---|",
     `| Cold start: spawn to the first \`tools/list\` reply (N=${r.cold.n}) | ${ms(r.cold.splice)} ms | ${ms(r.cold.filesystem)} ms | | | ${ratio(r.cold.splice, r.cold.filesystem)} | |`,
     `| Cold start: spawn to the SDK's \`listTools()\` resolving (adds the client's compilation of the output schemas) | ${ms(r.cold.resolved.splice)} ms | ${ms(r.cold.resolved.filesystem)} ms | | | ${ratio(r.cold.resolved.splice, r.cold.resolved.filesystem)} | |`,
+    `| The SDK's compile of the output schemas alone (a fresh \`AjvJsonSchemaValidator\`, \`getValidator\` per tool, Ajv warm) | ${ms(r.cold.compile.splice)} ms | ${ms(r.cold.compile.filesystem)} ms | | | ${ratio(r.cold.compile.splice, r.cold.compile.filesystem)} | |`,
     `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools; in parentheses, the part that is output schemas) | ${r.cold.listBytes.splice} B (${r.cold.outputSchemaBytes.splice} B) | ${r.cold.listBytes.filesystem} B (${r.cold.outputSchemaBytes.filesystem} B) | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
@@ -874,6 +897,8 @@ function report(r) {
     "",
     `Where splice's small-edit time goes: ${ms(small.splice.cpu)} ms of server CPU per call, ${ms(small.splice.sys)} ms of it in the kernel; ` +
       `the rest of its ${ms(s)} ms median is waiting${r.fsyncs ? `, mostly on its ${r.fsyncs.splice} fsync calls per edit (the floor makes ${r.fsyncs.floor})` : ""}.`,
+    "",
+    ...coldStartText(r.cold),
     "",
     "The filesystem server is measured on the same file sizes and the same edits; its replies",
     "also carry a unified diff of the change, which it computes on every call (splice computes",
@@ -1057,6 +1082,41 @@ async function modelContextOnly() {
   rmSync(work, { recursive: true, force: true });
 }
 
+/**
+ * "Where splice's cold start goes", from the cold-start numbers: the part of
+ * listTools() that is splice answering, and the part that is the SDK
+ * compiling the output schemas.
+ */
+function coldStartText(c) {
+  return [
+    `Where splice's cold start goes: ${ms(c.splice)} ms from spawn to the \`tools/list\` reply (process start, ` +
+      `initialize, the reply), then the SDK compiles every tool's \`outputSchema\` before \`listTools()\` resolves: ` +
+      `${ms(c.compile.splice)} ms measured apart (${c.outputSchemaBytes.splice} B of output schemas; the filesystem ` +
+      `server's ${c.outputSchemaBytes.filesystem} B take ${ms(c.compile.filesystem)} ms).`,
+    "The SDK compiles each tool's output schema on its own, eagerly, with Ajv's `allErrors` (about 250 bytes of",
+    "generated JavaScript for each keyword that can fail; a `$defs` entry without a `$ref` of its own is compiled",
+    "again at each use), so the error envelope is compiled once per tool. Each schema's envelope has one thin",
+    "variant per error code (its `error_code` and its context type; issue #27: generators make one type per",
+    "code from it), about 1 KB of generated code per code per tool. A compiled schema is only reused across",
+    "tools through a `$id`, which would mean either an embedded `$id` the generators do not resolve or one",
+    "document for all four tools, which loses each tool's own success type.",
+  ];
+}
+
+/** `--only cold-start`: the cold start alone, printed. */
+async function coldStartOnly() {
+  const cold = await coldStart(opts.splice);
+  for (const name of ["splice", "filesystem"]) {
+    log(
+      `${name.padEnd(10)} N=${plan.coldStarts}  spawn to tools/list reply ${ms(median(cold.times[name]))} ms  ` +
+        `to listTools() resolving ${ms(median(cold.resolved[name]))} ms  ` +
+        `SDK compile of the output schemas ${ms(median(cold.compile[name]))} ms  ` +
+        `tools/list ${cold.listBytes[name]} B (output schemas ${cold.outputSchemaBytes[name]} B)`,
+    );
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
 /** `--only small-edit`: the small-edit comparison alone, printed. */
 async function smallEditOnly() {
   flusher = new Floor(opts.floor);
@@ -1087,6 +1147,7 @@ async function main() {
 
   if (opts.only === "small-edit") return smallEditOnly();
   if (opts.only === "model-context") return modelContextOnly();
+  if (opts.only === "cold-start") return coldStartOnly();
   log("cold start");
   const cold = await coldStart(opts.splice);
   result.cold = {
@@ -1094,6 +1155,7 @@ async function main() {
     splice: median(cold.times.splice),
     filesystem: median(cold.times.filesystem),
     resolved: { splice: median(cold.resolved.splice), filesystem: median(cold.resolved.filesystem) },
+    compile: { splice: median(cold.compile.splice), filesystem: median(cold.compile.filesystem) },
     listBytes: cold.listBytes,
     toolCount: cold.toolCount,
     outputSchemaBytes: cold.outputSchemaBytes,

@@ -85,8 +85,8 @@ fn emit_schema_constants(spec: &Spec) -> TokenStream {
         #[allow(dead_code)]
         pub const ENVELOPE_SCHEMA: &str = #text;
 
-        /// The envelope as a tool's `outputSchema` advertises it: one flat,
-        /// closed object (compact JSON); see
+        /// The envelope as a tool's `outputSchema` advertises it: one closed
+        /// object with a thin variant per code (compact JSON); see
         /// `splice_codegen::emit_schema::emit_output_shape`.
         #[allow(dead_code)]
         pub const ENVELOPE_OUTPUT_SHAPE: &str = #shape;
