@@ -9,7 +9,7 @@
 // operation, and the order rotates every round, so drift of the machine
 // (page cache, CPU frequency, other load) spreads evenly over all sides.
 //
-// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|model-context|cold-start] [--report-dir DIR]
+// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|crowded|model-context|cold-start] [--report-dir DIR]
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
@@ -59,7 +59,7 @@ const repo = resolve(here, "..");
 // ---------------------------------------------------------------- options
 
 function parseArgs(argv) {
-  const opts = { smoke: false, only: null, splice: null, floor: null, reportDir: null };
+  const opts = { smoke: false, only: null, splice: null, baseline: null, floor: null, reportDir: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -69,11 +69,12 @@ function parseArgs(argv) {
     if (a === "--smoke") opts.smoke = true;
     else if (a === "--splice") opts.splice = resolve(value());
     else if (a === "--floor") opts.floor = resolve(value());
+    else if (a === "--baseline") opts.baseline = resolve(value());
     else if (a === "--report-dir") opts.reportDir = resolve(value());
     else if (a === "--only") {
       opts.only = value();
-      if (!["small-edit", "model-context", "cold-start"].includes(opts.only)) {
-        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, model-context, cold-start)`);
+      if (!["small-edit", "crowded", "model-context", "cold-start"].includes(opts.only)) {
+        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, crowded, model-context, cold-start)`);
       }
     }
     else throw new Error(`unknown argument ${a}`);
@@ -247,13 +248,14 @@ class Splice extends McpSide {
    * `record: false` turns recording off (`--undo-max-transactions 0`), to
    * show what recording costs side by side.
    */
-  constructor(bin, { backup = false, record = true } = {}) {
-    super(backup ? "splice (backup on)" : record ? "splice" : "splice (recording off)", bin, [
+  constructor(bin, { backup = false, record = true, name = null } = {}) {
+    const kind = backup ? "backup" : record ? "record" : "off";
+    super(name ?? (backup ? "splice (backup on)" : record ? "splice" : "splice (recording off)"), bin, [
       "--root", work,
       // Each side its own journal directory, hence its own undo store (a
       // store shared by the sides would make one side's recording and
       // pruning land in another's calls).
-      "--journal-dir", join(work, `.splice-journal-${backup ? "backup" : record ? "record" : "off"}`),
+      "--journal-dir", join(work, `.splice-journal-${kind}${name ? "-" + name.replace(/\W+/g, "-") : ""}`),
       "--max-file-size", String(SPLICE_MAX_FILE_SIZE),
       ...(record ? [] : ["--undo-max-transactions", "0"]),
     ]);
@@ -1117,11 +1119,45 @@ async function coldStartOnly() {
   rmSync(work, { recursive: true, force: true });
 }
 
+/**
+ * `--only crowded`: the small edit alone and in a directory of other files,
+ * splice against the filesystem server and the floor (and `--baseline BIN`,
+ * another splice build, when given), printed.
+ */
+async function crowdedOnly() {
+  flusher = new Floor(opts.floor);
+  const all = [
+    new Splice(opts.splice),
+    ...(opts.baseline ? [new Splice(opts.baseline, { name: "splice (baseline)" })] : []),
+    new Filesystem(), new Floor(opts.floor),
+  ];
+  try {
+    for (const side of [...all, flusher]) await side.start();
+    const crowd = plan.crowded;
+    const crowdDir = join(work, "crowded");
+    mkdirSync(crowdDir);
+    for (let i = 0; i < crowd.files; i++) writeFileSync(join(crowdDir, `other-${i}.txt`), "");
+    for (const [label, dir] of [["alone", work], [`among ${crowd.files} files`, crowdDir]]) {
+      log(`small edit ${label} x${crowd.rounds}`);
+      const r = summarize(
+        await alternate(all, `crowded-${dir === work ? "alone" : "many"}`, smallSource().text, smallEdits(true), smallEdits(false), crowd.rounds, plan.warmup, dir),
+      );
+      for (const [name, v] of Object.entries(r)) {
+        log(`  ${name.padEnd(20)} p50 ${ms(v.p50)} ms  p99 ${ms(v.p99)} ms  (${ratio(v.p50, r.floor.p50)} the floor)  server CPU ${ms(v.cpu)} ms/call`);
+      }
+    }
+  } finally {
+    for (const side of [...all, flusher]) await side.close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** `--only small-edit`: the small-edit comparison alone, printed. */
 async function smallEditOnly() {
   flusher = new Floor(opts.floor);
   const all = [
     new Splice(opts.splice), new Splice(opts.splice, { record: false }), new Splice(opts.splice, { backup: true }),
+    ...(opts.baseline ? [new Splice(opts.baseline, { name: "splice (baseline)" })] : []),
     new Filesystem(), new Floor(opts.floor), new Floor(opts.floor, { fsync: false }),
   ];
   try {
@@ -1146,6 +1182,7 @@ async function main() {
   const result = { machine: machine() };
 
   if (opts.only === "small-edit") return smallEditOnly();
+  if (opts.only === "crowded") return crowdedOnly();
   if (opts.only === "model-context") return modelContextOnly();
   if (opts.only === "cold-start") return coldStartOnly();
   log("cold start");

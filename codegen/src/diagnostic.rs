@@ -262,16 +262,19 @@ impl std::error::Error for Diagnostics {}
 
 /// The closest of `candidates` to `word`, if one is close enough to be a
 /// plausible typo (same rule of thumb as rustc: an edit distance of at most
-/// a third of the word's length, or equal ignoring case).
+/// a third of the word's length, or equal ignoring case), else the one
+/// candidate that `word` abbreviates (`int` for `integer`, `bool` for
+/// `boolean`: the spellings other languages use).
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let max = (word.chars().count() / 3).max(1);
     let lower = word.to_lowercase();
-    candidates
-        .into_iter()
-        .filter_map(|c| {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    let close = candidates
+        .iter()
+        .filter_map(|&c| {
             if c.to_lowercase() == lower {
                 return Some((0, c));
             }
@@ -279,7 +282,19 @@ pub fn did_you_mean<'a>(
             (d <= max).then_some((d, c))
         })
         .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
+        .map(|(_, c)| c);
+    close.or_else(|| {
+        if word.chars().count() < 3 {
+            return None;
+        }
+        let mut prefixed = candidates
+            .iter()
+            .filter(|c| c.to_lowercase().starts_with(&lower));
+        match (prefixed.next(), prefixed.next()) {
+            (Some(&c), None) => Some(c),
+            _ => None,
+        }
+    })
 }
 
 /// `help: did you mean `x`?` when a candidate is close, otherwise a list of
@@ -323,6 +338,11 @@ mod tests {
         assert_eq!(did_you_mean("titel", ["title", "message"]), Some("title"));
         assert_eq!(did_you_mean("Title", ["title", "message"]), Some("title"));
         assert_eq!(did_you_mean("zzz", ["title", "message"]), None);
+        // An abbreviation of exactly one candidate.
+        assert_eq!(did_you_mean("int", ["string", "integer"]), Some("integer"));
+        assert_eq!(did_you_mean("bool", ["boolean", "string"]), Some("boolean"));
+        assert_eq!(did_you_mean("in", ["integer"]), None, "too short");
+        assert_eq!(did_you_mean("str", ["string", "strict"]), None, "ambiguous");
     }
 
     #[test]

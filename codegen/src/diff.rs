@@ -183,18 +183,20 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
             }
         ));
     }
-    // A client validates with the schema of the release it was built
-    // against, which lists every code, field and value: what a release
-    // adds, that client rejects. Additions therefore wait for a minor
-    // release, where clients expect to update; a patch release only
-    // rewords.
+    // The published schema is open (an unlisted code, member or enum value
+    // still validates), so a client built against the previous release
+    // accepts an envelope that uses an addition; but it cannot know what
+    // the addition means. Semantic versioning therefore puts additions in
+    // a minor release, which tells clients there is something new to
+    // learn; a patch release only rewords.
     if let Some(first) = changes.iter().find(|c| c.adds)
         && nv > ov
         && (nv.major, nv.minor) == (ov.major, ov.minor)
     {
         version_problems.push(format!(
-            "{} in a patch release ({ov} -> {nv}): clients validating with the {ov} schema \
-             reject envelopes that use additions; bump to at least {}.{}.0",
+            "{} in a patch release ({ov} -> {nv}): an addition is new behaviour, which semantic \
+             versioning releases in a minor version (envelopes that use it still validate against \
+             the {ov} schema, but {ov} clients do not know what it means); bump to at least {}.{}.0",
             first.message,
             ov.major,
             ov.minor.saturating_add(1)
@@ -1180,11 +1182,15 @@ codes:
             "context field `retry_after_ms` added",
         );
         // An addition is compatible, but not in a patch release (1.0.1):
-        // clients validating with the 1.0.0 schema would reject it.
+        // semver releases new behaviour in a minor version. The refusal
+        // does not claim that 1.0.0 clients reject it: the open schema
+        // accepts it (the `schema` tests validate such envelopes).
         assert!(!r.is_acceptable(), "{r:?}");
         assert!(
             r.version_problems[0].contains("in a patch release")
-                && r.version_problems[0].contains("at least 1.1.0"),
+                && r.version_problems[0].contains("at least 1.1.0")
+                && r.version_problems[0].contains("still validate against the 1.0.0 schema")
+                && !r.version_problems[0].contains("reject"),
             "{r:?}"
         );
         let minor = diff(

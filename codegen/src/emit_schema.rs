@@ -223,7 +223,7 @@ pub fn emit_output_shape_string(spec: &Spec) -> String {
 
 fn description(spec: &Spec) -> String {
     let mut text = format!(
-        "The JSON object a {} tool returns when a call fails (taxonomy version {}). \
+        "The {} error envelope (taxonomy version {}): the JSON object returned for a failure. \
          Generated from errors.yaml; see docs/errors.md for every code. One variant per \
          error code; the last, {UNLISTED_ENVELOPE}, accepts a code a later release of the \
          same major version adds. Members this release does not list are allowed, and \

@@ -172,7 +172,7 @@ pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
 /// failure on an artifact.
 pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outcome> {
     let fix = format!(
-        "splice-codegen generate --spec {} --out {}",
+        "splice-codegen generate {} --out {}",
         spec_path.display(),
         out_dir.display()
     );

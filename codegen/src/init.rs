@@ -101,7 +101,7 @@ pub fn next_steps(spec: &Path, dir: &Path) -> String {
         "wrote {spec}\n\
          next:\n  \
          splice-codegen check {spec}\n  \
-         splice-codegen generate --spec {spec} --out {dir}   # schema/, docs/errors.md\n  \
+         splice-codegen generate {spec} --out {dir}   # schema/, docs/errors.md\n  \
          # in your crate (Cargo.toml: splice-macros, serde with derive, schemars 1):\n  \
          #   mod errors {{ splice_macros::taxonomy!(\"<path from this .rs file to errors.yaml>\"); }}\n  \
          #   let e = errors::ErrorEnvelope::not_found(\"/tmp/x\").build();\n"

@@ -20,10 +20,14 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
     let fail = |items| Err(Diagnostics::new(file_name, source, items));
     let parsed = yaml::parse(source);
     if !parsed.complete {
-        let mut diags = parsed.diagnostics;
-        let more = problems_beside_a_syntax_error(source, &mut diags);
-        diags.extend(more);
-        return fail(diags);
+        let mut syntax = parsed.diagnostics;
+        let misindented = explain_indentation(source, &mut syntax);
+        let more = problems_beside_a_syntax_error(source, &mut syntax, misindented);
+        // The syntax error is the root cause: it comes first, whatever
+        // its position; the problems found beside it follow in order.
+        let mut diags = Diagnostics::new(file_name, source, more);
+        diags.items.splice(0..0, syntax);
+        return Err(diags);
     }
     let mut diags = parsed.diagnostics;
     let Some(root) = parsed.root else {
@@ -64,6 +68,90 @@ fn lower_and_check(
     (draft, diags)
 }
 
+/// A line whose indentation is the likely cause of a YAML syntax error: it
+/// is indented differently from the entry lines just before and after it,
+/// which agree with each other (a key moved out of its mapping, or into the
+/// value above it). Returns the 0-based line index, its indentation and
+/// the indentation of the lines around it.
+fn misindented_line(source: &str, error_line: usize) -> Option<(usize, usize, usize)> {
+    let lines: Vec<&str> = source.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let is_entry = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    // The parser stops on the bad line or on the one after it.
+    let error = error_line.checked_sub(1)?;
+    [error, error.checked_sub(1)?]
+        .into_iter()
+        .filter(|&c| c < lines.len() && is_entry(lines[c]))
+        .find_map(|c| {
+            let prev = (0..c).rev().find(|&i| is_entry(lines[i]))?;
+            let next = (c + 1..lines.len()).find(|&i| is_entry(lines[i]))?;
+            let (here, around) = (indent(lines[c]), indent(lines[prev]));
+            // A key that opens a block (`context:`) is followed by deeper
+            // lines: no mistake.
+            let opens_block =
+                lines[prev].trim_end().ends_with(':') || lines[c].trim_end().ends_with(['|', '>']);
+            (here != around && indent(lines[next]) == around && !opens_block)
+                .then_some((c, here, around))
+        })
+}
+
+/// Rewrites a YAML syntax error that a wrongly indented line caused into
+/// plain words about the indentation, pointing at that line (the parser's
+/// own message and position become a note). Returns the line's index.
+fn explain_indentation(source: &str, syntax: &mut [Diagnostic]) -> Option<usize> {
+    let first = syntax.first_mut()?;
+    let reason = first.message.strip_prefix("invalid YAML: ")?;
+    // A tab, or a bracket left open, is its own explanation.
+    if reason.contains("tab") || !first.related.is_empty() {
+        return None;
+    }
+    let (index, here, around) = misindented_line(source, first.loc.line)?;
+    let start: usize = source.split_inclusive('\n').take(index).map(str::len).sum();
+    let text = source[start..].lines().next().unwrap_or_default();
+    let key_len = text
+        .trim()
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .trim_end()
+        .len();
+    let loc = yaml::loc_of_range(source, start + here, start + here + key_len.max(1));
+    let spaces = |n: usize| {
+        if n == 1 {
+            "1 space".to_string()
+        } else {
+            format!("{n} spaces")
+        }
+    };
+    let parser_stop = first.loc;
+    let mut d = Diagnostic::new(
+        loc,
+        format!(
+            "wrong indentation: line {} is indented by {}, the lines around it by {}",
+            index + 1,
+            spaces(here),
+            spaces(around)
+        ),
+    )
+    .with_label(format!("indented by {}", spaces(here)))
+    .with_help(format!(
+        "indent it by {} like the lines around it: the keys of one mapping line up, a deeper \
+         line continues the value above it and a shallower one ends the mapping",
+        spaces(around)
+    ));
+    if parser_stop.line != loc.line || parser_stop.col != loc.col {
+        d = d.with_related(
+            parser_stop,
+            format!("so the YAML parser stopped here: {reason}"),
+        );
+    }
+    *first = d;
+    Some(index)
+}
+
 /// The other problems of a spec whose YAML does not parse, so that one
 /// syntax error does not hide them: the entry that holds the error (the
 /// second-level key around it: a code, a field, a category, ...) is blanked
@@ -72,7 +160,11 @@ fn lower_and_check(
 /// out (they would be consequences of the blanking), and the syntax error
 /// says which entry was skipped. Nothing is added when the error is not
 /// inside such an entry or when the rest does not parse either.
-fn problems_beside_a_syntax_error(source: &str, syntax: &mut [Diagnostic]) -> Vec<Diagnostic> {
+fn problems_beside_a_syntax_error(
+    source: &str,
+    syntax: &mut [Diagnostic],
+    misindented: Option<usize>,
+) -> Vec<Diagnostic> {
     let Some(first) = syntax.first_mut() else {
         return Vec::new();
     };
@@ -92,21 +184,23 @@ fn problems_beside_a_syntax_error(source: &str, syntax: &mut [Diagnostic]) -> Ve
         })
         .collect();
     let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
-    let is_entry = |l: &str| {
+    // A misindented line belongs to the entry around it, whatever its
+    // indentation says.
+    let is_entry = |i: usize, l: &str| {
         let t = l.trim();
-        !t.is_empty() && !t.starts_with('#')
+        !t.is_empty() && !t.starts_with('#') && Some(i) != misindented
     };
     // The second-level key at or before the error line, and where its
     // entry ends: the next line indented two spaces or less.
     let Some(start) = (0..line.min(lines.len()))
         .rev()
-        .find(|&i| is_entry(lines[i].1) && indent(lines[i].1) <= 2)
+        .find(|&i| is_entry(i, lines[i].1) && indent(lines[i].1) <= 2)
         .filter(|&i| indent(lines[i].1) == 2)
     else {
         return Vec::new();
     };
     let end = (start + 1..lines.len())
-        .find(|&i| is_entry(lines[i].1) && indent(lines[i].1) <= 2)
+        .find(|&i| is_entry(i, lines[i].1) && indent(lines[i].1) <= 2)
         .unwrap_or(lines.len());
     let key = lines[start]
         .1
@@ -137,7 +231,7 @@ fn problems_beside_a_syntax_error(source: &str, syntax: &mut [Diagnostic]) -> Ve
     diags.retain(|d| !(from..to).contains(&d.loc.start) && !d.message.contains(&named));
     let last = (start..end)
         .rev()
-        .find(|&i| is_entry(lines[i].1))
+        .find(|&i| is_entry(i, lines[i].1))
         .unwrap_or(start);
     let skipped = format!(
         "the entry `{key}` (lines {}-{}) was skipped while the rest of the spec was checked",

@@ -1260,12 +1260,43 @@ impl Lower {
             self.push(bad(node));
             return None;
         };
-        let bounds: Vec<Option<u32>> = items
+        let ints: Vec<Option<i128>> = items
             .iter()
             .map(|n| match n.scalar_type() {
-                Some(ScalarType::Int(v)) => u32::try_from(v).ok(),
+                Some(ScalarType::Int(v)) => Some(v),
                 _ => None,
             })
+            .collect();
+        // Two integers, but not numbers a code can have: say so, rather
+        // than that they are not integers.
+        if let [Some(_), Some(_)] = ints.as_slice() {
+            let mut out_of_range = false;
+            for (n, v) in items.iter().zip(&ints) {
+                if let Some(v) = *v
+                    && u32::try_from(v).is_err()
+                {
+                    out_of_range = true;
+                    let what = if v < 0 { "negative" } else { "too large" };
+                    self.push(
+                        Diagnostic::new(
+                            n.loc,
+                            format!("`range` of {owner} has a {what} bound: {v}"),
+                        )
+                        .with_label("not a code number")
+                        .with_help(format!(
+                            "code numbers are integers from 0 to {}; write the range inside them",
+                            u32::MAX
+                        )),
+                    );
+                }
+            }
+            if out_of_range {
+                return None;
+            }
+        }
+        let bounds: Vec<Option<u32>> = ints
+            .iter()
+            .map(|v| v.and_then(|v| u32::try_from(v).ok()))
             .collect();
         match bounds.as_slice() {
             [Some(lo), Some(hi)] if lo <= hi => Some(Spanned::new((*lo, *hi), node.loc)),

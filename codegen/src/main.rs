@@ -49,14 +49,22 @@ enum Command {
         new: Option<PathBuf>,
     },
     /// Rewrite the generated artifacts (schema/, docs/errors.md) from
-    /// errors.yaml of the enclosing workspace, or from --spec into --out.
+    /// errors.yaml of the enclosing workspace, or from SPEC into --out.
     Generate {
         /// Write nothing; exit 1 with a diff if any artifact is stale.
         #[arg(long)]
         check: bool,
-        /// The spec [default: errors.yaml of the enclosing workspace].
-        #[arg(long, value_name = "FILE")]
+        /// The spec file [default: errors.yaml of the enclosing workspace].
+        #[arg(value_name = "SPEC")]
         spec: Option<PathBuf>,
+        /// The spec file, as earlier releases spelled it (same as SPEC).
+        #[arg(
+            long = "spec",
+            value_name = "FILE",
+            hide = true,
+            conflicts_with = "spec"
+        )]
+        spec_flag: Option<PathBuf>,
         /// Where the artifacts go (schema/ and docs/ under it) [default: the
         /// spec's directory].
         #[arg(long, value_name = "DIR")]
@@ -153,14 +161,17 @@ fn run(command: Command) -> Result<bool, String> {
         }
         Command::Generate {
             check,
-            spec: None,
-            out: None,
+            spec,
+            spec_flag,
+            out,
         } => {
-            let root = workspace_root()?;
-            let outcome = splice_codegen::generate::run(&root, check).map_err(|e| e.to_string())?;
-            Ok(render(&outcome))
-        }
-        Command::Generate { check, spec, out } => {
+            let spec = spec.or(spec_flag);
+            if spec.is_none() && out.is_none() {
+                let root = workspace_root()?;
+                let outcome =
+                    splice_codegen::generate::run(&root, check).map_err(|e| e.to_string())?;
+                return Ok(render(&outcome));
+            }
             let spec = spec_path(spec)?;
             let dir = match out {
                 Some(dir) => dir,

@@ -678,6 +678,15 @@ impl Validator<'_> {
         for h in code.recovery_hints.iter().flat_map(|h| &h.value) {
             templates.push((h, "a recovery hint".to_string()));
         }
+        // A name the help of an invalid placeholder can show: this code's
+        // own, never another taxonomy's.
+        let example = code
+            .params
+            .iter()
+            .map(|p| p.name.value.as_str())
+            .chain(code.required_context.iter().map(|f| f.value.as_str()))
+            .next()
+            .unwrap_or("name");
         for (t, where_) in templates {
             let template = Template::parse(&t.value);
             for e in &template.errors {
@@ -708,7 +717,10 @@ impl Validator<'_> {
                             self.inside(t.loc, &needle, nth),
                             format!("invalid placeholder `{needle}` in {where_} of {owner}"),
                         )
-                        .with_help("a placeholder is a parameter or context field name like `{file_path}`; write `{{` and `}}` for literal braces")
+                        .with_help(format!(
+                            "a placeholder is the name of a parameter or of a required context field of this code, like `{{{example}}}`; \
+                             write `{{{{` and `}}}}` for literal braces"
+                        ))
                     }
                 };
                 self.push(d);

@@ -8,8 +8,14 @@
 //! entry in order *including duplicates* (the loader reports them with both
 //! locations), and each node carries a [`Loc`].
 //!
-//! The spec format needs nothing beyond plain YAML, so anchors, aliases,
-//! tags and multiple documents are rejected with a diagnostic: they would
+//! Anchors and aliases are supported, so that a list repeated by many codes
+//! (the same `params:` or `context:`) is written once: `context: &ctx {...}`
+//! on the first code, `context: *ctx` on the others. An alias stands for a
+//! copy of its anchored node, which keeps the locations of the anchored text:
+//! a problem in it is reported where it was written. Aliases may expand to
+//! at most [`MAX_ALIAS_NODES`] nodes in all (no "billion laughs"). Merge keys
+//! (`<<: *base`) are not: they are a YAML 1.1 loader feature, not syntax.
+//! Tags and multiple documents are rejected with a diagnostic: they would
 //! only make the file harder to read and to point into.
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle};
@@ -21,6 +27,11 @@ use crate::span::Loc;
 /// keeps adversarial input from exhausting the stack when trees are dropped
 /// or walked recursively.
 pub const MAX_DEPTH: usize = 64;
+
+/// How many nodes all aliases of a file may expand to together: far more
+/// than a spec of a thousand codes needs, far less than an exponential
+/// chain of aliases of aliases would build.
+pub const MAX_ALIAS_NODES: usize = 1_000_000;
 
 /// How a scalar was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +171,8 @@ fn leading_tab(source: &str) -> Option<usize> {
 pub fn parse(source: &str) -> Parsed {
     let mut builder = Builder {
         offsets: Offsets::new(source),
+        anchors: std::collections::HashMap::new(),
+        expanded: 0,
         stack: Vec::new(),
         root: None,
         diags: Vec::new(),
@@ -190,16 +203,23 @@ enum Frame {
     Seq {
         start: Loc,
         items: Vec<Node>,
+        anchor: usize,
     },
     Map {
         start: Loc,
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
+        anchor: usize,
     },
 }
 
 struct Builder {
     offsets: Offsets,
+    /// Completed anchored nodes by the parser's anchor id, with their size
+    /// in nodes and their depth.
+    anchors: std::collections::HashMap<usize, (Node, usize, usize)>,
+    /// Nodes added by aliases so far.
+    expanded: usize,
     stack: Vec<Frame>,
     root: Option<Node>,
     diags: Vec<Diagnostic>,
@@ -254,7 +274,7 @@ impl Builder {
                 }
             };
             let loc = self.offsets.loc(span.start, span.end);
-            if !self.event(event, loc) {
+            if !self.event(event, loc, source) {
                 self.complete = false;
                 self.close_all();
                 return;
@@ -290,7 +310,7 @@ impl Builder {
     }
 
     /// Handles one event; `false` stops parsing.
-    fn event(&mut self, event: Event<'_>, loc: Loc) -> bool {
+    fn event(&mut self, event: Event<'_>, loc: Loc, source: &str) -> bool {
         match event {
             Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => true,
             Event::DocumentStart(_) => {
@@ -305,45 +325,89 @@ impl Builder {
                 }
                 true
             }
-            Event::Alias(_) => {
-                self.diags.push(anchors_unsupported(loc, "alias"));
-                // Keep the tree shape: the alias stands for a null.
-                self.finish(Node {
-                    kind: NodeKind::Scalar(String::new(), Style::Plain),
-                    loc,
-                });
+            Event::Alias(id) => {
+                let Some((node, size, depth)) = self.anchors.get(&id) else {
+                    // The parser knows the anchor, so it is still open: the
+                    // alias is inside the node it names.
+                    let name = source.get(loc.start..loc.end).unwrap_or("*");
+                    self.diags.push(
+                        Diagnostic::new(
+                            loc,
+                            format!("the alias `{name}` is inside the node its anchor names"),
+                        )
+                        .with_label("alias")
+                        .with_help(
+                            "a node cannot contain itself; alias a node that ends before this line",
+                        ),
+                    );
+                    // Stop like a syntax error: whatever the alias stood
+                    // for, its entry would only report consequences.
+                    return false;
+                };
+                self.expanded = self.expanded.saturating_add(*size);
+                if self.expanded > MAX_ALIAS_NODES {
+                    self.diags.push(
+                        Diagnostic::new(
+                            loc,
+                            format!("the aliases expand to more than {MAX_ALIAS_NODES} YAML nodes"),
+                        )
+                        .with_label("the limit is passed here")
+                        .with_help("aliases of aliases multiply; write the repeated part once and alias it directly"),
+                    );
+                    return false;
+                }
+                if self.stack.len() + depth > MAX_DEPTH {
+                    self.diags.push(
+                        Diagnostic::new(
+                            loc,
+                            format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
+                        )
+                        .with_label("with what this alias stands for")
+                        .with_help("the spec format needs at most five levels of nesting"),
+                    );
+                    return false;
+                }
+                let node = node.clone();
+                self.finish(node);
                 true
             }
             Event::Scalar(text, style, anchor, tag) => {
-                self.check_decorations(loc, anchor, tag.is_some());
+                self.check_decorations(loc, tag.is_some());
                 let style = match style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
                     ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
                 };
-                self.finish(Node {
+                let node = Node {
                     kind: NodeKind::Scalar(text.into_owned(), style),
                     loc,
-                });
+                };
+                self.remember(anchor, &node);
+                self.finish(node);
                 true
             }
             Event::SequenceStart(anchor, tag) => {
-                self.check_decorations(loc, anchor, tag.is_some());
+                self.check_decorations(loc, tag.is_some());
                 self.open(Frame::Seq {
                     start: loc,
                     items: Vec::new(),
+                    anchor,
                 })
             }
             Event::MappingStart(anchor, tag) => {
-                self.check_decorations(loc, anchor, tag.is_some());
+                self.check_decorations(loc, tag.is_some());
                 self.open(Frame::Map {
                     start: loc,
                     entries: Vec::new(),
                     key: None,
+                    anchor,
                 })
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(frame) = self.stack.pop() {
+                    let anchor = match &frame {
+                        Frame::Seq { anchor, .. } | Frame::Map { anchor, .. } => *anchor,
+                    };
                     let mut node = close(frame);
                     // A flow collection's closing `]`/`}` has a real span;
                     // the end of a block collection is an empty marker that
@@ -351,6 +415,7 @@ impl Builder {
                     if loc.end > loc.start && loc.end > node.loc.end {
                         node.loc.end = loc.end;
                     }
+                    self.remember(anchor, &node);
                     self.finish(node);
                 }
                 true
@@ -376,10 +441,16 @@ impl Builder {
         true
     }
 
-    fn check_decorations(&mut self, loc: Loc, anchor: usize, tagged: bool) {
+    /// Keeps a copy of a completed node that has an anchor (`anchor != 0`)
+    /// for the aliases that name it.
+    fn remember(&mut self, anchor: usize, node: &Node) {
         if anchor != 0 {
-            self.diags.push(anchors_unsupported(loc, "anchor"));
+            let (size, depth) = measure(node);
+            self.anchors.insert(anchor, (node.clone(), size, depth));
         }
+    }
+
+    fn check_decorations(&mut self, loc: Loc, tagged: bool) {
         if tagged {
             self.diags.push(
                 Diagnostic::new(loc, "YAML tags are not supported in the spec")
@@ -415,9 +486,25 @@ impl Builder {
     }
 }
 
+/// The number of nodes of a tree (keys count) and its depth (a scalar: 0;
+/// bounded by [`MAX_DEPTH`], so the recursion is too).
+fn measure(node: &Node) -> (usize, usize) {
+    let children: Vec<&Node> = match &node.kind {
+        NodeKind::Scalar(..) => return (1, 0),
+        NodeKind::Seq(items) => items.iter().collect(),
+        NodeKind::Map(entries) => entries.iter().flat_map(|(k, v)| [k, v]).collect(),
+    };
+    children
+        .into_iter()
+        .map(measure)
+        .fold((1, 1), |(size, depth), (s, d)| {
+            (size.saturating_add(s), depth.max(d + 1))
+        })
+}
+
 fn close(frame: Frame) -> Node {
     match frame {
-        Frame::Seq { start, items } => {
+        Frame::Seq { start, items, .. } => {
             let loc = extend(start, items.last().map(|n| n.loc));
             Node {
                 kind: NodeKind::Seq(items),
@@ -428,6 +515,7 @@ fn close(frame: Frame) -> Node {
             start,
             mut entries,
             key,
+            ..
         } => {
             // A key without a value (only possible after a syntax error).
             if let Some(k) = key {
@@ -462,12 +550,6 @@ fn extend(start: Loc, last: Option<Loc>) -> Loc {
 /// The opening bracket of a closing one.
 fn close_of(close: char) -> char {
     if close == ']' { '[' } else { '{' }
-}
-
-fn anchors_unsupported(loc: Loc, what: &str) -> Diagnostic {
-    Diagnostic::new(loc, format!("YAML {what}s are not supported in the spec"))
-        .with_label(format!("{what} here"))
-        .with_help("write the value out in full; every code is self-contained")
 }
 
 /// Converts the parser's character indices into byte offsets.
@@ -620,9 +702,66 @@ mod tests {
     }
 
     #[test]
-    fn rejects_anchors_tags_and_second_documents() {
-        let d = diags("a: &x 1\nb: *x\n");
-        assert_eq!(d.len(), 2, "{d:?}");
+    fn an_alias_is_a_copy_of_its_anchored_node_with_its_locations() {
+        let src = "a: &x [1, {k: v}]\nb: *x\nc: &s text\nd: *s\n";
+        let NodeKind::Map(entries) = root(src).kind else {
+            panic!()
+        };
+        assert_eq!(entries[0].1, entries[1].1);
+        assert_eq!(entries[2].1, entries[3].1);
+        // The copy points at the anchored text (with its anchor), where a
+        // problem is fixed.
+        let copy = &entries[1].1;
+        assert_eq!(&src[copy.loc.start..copy.loc.end], "&x [1, {k: v}]");
+    }
+
+    #[test]
+    fn an_alias_inside_its_own_anchor_is_refused() {
+        let d = diags("a: &x\n  b: *x\n");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.contains("`*x` is inside the node"), "{d:?}");
+    }
+
+    #[test]
+    fn alias_expansion_is_bounded() {
+        // Each level doubles: 2^30 nodes if expanded.
+        let mut src = String::from("l0: &l0 [x, x]\n");
+        for i in 1..30 {
+            src.push_str(&format!("l{i}: &l{i} [*l{}, *l{}]\n", i - 1, i - 1));
+        }
+        let p = parse(&src);
+        assert!(!p.complete);
+        assert!(
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("expand to more than")),
+            "{:?}",
+            p.diagnostics
+        );
+    }
+
+    #[test]
+    fn aliases_cannot_nest_past_the_depth_limit() {
+        let deep = |name: &str, inner: &str| {
+            format!(
+                "{name}: &{name} {}{inner}{}\n",
+                "[".repeat(40),
+                "]".repeat(40)
+            )
+        };
+        let src = format!("{}{}", deep("a", "x"), deep("b", "*a"));
+        let p = parse(&src);
+        assert!(
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("nested more than 64")),
+            "{:?}",
+            p.diagnostics
+        );
+    }
+
+    #[test]
+    fn rejects_tags_and_second_documents() {
         let d = diags("a: !!str 1\n");
         assert!(d[0].message.contains("tags"), "{d:?}");
         let d = diags("a: 1\n---\nb: 2\n");

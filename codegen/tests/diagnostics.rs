@@ -446,6 +446,49 @@ mod cli {
         assert!(out.contains("fresh: docs/errors.md"), "{out}");
     }
 
+    /// `generate` takes the spec as a positional path, like `check`,
+    /// `rust` and `schema`; `--spec FILE` keeps working for old scripts.
+    #[test]
+    fn generate_takes_the_spec_like_check_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("errs/errors.yaml");
+        std::fs::create_dir_all(spec.parent().unwrap()).unwrap();
+        std::fs::copy(fixture("valid.yaml"), &spec).unwrap();
+        let out_dir = dir.path().join("out");
+        let (spec, out_dir) = (spec.to_str().unwrap(), out_dir.to_str().unwrap());
+        let (code, out, err) = run(dir.path(), &["generate", spec, "--out", out_dir]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("updated: docs/errors.md"), "{out}");
+        let (code, out, err) = run(
+            dir.path(),
+            &["generate", "--check", "--spec", spec, "--out", out_dir],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("fresh: docs/errors.md"), "{out}");
+        let (code, _, err) = run(dir.path(), &["generate", spec, "--spec", spec]);
+        assert_eq!(code, 2, "the spec given twice is a usage error: {err}");
+        // Without --out, the artifacts go beside the spec.
+        let (code, _, err) = run(dir.path(), &["generate", spec]);
+        assert_eq!(code, 0, "{err}");
+        assert!(dir.path().join("errs/docs/errors.md").is_file());
+        // A stale artifact tells how to regenerate with the same spelling.
+        std::fs::write(dir.path().join("errs/docs/errors.md"), "stale\n").unwrap();
+        let (code, _, err) = run(
+            dir.path(),
+            &[
+                "check",
+                spec,
+                "--out",
+                dir.path().join("errs").to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 1);
+        assert!(
+            err.contains(&format!("splice-codegen generate {spec} --out")),
+            "{err}"
+        );
+    }
+
     #[test]
     fn rust_prints_the_expansion_and_usage_errors_exit_2() {
         let dir = tempfile::tempdir().unwrap();
@@ -458,6 +501,84 @@ mod cli {
         let (code, _, _) = run(dir.path(), &["frobnicate"]);
         assert_eq!(code, 2);
     }
+}
+
+/// The starter spec of `splice-codegen init`: a taxonomy that shares no
+/// name with splice's.
+fn starter() -> String {
+    splice_codegen::init::STARTER.to_string()
+}
+
+/// Help text cites names of the spec being checked, not splice's.
+#[test]
+fn placeholder_help_cites_this_specs_own_names() {
+    let src = starter().replace(
+        r#"message: "{path} does not exist""#,
+        r#"message: "{path} does not exist ({the reason})""#,
+    );
+    let diags = load_str(&src, "errors.yaml").expect_err("an invalid placeholder");
+    let help = diags.items[0].help.clone().unwrap_or_default();
+    assert!(help.contains("`{path}`"), "{help}");
+    assert!(!diags.render().contains("file_path"), "{}", diags.render());
+}
+
+/// Anchors and aliases write a list many codes repeat once; the copies
+/// load like the written-out lists.
+#[test]
+fn aliases_spare_repeated_lists() {
+    let second = r#"  NOT_A_FILE:
+    number: 1001
+    category: input
+    since: 0.1.0
+    title: the path is not a regular file
+    message: "{path} is not a regular file"
+    recovery_hints: *hints
+    context: *ctx
+    explanation: |
+      The path names a directory or a device.
+"#;
+    let src = starter()
+        .replace("    recovery_hints:\n", "    recovery_hints: &hints\n")
+        .replace(
+            "    context:\n      required",
+            "    context: &ctx\n      required",
+        )
+        + second;
+    let spec = load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    let (a, b) = (
+        spec.code("NOT_FOUND").unwrap(),
+        spec.code("NOT_A_FILE").unwrap(),
+    );
+    let hints = |c: &splice_codegen::spec::Code| {
+        c.recovery_hints
+            .iter()
+            .map(|h| h.value.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hints(a), hints(b));
+    assert_eq!(hints(b).len(), 1);
+    assert_eq!(b.required_context.len(), 1);
+    assert_eq!(a.required_context[0].value, b.required_context[0].value);
+
+    // A problem inside the anchored value is reported where it is written,
+    // for each code that uses it.
+    let bad = src.replace("required: [path]", "required: [pth]");
+    let diags = load_str(&bad, "errors.yaml").expect_err("unknown field");
+    let unknown: Vec<_> = diags
+        .items
+        .iter()
+        .filter(|d| d.message.starts_with("unknown context field `pth`"))
+        .collect();
+    assert_eq!(unknown.len(), 2, "{}", diags.render());
+    assert_eq!(unknown[0].loc, unknown[1].loc, "{}", diags.render());
+    assert!(
+        unknown.iter().all(|d| d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("did you mean `path`?"))),
+        "{}",
+        diags.render()
+    );
 }
 
 /// CI's compatibility gate: since the last release (its spec is copied to

@@ -2,7 +2,7 @@
 //! field: edit `errors.yaml`, and nothing else. On a copy of the workspace
 //! spec, a new field (`lock_holder_pid`, an integer inside `context`) and a
 //! new code that requires it are added as text; `generate` (the same
-//! function as `splice-codegen generate --spec ... --out ...`) then writes
+//! function as `splice-codegen generate SPEC --out ...`) then writes
 //! the artifacts, and the field must reach every one of them and the Rust
 //! the macro expands to, with no change to the compiler.
 

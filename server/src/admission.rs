@@ -183,6 +183,24 @@ impl Admission {
         Ok(queued)
     }
 
+    /// Gates 3 and 2 without waiting, for a caller on the blocking pool:
+    /// `Some` when both are open now (the common case), `None` when the call
+    /// must wait in [`Admission::admit`]. It never overtakes a waiting call:
+    /// a released permit goes to the first waiter, not back to the pool.
+    pub fn try_admit(&self, bytes: u64) -> Option<Admitted> {
+        let memory = if bytes >= SMALL_CALL {
+            let want = kib(bytes).clamp(1, self.memory_kib);
+            Some(self.memory.clone().try_acquire_many_owned(want).ok()?)
+        } else {
+            None
+        };
+        let call = self.calls.clone().try_acquire_owned().ok()?;
+        Some(Admitted {
+            _call: call,
+            _memory: memory,
+        })
+    }
+
     /// Gates 3 and 2: `bytes` of the memory budget (for a call of at least
     /// [`SMALL_CALL`]), then a slot among the calls in flight, waiting at
     /// most [`ADMISSION_WAIT`] in all. Memory comes first so that a large

@@ -145,8 +145,8 @@ pub struct Committer {
     settings: Settings,
     locks: LockTable,
     lock_timeout: Duration,
-    /// Directories known to hold no staging names (not listed again).
-    clean_dirs: sweep::CleanDirs,
+    /// Directories swept once and left clean (not listed again).
+    swept_dirs: sweep::SweptDirs,
 }
 
 impl std::fmt::Debug for Committer {
@@ -183,7 +183,7 @@ impl Committer {
             },
             locks: LockTable::default(),
             lock_timeout: Duration::from_secs(10),
-            clean_dirs: sweep::CleanDirs::default(),
+            swept_dirs: sweep::SweptDirs::default(),
         })
     }
 
@@ -250,10 +250,11 @@ impl Committer {
     }
 
     /// Finishes interrupted single-file commits in the directories of this
-    /// commit (the caller holds the locks of `own`, its files there), except
-    /// in those unchanged since this process left them clean. True if every
-    /// directory is now clean: nothing skipped as busy, nothing failed.
-    fn sweep_dirs(&self, changes: &[PathChange], writes: &[usize]) -> bool {
+    /// commit (the caller holds the locks of `own`, its files there): lists
+    /// each directory this process has not yet swept clean, and marks it
+    /// when the sweep left it clean (nothing skipped as busy, nothing
+    /// failed); in one already swept, probes only `own`'s staging names.
+    fn sweep_dirs(&self, changes: &[PathChange], writes: &[usize]) {
         let mut dirs: std::collections::BTreeMap<&Path, (&crate::sandbox::Dir, Vec<&OsStr>)> =
             std::collections::BTreeMap::new();
         for &i in writes {
@@ -265,18 +266,20 @@ impl Committer {
                 .1
                 .push(s.name.as_os_str());
         }
-        let mut clean = true;
         for (dir, own) in dirs.values() {
-            if self.clean_dirs.holds(dir) {
-                continue;
-            }
-            let swept = sweep::sweep(dir, &self.locks, own);
+            let swept = if self.swept_dirs.holds(dir) {
+                sweep::sweep_names(dir, own)
+            } else {
+                let swept = sweep::sweep(dir, &self.locks, own);
+                if swept.busy.is_empty() && swept.problems.is_empty() {
+                    self.swept_dirs.mark(dir);
+                }
+                swept
+            };
             for problem in &swept.problems {
                 tracing::warn!(%problem, "could not finish an interrupted single-file commit");
             }
-            clean &= swept.busy.is_empty() && swept.problems.is_empty();
         }
-        clean
     }
 
     /// Writes every change or none. See the module docs for the protocol.
@@ -436,7 +439,7 @@ impl Committer {
         }
         // Staging names an interrupted single-file commit left in these
         // directories (it has no journal): finish it first.
-        let swept_clean = !writes.is_empty() && self.sweep_dirs(changes, &writes);
+        self.sweep_dirs(changes, &writes);
         match writes[..] {
             [] => {}
             [i] if changes[i].is_edit() => {
@@ -447,12 +450,15 @@ impl Committer {
                 };
                 let done =
                     SingleFile::new(&self.settings, snapshot, after, changes[i].backup, meta)
-                        .stage()?
-                        .rename()?
-                        .commit()?;
-                if swept_clean && done.clean {
-                    self.clean_dirs.mark(&snapshot.dir);
+                        .stage()
+                        .and_then(|s| s.rename())
+                        .and_then(|r| r.commit());
+                // Names this commit could not remove are found by the next
+                // one of this file, but not by one of another file there.
+                if !done.as_ref().is_ok_and(|d| d.clean) {
+                    self.swept_dirs.forget(&snapshot.dir);
                 }
+                let done = done?;
                 report.files[i].written = true;
                 report.files[i].backup_path = done.backup;
             }

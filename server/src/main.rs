@@ -269,11 +269,8 @@ fn main() -> ExitCode {
         // Every line passes the framing layer first (size limit, JSON-RPC
         // hygiene, backpressure); rmcp's own line limit is set above ours so
         // it never drops a line silently.
-        let (read, write) = splice_server::transport::framed(
-            tokio::io::stdin(),
-            tokio::io::stdout(),
-            cli.max_request_size,
-        );
+        let (stdin, stdout) = splice_server::transport::stdio();
+        let (read, write) = splice_server::transport::framed(stdin, stdout, cli.max_request_size);
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
             .with_max_line_length(
                 splice_server::transport::line_limit(cli.max_request_size).saturating_add(1),

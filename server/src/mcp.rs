@@ -315,31 +315,54 @@ impl Splice {
             }
         };
         let req = Arc::new(req);
-        let footprint = {
-            let (cfg, req) = (cfg.clone(), req.clone());
-            tokio::task::spawn_blocking(move || tools::footprint(&cfg, &req, request_bytes))
-                .await
-                .unwrap_or(0)
-        };
-        let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
-            Ok(admitted) => admitted,
-            Err(refused) => return refusal(&req, refused),
-        };
-        let committer = self.committer.clone();
         let until = until.into_std();
-        let joined = tokio::task::spawn_blocking(move || {
-            let cancelled = move || ct.is_cancelled();
-            let wait = Wait {
-                cancelled: &cancelled,
-                until: Some(until),
-            };
-            let result = op(&cfg, &committer, &req, wait);
-            if footprint >= crate::admission::SMALL_CALL {
-                release_freed_memory();
+        // The footprint, gates 2 and 3 and the work in one trip to the
+        // blocking pool when the gates are open (the common case): every
+        // trip is a thread hand-off, a futex wake and a switch, on the path
+        // of every call. Only a call that must wait goes back to wait here.
+        let first = {
+            let (cfg, req, ct) = (cfg.clone(), req.clone(), ct.clone());
+            let (committer, admission) = (self.committer.clone(), self.admission.clone());
+            tokio::task::spawn_blocking(move || {
+                let footprint = tools::footprint(&cfg, &req, request_bytes);
+                match admission.try_admit(footprint) {
+                    Some(_admitted) => Ok(run_files(
+                        op,
+                        &cfg,
+                        &committer,
+                        &req,
+                        &|| ct.is_cancelled(),
+                        until,
+                        footprint,
+                    )),
+                    None => Err(footprint),
+                }
+            })
+            .await
+        };
+        let joined = match first {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(footprint)) => {
+                let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
+                    Ok(admitted) => admitted,
+                    Err(refused) => return refusal(&req, refused),
+                };
+                let committer = self.committer.clone();
+                tokio::task::spawn_blocking(move || {
+                    run_files(
+                        op,
+                        &cfg,
+                        &committer,
+                        &req,
+                        &|| ct.is_cancelled(),
+                        until,
+                        footprint,
+                    )
+                })
+                .await
             }
-            result
-        })
-        .await;
+            Err(join_error) => Err(join_error),
+        };
         match joined {
             Ok(Ok(success)) => structured(success.to_json(), false),
             Ok(Err(envelope)) => {
@@ -409,6 +432,29 @@ impl Splice {
             }
         }
     }
+}
+
+/// Runs a [`Work::Files`] call's `op` on the blocking pool, with the
+/// call's cancellation and lock deadline, and gives a large call's freed
+/// memory back afterwards.
+fn run_files(
+    op: FilesOp,
+    cfg: &Config,
+    committer: &Committer,
+    req: &EditRequest,
+    cancelled: &dyn Fn() -> bool,
+    until: std::time::Instant,
+    footprint: u64,
+) -> Result<tool_table::Answer, ErrorEnvelope> {
+    let wait = Wait {
+        cancelled,
+        until: Some(until),
+    };
+    let result = op(cfg, committer, req, wait);
+    if footprint >= crate::admission::SMALL_CALL {
+        release_freed_memory();
+    }
+    result
 }
 
 /// Gives the memory a large call freed back to the system. glibc keeps freed

@@ -5,7 +5,7 @@
 //! the compiler describes any server's errors from the spec alone.
 //!
 //! Its artifacts (`schema/`, `docs/errors.md`) are generated beside the spec
-//! with `splice-codegen generate --spec examples/http-fetch/errors.yaml
+//! with `splice-codegen generate examples/http-fetch/errors.yaml
 //! --out examples/http-fetch`; `tests/envelopes.rs` checks they are fresh
 //! and that every envelope built here validates against its schema.
 

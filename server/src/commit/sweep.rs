@@ -25,10 +25,10 @@
 //! It runs on the next commit in that directory and from `splice recover`
 //! (over every directory of the roots). A file whose lock another process
 //! or another call of this one holds is skipped: its names may belong to a
-//! live commit. A commit skips the listing when the directory has not
-//! changed since this process's last clean commit there ([`CleanDirs`]).
+//! live commit. After a directory's first clean sweep, a commit there
+//! probes only its own files' names ([`SweptDirs`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -71,70 +71,65 @@ impl Swept {
     }
 }
 
-/// Directories this process knows hold no staging names, so that a commit
-/// does not list its directory every time: listing is `O(entries)`, and in a
-/// directory of 20,000 files it cost every edit about 10 ms of
-/// `getdents64`.
+/// Directories this process has listed once and left clean, so that a
+/// commit does not list its directory every time: listing is `O(entries)`,
+/// and in a directory of 20,000 files it cost every edit about 10 ms of
+/// `getdents64`, whether or not other programs were writing there.
 ///
-/// A directory is known clean *at a stamp*: its device and inode and its
-/// modification and change times, read with `fstat` right after a
-/// single-file commit of this process left it clean (the commit's sweep
-/// finished everything it found and the commit removed its own undo names).
-/// Staging names only appear by adding entries to the directory, which moves
-/// both times, so while the stamp is unchanged the directory cannot hold new
-/// ones and is not listed again. Any other change (another process's
-/// commit, an editor's save, what a crash of another server left) moves the
-/// stamp, and the next commit there lists it as before.
+/// The first commit of this process in a directory lists it and finishes
+/// whatever an interrupted commit left ([`sweep`]). When that sweep found
+/// nothing busy and nothing failing, the directory is marked, by device and
+/// inode, and later commits there only probe the committing files' own four
+/// staging names ([`sweep_names`], `O(1)`): those are the names a commit
+/// would collide with, and a crash of this process cannot leave others
+/// without ending it. A single-file commit that could not remove its own
+/// names unmarks the directory, so the next commit lists it again.
 ///
-/// What it gives up: names that another process creates in the instant
-/// between this process's last rename in the directory and its `fstat` (or
-/// within the same tick of a kernel without fine-grained timestamps), and
-/// that this other process then leaves behind by dying, wait for the next
-/// change of the directory, the next start of a server, or `splice recover`.
-/// The file they belong to is entirely old or entirely new either way (one
-/// rename); only the hidden names and, with a backup, the `.bak` wait.
+/// What it gives up: names that *another* process leaves in an already
+/// swept directory, by dying in a single-file commit of a file this process
+/// does not commit afterwards, wait for the next start of a server (its
+/// first commit there lists the directory) or `splice recover`. The file
+/// they belong to is entirely old or entirely new either way (one rename);
+/// only the hidden names and, with a backup, the `.bak` wait.
 #[derive(Debug, Default)]
-pub(crate) struct CleanDirs(Mutex<HashMap<(u64, u64), [i64; 4]>>);
+pub(crate) struct SweptDirs(Mutex<HashSet<(u64, u64)>>);
 
 /// Directories remembered at most; past it the memory starts over (each
 /// forgotten directory is listed once more).
-const CLEAN_DIRS_MAX: usize = 4096;
+const SWEPT_DIRS_MAX: usize = 4096;
 
-impl CleanDirs {
-    /// `dir`'s identity and stamp, or `None` if `fstat` fails.
-    fn stamp(dir: &Dir) -> Option<((u64, u64), [i64; 4])> {
+impl SweptDirs {
+    /// `dir`'s device and inode, or `None` if `fstat` fails.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    fn id(dir: &Dir) -> Option<(u64, u64)> {
         let st = rustix::fs::fstat(dir.fd()).ok()?;
-        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-        Some((
-            (st.st_dev as u64, st.st_ino as u64),
-            [
-                st.st_mtime as i64,
-                st.st_mtime_nsec as i64,
-                st.st_ctime as i64,
-                st.st_ctime_nsec as i64,
-            ],
-        ))
+        Some((st.st_dev as u64, st.st_ino as u64))
     }
 
-    /// True if `dir` is unchanged since it was last [`CleanDirs::mark`]ed.
+    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<(u64, u64)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// True if this process swept `dir` and left it clean.
     pub(crate) fn holds(&self, dir: &Dir) -> bool {
-        let Some((id, now)) = Self::stamp(dir) else {
-            return false;
-        };
-        let known = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        known.get(&id) == Some(&now)
+        Self::id(dir).is_some_and(|id| self.known().contains(&id))
     }
 
-    /// Remembers `dir`, as it is now, as holding no staging names.
+    /// Remembers `dir` as swept and clean.
     pub(crate) fn mark(&self, dir: &Dir) {
-        let Some((id, now)) = Self::stamp(dir) else {
-            return;
-        };
-        let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if known.len() >= CLEAN_DIRS_MAX && !known.contains_key(&id) {
+        let Some(id) = Self::id(dir) else { return };
+        let mut known = self.known();
+        if known.len() >= SWEPT_DIRS_MAX && !known.contains(&id) {
             known.clear();
         }
-        known.insert(id, now);
+        known.insert(id);
+    }
+
+    /// Forgets `dir`: the next commit there lists it again.
+    pub(crate) fn forget(&self, dir: &Dir) {
+        if let Some(id) = Self::id(dir) {
+            self.known().remove(&id);
+        }
     }
 }
 
@@ -198,6 +193,31 @@ pub(crate) fn sweep(dir: &Dir, locks: &LockTable, held: &[&OsStr]) -> Swept {
             }
         }
         finish(dir, &file, &path, &roles, &mut out);
+    }
+    out
+}
+
+/// [`sweep`] restricted to the staging names of `own`, files of `dir` the
+/// caller holds locked: four `fstatat`s a file instead of a listing. For a
+/// directory already swept ([`SweptDirs`]).
+pub(crate) fn sweep_names(dir: &Dir, own: &[&OsStr]) -> Swept {
+    let mut out = Swept::default();
+    for &file in own {
+        let mut roles = Vec::new();
+        for role in ROLES {
+            match stage::lstat(dir, &stage::fixed(file, role)) {
+                Ok(Some(_)) => roles.push(role),
+                Ok(None) => {}
+                Err(e) => out.problems.push(FsError::from_io(
+                    &e,
+                    FsOp::Restore,
+                    dir.path().join(stage::fixed(file, role)),
+                )),
+            }
+        }
+        if !roles.is_empty() {
+            finish(dir, file, &dir.path().join(file), &roles, &mut out);
+        }
     }
     out
 }

@@ -728,35 +728,55 @@ fn a_begun_journal_whose_temp_a_power_loss_dropped_is_discarded() {
     assert!(fx.journal_is_empty());
 }
 
-/// A commit lists its directory for an interrupted commit's names only when
-/// the directory changed since this process left it clean: after a clean
-/// commit it is known clean; names planted since (as a crash of another
-/// server leaves them) change it, and the next commit there finishes them.
+/// A commit lists its directory for an interrupted commit's names only the
+/// first time this process commits there; later commits probe only their own
+/// files' names. Names another server's crash leaves for another file wait
+/// for that file's next commit, or for the next process (server start).
 #[test]
-fn a_directory_left_clean_is_not_listed_again_until_it_changes() {
+fn a_directory_is_listed_once_then_only_the_committed_files_names_are_probed() {
     let fx = Fixture::new();
     fx.write("a.txt", "one");
     let b = fx.write("b.txt", "kept");
     let c = fx.committer();
     let dir = crate::sandbox::Dir::open_nofollow(fx.dir.path()).unwrap();
     assert!(
-        !c.clean_dirs.holds(&dir),
+        !c.swept_dirs.holds(&dir),
         "nothing is known before a commit"
     );
     c.commit(vec![fx.change("a.txt", "two", false)]).unwrap();
     assert!(
-        c.clean_dirs.holds(&dir),
-        "a clean commit marks its directory"
+        c.swept_dirs.holds(&dir),
+        "a clean sweep marks its directory"
     );
 
-    // An interrupted commit of b.txt: its temp and its undo link.
-    fs::write(fx.dir.path().join(".b.txt.splice.tmp"), "half").unwrap();
-    fs::hard_link(&b, fx.dir.path().join(".b.txt.splice.undo")).unwrap();
-    assert!(!c.clean_dirs.holds(&dir), "new names change the directory");
+    // An interrupted commit of b.txt, as a crash of another server leaves it:
+    // its temp and its undo link.
+    let plant = || {
+        fs::write(fx.dir.path().join(".b.txt.splice.tmp"), "half").unwrap();
+        fs::hard_link(&b, fx.dir.path().join(".b.txt.splice.undo")).unwrap();
+    };
+    plant();
     c.commit(vec![fx.change("a.txt", "three", false)]).unwrap();
+    assert!(
+        fx.dir.path().join(".b.txt.splice.tmp").exists(),
+        "a swept directory is not listed again"
+    );
+    // b.txt's own next commit finds its names and rolls them back first.
+    c.commit(vec![fx.change("b.txt", "new b", false)]).unwrap();
     assert_eq!(
         fx.listing(),
-        listing_of(&[("a.txt", "three"), ("b.txt", "kept")])
+        listing_of(&[("a.txt", "three"), ("b.txt", "new b")])
     );
-    assert!(c.clean_dirs.holds(&dir));
+    assert!(c.swept_dirs.holds(&dir));
+
+    // A new process lists the directory at its first commit there.
+    fx.write("b.txt", "kept");
+    plant();
+    fx.committer()
+        .commit(vec![fx.change("a.txt", "four", false)])
+        .unwrap();
+    assert_eq!(
+        fx.listing(),
+        listing_of(&[("a.txt", "four"), ("b.txt", "kept")])
+    );
 }
