@@ -28,6 +28,19 @@ pub struct Spec {
     pub fields: Vec<crate::context::FieldDef>,
     /// Declared support types (`types:`), in file order.
     pub types: Vec<crate::context::TypeDef>,
+    /// Numbers no code may take (`reserved:`), in file order, each with
+    /// why: a non-error member of the taxonomy (gRPC's `OK = 0`), or a
+    /// number that was never released. Distinct, and used by no code.
+    pub reserved: Vec<Reserved>,
+}
+
+/// One entry of `reserved:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserved {
+    /// The number.
+    pub number: Spanned<u32>,
+    /// Why no code may take it, one line.
+    pub reason: Spanned<String>,
 }
 
 /// `taxonomy:` block.

@@ -133,6 +133,24 @@ impl Validator<'_> {
         let mut seen: HashMap<u32, &DraftCode> = HashMap::new();
         for code in &draft.codes {
             let Some(number) = &code.number else { continue };
+            if let Some(r) = draft
+                .reserved
+                .iter()
+                .find(|r| r.number.value == number.value)
+            {
+                self.push(
+                    Diagnostic::new(
+                        number.loc,
+                        format!(
+                            "number {} of code `{}` is reserved: {}",
+                            number.value, code.name.value, r.reason.value
+                        ),
+                    )
+                    .with_label("reserved number")
+                    .with_related(r.number.loc, "reserved here")
+                    .with_help("pick a number that is neither reserved nor used; reserved numbers are never reused"),
+                );
+            }
             if let Some(first) = seen.get(&number.value) {
                 let first_loc = first.number.as_ref().map_or(first.name.loc, |n| n.loc);
                 let n = number.value;

@@ -101,6 +101,7 @@ fn small_spec() -> Spec {
             description: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
+        reserved: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
