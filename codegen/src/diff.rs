@@ -232,7 +232,9 @@ fn erase_locs(mut s: Spec) -> Spec {
     }
     for c in &mut s.categories {
         z(&mut c.key.loc);
-        z(&mut c.range.loc);
+        if let Some(r) = &mut c.range {
+            z(&mut r.loc);
+        }
         z(&mut c.description.loc);
         z(&mut c.retryable.loc);
         z(&mut c.cause.loc);
@@ -647,12 +649,17 @@ impl Differ {
                 self.breaking(None, format!("category `{key}` was deleted"));
                 continue;
             };
-            if o.range.value != n.range.value {
+            let value = |r: &Option<crate::span::Spanned<(u32, u32)>>| r.as_ref().map(|r| r.value);
+            if value(&o.range) != value(&n.range) {
+                let show = |r: Option<(u32, u32)>| {
+                    r.map_or("no range".to_string(), |(lo, hi)| format!("[{lo}, {hi}]"))
+                };
                 self.breaking(
-                    Some(n.range.loc),
+                    n.range.as_ref().map(|r| r.loc),
                     format!(
-                        "range of category `{key}` changed from [{}, {}] to [{}, {}]",
-                        o.range.value.0, o.range.value.1, n.range.value.0, n.range.value.1
+                        "range of category `{key}` changed from {} to {}",
+                        show(value(&o.range)),
+                        show(value(&n.range))
                     ),
                 );
             }

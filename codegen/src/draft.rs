@@ -230,7 +230,7 @@ impl Draft {
             .map(|c| {
                 Some(Category {
                     key: c.key,
-                    range: c.range?,
+                    range: c.range,
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,

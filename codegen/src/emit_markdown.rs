@@ -89,10 +89,12 @@ fn categories_section(out: &mut String, spec: &Spec) {
     out.push_str("| category | range | retryable | cause | description |\n");
     out.push_str("| --- | --- | --- | --- | --- |\n");
     for c in &spec.categories {
-        let (lo, hi) = c.range.value;
+        let range = c.range.as_ref().map_or("—".to_string(), |r| {
+            format!("{}–{}", r.value.0, r.value.1)
+        });
         let _ = writeln!(
             out,
-            "| `{}` | {lo}–{hi} | {} | {} | {} |",
+            "| `{}` | {range} | {} | {} | {} |",
             c.key.value,
             yes_no(c.retryable.value),
             c.cause.value.as_str(),

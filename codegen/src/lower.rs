@@ -41,6 +41,9 @@ const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
+/// `range` is optional: a taxonomy whose categories interleave (gRPC's
+/// caller and server codes) leaves it out.
+const CATEGORY_REQUIRED: &[&str] = &["description", "retryable", "cause"];
 const CODE_KEYS: &[&str] = &[
     "number",
     "category",
@@ -617,8 +620,14 @@ impl Lower {
         for (key, value) in entries {
             self.check_case(&key, Case::LowerSnake, "category key");
             let owner = format!("category `{}`", key.value);
-            let Some(f) = self.fields(value, &owner, CATEGORY_KEYS, CATEGORY_KEYS, key.loc, &owner)
-            else {
+            let Some(f) = self.fields(
+                value,
+                &owner,
+                CATEGORY_KEYS,
+                CATEGORY_REQUIRED,
+                key.loc,
+                &owner,
+            ) else {
                 continue;
             };
             let range = f.get("range").and_then(|n| self.range(n, &owner));

@@ -98,8 +98,10 @@ impl Cause {
 pub struct Category {
     /// lower_snake key, e.g. `validation`.
     pub key: Spanned<String>,
-    /// Inclusive numeric range, e.g. 1000..=1999.
-    pub range: Spanned<(u32, u32)>,
+    /// Inclusive numeric range, e.g. 1000..=1999, that holds every code of
+    /// the category and no other; `None` when the spec gives none (the
+    /// category's codes then take numbers outside every range).
+    pub range: Option<Spanned<(u32, u32)>>,
     /// One-line description.
     pub description: Spanned<String>,
     /// Default `retryable` for codes of this category.
