@@ -154,6 +154,7 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
     d.categories(old, new);
     d.declarations(old, new);
     d.codes(old, new);
+    d.reserved(old, new);
     let mut changes = d.changes;
     // Stable: breaking first, each group in the order found.
     changes.sort_by_key(|c| c.compat);
@@ -231,10 +232,16 @@ fn erase_locs(mut s: Spec) -> Spec {
     }
     for c in &mut s.categories {
         z(&mut c.key.loc);
-        z(&mut c.range.loc);
+        if let Some(r) = &mut c.range {
+            z(&mut r.loc);
+        }
         z(&mut c.description.loc);
         z(&mut c.retryable.loc);
         z(&mut c.cause.loc);
+    }
+    for r in &mut s.reserved {
+        z(&mut r.number.loc);
+        z(&mut r.reason.loc);
     }
     for f in &mut s.fields {
         z(&mut f.name.loc);
@@ -642,12 +649,17 @@ impl Differ {
                 self.breaking(None, format!("category `{key}` was deleted"));
                 continue;
             };
-            if o.range.value != n.range.value {
+            let value = |r: &Option<crate::span::Spanned<(u32, u32)>>| r.as_ref().map(|r| r.value);
+            if value(&o.range) != value(&n.range) {
+                let show = |r: Option<(u32, u32)>| {
+                    r.map_or("no range".to_string(), |(lo, hi)| format!("[{lo}, {hi}]"))
+                };
                 self.breaking(
-                    Some(n.range.loc),
+                    n.range.as_ref().map(|r| r.loc),
                     format!(
-                        "range of category `{key}` changed from [{}, {}] to [{}, {}]",
-                        o.range.value.0, o.range.value.1, n.range.value.0, n.range.value.1
+                        "range of category `{key}` changed from {} to {}",
+                        show(value(&o.range)),
+                        show(value(&n.range))
                     ),
                 );
             }
@@ -663,6 +675,41 @@ impl Differ {
         for n in &new.categories {
             if old.category(&n.key.value).is_none() {
                 self.added(Some(n.key.loc), format!("category `{}` added", n.key.value));
+            }
+        }
+    }
+
+    /// A reserved number stays reserved: no code takes it later, and the
+    /// reservation is not dropped (which would let a later release reuse
+    /// it). New reservations are compatible.
+    fn reserved(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.reserved {
+            let n = o.number.value;
+            if let Some(code) = new.codes.iter().find(|c| c.number.value == n) {
+                self.breaking(
+                    Some(code.number.loc),
+                    format!(
+                        "code `{}` takes number {n}, which the old spec reserved ({}); reserved numbers are never reused",
+                        code.name.value, o.reason.value
+                    ),
+                );
+            } else if !new.reserved.iter().any(|r| r.number.value == n) {
+                self.breaking(
+                    None,
+                    format!("reserved number {n} is no longer reserved; keep it in `reserved` so it is never reused"),
+                );
+            }
+        }
+        for r in &new.reserved {
+            if !old
+                .reserved
+                .iter()
+                .any(|o| o.number.value == r.number.value)
+            {
+                self.compatible(
+                    Some(r.number.loc),
+                    format!("number {} reserved", r.number.value),
+                );
             }
         }
     }
@@ -955,6 +1002,55 @@ codes:
 
     fn spec(src: &str) -> Spec {
         crate::load::load_baseline_str(src, "t.yaml").unwrap_or_else(|d| panic!("{}", d.render()))
+    }
+
+    /// A reserved number is never taken by a code and never un-reserved;
+    /// a new reservation is compatible.
+    #[test]
+    fn reserved_numbers_stay_reserved() {
+        let reserved = |src: &str, r: &str| {
+            let (head, tail) = src.split_at(src.find("categories:").unwrap());
+            format!("{head}reserved:\n{r}{tail}")
+        };
+        let old = spec(&reserved(BASE, "  1001: never released\n"));
+        // Dropped, and taken by a code.
+        let new = spec(
+            &BASE
+                .replace("number: 4000", "number: 1001")
+                .replace("category: external\n", "category: validation\n")
+                .replace("version: 1.0.0", "version: 2.0.0"),
+        );
+        let r = diff(&old, &new);
+        assert!(
+            r.changes.iter().any(|c| c.compat == Compat::Breaking
+                && c.message
+                    .contains("takes number 1001, which the old spec reserved (never released)")),
+            "{r:#?}"
+        );
+        // Dropped only.
+        let r = diff(
+            &old,
+            &spec(&BASE.replace("version: 1.0.0", "version: 2.0.0")),
+        );
+        assert!(
+            r.changes.iter().any(|c| c.compat == Compat::Breaking
+                && c.message == "reserved number 1001 is no longer reserved; keep it in `reserved` so it is never reused"),
+            "{r:#?}"
+        );
+        // Kept, and one more: compatible.
+        let r = diff(
+            &old,
+            &spec(
+                &reserved(
+                    BASE,
+                    "  1001: never released\n  0: OK is success, not an error\n",
+                )
+                .replace("version: 1.0.0", "version: 1.0.1"),
+            ),
+        );
+        assert!(r.is_acceptable(), "{r:#?}");
+        assert_eq!(r.changes.len(), 1, "{r:#?}");
+        assert_eq!(r.changes[0].message, "number 0 reserved");
     }
 
     fn changed(edit: impl Fn(&str) -> String) -> DiffReport {

@@ -25,6 +25,8 @@ pub(crate) struct Draft {
     /// Part of `types`/`fields` could not be read (already reported): codes
     /// naming an unknown field are then not reported again.
     pub declarations_broken: bool,
+    /// `reserved:` entries (numbers unchecked against the codes yet).
+    pub reserved: Vec<crate::spec::Reserved>,
 }
 
 /// A declared support type as written; type references are still spellings.
@@ -228,7 +230,7 @@ impl Draft {
             .map(|c| {
                 Some(Category {
                     key: c.key,
-                    range: c.range?,
+                    range: c.range,
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,
@@ -294,6 +296,7 @@ impl Draft {
             codes,
             fields,
             types,
+            reserved: self.reserved.clone(),
         })
     }
 }

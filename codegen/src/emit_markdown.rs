@@ -59,6 +59,7 @@ pub fn emit(spec: &Spec) -> String {
     envelope_section(&mut out);
     categories_section(&mut out, spec);
     summary_section(&mut out, spec);
+    reserved_section(&mut out, spec);
     vocabulary_section(&mut out, spec);
     let _ = writeln!(out, "## Codes\n");
     for code in &spec.codes {
@@ -88,10 +89,12 @@ fn categories_section(out: &mut String, spec: &Spec) {
     out.push_str("| category | range | retryable | cause | description |\n");
     out.push_str("| --- | --- | --- | --- | --- |\n");
     for c in &spec.categories {
-        let (lo, hi) = c.range.value;
+        let range = c.range.as_ref().map_or("—".to_string(), |r| {
+            format!("{}–{}", r.value.0, r.value.1)
+        });
         let _ = writeln!(
             out,
-            "| `{}` | {lo}–{hi} | {} | {} | {} |",
+            "| `{}` | {range} | {} | {} | {} |",
             c.key.value,
             yes_no(c.retryable.value),
             c.cause.value.as_str(),
@@ -131,6 +134,19 @@ fn summary_section(out: &mut String, spec: &Spec) {
             yes_no(code.retryable),
             code.cause.as_str(),
         );
+    }
+    out.push('\n');
+}
+
+/// The numbers no code takes (`reserved:`), when the spec has any.
+fn reserved_section(out: &mut String, spec: &Spec) {
+    if spec.reserved.is_empty() {
+        return;
+    }
+    out.push_str("## Reserved numbers\n\nNo code has, or will ever have, these numbers.\n\n");
+    out.push_str("| number | why |\n| --- | --- |\n");
+    for r in &spec.reserved {
+        let _ = writeln!(out, "| {} | {} |", r.number.value, cell(&r.reason.value));
     }
     out.push('\n');
 }

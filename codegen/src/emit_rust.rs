@@ -117,12 +117,16 @@ fn emit_category(spec: &Spec) -> TokenStream {
         .map(|c| c.key.value.as_str())
         .collect();
     let docs = spec.categories.iter().map(|c| {
-        let (lo, hi) = c.range.value;
-        let summary = format!(
-            "`{}` ({lo}..={hi}): {}",
-            c.key.value,
-            c.description.value.trim()
-        );
+        let summary = match &c.range {
+            Some(r) => format!(
+                "`{}` ({}..={}): {}",
+                c.key.value,
+                r.value.0,
+                r.value.1,
+                c.description.value.trim()
+            ),
+            None => format!("`{}`: {}", c.key.value, c.description.value.trim()),
+        };
         doc_attrs(&summary)
     });
     quote! {

@@ -30,6 +30,7 @@ const TOP_KEYS: &[&str] = &[
     "types",
     "fields",
     "codes",
+    "reserved",
 ];
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
@@ -40,6 +41,9 @@ const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
+/// `range` is optional: a taxonomy whose categories interleave (gRPC's
+/// caller and server codes) leaves it out.
+const CATEGORY_REQUIRED: &[&str] = &["description", "retryable", "cause"];
 const CODE_KEYS: &[&str] = &[
     "number",
     "category",
@@ -133,7 +137,12 @@ impl Lower {
             .unwrap_or_default();
         let declarations_broken = self.diags.len() > reported;
         let codes = f.get("codes").map(|n| self.codes(n)).unwrap_or_default();
+        let reserved = f
+            .get("reserved")
+            .map(|n| self.reserved(n))
+            .unwrap_or_default();
         Some(Draft {
+            reserved,
             taxonomy,
             envelope,
             categories,
@@ -142,6 +151,47 @@ impl Lower {
             fields,
             declarations_broken,
         })
+    }
+
+    /// The `reserved:` section: a mapping of number to why no code may take
+    /// it (`0: OK is success, not an error`).
+    fn reserved(&mut self, node: &Node) -> Vec<crate::spec::Reserved> {
+        let owner = "`reserved`";
+        let NodeKind::Map(entries) = &node.kind else {
+            if node.scalar_type() != Some(ScalarType::Null) {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("{owner} must be a mapping, found {}", node.describe()),
+                    )
+                    .with_help("map each reserved number to why: `reserved: { 0: OK is success, not an error }`"),
+                );
+            }
+            return Vec::new();
+        };
+        let mut out: Vec<crate::spec::Reserved> = Vec::new();
+        for (key, value) in entries {
+            let Some(number) = self.number(key, owner) else {
+                continue;
+            };
+            if let Some(first) = out.iter().find(|r| r.number.value == number.value) {
+                self.push(
+                    Diagnostic::new(
+                        number.loc,
+                        format!("number {} is reserved twice", number.value),
+                    )
+                    .with_label("second reservation")
+                    .with_related(first.number.loc, "first reservation")
+                    .with_help("keep one entry, with one reason"),
+                );
+                continue;
+            }
+            let what = format!("reserved number {}", number.value);
+            if let Some(reason) = self.line(value, "reason", &what) {
+                out.push(crate::spec::Reserved { number, reason });
+            }
+        }
+        out
     }
 
     /// The `envelope:` section: the members of the wire envelope, nested
@@ -570,8 +620,14 @@ impl Lower {
         for (key, value) in entries {
             self.check_case(&key, Case::LowerSnake, "category key");
             let owner = format!("category `{}`", key.value);
-            let Some(f) = self.fields(value, &owner, CATEGORY_KEYS, CATEGORY_KEYS, key.loc, &owner)
-            else {
+            let Some(f) = self.fields(
+                value,
+                &owner,
+                CATEGORY_KEYS,
+                CATEGORY_REQUIRED,
+                key.loc,
+                &owner,
+            ) else {
                 continue;
             };
             let range = f.get("range").and_then(|n| self.range(n, &owner));

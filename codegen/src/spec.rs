@@ -28,6 +28,19 @@ pub struct Spec {
     pub fields: Vec<crate::context::FieldDef>,
     /// Declared support types (`types:`), in file order.
     pub types: Vec<crate::context::TypeDef>,
+    /// Numbers no code may take (`reserved:`), in file order, each with
+    /// why: a non-error member of the taxonomy (gRPC's `OK = 0`), or a
+    /// number that was never released. Distinct, and used by no code.
+    pub reserved: Vec<Reserved>,
+}
+
+/// One entry of `reserved:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserved {
+    /// The number.
+    pub number: Spanned<u32>,
+    /// Why no code may take it, one line.
+    pub reason: Spanned<String>,
 }
 
 /// `taxonomy:` block.
@@ -85,8 +98,10 @@ impl Cause {
 pub struct Category {
     /// lower_snake key, e.g. `validation`.
     pub key: Spanned<String>,
-    /// Inclusive numeric range, e.g. 1000..=1999.
-    pub range: Spanned<(u32, u32)>,
+    /// Inclusive numeric range, e.g. 1000..=1999, that holds every code of
+    /// the category and no other; `None` when the spec gives none (the
+    /// category's codes then take numbers outside every range).
+    pub range: Option<Spanned<(u32, u32)>>,
     /// One-line description.
     pub description: Spanned<String>,
     /// Default `retryable` for codes of this category.

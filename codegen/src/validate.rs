@@ -133,6 +133,24 @@ impl Validator<'_> {
         let mut seen: HashMap<u32, &DraftCode> = HashMap::new();
         for code in &draft.codes {
             let Some(number) = &code.number else { continue };
+            if let Some(r) = draft
+                .reserved
+                .iter()
+                .find(|r| r.number.value == number.value)
+            {
+                self.push(
+                    Diagnostic::new(
+                        number.loc,
+                        format!(
+                            "number {} of code `{}` is reserved: {}",
+                            number.value, code.name.value, r.reason.value
+                        ),
+                    )
+                    .with_label("reserved number")
+                    .with_related(r.number.loc, "reserved here")
+                    .with_help("pick a number that is neither reserved nor used; reserved numbers are never reused"),
+                );
+            }
             if let Some(first) = seen.get(&number.value) {
                 let first_loc = first.number.as_ref().map_or(first.name.loc, |n| n.loc);
                 let n = number.value;
@@ -166,7 +184,34 @@ impl Validator<'_> {
             else {
                 continue;
             };
-            let Some(range) = &cat.range else { continue };
+            let Some(range) = &cat.range else {
+                // A category without a range: its numbers stay out of the
+                // ranges of the others.
+                if let Some(other) = draft.categories.iter().find(|c| {
+                    c.range
+                        .as_ref()
+                        .is_some_and(|r| r.value.0 <= number.value && number.value <= r.value.1)
+                }) {
+                    let r = other.range.as_ref().map_or(other.key.loc, |r| r.loc);
+                    self.push(
+                        Diagnostic::new(
+                            number.loc,
+                            format!(
+                                "number {} of code `{}` is inside the range of category `{}`",
+                                number.value, code.name.value, other.key.value
+                            ),
+                        )
+                        .with_label("belongs to another category")
+                        .with_related(r, format!("range of `{}`", other.key.value))
+                        .with_help(format!(
+                            "category `{}` has no range, so its codes take numbers outside every range; \
+                             pick another number, or change `category` to `{}`",
+                            cat.key.value, other.key.value
+                        )),
+                    );
+                }
+                continue;
+            };
             let (lo, hi) = range.value;
             if number.value < lo || number.value > hi {
                 let owner = draft.categories.iter().find(|c| {

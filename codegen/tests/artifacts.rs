@@ -89,6 +89,24 @@ fn another_taxonomys_artifacts_do_not_speak_of_splice_or_mcp() {
     }
 }
 
+/// `reserved:` numbers are listed in the reference, and a spec without
+/// them (splice's own) gets no such section.
+#[test]
+fn reserved_numbers_are_listed_in_the_reference() {
+    let src = splice_codegen::init::STARTER.replace(
+        "categories:\n",
+        "reserved:\n  0: \"OK: success, not an error\"\ncategories:\n",
+    );
+    let spec =
+        splice_codegen::load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    let md = emit_markdown::emit(&spec);
+    assert!(
+        md.contains("## Reserved numbers") && md.contains("| 0 | OK: success, not an error |"),
+        "{md}"
+    );
+    assert!(!emit_markdown::emit(&demo()).contains("## Reserved numbers"));
+}
+
 #[test]
 fn demo_schema() {
     insta::assert_snapshot!(emit_schema::emit_string(&demo()));

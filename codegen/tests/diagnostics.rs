@@ -522,6 +522,17 @@ fn placeholder_help_cites_this_specs_own_names() {
     assert!(!diags.render().contains("file_path"), "{}", diags.render());
 }
 
+/// A category may leave out `range`: its codes take any number that no
+/// ranged category holds (gRPC's caller and server codes interleave).
+#[test]
+fn a_category_without_a_range_loads() {
+    let src = splice_codegen::init::STARTER.replace("    range: [1000, 1999]\n", "");
+    let spec = load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(spec.categories[0].range.is_none());
+    let md = splice_codegen::emit_markdown::emit(&spec);
+    assert!(md.contains("| `input` | — |"), "{md}");
+}
+
 /// Anchors and aliases write a list many codes repeat once; the copies
 /// load like the written-out lists.
 #[test]

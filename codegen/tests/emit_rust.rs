@@ -101,17 +101,18 @@ fn small_spec() -> Spec {
             description: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
+        reserved: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
-                range: s((1000, 1999)),
+                range: Some(s((1000, 1999))),
                 description: s("The arguments are malformed.".to_owned()),
                 retryable: s(false),
                 cause: s(Cause::Input),
             },
             Category {
                 key: s("domain".to_owned()),
-                range: s((2000, 2999)),
+                range: Some(s((2000, 2999))),
                 description: s("The edit does not apply to the file.".to_owned()),
                 retryable: s(true),
                 cause: s(Cause::Input),

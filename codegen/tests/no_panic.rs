@@ -265,11 +265,13 @@ mod soundness {
             let cat = spec
                 .category(&c.category.value)
                 .unwrap_or_else(|| panic!("unknown category loaded:\n{source}"));
-            let (lo, hi) = cat.range.value;
-            assert!(
-                lo <= c.number.value && c.number.value <= hi,
-                "number outside range loaded:\n{source}"
-            );
+            if let Some(range) = &cat.range {
+                let (lo, hi) = range.value;
+                assert!(
+                    lo <= c.number.value && c.number.value <= hi,
+                    "number outside range loaded:\n{source}"
+                );
+            }
             assert!(
                 spec.codes[..i]
                     .iter()
@@ -338,10 +340,12 @@ mod soundness {
         }
         for (i, a) in spec.categories.iter().enumerate() {
             for b in &spec.categories[..i] {
-                assert!(
-                    a.range.value.0 > b.range.value.1 || b.range.value.0 > a.range.value.1,
-                    "overlap loaded:\n{source}"
-                );
+                if let (Some(a), Some(b)) = (&a.range, &b.range) {
+                    assert!(
+                        a.value.0 > b.value.1 || b.value.0 > a.value.1,
+                        "overlap loaded:\n{source}"
+                    );
+                }
             }
         }
     }
