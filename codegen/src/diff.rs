@@ -649,9 +649,9 @@ impl Differ {
                 self.breaking(None, format!("category `{key}` was deleted"));
                 continue;
             };
-            let value = |r: &Option<crate::span::Spanned<(u32, u32)>>| r.as_ref().map(|r| r.value);
+            let value = |r: &Option<crate::span::Spanned<(i64, i64)>>| r.as_ref().map(|r| r.value);
             if value(&o.range) != value(&n.range) {
-                let show = |r: Option<(u32, u32)>| {
+                let show = |r: Option<(i64, i64)>| {
                     r.map_or("no range".to_string(), |(lo, hi)| format!("[{lo}, {hi}]"))
                 };
                 self.breaking(

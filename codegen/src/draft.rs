@@ -108,7 +108,7 @@ pub(crate) struct DraftTaxonomy {
 #[derive(Debug)]
 pub(crate) struct DraftCategory {
     pub key: Spanned<String>,
-    pub range: Option<Spanned<(u32, u32)>>,
+    pub range: Option<Spanned<(i64, i64)>>,
     pub description: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
@@ -117,7 +117,7 @@ pub(crate) struct DraftCategory {
 #[derive(Debug)]
 pub(crate) struct DraftCode {
     pub name: Spanned<String>,
-    pub number: Option<Spanned<u32>>,
+    pub number: Option<Spanned<i64>>,
     pub category: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,

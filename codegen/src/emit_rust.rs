@@ -168,6 +168,28 @@ fn emit_category(spec: &Spec) -> TokenStream {
     }
 }
 
+/// The Rust type of code numbers: `u32` when every number fits (splice's
+/// and most taxonomies), `i64` when one is negative or larger (JSON-RPC's
+/// `-32700`).
+fn number_type(spec: &Spec) -> TokenStream {
+    if spec
+        .codes
+        .iter()
+        .all(|c| u32::try_from(c.number.value).is_ok())
+    {
+        quote!(u32)
+    } else {
+        quote!(i64)
+    }
+}
+
+/// A code number as a literal expression (`-32700` is a negation of a
+/// literal in Rust).
+fn number_literal(n: i64) -> TokenStream {
+    let abs = Literal::u64_unsuffixed(n.unsigned_abs());
+    if n < 0 { quote!(-#abs) } else { quote!(#abs) }
+}
+
 fn emit_cause() -> TokenStream {
     let variants: Vec<Ident> = Cause::ALL
         .iter()
@@ -247,9 +269,8 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     // The lookups index tables by discriminant (variants are numbered 0..N
     // in `ALL` order): one element per code instead of one match arm per
     // code per lookup keeps the expansion small for large taxonomies.
-    let numbers = codes
-        .iter()
-        .map(|c| Literal::u32_unsuffixed(c.number.value));
+    let number_type = number_type(spec);
+    let numbers = codes.iter().map(|c| number_literal(c.number.value));
     let categories = codes.iter().map(|c| {
         let v = ident(&upper_camel(&c.category.value));
         quote!(Category::#v)
@@ -312,8 +333,8 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             }
 
             /// The numeric code, inside the category's range.
-            pub const fn number(self) -> u32 {
-                const TABLE: &[u32] = &[#(#numbers),*];
+            pub const fn number(self) -> #number_type {
+                const TABLE: &[#number_type] = &[#(#numbers),*];
                 TABLE[self as usize]
             }
 
@@ -596,6 +617,7 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
 }
 
 fn emit_envelope(spec: &Spec) -> TokenStream {
+    let number_type = number_type(spec);
     let optional_field = |f: &FieldDef| {
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
@@ -639,7 +661,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
             /// The code, as its SCREAMING_SNAKE name.
             pub error_code: ErrorCode,
             /// The numeric code.
-            pub code: u32,
+            pub code: #number_type,
             /// The code's category.
             pub category: Category,
             /// The rendered message.

@@ -294,11 +294,14 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
         (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
         (Carries::Number, Some(c)) => return json!({"const": c.number.value}),
         (Carries::Number, None) => {
-            let mut n = json!({
-                "type": "integer",
-                "minimum": 0,
-                "description": format!("The numeric id of {named}; fixed per code and never reused."),
-            });
+            let description =
+                format!("The numeric id of {named}; fixed per code and never reused.");
+            // Non-negative unless the taxonomy numbers its codes below zero.
+            let mut n = if spec.codes.iter().all(|c| c.number.value >= 0) {
+                json!({"type": "integer", "minimum": 0, "description": description})
+            } else {
+                json!({"type": "integer", "description": description})
+            };
             if matches!(form, Form::Unlisted) && !spec.envelope.carries("code_name") {
                 n["not"] =
                     json!({"enum": spec.codes.iter().map(|c| c.number.value).collect::<Vec<_>>()});

@@ -1219,20 +1219,18 @@ impl Lower {
         }
     }
 
-    fn number(&mut self, node: &Node, owner: &str) -> Option<Spanned<u32>> {
+    fn number(&mut self, node: &Node, owner: &str) -> Option<Spanned<i64>> {
         match node.scalar_type() {
-            Some(ScalarType::Int(n)) => {
-                match u32::try_from(n) {
-                    Ok(n) => Some(Spanned::new(n, node.loc)),
-                    Err(_) => {
-                        self.push(
+            Some(ScalarType::Int(n)) => match i64::try_from(n) {
+                Ok(n) => Some(Spanned::new(n, node.loc)),
+                Err(_) => {
+                    self.push(
                         Diagnostic::new(node.loc, format!("`number` of {owner} is out of range: {n}"))
-                            .with_help("numbers are non-negative and inside the category's range, e.g. `2000`"),
+                            .with_help("numbers are 64-bit integers (negative ones too, e.g. JSON-RPC's `-32700`) inside the category's range"),
                     );
-                        None
-                    }
+                    None
                 }
-            }
+            },
             _ => {
                 self.push(wrong_type(node, "number", owner, "an integer"));
                 None
@@ -1304,7 +1302,7 @@ impl Lower {
         }
     }
 
-    fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(u32, u32)>> {
+    fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(i64, i64)>> {
         let bad = |node: &Node| {
             Diagnostic::new(
                 node.loc,
@@ -1329,19 +1327,19 @@ impl Lower {
             let mut out_of_range = false;
             for (n, v) in items.iter().zip(&ints) {
                 if let Some(v) = *v
-                    && u32::try_from(v).is_err()
+                    && i64::try_from(v).is_err()
                 {
                     out_of_range = true;
-                    let what = if v < 0 { "negative" } else { "too large" };
                     self.push(
                         Diagnostic::new(
                             n.loc,
-                            format!("`range` of {owner} has a {what} bound: {v}"),
+                            format!("`range` of {owner} has a bound out of range: {v}"),
                         )
                         .with_label("not a code number")
                         .with_help(format!(
-                            "code numbers are integers from 0 to {}; write the range inside them",
-                            u32::MAX
+                            "code numbers are 64-bit integers, from {} to {}; write the range inside them",
+                            i64::MIN,
+                            i64::MAX
                         )),
                     );
                 }
@@ -1350,9 +1348,9 @@ impl Lower {
                 return None;
             }
         }
-        let bounds: Vec<Option<u32>> = ints
+        let bounds: Vec<Option<i64>> = ints
             .iter()
-            .map(|v| v.and_then(|v| u32::try_from(v).ok()))
+            .map(|v| v.and_then(|v| i64::try_from(v).ok()))
             .collect();
         match bounds.as_slice() {
             [Some(lo), Some(hi)] if lo <= hi => Some(Spanned::new((*lo, *hi), node.loc)),

@@ -38,7 +38,7 @@ pub struct Spec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reserved {
     /// The number.
-    pub number: Spanned<u32>,
+    pub number: Spanned<i64>,
     /// Why no code may take it, one line.
     pub reason: Spanned<String>,
 }
@@ -101,7 +101,7 @@ pub struct Category {
     /// Inclusive numeric range, e.g. 1000..=1999, that holds every code of
     /// the category and no other; `None` when the spec gives none (the
     /// category's codes then take numbers outside every range).
-    pub range: Option<Spanned<(u32, u32)>>,
+    pub range: Option<Spanned<(i64, i64)>>,
     /// One-line description.
     pub description: Spanned<String>,
     /// Default `retryable` for codes of this category.
@@ -226,7 +226,7 @@ pub struct Code {
     /// SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
     pub name: Spanned<String>,
     /// Numeric id, unique, inside its category's range.
-    pub number: Spanned<u32>,
+    pub number: Spanned<i64>,
     /// Category key.
     pub category: Spanned<String>,
     /// Explicit override of the category's `retryable`, if written.

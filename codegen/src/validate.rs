@@ -88,8 +88,8 @@ impl Validator<'_> {
             }
             let Some(range) = &cat.range else { continue };
             let (lo, hi) = range.value;
-            if lo / 1000 != hi / 1000 {
-                let block = lo / 1000 * 1000;
+            if lo.div_euclid(1000) != hi.div_euclid(1000) {
+                let block = lo.div_euclid(1000) * 1000;
                 self.push(
                     Diagnostic::new(
                         range.loc,
@@ -130,7 +130,7 @@ impl Validator<'_> {
     /// Unique numbers, removed numbers never reused, and each number inside
     /// its category's range.
     fn numbers(&mut self, draft: &Draft) {
-        let mut seen: HashMap<u32, &DraftCode> = HashMap::new();
+        let mut seen: HashMap<i64, &DraftCode> = HashMap::new();
         for code in &draft.codes {
             let Some(number) = &code.number else { continue };
             if let Some(r) = draft
@@ -1250,7 +1250,7 @@ impl Validator<'_> {
     }
 }
 
-fn reused(at: Loc, n: u32, removed: &str, removed_loc: Loc) -> Diagnostic {
+fn reused(at: Loc, n: i64, removed: &str, removed_loc: Loc) -> Diagnostic {
     Diagnostic::new(
         at,
         format!("number {n} belongs to removed code `{removed}`; numbers are never reused"),

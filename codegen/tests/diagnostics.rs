@@ -533,6 +533,34 @@ fn a_category_without_a_range_loads() {
     assert!(md.contains("| `input` | — |"), "{md}");
 }
 
+/// Code numbers may be negative (JSON-RPC's -32700 ... -32000, MCP's
+/// -32800): the generated Rust then numbers codes with `i64`, and the
+/// schema drops its `minimum: 0`.
+#[test]
+fn negative_numbers_load_and_reach_the_artifacts() {
+    let src = splice_codegen::init::STARTER
+        .replace("range: [1000, 1999]", "range: [-32700, -32600]")
+        .replace("number: 1000", "number: -32700");
+    let spec = load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    assert_eq!(spec.codes[0].number.value, -32700);
+    let rust = splice_codegen::emit_rust::emit_pretty(&spec);
+    assert!(
+        rust.contains("pub const fn number(self) -> i64")
+            && rust.contains("-32700")
+            && rust.contains("pub code: i64"),
+        "{rust}"
+    );
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    assert!(!schema.to_string().contains("\"minimum\":0"), "{schema}");
+    // splice's own numbers stay u32.
+    let own =
+        splice_codegen::load_path(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../errors.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(
+        splice_codegen::emit_rust::emit_pretty(&own).contains("pub const fn number(self) -> u32")
+    );
+}
+
 /// Anchors and aliases write a list many codes repeat once; the copies
 /// load like the written-out lists.
 #[test]

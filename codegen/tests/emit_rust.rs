@@ -18,7 +18,7 @@ fn version(v: &str) -> Spanned<semver::Version> {
     s(semver::Version::parse(v).unwrap())
 }
 
-fn code(name: &str, number: u32, category: &str, retryable: bool, cause: Cause) -> Code {
+fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) -> Code {
     Code {
         name: s(name.to_owned()),
         number: s(number),
