@@ -320,46 +320,34 @@ impl Splice {
         // blocking pool when the gates are open (the common case): every
         // trip is a thread hand-off, a futex wake and a switch, on the path
         // of every call. Only a call that must wait goes back to wait here.
-        let first = {
-            let (cfg, req, ct) = (cfg.clone(), req.clone(), ct.clone());
-            let (committer, admission) = (self.committer.clone(), self.admission.clone());
-            tokio::task::spawn_blocking(move || {
-                let footprint = tools::footprint(&cfg, &req, request_bytes);
-                match admission.try_admit(footprint) {
-                    Some(_admitted) => Ok(run_files(
-                        op,
-                        &cfg,
-                        &committer,
-                        &req,
-                        &|| ct.is_cancelled(),
-                        until,
-                        footprint,
-                    )),
-                    None => Err(footprint),
-                }
-            })
-            .await
+        let call = FilesCall {
+            op,
+            cfg,
+            committer: self.committer.clone(),
+            req: req.clone(),
+            cancelled: {
+                let ct = ct.clone();
+                Box::new(move || ct.is_cancelled())
+            },
+            until,
         };
+        let admission = self.admission.clone();
+        let first = tokio::task::spawn_blocking(move || {
+            let footprint = tools::footprint(&call.cfg, &call.req, request_bytes);
+            match admission.try_admit(footprint) {
+                Some(_admitted) => Ok(call.run(footprint)),
+                None => Err((call, footprint)),
+            }
+        })
+        .await;
         let joined = match first {
             Ok(Ok(result)) => Ok(result),
-            Ok(Err(footprint)) => {
+            Ok(Err((call, footprint))) => {
                 let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
                     Ok(admitted) => admitted,
                     Err(refused) => return refusal(&req, refused),
                 };
-                let committer = self.committer.clone();
-                tokio::task::spawn_blocking(move || {
-                    run_files(
-                        op,
-                        &cfg,
-                        &committer,
-                        &req,
-                        &|| ct.is_cancelled(),
-                        until,
-                        footprint,
-                    )
-                })
-                .await
+                tokio::task::spawn_blocking(move || call.run(footprint)).await
             }
             Err(join_error) => Err(join_error),
         };
@@ -434,27 +422,34 @@ impl Splice {
     }
 }
 
-/// Runs a [`Work::Files`] call's `op` on the blocking pool, with the
-/// call's cancellation and lock deadline, and gives a large call's freed
-/// memory back afterwards.
-fn run_files(
+/// A [`Work::Files`] call admitted or about to be, with what its `op`
+/// needs on the blocking pool.
+struct FilesCall {
     op: FilesOp,
-    cfg: &Config,
-    committer: &Committer,
-    req: &EditRequest,
-    cancelled: &dyn Fn() -> bool,
+    cfg: Arc<Config>,
+    committer: Arc<Committer>,
+    req: Arc<EditRequest>,
+    /// The call's cancellation (a client's `notifications/cancelled`).
+    cancelled: Box<dyn Fn() -> bool + Send>,
+    /// The call's one lock deadline.
     until: std::time::Instant,
-    footprint: u64,
-) -> Result<tool_table::Answer, ErrorEnvelope> {
-    let wait = Wait {
-        cancelled,
-        until: Some(until),
-    };
-    let result = op(cfg, committer, req, wait);
-    if footprint >= crate::admission::SMALL_CALL {
-        release_freed_memory();
+}
+
+impl FilesCall {
+    /// Runs `op` with the call's cancellation and lock deadline, and gives a
+    /// large call's freed memory back afterwards (`footprint` is its
+    /// estimate).
+    fn run(&self, footprint: u64) -> Result<tool_table::Answer, ErrorEnvelope> {
+        let wait = Wait {
+            cancelled: &*self.cancelled,
+            until: Some(self.until),
+        };
+        let result = (self.op)(&self.cfg, &self.committer, &self.req, wait);
+        if footprint >= crate::admission::SMALL_CALL {
+            release_freed_memory();
+        }
+        result
     }
-    result
 }
 
 /// Gives the memory a large call freed back to the system. glibc keeps freed
