@@ -1344,6 +1344,7 @@ mod tests {
         *a.shared.listed_at.lock().unwrap() = None;
         let t6 = tx(6);
         a.record(&t6).unwrap();
+        a.settle(); // the prune runs on the store's thread
         assert!(!of_b[0].exists());
         assert_eq!(segments(a.dir()).len(), 2);
         assert_eq!(ids_of(&a), [t6.id.clone(), t5.id.clone()]);
