@@ -126,6 +126,16 @@ pub struct MemberDef {
     pub required: bool,
     /// One-line doc, becomes rustdoc, schema `description` and TS comments.
     pub doc: Spanned<String>,
+    /// `wire:`, the member's name in JSON when it differs from `name`
+    /// (`@type`, `retryDelay`, `type`).
+    pub wire: Option<Spanned<String>>,
+}
+
+impl MemberDef {
+    /// The member's name in JSON: `wire:` if written, else its name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
 }
 
 /// What a declared type is.
@@ -147,6 +157,10 @@ pub struct TypeDef {
     pub doc: Spanned<String>,
     /// Object members or enum values.
     pub body: TypeBody,
+    /// For an enum, one entry per value of [`TypeBody::Enum`], in order: the
+    /// value's spelling in JSON when it differs from its name (`wire:`,
+    /// e.g. `API_DISABLED` for `api_disabled`). Empty for an object.
+    pub wires: Vec<Option<Spanned<String>>>,
 }
 
 impl TypeDef {
@@ -165,6 +179,38 @@ impl TypeDef {
             TypeBody::Object(_) => None,
         }
     }
+
+    /// The JSON spellings of an enum's values, in order (each value's
+    /// `wire:`, else the value itself); empty for an object.
+    pub fn wire_values(&self) -> Vec<&str> {
+        self.values()
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                self.wires
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .map_or(v.value.as_str(), |w| w.value.as_str())
+            })
+            .collect()
+    }
+
+    /// The JSON spelling of the enum value `value` (its `wire:`, else
+    /// itself).
+    pub fn wire_of<'a>(&'a self, value: &'a str) -> &'a str {
+        self.values()
+            .unwrap_or_default()
+            .iter()
+            .position(|v| v.value == value)
+            .and_then(|i| self.wires.get(i)?.as_ref())
+            .map_or(value, |w| w.value.as_str())
+    }
+
+    /// The member named `name`.
+    pub fn member(&self, name: &str) -> Option<&MemberDef> {
+        self.members().iter().find(|m| m.name.value == name)
+    }
 }
 
 /// A declared context field (`fields:` section).
@@ -182,12 +228,20 @@ pub struct FieldDef {
     /// `error_code` value `self` names the envelope's own code); a code's
     /// own `example:` overrides it.
     pub example: Option<Spanned<serde_json::Value>>,
+    /// `wire:`, the field's name in JSON when it differs from `name`
+    /// (`retryDelay`, `@type`, `type`).
+    pub wire: Option<Spanned<String>>,
 }
 
 impl FieldDef {
     /// The snake_case name.
     pub fn name(&self) -> &str {
         &self.name.value
+    }
+
+    /// The field's name in JSON: `wire:` if written, else its name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
     }
 
     /// Where the field lives.

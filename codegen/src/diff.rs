@@ -251,6 +251,9 @@ fn erase_locs(mut s: Spec) -> Spec {
         if let Some(e) = &mut f.example {
             z(&mut e.loc);
         }
+        if let Some(w) = &mut f.wire {
+            z(&mut w.loc);
+        }
     }
     fn zm(members: &mut [crate::envelope::Member]) {
         for m in members {
@@ -275,6 +278,9 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut m.name.loc);
                     z(&mut m.ty.loc);
                     z(&mut m.doc.loc);
+                    if let Some(w) = &mut m.wire {
+                        z(&mut w.loc);
+                    }
                 }
             }
             crate::context::TypeBody::Enum(values) => {
@@ -282,6 +288,9 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.loc);
                 }
             }
+        }
+        for w in t.wires.iter_mut().flatten() {
+            z(&mut w.loc);
         }
     }
     for c in &mut s.codes {
@@ -315,6 +324,9 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut f.loc);
         }
         z(&mut c.since.loc);
+        if let Some(w) = &mut c.wire {
+            z(&mut w.loc);
+        }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
         }
@@ -503,6 +515,16 @@ impl Differ {
                             ),
                         );
                     }
+                    if o.wire() != n.wire() {
+                        self.breaking(
+                            Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
+                            format!(
+                                "wire name of context field `{name}` changed from `{}` to `{}`",
+                                o.wire(),
+                                n.wire()
+                            ),
+                        );
+                    }
                     if o.placement() != n.placement() {
                         self.breaking(
                             Some(n.placement.loc),
@@ -557,6 +579,16 @@ impl Differ {
                                 Some(n.name.loc),
                                 format!("value `{}` of enum `{name}` was removed", v.value),
                             );
+                        } else if o.wire_of(&v.value) != n.wire_of(&v.value) {
+                            self.breaking(
+                                Some(n.name.loc),
+                                format!(
+                                    "wire spelling of value `{}` of enum `{name}` changed from `{}` to `{}`",
+                                    v.value,
+                                    o.wire_of(&v.value),
+                                    n.wire_of(&v.value)
+                                ),
+                            );
                         }
                     }
                     for v in nv {
@@ -596,6 +628,16 @@ impl Differ {
                 );
                 continue;
             };
+            if om.wire() != nm.wire() {
+                self.breaking(
+                    Some(nm.wire.as_ref().map_or(nm.name.loc, |w| w.loc)),
+                    format!(
+                        "wire name of member `{member}` of `{name}` changed from `{}` to `{}`",
+                        om.wire(),
+                        nm.wire()
+                    ),
+                );
+            }
             if om.ty.value != nm.ty.value {
                 self.breaking(
                     Some(nm.ty.loc),
@@ -791,6 +833,16 @@ impl Differ {
                 );
             }
             _ => {}
+        }
+        if o.wire() != n.wire() && n.is_emitted() {
+            self.breaking(
+                Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
+                format!(
+                    "wire name of code `{name}` changed from `{}` to `{}`: clients matching on it break",
+                    o.wire(),
+                    n.wire()
+                ),
+            );
         }
         if o.sent_as() != n.sent_as() && n.is_emitted() {
             let loc = n.sent_as.as_ref().map_or(n.name.loc, |s| s.loc);
@@ -1065,6 +1117,51 @@ codes:
                 .any(|c| c.compat == compat && c.message.contains(needle)),
             "no {compat:?} change containing {needle:?} in {report:#?}"
         );
+    }
+
+    /// Changing a name on the wire (of a field, a member, an enum value, a
+    /// code) is breaking: a client reading the old name finds nothing.
+    #[test]
+    fn wire_names_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, needle) in [
+            (
+                "wire: retryDelay",
+                "wire: retry_delay",
+                "wire name of context field `retry_delay` changed from `retryDelay` to `retry_delay`",
+            ),
+            (
+                "wire: \"@type\"",
+                "wire: typeUrl",
+                "wire name of member `type_url` of `Detail` changed from `@type` to `typeUrl`",
+            ),
+            (
+                "wire: API_DISABLED",
+                "wire: DISABLED",
+                "wire spelling of value `api_disabled` of enum `Reason` changed from `API_DISABLED` to `DISABLED`",
+            ),
+            (
+                "wire: ThrottlingException",
+                "wire: Throttling",
+                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttling`",
+            ),
+        ] {
+            only(&changed(from, to), Compat::Breaking, needle);
+        }
+        // Writing out the identifier as the wire name changes nothing.
+        let same = diff(
+            &spec(old),
+            &spec(&old.replacen(
+                "    number: 2\n",
+                "    number: 2\n    wire: UNAVAILABLE\n",
+                1,
+            )),
+        );
+        assert!(same.changes.is_empty(), "{same:#?}");
     }
 
     #[test]

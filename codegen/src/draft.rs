@@ -36,6 +36,8 @@ pub(crate) struct DraftType {
     pub doc: Option<Spanned<String>>,
     pub members: Option<Vec<DraftMember>>,
     pub values: Option<Vec<Spanned<String>>>,
+    /// One per entry of `values`: its `wire:` spelling, if written.
+    pub wires: Vec<Option<Spanned<String>>>,
 }
 
 #[derive(Debug)]
@@ -44,6 +46,7 @@ pub(crate) struct DraftMember {
     pub ty: Option<Spanned<String>>,
     pub optional: bool,
     pub doc: Option<Spanned<String>>,
+    pub wire: Option<Spanned<String>>,
 }
 
 /// A declared context field as written.
@@ -55,6 +58,28 @@ pub(crate) struct DraftField {
     pub doc: Option<Spanned<String>>,
     /// `example:` as written; checked against `ty` by [`crate::validate`].
     pub example: Option<Node>,
+    pub wire: Option<Spanned<String>>,
+}
+
+impl DraftField {
+    /// The field's name in JSON.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
+}
+
+impl DraftMember {
+    /// The member's name in JSON.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
+}
+
+impl DraftCode {
+    /// The code's name on the wire.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
 }
 
 impl std::fmt::Display for DraftField {
@@ -148,6 +173,8 @@ pub(crate) struct DraftCode {
     /// dropped); keys are checked against the params and carried fields, and
     /// values against their types, by [`crate::validate`].
     pub examples: Vec<(Spanned<String>, Node)>,
+    /// `wire:` of the code, if written.
+    pub wire: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
@@ -190,6 +217,7 @@ impl Draft {
                                     ty: resolve(&m.ty)?,
                                     required: !m.optional,
                                     doc: m.doc.clone()?,
+                                    wire: m.wire.clone(),
                                 })
                             })
                             .collect::<Option<Vec<_>>>()?,
@@ -200,6 +228,11 @@ impl Draft {
                 Some(TypeDef {
                     name: t.name.clone(),
                     doc: t.doc.clone()?,
+                    wires: if t.values.is_some() {
+                        t.wires.clone()
+                    } else {
+                        Vec::new()
+                    },
                     body,
                 })
             })
@@ -214,6 +247,7 @@ impl Draft {
                     ty: resolve(&f.ty)?,
                     doc: f.doc.clone()?,
                     example: f.example.as_ref().map(|n| Spanned::new(to_json(n), n.loc)),
+                    wire: f.wire.clone(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -278,6 +312,7 @@ impl Draft {
                     since: c.since?,
                     lifecycle,
                     sent_as: c.sent_as,
+                    wire: c.wire,
                     examples: c
                         .examples
                         .iter()

@@ -246,7 +246,7 @@ fn emit_cause() -> TokenStream {
 fn emit_error_code(spec: &Spec) -> TokenStream {
     let codes: Vec<&Code> = spec.emitted_codes().collect();
     let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
-    let names: Vec<&str> = codes.iter().map(|c| c.name.value.as_str()).collect();
+    let names: Vec<&str> = codes.iter().map(|c| c.wire()).collect();
     let variant_docs = codes.iter().map(|c| {
         let retry = if c.retryable {
             "retryable"
@@ -553,7 +553,7 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         let doc = &def.doc.value;
         let variants: Vec<Ident> = values.iter().map(|v| ident(&upper_camel(v))).collect();
         let docs = values.iter().map(|v| doc_attrs(&format!("`{}`", v.value)));
-        let values = values.iter().map(|v| &v.value);
+        let values = def.wire_values();
         Some(quote! {
             #[doc = #doc]
             #[derive(
@@ -589,14 +589,17 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
         let field = ident(&m.name.value);
         let ty = field_type(&m.ty.value, &TokenStream::new());
         let doc = &m.doc.value;
+        let rename = rename(m.wire.as_ref());
         if m.required {
             quote! {
                 #[doc = #doc]
+                #rename
                 pub #field: #ty,
             }
         } else {
             quote! {
                 #[doc = #doc]
+                #rename
                 #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
                 pub #field: ::core::option::Option<#ty>,
             }
@@ -616,14 +619,28 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
     }
 }
 
+/// `#[serde(rename = "...")]` for a name whose `wire:` differs from its
+/// identifier; nothing otherwise.
+fn rename(wire: Option<&crate::span::Spanned<String>>) -> TokenStream {
+    match wire {
+        Some(w) => {
+            let w = &w.value;
+            quote!(#[serde(rename = #w)])
+        }
+        None => TokenStream::new(),
+    }
+}
+
 fn emit_envelope(spec: &Spec) -> TokenStream {
     let number_type = number_type(spec);
     let optional_field = |f: &FieldDef| {
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
         let doc = f.doc();
+        let rename = rename(f.wire.as_ref());
         quote! {
             #[doc = #doc]
+            #rename
             #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
             pub #name: ::core::option::Option<#ty>,
         }

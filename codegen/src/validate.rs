@@ -412,6 +412,7 @@ impl Validator<'_> {
                 }
             }
         }
+        self.wire_names(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
         for t in &draft.types {
@@ -477,6 +478,126 @@ impl Validator<'_> {
                         .with_help("a value of it would be infinite; make a member of the cycle an array (`T[]`) or `optional: true`"),
                 );
             }
+        }
+    }
+
+    /// Names on the wire (`wire:`, else the identifier) are unique where
+    /// they share an object: top-level fields with each other and with the
+    /// envelope's members, context fields, the members of a type, the
+    /// values of an enum, and codes.
+    fn wire_names(&mut self, draft: &Draft) {
+        use crate::context::Placement;
+        if let Some(envelope) = &draft.envelope {
+            let beside = envelope.names_beside_fields();
+            for f in &draft.fields {
+                let top_level = f
+                    .placement
+                    .as_ref()
+                    .is_none_or(|p| p.value == Placement::TopLevel);
+                if let Some(w) = &f.wire
+                    && top_level
+                    && beside.contains(&w.value.as_str())
+                {
+                    self.push(
+                        Diagnostic::new(
+                            w.loc,
+                            format!(
+                                "wire name `{}` of field `{}` is an envelope member",
+                                w.value, f.name.value
+                            ),
+                        )
+                        .with_help(format!(
+                            "{} are members of the envelope object the top-level fields live in; choose another wire name",
+                            list(&beside)
+                        )),
+                    );
+                }
+            }
+        }
+        for placement in [Placement::TopLevel, Placement::Context] {
+            let fields: Vec<(&Spanned<String>, bool, String)> = draft
+                .fields
+                .iter()
+                .filter(|f| f.placement.as_ref().is_some_and(|p| p.value == placement))
+                .map(|f| {
+                    (
+                        f.wire(),
+                        f.wire.is_some(),
+                        format!("field `{}`", f.name.value),
+                    )
+                })
+                .collect();
+            self.unique_wires(&fields, &format!("fields `in: {}`", placement.as_str()));
+        }
+        for t in &draft.types {
+            if let Some(members) = &t.members {
+                let members: Vec<_> = members
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.wire(),
+                            m.wire.is_some(),
+                            format!("member `{}`", m.name.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&members, &format!("the members of type `{}`", t.name.value));
+            }
+            if let Some(values) = &t.values {
+                let values: Vec<_> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let wire = t.wires.get(i).and_then(Option::as_ref);
+                        (
+                            wire.unwrap_or(v),
+                            wire.is_some(),
+                            format!("value `{}`", v.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&values, &format!("the values of enum `{}`", t.name.value));
+            }
+        }
+        let codes: Vec<_> = draft
+            .codes
+            .iter()
+            .map(|c| {
+                (
+                    c.wire(),
+                    c.wire.is_some(),
+                    format!("code `{}`", c.name.value),
+                )
+            })
+            .collect();
+        self.unique_wires(&codes, "the codes");
+    }
+
+    /// Reports each wire name of `items` (name, written as `wire:`, owner)
+    /// that an earlier item already uses; identifiers clashing with
+    /// identifiers are duplicates, reported elsewhere.
+    fn unique_wires(&mut self, items: &[(&Spanned<String>, bool, String)], scope: &str) {
+        for (i, (wire, explicit, owner)) in items.iter().enumerate() {
+            let Some((first, _, first_owner)) = items[..i]
+                .iter()
+                .find(|(w, e, _)| w.value == wire.value && (*e || *explicit))
+            else {
+                continue;
+            };
+            self.push(
+                Diagnostic::new(
+                    wire.loc,
+                    format!(
+                        "wire name `{}` of {owner} is already used by {first_owner}",
+                        wire.value
+                    ),
+                )
+                .with_label("second use")
+                .with_related(first.loc, "first use")
+                .with_help(format!(
+                    "{scope} need distinct names on the wire; change one `wire:`"
+                )),
+            );
         }
     }
 
