@@ -65,6 +65,12 @@ pub enum FieldType {
     String,
     /// JSON non-negative integer, Rust `u64`.
     Integer,
+    /// JSON integer in [-2^31, 2^31), Rust `i32` (`int32`).
+    Int32,
+    /// JSON integer in [-2^63, 2^63), Rust `i64` (`int64`).
+    Int64,
+    /// JSON number, Rust `f64` (`float`).
+    Float,
     /// JSON boolean, Rust `bool`.
     Boolean,
     /// A taxonomy error code (the `ErrorCode` enum / schema enum).
@@ -75,6 +81,9 @@ pub enum FieldType {
     Struct(String),
     /// An array of any of these.
     ArrayOf(Box<FieldType>),
+    /// An object with any string keys and values of one type
+    /// (`map<string, T>`), Rust `BTreeMap<String, T>`.
+    Map(Box<FieldType>),
 }
 
 impl FieldType {
@@ -89,10 +98,14 @@ impl FieldType {
         match self {
             FieldType::String => "string".into(),
             FieldType::Integer => "integer".into(),
+            FieldType::Int32 => "int32".into(),
+            FieldType::Int64 => "int64".into(),
+            FieldType::Float => "float".into(),
             FieldType::Boolean => "boolean".into(),
             FieldType::ErrorCode => "error_code".into(),
             FieldType::Enum(n) | FieldType::Struct(n) => n.clone(),
             FieldType::ArrayOf(t) => format!("{}[]", t.spelling()),
+            FieldType::Map(t) => format!("map<string, {}>", t.spelling()),
         }
     }
 
@@ -100,7 +113,7 @@ impl FieldType {
     pub fn named(&self) -> Option<&str> {
         match self {
             FieldType::Enum(n) | FieldType::Struct(n) => Some(n),
-            FieldType::ArrayOf(t) => t.named(),
+            FieldType::ArrayOf(t) | FieldType::Map(t) => t.named(),
             _ => None,
         }
     }
@@ -113,7 +126,46 @@ impl fmt::Display for FieldType {
 }
 
 /// The built-in type names a type reference may use besides declared types.
-pub const BUILTIN_TYPES: &[&str] = &["string", "integer", "boolean", "error_code"];
+pub const BUILTIN_TYPES: &[&str] = &[
+    "string",
+    "integer",
+    "boolean",
+    "error_code",
+    "int32",
+    "int64",
+    "float",
+];
+
+/// The values `format:` may take: JSON Schema 2020-12 formats of strings.
+pub const FORMATS: &[&str] = &["uri", "date-time", "duration"];
+
+/// What `pattern:` and `format:` constrain a string to, for doc comments:
+/// ` (format: uri)`, ` (pattern: ^a+$)`, or nothing.
+pub fn constraint_note(
+    pattern: Option<&Spanned<String>>,
+    format: Option<&Spanned<String>>,
+) -> String {
+    let mut note = String::new();
+    if let Some(f) = format {
+        note.push_str(&format!(" (format: {})", f.value));
+    }
+    if let Some(p) = pattern {
+        note.push_str(&format!(" (pattern: {})", p.value));
+    }
+    note
+}
+
+impl FieldType {
+    /// True when a value of the type may hold a float (Rust types holding
+    /// one cannot derive `Eq`).
+    pub fn holds_float(&self) -> bool {
+        match self {
+            FieldType::Float => true,
+            FieldType::ArrayOf(t) | FieldType::Map(t) => t.holds_float(),
+            _ => false,
+        }
+    }
+}
 
 /// One member of a declared object type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,6 +181,12 @@ pub struct MemberDef {
     /// `wire:`, the member's name in JSON when it differs from `name`
     /// (`@type`, `retryDelay`, `type`).
     pub wire: Option<Spanned<String>>,
+    /// `nullable: true`: the member may be JSON `null`.
+    pub nullable: bool,
+    /// `pattern:` of a string member (ECMA-262 regular expression).
+    pub pattern: Option<Spanned<String>>,
+    /// `format:` of a string member, one of [`FORMATS`].
+    pub format: Option<Spanned<String>>,
 }
 
 impl MemberDef {
@@ -231,6 +289,10 @@ pub struct FieldDef {
     /// `wire:`, the field's name in JSON when it differs from `name`
     /// (`retryDelay`, `@type`, `type`).
     pub wire: Option<Spanned<String>>,
+    /// `pattern:` of a string field (ECMA-262 regular expression).
+    pub pattern: Option<Spanned<String>>,
+    /// `format:` of a string field, one of [`FORMATS`].
+    pub format: Option<Spanned<String>>,
 }
 
 impl FieldDef {

@@ -47,6 +47,9 @@ pub(crate) struct DraftMember {
     pub optional: bool,
     pub doc: Option<Spanned<String>>,
     pub wire: Option<Spanned<String>>,
+    pub nullable: bool,
+    pub pattern: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
 }
 
 /// A declared context field as written.
@@ -59,6 +62,8 @@ pub(crate) struct DraftField {
     /// `example:` as written; checked against `ty` by [`crate::validate`].
     pub example: Option<Node>,
     pub wire: Option<Spanned<String>>,
+    pub pattern: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
 }
 
 impl DraftField {
@@ -101,9 +106,18 @@ impl Draft {
         if let Some(inner) = spelling.strip_suffix("[]") {
             return Ok(FieldType::ArrayOf(Box::new(self.resolve(inner)?)));
         }
+        if let Some((key, value)) = map_parts(spelling) {
+            if key != "string" {
+                return Err(key.to_owned());
+            }
+            return Ok(FieldType::Map(Box::new(self.resolve(value)?)));
+        }
         match spelling {
             "string" => Ok(FieldType::String),
             "integer" => Ok(FieldType::Integer),
+            "int32" => Ok(FieldType::Int32),
+            "int64" => Ok(FieldType::Int64),
+            "float" => Ok(FieldType::Float),
             "boolean" => Ok(FieldType::Boolean),
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
@@ -218,6 +232,9 @@ impl Draft {
                                     required: !m.optional,
                                     doc: m.doc.clone()?,
                                     wire: m.wire.clone(),
+                                    nullable: m.nullable,
+                                    pattern: m.pattern.clone(),
+                                    format: m.format.clone(),
                                 })
                             })
                             .collect::<Option<Vec<_>>>()?,
@@ -248,6 +265,8 @@ impl Draft {
                     doc: f.doc.clone()?,
                     example: f.example.as_ref().map(|n| Spanned::new(to_json(n), n.loc)),
                     wire: f.wire.clone(),
+                    pattern: f.pattern.clone(),
+                    format: f.format.clone(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -336,6 +355,13 @@ impl Draft {
     }
 }
 
+/// `map<K, V>` split into `K` and `V` (trimmed), if `spelling` is one.
+pub(crate) fn map_parts(spelling: &str) -> Option<(&str, &str)> {
+    let inner = spelling.strip_prefix("map<")?.strip_suffix('>')?;
+    let (key, value) = inner.split_once(',')?;
+    Some((key.trim(), value.trim()))
+}
+
 /// The JSON value of an example that [`crate::validate`] accepted: its
 /// scalars are typed by the YAML core schema (a quoted `"12"` stays a
 /// string), integers are non-negative, `self` is kept as written.
@@ -351,7 +377,15 @@ pub(crate) fn to_json(node: &Node) -> Value {
         NodeKind::Scalar(text, _) => match node.scalar_type() {
             Some(ScalarType::Null) => Value::Null,
             Some(ScalarType::Bool(b)) => Value::Bool(b),
-            Some(ScalarType::Int(n)) => u64::try_from(n).map_or(Value::Null, Value::from),
+            Some(ScalarType::Int(n)) => i64::try_from(n)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(n).map(Value::from))
+                .unwrap_or(Value::Null),
+            Some(ScalarType::Float) => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number),
             _ => Value::String(text.clone()),
         },
     }

@@ -408,6 +408,14 @@ fn example_value(
 fn resolve_self(spec: &Spec, code: &str, ty: &FieldType, value: &Value, depth: usize) -> Value {
     match (ty, value) {
         (FieldType::ErrorCode, Value::String(s)) if s == EXAMPLE_SELF => json!(code),
+        (FieldType::Map(value), Value::Object(entries)) if depth < MAX_EXAMPLE_DEPTH => {
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), to_wire(spec, value, v, depth + 1)))
+                    .collect(),
+            )
+        }
         (FieldType::ArrayOf(item), Value::Array(items)) if depth < MAX_EXAMPLE_DEPTH => {
             Value::Array(
                 items
@@ -493,7 +501,12 @@ const MAX_EXAMPLE_DEPTH: usize = 64;
 fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usize) -> Value {
     match ty {
         FieldType::String => json!(format!("example {}", name.replace('_', " "))),
-        FieldType::Integer => json!(1),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 => json!(1),
+        FieldType::Float => json!(1.5),
+        FieldType::Map(value) if depth < 8 => {
+            json!({"key": type_example(spec, code, name, value, depth + 1)})
+        }
+        FieldType::Map(_) => json!({}),
         FieldType::Boolean => json!(true),
         FieldType::ErrorCode => json!(code.name.value),
         FieldType::Enum(t) => spec
@@ -556,6 +569,8 @@ fn type_name(spec: &Spec, ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
         FieldType::Integer => "integer".into(),
+        FieldType::Int32 | FieldType::Int64 | FieldType::Float => ty.spelling(),
+        FieldType::Map(_) => format!("`{}`", ty.spelling()),
         FieldType::Boolean => "boolean".into(),
         FieldType::Enum(name) => spec
             .type_def(name)

@@ -480,7 +480,10 @@ fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
         .members()
         .iter()
         .map(|m| {
-            let ty = py_type(&m.ty.value, defined);
+            let mut ty = py_type(&m.ty.value, defined);
+            if m.nullable {
+                ty = format!("{ty} | None");
+            }
             Key {
                 name: m.wire().to_owned(),
                 ty: if m.required {
@@ -488,7 +491,11 @@ fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
                 } else {
                     format!("typing.NotRequired[{ty}]")
                 },
-                doc: m.doc.value.clone(),
+                doc: format!(
+                    "{}{}",
+                    m.doc.value,
+                    crate::context::constraint_note(m.pattern.as_ref(), m.format.as_ref())
+                ),
             }
         })
         .collect();
@@ -613,7 +620,9 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
 fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
     match ty {
         FieldType::String => "str".into(),
-        FieldType::Integer => "int".into(),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 => "int".into(),
+        FieldType::Float => "float".into(),
+        FieldType::Map(value) => format!("dict[str, {}]", py_type(value, defined)),
         FieldType::Boolean => "bool".into(),
         FieldType::ErrorCode => "ErrorCodeName".into(),
         FieldType::Enum(name) => name.clone(),

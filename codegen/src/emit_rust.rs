@@ -547,6 +547,7 @@ fn deprecated_attr(spec: &Spec, code: &Code) -> TokenStream {
 }
 
 fn emit_support_types(spec: &Spec) -> TokenStream {
+    let eq = eq_derive(spec);
     let enums = spec.types.iter().filter_map(|def| {
         let values = def.values()?;
         let name = ident(&def.name.value);
@@ -575,14 +576,30 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .types
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
-        .map(emit_support_struct);
+        .map(|def| emit_support_struct(def, &eq));
     quote! {
         #(#enums)*
         #(#structs)*
     }
 }
 
-fn emit_support_struct(def: &TypeDef) -> TokenStream {
+/// `::core::cmp::Eq,` for the derives of the generated structs, unless a
+/// declared type or field holds a float (`f64` is not `Eq`).
+fn eq_derive(spec: &Spec) -> TokenStream {
+    let float = spec.fields.iter().any(|f| f.ty().holds_float())
+        || spec
+            .types
+            .iter()
+            .flat_map(|t| t.members())
+            .any(|m| m.ty.value.holds_float());
+    if float {
+        TokenStream::new()
+    } else {
+        quote!(::core::cmp::Eq,)
+    }
+}
+
+fn emit_support_struct(def: &TypeDef, eq: &TokenStream) -> TokenStream {
     let name = ident(&def.name.value);
     let doc = &def.doc.value;
     let fields = def.members().iter().map(|m| {
@@ -590,7 +607,14 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
         let ty = field_type(&m.ty.value, &TokenStream::new());
         let doc = &m.doc.value;
         let rename = rename(m.wire.as_ref());
-        if m.required {
+        if m.required && m.nullable {
+            // Always sent, `null` when `None`.
+            quote! {
+                #[doc = #doc]
+                #rename
+                pub #field: ::core::option::Option<#ty>,
+            }
+        } else if m.required {
             quote! {
                 #[doc = #doc]
                 #rename
@@ -608,7 +632,7 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
         #[serde(deny_unknown_fields)]
@@ -647,11 +671,12 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
     };
     let top_level = spec.fields_at(Placement::TopLevel).map(optional_field);
     let in_context = spec.fields_at(Placement::Context).map(optional_field);
+    let eq = eq_derive(spec);
     quote! {
         /// Details of an error that live in the envelope's `context` object.
         /// Which fields a code carries is fixed by `errors.yaml`.
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::core::default::Default, ::serde::Serialize, ::serde::Deserialize,
             ::schemars::JsonSchema,
         )]
@@ -667,7 +692,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
         /// `ErrorEnvelope::match_not_found(..)`), which fills the number,
         /// category, `retryable`, `cause`, message and hints from the spec.
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
         #[serde(deny_unknown_fields)]
@@ -982,6 +1007,13 @@ fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     match ty {
         FieldType::String => quote!(::std::string::String),
         FieldType::Integer => quote!(u64),
+        FieldType::Int32 => quote!(i32),
+        FieldType::Int64 => quote!(i64),
+        FieldType::Float => quote!(f64),
+        FieldType::Map(value) => {
+            let value = field_type(value, prefix);
+            quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+        }
         FieldType::Boolean => quote!(bool),
         FieldType::Enum(name) | FieldType::Struct(name) => {
             let name = ident(name);

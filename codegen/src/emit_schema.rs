@@ -573,7 +573,36 @@ fn unlisted(spec: &Spec) -> Value {
 }
 
 fn field_schema(field: &FieldDef, openness: Openness) -> Value {
-    with_description(type_schema(field.ty(), openness), field.doc())
+    let schema = constrained(
+        type_schema(field.ty(), openness),
+        field.pattern.as_ref(),
+        field.format.as_ref(),
+        false,
+    );
+    with_description(schema, field.doc())
+}
+
+/// `schema` with a string's `pattern` and `format`, and `null` allowed
+/// when `nullable`.
+fn constrained(
+    mut schema: Value,
+    pattern: Option<&crate::span::Spanned<String>>,
+    format: Option<&crate::span::Spanned<String>>,
+    nullable: bool,
+) -> Value {
+    if let Value::Object(map) = &mut schema {
+        if let Some(p) = pattern {
+            map.insert("pattern".into(), json!(p.value));
+        }
+        if let Some(f) = format {
+            map.insert("format".into(), json!(f.value));
+        }
+    }
+    if nullable {
+        json!({"anyOf": [schema, {"type": "null"}]})
+    } else {
+        schema
+    }
 }
 
 /// `additionalProperties: false` on a closed object schema.
@@ -606,6 +635,12 @@ fn type_schema(ty: &FieldType, openness: Openness) -> Value {
     match ty {
         FieldType::String => json!({"type": "string"}),
         FieldType::Integer => json!({"type": "integer", "minimum": 0}),
+        FieldType::Int32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
+        FieldType::Int64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
+        FieldType::Float => json!({"type": "number"}),
+        FieldType::Map(value) => {
+            json!({"type": "object", "additionalProperties": type_schema(value, openness)})
+        }
         FieldType::Boolean => json!({"type": "boolean"}),
         FieldType::Enum(name) => open_string(name),
         FieldType::ErrorCode => open_string("ErrorCode"),
@@ -677,7 +712,12 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
 fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
     let mut props = Map::new();
     for member in def.members() {
-        let schema = type_schema(&member.ty.value, openness);
+        let schema = constrained(
+            type_schema(&member.ty.value, openness),
+            member.pattern.as_ref(),
+            member.format.as_ref(),
+            member.nullable,
+        );
         props.insert(
             member.wire().to_owned(),
             with_description(schema, &member.doc.value),

@@ -71,9 +71,16 @@ pub fn emit(spec: &Spec) -> String {
         doc(&mut out, "", &def.doc.value);
         let _ = writeln!(out, "export interface {} {{", def.name.value);
         for m in def.members() {
-            doc(&mut out, "  ", &m.doc.value);
+            let note = crate::context::constraint_note(m.pattern.as_ref(), m.format.as_ref());
+            doc(&mut out, "  ", &format!("{}{note}", m.doc.value));
             let opt = if m.required { "" } else { "?" };
-            let _ = writeln!(out, "  {}{opt}: {};", prop(m.wire()), ts_type(&m.ty.value));
+            let null = if m.nullable { " | null" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {}{opt}: {}{null};",
+                prop(m.wire()),
+                ts_type(&m.ty.value)
+            );
         }
         out.push_str("}\n\n");
     }
@@ -317,7 +324,10 @@ pub fn emit_js(spec: &Spec) -> String {
 fn ts_type(ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
-        FieldType::Integer => "number".into(),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 | FieldType::Float => {
+            "number".into()
+        }
+        FieldType::Map(value) => format!("Record<string, {}>", ts_type(value)),
         FieldType::Boolean => "boolean".into(),
         FieldType::Enum(name) | FieldType::Struct(name) => name.clone(),
         FieldType::ErrorCode => "ErrorCode".into(),

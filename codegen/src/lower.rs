@@ -35,8 +35,12 @@ const TOP_KEYS: &[&str] = &[
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
-const MEMBER_KEYS: &[&str] = &["type", "optional", "doc", "wire"];
-const FIELD_KEYS: &[&str] = &["type", "in", "doc", "example", "wire"];
+const MEMBER_KEYS: &[&str] = &[
+    "type", "optional", "doc", "wire", "nullable", "pattern", "format",
+];
+const FIELD_KEYS: &[&str] = &[
+    "type", "in", "doc", "example", "wire", "nullable", "pattern", "format",
+];
 /// An enum value written as a mapping, to give it a wire spelling.
 const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
@@ -550,12 +554,23 @@ impl Lower {
                 .is_some_and(|b| b.value);
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
             let wire = f.get("wire").and_then(|n| self.wire(n, &what));
+            let nullable = f
+                .get("nullable")
+                .and_then(|n| self.boolean(n, "nullable", &what))
+                .is_some_and(|b| b.value);
+            let pattern = f
+                .get("pattern")
+                .and_then(|n| self.line(n, "pattern", &what));
+            let format = f.get("format").and_then(|n| self.format(n, &what));
             out.push(DraftMember {
                 name,
                 ty,
                 optional,
                 doc,
                 wire,
+                nullable,
+                pattern,
+                format,
             });
         }
         Some(out)
@@ -595,7 +610,25 @@ impl Lower {
             });
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
             let wire = f.get("wire").and_then(|n| self.wire(n, &what));
+            if let Some(n) = f.get("nullable") {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("nullable").unwrap_or(n.loc),
+                        format!("{what} cannot be `nullable`"),
+                    )
+                    .with_help(
+                        "a context field a code may leave out is listed in its `context.optional`; \
+                         `nullable` is for members of a type",
+                    ),
+                );
+            }
+            let pattern = f
+                .get("pattern")
+                .and_then(|n| self.line(n, "pattern", &what));
+            let format = f.get("format").and_then(|n| self.format(n, &what));
             out.push(DraftField {
+                pattern,
+                format,
                 name,
                 placement,
                 ty,
@@ -1254,6 +1287,23 @@ impl Lower {
             return None;
         }
         Some(s)
+    }
+
+    /// `format:`, one of [`crate::context::FORMATS`].
+    fn format(&mut self, node: &Node, owner: &str) -> Option<Spanned<String>> {
+        let s = self.line(node, "format", owner)?;
+        if crate::context::FORMATS.contains(&s.value.as_str()) {
+            return Some(s);
+        }
+        self.push(
+            Diagnostic::new(node.loc, format!("unknown format `{}` of {owner}", s.value))
+                .with_help(suggest(
+                    &s.value,
+                    crate::context::FORMATS,
+                    "the formats are",
+                )),
+        );
+        None
     }
 
     /// `wire:`, a name on the wire: any one-line string but an empty one.

@@ -612,7 +612,9 @@ fn the_constructs_fixture_reaches_every_client_artifact() {
             .current_dir(dir.path()));
         assert!(out.status.success(), "constructs.py failed:\n{text}");
         assert!(
-            text.contains("2s type.googleapis.com/google.rpc.ErrorInfo RATE_LIMITED k"),
+            text.contains(
+                "2s type.googleapis.com/google.rpc.ErrorInfo RATE_LIMITED k -3 None 0.5 pubsub.googleapis.com -1"
+            ),
             "{text}"
         );
     }

@@ -19,7 +19,15 @@ def describe(env: AnyErrorEnvelope) -> str:
         typing.assert_type(env, ThrottledEnvelope)
         detail = env["error-details"][0]
         reason: Reason = detail["reason"]
-        return f"{env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
+        count: int = detail["count"]
+        total: int | None = detail["total"]
+        ratio: float | None = detail.get("ratio")
+        metadata: dict[str, str] = detail["metadata"]
+        quotas: dict[str, int] = env["context"].get("quotas", {})
+        return (
+            f"{env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
+            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']}"
+        )
     return env["message"]
 
 

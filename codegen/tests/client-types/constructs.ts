@@ -10,7 +10,12 @@ export function describe(env: AnyErrorEnvelope): string {
       const detail = env["error-details"][0];
       const reason: "API_DISABLED" | "RATE_LIMITED" | "other" = detail.reason;
       const kind: string | undefined = detail.type;
-      return `${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"}`;
+      const count: number = detail.count;
+      const total: number | null = detail.total;
+      const ratio: number | null | undefined = detail.ratio;
+      const service: string | undefined = detail.metadata["service"];
+      const quotas: Record<string, number> | undefined = env.context.quotas;
+      return `${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"} ${count} ${total ?? "null"} ${ratio ?? "-"} ${service} ${quotas?.["requests"]}`;
     }
     case "UNAVAILABLE":
       return env.message;
