@@ -1372,7 +1372,7 @@ mod tests {
             .write_all(&[&line[..], b"tw"].concat())
             .unwrap();
         let again = store(tmp.path(), UndoLimits::default());
-        assert_eq!(ids_of(&again), [t1.id.clone()]);
+        assert_eq!(ids_of(&again), std::slice::from_ref(&t1.id));
         // Once they are, it is (read on from where the reader stopped).
         fs::OpenOptions::new()
             .append(true)
@@ -1390,7 +1390,7 @@ mod tests {
         )
         .unwrap();
         let third = store(tmp.path(), UndoLimits::default());
-        assert_eq!(ids_of(&third), [t1.id.clone()]);
+        assert_eq!(ids_of(&third), std::slice::from_ref(&t1.id));
         assert_eq!(third.get(&t1.id).unwrap().as_ref(), Some(&t1));
         assert_eq!(third.get(&t2.id).unwrap(), None);
     }

@@ -242,17 +242,14 @@ impl Index {
             }
         });
         for id in files {
-            if !self.entries.contains_key(&id) {
-                let bytes = super::read_record(&dir.join(id.as_str()))
+            if let std::collections::btree_map::Entry::Vacant(slot) = self.entries.entry(id) {
+                let bytes = super::read_record(&dir.join(slot.key().as_str()))
                     .map(|r| r.stored_bytes())
                     .unwrap_or(0);
-                self.entries.insert(
-                    id,
-                    Entry {
-                        bytes,
-                        source: Source::File,
-                    },
-                );
+                slot.insert(Entry {
+                    bytes,
+                    source: Source::File,
+                });
             }
         }
         for name in segments {
