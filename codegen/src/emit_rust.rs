@@ -55,6 +55,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let envelope = emit_envelope(spec);
     let constructors = emit_constructors(spec);
     let builders = emit_builders(spec);
+    let select_hints = emit_select_hints(spec);
     let schema = emit_schema_constants(spec);
     quote! {
         #schema
@@ -65,6 +66,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
         #envelope
         #constructors
         #builders
+        #select_hints
     }
 }
 
@@ -288,14 +290,28 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     });
     let messages = codes.iter().map(|c| c.message.value.as_str());
     let explanations = codes.iter().map(|c| c.explanation.value.as_str());
-    let fields = codes.iter().map(|c| {
-        let names = spec
-            .required_fields(c)
-            .into_iter()
-            .chain(spec.optional_fields(c))
-            .map(|f| f.name());
-        quote!(&[#(#names),*])
-    });
+    // Codes with the same field list share one constant: a large taxonomy
+    // repeats a few lists over many codes, and the table then costs one
+    // name per code instead of all of the code's field names.
+    let mut lists: Vec<Vec<&str>> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let fields: Vec<Ident> = codes
+        .iter()
+        .map(|c| {
+            let names: Vec<&str> = spec
+                .required_fields(c)
+                .into_iter()
+                .chain(spec.optional_fields(c))
+                .map(|f| f.name())
+                .collect();
+            let i = *index.entry(names.clone()).or_insert_with(|| {
+                lists.push(names);
+                lists.len() - 1
+            });
+            format_ident!("FIELDS_{i}")
+        })
+        .collect();
+    let list_names = (0..lists.len()).map(|i| format_ident!("FIELDS_{i}"));
     let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
 
     quote! {
@@ -392,6 +408,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             /// top level or inside `context`): its required fields, then
             /// its optional ones. Every other declared field is absent.
             pub const fn fields(self) -> &'static [&'static str] {
+                #(const #list_names: &[&str] = &[#(#lists),*];)*
                 const TABLE: &[&[&str]] = &[#(#fields),*];
                 TABLE[self as usize]
             }
@@ -752,6 +769,7 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
 fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let fn_name = ident(&code.name.value.to_ascii_lowercase());
     let variant = variant_ident(code);
+    let marker = ident(&code.name.value);
     let required = spec.required_fields(code);
 
     // Arguments: required context fields in canonical order, then params.
@@ -812,99 +830,341 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         #doc
         #deprecated
         #[allow(deprecated, unused_variables)]
-        pub fn #fn_name(#(#args),*) -> builder::#variant {
+        pub fn #fn_name(#(#args),*) -> builder::EnvelopeBuilder<builder::code::#marker> {
             #(#conversions)*
             let mut envelope = ErrorCode::#variant.__splice_envelope(
                 #message,
                 ::std::vec![#(#hints),*],
             );
             #(#sets)*
-            builder::#variant { envelope }
+            builder::EnvelopeBuilder { envelope, code: ::core::marker::PhantomData }
         }
     }
 }
 
+/// How many fields one tuple of [`emit_builders`]'s permission table holds;
+/// the table of a taxonomy with more settable fields is a tuple of such
+/// tuples, so each field's impl names at most `chunks + CHUNK` parameters.
+const CHUNK: usize = 32;
+
+/// The builders: one generic `builder::EnvelopeBuilder<C>` whose type
+/// parameter is an uninhabited type per code (`builder::code::MATCH_NOT_FOUND`),
+/// with one setter pair per optional field for all codes, and an alias per
+/// code (`builder::MatchNotFound`) that the constructor returns.
+///
+/// Which code may carry which optional field is one tuple type per code
+/// (`type Fields = (Y, N, …)`, a position per settable field), and a setter
+/// requires `C: carries::<field>`, implemented for every code whose tuple
+/// has `Y` at the field's position. So the expansion grows with codes plus
+/// fields (one short tuple per code, one setter pair and one trait per
+/// field), not with their product, and setting a field the code may not
+/// carry is still a type error at the call site, worded by the trait's
+/// `#[diagnostic::on_unimplemented]`.
 fn emit_builders(spec: &Spec) -> TokenStream {
-    let builders = spec.emitted_codes().map(|code| {
-        let name = variant_ident(code);
-        let fn_name = code.name.value.to_ascii_lowercase();
-        let doc = format!(
-            "A `{}` envelope under construction; returned by `ErrorEnvelope::{fn_name}`.",
-            code.name.value
+    let codes: Vec<&Code> = spec.emitted_codes().collect();
+    let optional: Vec<Vec<&FieldDef>> = codes.iter().map(|c| spec.optional_fields(c)).collect();
+    // Fields some code may carry optionally, in declaration order: the
+    // positions of the permission tuples.
+    let settable: Vec<&FieldDef> = spec
+        .fields
+        .iter()
+        .filter(|f| optional.iter().flatten().any(|o| o.name() == f.name()))
+        .collect();
+    let chunks = settable.len().div_ceil(CHUNK);
+    // `(a, b,)` (always a trailing comma: a one-element tuple needs it).
+    let tuple = |elems: Vec<TokenStream>| quote!((#(#elems,)*));
+    let table = |mut bit: Box<dyn FnMut(usize) -> TokenStream + '_>| {
+        if chunks <= 1 {
+            return tuple((0..settable.len()).map(&mut bit).collect());
+        }
+        let parts = (0..chunks)
+            .map(|k| {
+                tuple(
+                    (k * CHUNK..settable.len().min((k + 1) * CHUNK))
+                        .map(&mut bit)
+                        .collect(),
+                )
+            })
+            .collect();
+        tuple(parts)
+    };
+
+    let prefix = quote!(super::);
+    let setters = settable.iter().map(|f| {
+        let method = field_ident(f);
+        let setter = setter_ident(f);
+        let arg = argument(&method, f.ty(), &prefix);
+        let value = if *f.ty() == FieldType::String {
+            quote!(::core::convert::Into::into(#method))
+        } else {
+            quote!(#method)
+        };
+        let doc = format!("Sets `{}`: {}", f.name(), f.doc());
+        let maybe = format_ident!("maybe_{}", f.name());
+        let maybe_arg = if *f.ty() == FieldType::String {
+            quote!(::core::option::Option<impl ::core::convert::Into<::std::string::String>>)
+        } else {
+            let ty = field_type(f.ty(), &prefix);
+            quote!(::core::option::Option<#ty>)
+        };
+        let maybe_doc = format!("Sets `{}` when `value` is `Some`.", f.name());
+        quote! {
+            #[doc = #doc]
+            pub fn #method(mut self, #arg) -> Self
+            where
+                C: carries::#method,
+            {
+                self.envelope.#setter(#value);
+                self
+            }
+
+            #[doc = #maybe_doc]
+            pub fn #maybe(self, value: #maybe_arg) -> Self
+            where
+                C: carries::#method,
+            {
+                match value {
+                    ::core::option::Option::Some(value) => self.#method(value),
+                    ::core::option::Option::None => self,
+                }
+            }
+        }
+    });
+
+    let traits = settable.iter().enumerate().map(|(j, f)| {
+        let name = field_ident(f);
+        let message = format!(
+            "`{{Self}}` has no optional context field `{}`",
+            f.name()
         );
-        let prefix = quote!(super::);
-        let select_hints = select_hints(spec, code, &prefix);
-        let setters = spec.optional_fields(code).into_iter().map(|f| {
-            let method = field_ident(f);
-            let setter = setter_ident(f);
-            let arg = argument(&method, f.ty(), &prefix);
-            let value = if *f.ty() == FieldType::String {
-                quote!(::core::convert::Into::into(#method))
-            } else {
-                quote!(#method)
-            };
-            let doc = format!("Sets `{}`: {}", f.name(), f.doc());
-            let maybe = format_ident!("maybe_{}", f.name());
-            let maybe_arg = if *f.ty() == FieldType::String {
-                quote!(::core::option::Option<impl ::core::convert::Into<::std::string::String>>)
-            } else {
-                let ty = field_type(f.ty(), &prefix);
-                quote!(::core::option::Option<#ty>)
-            };
-            let maybe_doc = format!("Sets `{}` when `value` is `Some`.", f.name());
+        let label = format!("`{}` is not an optional context field of this code", f.name());
+        let note = "a code's optional context fields are its `context: optional:` list in the \
+                    spec; its required ones are arguments of its constructor";
+        let doc = format!(
+            "Implemented by the codes (`builder::code::*`) that may carry `{}` as optional context.",
+            f.name()
+        );
+        // The permission tuple with `Y` at `j` and a parameter everywhere else.
+        let (k, p) = (j / CHUNK, j % CHUNK);
+        let mut params = Vec::new();
+        let pattern = if chunks <= 1 {
+            tuple(
+                (0..settable.len())
+                    .map(|i| {
+                        if i == j {
+                            quote!(Y)
+                        } else {
+                            let t = format_ident!("T{i}");
+                            params.push(t.clone());
+                            quote!(#t)
+                        }
+                    })
+                    .collect(),
+            )
+        } else {
+            let len = settable.len().min((k + 1) * CHUNK) - k * CHUNK;
+            tuple(
+                (0..chunks)
+                    .map(|c| {
+                        if c == k {
+                            tuple(
+                                (0..len)
+                                    .map(|i| {
+                                        if i == p {
+                                            quote!(Y)
+                                        } else {
+                                            let t = format_ident!("U{i}");
+                                            params.push(t.clone());
+                                            quote!(#t)
+                                        }
+                                    })
+                                    .collect(),
+                            )
+                        } else {
+                            let t = format_ident!("T{c}");
+                            params.push(t.clone());
+                            quote!(#t)
+                        }
+                    })
+                    .collect(),
+            )
+        };
+        (
             quote! {
                 #[doc = #doc]
-                pub fn #method(mut self, #arg) -> Self {
-                    self.envelope.#setter(#value);
-                    self
-                }
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                pub trait #name {}
 
-                #[doc = #maybe_doc]
-                pub fn #maybe(self, value: #maybe_arg) -> Self {
-                    match value {
-                        ::core::option::Option::Some(value) => self.#method(value),
-                        ::core::option::Option::None => self,
+                #[diagnostic::do_not_recommend]
+                impl<C: super::__bits::Code> #name for C where C::Fields: super::__bits::#name {}
+            },
+            quote! {
+                pub trait #name {}
+                impl<#(#params),*> #name for #pattern {}
+            },
+        )
+    });
+    let (carries, bits): (Vec<_>, Vec<_>) = traits.unzip();
+
+    let markers = codes.iter().zip(&optional).map(|(code, optional)| {
+        let name = ident(&code.name.value);
+        let doc = format!(
+            "The code `{}` (the type parameter of its builder).",
+            code.name.value
+        );
+        let fields = table(Box::new(|i| {
+            if optional.iter().any(|o| o.name() == settable[i].name()) {
+                quote!(Y)
+            } else {
+                quote!(N)
+            }
+        }));
+        (
+            quote! {
+                #[doc = #doc]
+                pub enum #name {}
+            },
+            quote! {
+                impl Code for super::code::#name {
+                    type Fields = #fields;
+                }
+            },
+        )
+    });
+    let (markers, tables): (Vec<_>, Vec<_>) = markers.unzip();
+    let aliases = codes.iter().filter_map(|code| {
+        let alias = variant_ident(code);
+        // The generic builder's own name wins over a code named ENVELOPE_BUILDER.
+        if alias == "EnvelopeBuilder" {
+            return None;
+        }
+        let marker = ident(&code.name.value);
+        let doc = format!(
+            "A `{}` envelope under construction; returned by `ErrorEnvelope::{}`.",
+            code.name.value,
+            code.name.value.to_ascii_lowercase()
+        );
+        Some(quote! {
+            #[doc = #doc]
+            pub type #alias = EnvelopeBuilder<code::#marker>;
+        })
+    });
+
+    quote! {
+        /// The builders returned by the `ErrorEnvelope` constructors: an
+        /// `EnvelopeBuilder<C>`, where `C` is the code (a type in
+        /// `builder::code`), with an alias per code (`builder::MatchNotFound`).
+        /// Each optional context field has a setter that compiles only for
+        /// the codes that may carry it.
+        #[allow(dead_code)]
+        pub mod builder {
+            /// An envelope under construction; `C` is its code (a type in
+            /// `builder::code`). Set optional context with the methods
+            /// named after the fields, then call `build()`.
+            #[must_use = "call .build() to get the envelope"]
+            pub struct EnvelopeBuilder<C> {
+                pub(super) envelope: super::ErrorEnvelope,
+                pub(super) code: ::core::marker::PhantomData<fn() -> C>,
+            }
+
+            #[automatically_derived]
+            impl<C> ::core::clone::Clone for EnvelopeBuilder<C> {
+                fn clone(&self) -> Self {
+                    EnvelopeBuilder {
+                        envelope: ::core::clone::Clone::clone(&self.envelope),
+                        code: ::core::marker::PhantomData,
                     }
                 }
             }
-        });
-        quote! {
-            #[doc = #doc]
-            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
-            #[must_use = "call .build() to get the envelope"]
-            pub struct #name {
-                pub(super) envelope: super::ErrorEnvelope,
+
+            #[automatically_derived]
+            impl<C> ::core::fmt::Debug for EnvelopeBuilder<C> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct("EnvelopeBuilder")
+                        .field("envelope", &self.envelope)
+                        .finish()
+                }
             }
 
-            impl #name {
+            impl<C> EnvelopeBuilder<C> {
                 #(#setters)*
 
                 /// The finished envelope, with the recovery hints that apply
                 /// to it: the general ones, and each conditional one whose
                 /// context field has one of its values.
                 pub fn build(self) -> super::ErrorEnvelope {
-                    #[allow(unused_mut)]
                     let mut envelope = self.envelope;
-                    #select_hints
+                    envelope.__splice_select_hints();
                     envelope
                 }
             }
 
             #[automatically_derived]
-            impl ::core::convert::From<#name> for super::ErrorEnvelope {
-                fn from(builder: #name) -> Self {
+            impl<C> ::core::convert::From<EnvelopeBuilder<C>> for super::ErrorEnvelope {
+                fn from(builder: EnvelopeBuilder<C>) -> Self {
                     builder.build()
                 }
             }
+
+            #(#aliases)*
+
+            /// One uninhabited type per code: the type parameter of its
+            /// builder. Its name is the code's, so compile errors read
+            /// "`MATCH_NOT_FOUND` has no optional context field ...".
+            #[allow(non_camel_case_types)]
+            pub mod code {
+                #(#markers)*
+            }
+
+            /// One trait per optional context field, implemented by the
+            /// codes that may carry it; the bound of the field's setters.
+            #[allow(non_camel_case_types)]
+            pub mod carries {
+                #(#carries)*
+            }
+
+            // The permission table behind `carries`: each code's `Fields`
+            // tuple has `Y` at the position of each field it may carry
+            // optionally and `N` elsewhere.
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            pub mod __bits {
+                pub enum Y {}
+                pub enum N {}
+                pub trait Code {
+                    type Fields;
+                }
+                #(#bits)*
+                #(#tables)*
+            }
         }
+    }
+}
+
+/// `ErrorEnvelope::__splice_select_hints`, run by every `build()`: drops
+/// the conditional hints whose condition does not hold, for the codes that
+/// have conditional hints (one match arm each; nothing for the others).
+fn emit_select_hints(spec: &Spec) -> TokenStream {
+    let arms = spec.emitted_codes().filter_map(|code| {
+        let select = select_hints(spec, code, &TokenStream::new());
+        if select.is_empty() {
+            return None;
+        }
+        let variant = variant_ident(code);
+        Some(quote!(ErrorCode::#variant => { #select }))
     });
     quote! {
-        /// One builder per code, returned by the `ErrorEnvelope` constructors.
-        /// Each has a method per optional context field of its code, and
-        /// nothing else, so a field the code may not carry does not compile.
         #[allow(dead_code)]
-        pub mod builder {
-            #(#builders)*
+        impl ErrorEnvelope {
+            #[doc(hidden)]
+            #[allow(deprecated, unreachable_patterns, clippy::match_single_binding)]
+            fn __splice_select_hints(&mut self) {
+                let envelope = self;
+                match envelope.error_code {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
         }
     }
 }
