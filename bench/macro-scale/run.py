@@ -21,7 +21,8 @@ path (with the workspace's `Cargo.lock`, so the same dependency versions)
 and contains only `taxonomy!("../errors.yaml")` and one constructor call,
 builds it once so its dependencies are compiled, then touches its source and
 times `cargo build` (`--runs` times, default 3, reporting the fastest
-wall time and the smallest peak RSS; debug, as a user's `cargo build`; splice-codegen and
+wall time, the least CPU time (user + system, steadier than wall time on a
+shared machine) and the smallest peak RSS; debug, as a user's `cargo build`; splice-codegen and
 splice-macros at `opt-level = 3` as in the workspace) under
 `/usr/bin/time -v`: wall time and the peak RSS of the largest process (rustc
 compiling the crate). The expansion size is the byte count of
@@ -203,7 +204,9 @@ def cargo_build(crate, target, timed):
     if not timed:
         return None
     rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr).group(1))
-    return wall, rss_kb * 1024
+    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([0-9.]+)", r.stderr).group(1))
+              for k in ("User", "System"))
+    return wall, cpu, rss_kb * 1024
 
 
 def codegen_binary(checkout, target):
@@ -265,22 +268,24 @@ def main():
             size = expansion_size(codegen, crate / "errors.yaml")
             cargo_build(crate, target, timed=False)  # dependencies, and that it builds
             runs = [cargo_build(crate, target, timed=True) for _ in range(max(1, args.runs))]
-            wall = min(w for w, _ in runs)
-            rss = min(r for _, r in runs)
+            wall = min(w for w, _, _ in runs)
+            cpu = min(c for _, c, _ in runs)
+            rss = min(r for _, _, r in runs)
             rows.append({"side": side, "spec": kind, "codes": args.codes,
                          "spec_bytes": len(text), "expansion_bytes": size,
-                         "build_s": round(wall, 2), "peak_rss_bytes": rss})
-            print(f"{side} {kind}: {wall:.1f} s, {human(rss)} peak, expansion {human(size)}",
+                         "build_s": round(wall, 2), "cpu_s": round(cpu, 2),
+                         "peak_rss_bytes": rss})
+            print(f"{side} {kind}: {wall:.1f} s ({cpu:.1f} s CPU), {human(rss)} peak, expansion {human(size)}",
                   file=sys.stderr)
 
     load = os.getloadavg()[0]
     print(f"\n{args.codes} codes; debug `cargo build` of the crate alone from scratch, "
           f"best of {args.runs}; load average {load:.1f}\n")
-    print("| splice-macros | spec | YAML | expansion | build | peak RSS |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| splice-macros | spec | YAML | expansion | build (wall) | CPU | peak RSS |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         print(f"| {r['side']} | {r['spec']} | {human(r['spec_bytes'])} "
-              f"| {human(r['expansion_bytes'])} | {r['build_s']:.1f} s "
+              f"| {human(r['expansion_bytes'])} | {r['build_s']:.1f} s | {r['cpu_s']:.1f} s "
               f"| {human(r['peak_rss_bytes'])} |")
     if args.json:
         print(json.dumps(rows, indent=2))

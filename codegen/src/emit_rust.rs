@@ -734,13 +734,25 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
             // `ErrorEnvelope`): the
             // fixed members come from the code's lookups, context starts
             // empty and is filled through the setters below.
+            //
+            // `message` and `hints` are the code's templates with each
+            // placeholder replaced by `{i}`, the index of its value in
+            // `args` (see `splice_codegen::emit_rust`'s `compile_template`),
+            // so the constructors pass values instead of each expanding a
+            // `format!` per template.
             #[doc(hidden)]
             fn __splice_envelope(
                 self,
-                message: ::std::string::String,
-                recovery_hints: ::std::vec::Vec<::std::string::String>,
+                message: &str,
+                hints: &[&str],
+                args: &[&dyn ::core::fmt::Display],
             ) -> ErrorEnvelope {
                 let error_code = self;
+                let message = Self::__splice_render(message, args);
+                let mut recovery_hints = ::std::vec::Vec::with_capacity(hints.len());
+                for hint in hints {
+                    recovery_hints.push(Self::__splice_render(hint, args));
+                }
                 ErrorEnvelope {
                     success: false,
                     error_code,
@@ -755,6 +767,41 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
                 }
             }
 
+            // `{{` and `}}` are braces, `{i}` is `args[i]`.
+            #[doc(hidden)]
+            fn __splice_render(
+                template: &str,
+                args: &[&dyn ::core::fmt::Display],
+            ) -> ::std::string::String {
+                let mut out = ::std::string::String::with_capacity(template.len());
+                let mut rest = template;
+                while let ::core::option::Option::Some(i) = rest.find(['{', '}']) {
+                    out.push_str(&rest[..i]);
+                    let brace = rest.as_bytes()[i];
+                    let after = &rest[i + 1..];
+                    if after.as_bytes().first() == ::core::option::Option::Some(&brace) {
+                        out.push(brace as char);
+                        rest = &after[1..];
+                        continue;
+                    }
+                    if let ::core::option::Option::Some(end) = after.find('}') {
+                        if let ::core::result::Result::Ok(n) = after[..end].parse::<usize>() {
+                            if let ::core::option::Option::Some(arg) = args.get(n) {
+                                let _ = ::core::fmt::Write::write_fmt(
+                                    &mut out,
+                                    ::core::format_args!("{}", arg),
+                                );
+                                rest = &after[end + 1..];
+                                continue;
+                            }
+                        }
+                    }
+                    out.push(brace as char);
+                    rest = after;
+                }
+                out.push_str(rest);
+                out
+            }
         }
 
         #[allow(dead_code)]
@@ -805,11 +852,19 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
             .filter(|f| f.is_scalar())
             .map(|f| f.name().to_owned()),
     );
-    let message = render_template(&code.message.value, &bindings);
-    let hints = code
+    // The templates as `__splice_render` reads them, and the values they
+    // interpolate, in the order of their indices.
+    let mut used = Vec::new();
+    let message = compile_template(&code.message.value, &bindings, &mut used);
+    let hints: Vec<String> = code
         .recovery_hints
         .iter()
-        .map(|h| render_template(&h.value, &bindings));
+        .map(|h| compile_template(&h.value, &bindings, &mut used))
+        .collect();
+    let values = used.iter().map(|name| {
+        let name = ident(name);
+        quote!(&#name)
+    });
     let sets = required.iter().map(|f| {
         let setter = setter_ident(f);
         let name = field_ident(f);
@@ -834,7 +889,8 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
             #(#conversions)*
             let mut envelope = ErrorCode::#variant.__splice_envelope(
                 #message,
-                ::std::vec![#(#hints),*],
+                &[#(#hints),*],
+                &[#(#values),*],
             );
             #(#sets)*
             builder::EnvelopeBuilder { envelope, code: ::core::marker::PhantomData }
@@ -1238,32 +1294,33 @@ fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     }
 }
 
-/// An expression of type `String` rendering `template` with the bound
-/// arguments. A placeholder that names no binding (the checker rejects those)
-/// is kept literally rather than producing code that does not compile.
-fn render_template(template: &str, bindings: &[String]) -> TokenStream {
-    let mut format = String::new();
-    let mut args = Vec::new();
+/// `template` for the generated `__splice_render`: literal braces doubled,
+/// each placeholder that names a binding replaced by `{i}`, the index of
+/// the binding in `used` (appended on first use). A placeholder that names
+/// no binding (the checker rejects those) stays literal text.
+fn compile_template(template: &str, bindings: &[String], used: &mut Vec<String>) -> String {
+    let mut out = String::new();
     for segment in Template::parse(template).segments {
         match segment {
             Segment::Placeholder { name, .. } if bindings.iter().any(|b| b == name) => {
-                format.push_str("{}");
-                args.push(ident(name));
+                let i = match used.iter().position(|u| u == name) {
+                    Some(i) => i,
+                    None => {
+                        used.push(name.to_owned());
+                        used.len() - 1
+                    }
+                };
+                out.push_str(&format!("{{{i}}}"));
             }
             Segment::Placeholder { name, .. } => {
-                format.push_str("{{");
-                format.push_str(name);
-                format.push_str("}}");
+                out.push_str("{{");
+                out.push_str(name);
+                out.push_str("}}");
             }
-            Segment::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+            Segment::Text(text) => out.push_str(&text.replace('{', "{{").replace('}', "}}")),
         }
     }
-    if args.is_empty() {
-        let text = format.replace("{{", "{").replace("}}", "}");
-        quote!(::std::string::String::from(#text))
-    } else {
-        quote!(::std::format!(#format, #(#args),*))
-    }
+    out
 }
 
 /// One `#[doc = ...]` for a Markdown text (one attribute, not one per
@@ -1387,21 +1444,28 @@ mod tests {
     }
 
     #[test]
-    fn templates_render_to_format_or_literal() {
-        let bound = vec!["n".to_owned()];
+    fn templates_compile_to_indexed_placeholders() {
+        let bound = vec!["n".to_owned(), "m".to_owned()];
+        let mut used = Vec::new();
         assert_eq!(
-            render_template("{{n}} is {n}", &bound).to_string(),
-            quote!(::std::format!("{{n}} is {}", n)).to_string()
+            compile_template("{{n}} is {n}", &bound, &mut used),
+            "{{n}} is {0}"
         );
         assert_eq!(
-            render_template("braces {{ }}", &bound).to_string(),
-            quote!(::std::string::String::from("braces { }")).to_string()
+            compile_template("{m} and {n}", &bound, &mut used),
+            "{1} and {0}"
+        );
+        assert_eq!(used, ["n", "m"]);
+        assert_eq!(
+            compile_template("braces {{ }}", &bound, &mut used),
+            "braces {{ }}"
         );
         // Unbound placeholders stay text instead of naming a missing variable.
         assert_eq!(
-            render_template("{missing}", &bound).to_string(),
-            quote!(::std::string::String::from("{missing}")).to_string()
+            compile_template("{missing}", &bound, &mut used),
+            "{{missing}}"
         );
+        assert_eq!(used, ["n", "m"]);
     }
 
     #[test]
