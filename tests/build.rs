@@ -89,7 +89,9 @@ fn constructor_call(spec: &Spec, code: &Code, any_code: &str) -> String {
 fn sample_value(spec: &Spec, ty: &FieldType, name: &str, any_code: &str) -> String {
     match ty {
         FieldType::String => format!("{:?}", format!("sample {name}")),
-        FieldType::Integer => "3".to_owned(),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 => "3".to_owned(),
+        FieldType::Float => "1.5".to_owned(),
+        FieldType::Map(_) => "::std::collections::BTreeMap::new()".to_owned(),
         FieldType::Boolean => "true".to_owned(),
         FieldType::Enum(ty) => {
             let first = spec

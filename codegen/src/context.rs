@@ -65,6 +65,12 @@ pub enum FieldType {
     String,
     /// JSON non-negative integer, Rust `u64`.
     Integer,
+    /// JSON integer in [-2^31, 2^31), Rust `i32` (`int32`).
+    Int32,
+    /// JSON integer in [-2^63, 2^63), Rust `i64` (`int64`).
+    Int64,
+    /// JSON number, Rust `f64` (`float`).
+    Float,
     /// JSON boolean, Rust `bool`.
     Boolean,
     /// A taxonomy error code (the `ErrorCode` enum / schema enum).
@@ -75,6 +81,9 @@ pub enum FieldType {
     Struct(String),
     /// An array of any of these.
     ArrayOf(Box<FieldType>),
+    /// An object with any string keys and values of one type
+    /// (`map<string, T>`), Rust `BTreeMap<String, T>`.
+    Map(Box<FieldType>),
 }
 
 impl FieldType {
@@ -89,10 +98,14 @@ impl FieldType {
         match self {
             FieldType::String => "string".into(),
             FieldType::Integer => "integer".into(),
+            FieldType::Int32 => "int32".into(),
+            FieldType::Int64 => "int64".into(),
+            FieldType::Float => "float".into(),
             FieldType::Boolean => "boolean".into(),
             FieldType::ErrorCode => "error_code".into(),
             FieldType::Enum(n) | FieldType::Struct(n) => n.clone(),
             FieldType::ArrayOf(t) => format!("{}[]", t.spelling()),
+            FieldType::Map(t) => format!("map<string, {}>", t.spelling()),
         }
     }
 
@@ -100,7 +113,7 @@ impl FieldType {
     pub fn named(&self) -> Option<&str> {
         match self {
             FieldType::Enum(n) | FieldType::Struct(n) => Some(n),
-            FieldType::ArrayOf(t) => t.named(),
+            FieldType::ArrayOf(t) | FieldType::Map(t) => t.named(),
             _ => None,
         }
     }
@@ -113,7 +126,46 @@ impl fmt::Display for FieldType {
 }
 
 /// The built-in type names a type reference may use besides declared types.
-pub const BUILTIN_TYPES: &[&str] = &["string", "integer", "boolean", "error_code"];
+pub const BUILTIN_TYPES: &[&str] = &[
+    "string",
+    "integer",
+    "boolean",
+    "error_code",
+    "int32",
+    "int64",
+    "float",
+];
+
+/// The values `format:` may take: JSON Schema 2020-12 formats of strings.
+pub const FORMATS: &[&str] = &["uri", "date-time", "duration"];
+
+/// What `pattern:` and `format:` constrain a string to, for doc comments:
+/// ` (format: uri)`, ` (pattern: ^a+$)`, or nothing.
+pub fn constraint_note(
+    pattern: Option<&Spanned<String>>,
+    format: Option<&Spanned<String>>,
+) -> String {
+    let mut note = String::new();
+    if let Some(f) = format {
+        note.push_str(&format!(" (format: {})", f.value));
+    }
+    if let Some(p) = pattern {
+        note.push_str(&format!(" (pattern: {})", p.value));
+    }
+    note
+}
+
+impl FieldType {
+    /// True when a value of the type may hold a float (Rust types holding
+    /// one cannot derive `Eq`).
+    pub fn holds_float(&self) -> bool {
+        match self {
+            FieldType::Float => true,
+            FieldType::ArrayOf(t) | FieldType::Map(t) => t.holds_float(),
+            _ => false,
+        }
+    }
+}
 
 /// One member of a declared object type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,6 +178,22 @@ pub struct MemberDef {
     pub required: bool,
     /// One-line doc, becomes rustdoc, schema `description` and TS comments.
     pub doc: Spanned<String>,
+    /// `wire:`, the member's name in JSON when it differs from `name`
+    /// (`@type`, `retryDelay`, `type`).
+    pub wire: Option<Spanned<String>>,
+    /// `nullable: true`: the member may be JSON `null`.
+    pub nullable: bool,
+    /// `pattern:` of a string member (ECMA-262 regular expression).
+    pub pattern: Option<Spanned<String>>,
+    /// `format:` of a string member, one of [`FORMATS`].
+    pub format: Option<Spanned<String>>,
+}
+
+impl MemberDef {
+    /// The member's name in JSON: `wire:` if written, else its name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
 }
 
 /// What a declared type is.
@@ -147,6 +215,10 @@ pub struct TypeDef {
     pub doc: Spanned<String>,
     /// Object members or enum values.
     pub body: TypeBody,
+    /// For an enum, one entry per value of [`TypeBody::Enum`], in order: the
+    /// value's spelling in JSON when it differs from its name (`wire:`,
+    /// e.g. `API_DISABLED` for `api_disabled`). Empty for an object.
+    pub wires: Vec<Option<Spanned<String>>>,
 }
 
 impl TypeDef {
@@ -165,6 +237,38 @@ impl TypeDef {
             TypeBody::Object(_) => None,
         }
     }
+
+    /// The JSON spellings of an enum's values, in order (each value's
+    /// `wire:`, else the value itself); empty for an object.
+    pub fn wire_values(&self) -> Vec<&str> {
+        self.values()
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                self.wires
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .map_or(v.value.as_str(), |w| w.value.as_str())
+            })
+            .collect()
+    }
+
+    /// The JSON spelling of the enum value `value` (its `wire:`, else
+    /// itself).
+    pub fn wire_of<'a>(&'a self, value: &'a str) -> &'a str {
+        self.values()
+            .unwrap_or_default()
+            .iter()
+            .position(|v| v.value == value)
+            .and_then(|i| self.wires.get(i)?.as_ref())
+            .map_or(value, |w| w.value.as_str())
+    }
+
+    /// The member named `name`.
+    pub fn member(&self, name: &str) -> Option<&MemberDef> {
+        self.members().iter().find(|m| m.name.value == name)
+    }
 }
 
 /// A declared context field (`fields:` section).
@@ -182,12 +286,24 @@ pub struct FieldDef {
     /// `error_code` value `self` names the envelope's own code); a code's
     /// own `example:` overrides it.
     pub example: Option<Spanned<serde_json::Value>>,
+    /// `wire:`, the field's name in JSON when it differs from `name`
+    /// (`retryDelay`, `@type`, `type`).
+    pub wire: Option<Spanned<String>>,
+    /// `pattern:` of a string field (ECMA-262 regular expression).
+    pub pattern: Option<Spanned<String>>,
+    /// `format:` of a string field, one of [`FORMATS`].
+    pub format: Option<Spanned<String>>,
 }
 
 impl FieldDef {
     /// The snake_case name.
     pub fn name(&self) -> &str {
         &self.name.value
+    }
+
+    /// The field's name in JSON: `wire:` if written, else its name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
     }
 
     /// Where the field lives.

@@ -251,6 +251,12 @@ fn erase_locs(mut s: Spec) -> Spec {
         if let Some(e) = &mut f.example {
             z(&mut e.loc);
         }
+        if let Some(w) = &mut f.wire {
+            z(&mut w.loc);
+        }
+        for c in [&mut f.pattern, &mut f.format].into_iter().flatten() {
+            z(&mut c.loc);
+        }
     }
     fn zm(members: &mut [crate::envelope::Member]) {
         for m in members {
@@ -275,6 +281,12 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut m.name.loc);
                     z(&mut m.ty.loc);
                     z(&mut m.doc.loc);
+                    if let Some(w) = &mut m.wire {
+                        z(&mut w.loc);
+                    }
+                    for c in [&mut m.pattern, &mut m.format].into_iter().flatten() {
+                        z(&mut c.loc);
+                    }
                 }
             }
             crate::context::TypeBody::Enum(values) => {
@@ -282,6 +294,9 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.loc);
                 }
             }
+        }
+        for w in t.wires.iter_mut().flatten() {
+            z(&mut w.loc);
         }
     }
     for c in &mut s.codes {
@@ -315,6 +330,9 @@ fn erase_locs(mut s: Spec) -> Spec {
             z(&mut f.loc);
         }
         z(&mut c.since.loc);
+        if let Some(w) = &mut c.wire {
+            z(&mut w.loc);
+        }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
         }
@@ -345,6 +363,13 @@ fn erase_locs(mut s: Spec) -> Spec {
     }
     s
 }
+
+/// The old and new value of a `pattern` or `format`, and which one.
+type ConstraintPair<'a> = (
+    &'a Option<crate::span::Spanned<String>>,
+    &'a Option<crate::span::Spanned<String>>,
+    &'a str,
+);
 
 struct Differ {
     changes: Vec<Change>,
@@ -503,6 +528,24 @@ impl Differ {
                             ),
                         );
                     }
+                    if o.wire() != n.wire() {
+                        self.breaking(
+                            Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
+                            format!(
+                                "wire name of context field `{name}` changed from `{}` to `{}`",
+                                o.wire(),
+                                n.wire()
+                            ),
+                        );
+                    }
+                    self.constraints(
+                        &format!("context field `{name}`"),
+                        n.name.loc,
+                        [
+                            (&o.pattern, &n.pattern, "pattern"),
+                            (&o.format, &n.format, "format"),
+                        ],
+                    );
                     if o.placement() != n.placement() {
                         self.breaking(
                             Some(n.placement.loc),
@@ -557,6 +600,16 @@ impl Differ {
                                 Some(n.name.loc),
                                 format!("value `{}` of enum `{name}` was removed", v.value),
                             );
+                        } else if o.wire_of(&v.value) != n.wire_of(&v.value) {
+                            self.breaking(
+                                Some(n.name.loc),
+                                format!(
+                                    "wire spelling of value `{}` of enum `{name}` changed from `{}` to `{}`",
+                                    v.value,
+                                    o.wire_of(&v.value),
+                                    n.wire_of(&v.value)
+                                ),
+                            );
                         }
                     }
                     for v in nv {
@@ -586,6 +639,29 @@ impl Differ {
         }
     }
 
+    /// `pattern` and `format`: a new one only narrows what the server
+    /// sends (compatible); a changed or dropped one lets it send what old
+    /// clients reject (breaking).
+    fn constraints(&mut self, what: &str, at: Loc, pairs: [ConstraintPair<'_>; 2]) {
+        for (o, n, key) in pairs {
+            let loc = Some(n.as_ref().map_or(at, |n| n.loc));
+            match (o, n) {
+                (None, Some(n)) => {
+                    self.compatible(loc, format!("`{key}: {}` added to {what}", n.value));
+                }
+                (Some(o), None) => self.breaking(
+                    loc,
+                    format!("`{key}: {}` of {what} was dropped: clients validating with the released schema reject what it now allows", o.value),
+                ),
+                (Some(o), Some(n)) if o.value != n.value => self.breaking(
+                    loc,
+                    format!("`{key}` of {what} changed from `{}` to `{}`", o.value, n.value),
+                ),
+                _ => {}
+            }
+        }
+    }
+
     fn members(&mut self, name: &str, o: &crate::context::TypeDef, n: &crate::context::TypeDef) {
         for om in o.members() {
             let member = &om.name.value;
@@ -596,6 +672,35 @@ impl Differ {
                 );
                 continue;
             };
+            if om.wire() != nm.wire() {
+                self.breaking(
+                    Some(nm.wire.as_ref().map_or(nm.name.loc, |w| w.loc)),
+                    format!(
+                        "wire name of member `{member}` of `{name}` changed from `{}` to `{}`",
+                        om.wire(),
+                        nm.wire()
+                    ),
+                );
+            }
+            match (om.nullable, nm.nullable) {
+                (false, true) => self.breaking(
+                    Some(nm.name.loc),
+                    format!("member `{member}` of `{name}` became nullable: clients reading it break on `null`"),
+                ),
+                (true, false) => self.compatible(
+                    Some(nm.name.loc),
+                    format!("member `{member}` of `{name}` is no longer nullable"),
+                ),
+                _ => {}
+            }
+            self.constraints(
+                &format!("member `{member}` of `{name}`"),
+                nm.name.loc,
+                [
+                    (&om.pattern, &nm.pattern, "pattern"),
+                    (&om.format, &nm.format, "format"),
+                ],
+            );
             if om.ty.value != nm.ty.value {
                 self.breaking(
                     Some(nm.ty.loc),
@@ -791,6 +896,16 @@ impl Differ {
                 );
             }
             _ => {}
+        }
+        if o.wire() != n.wire() && n.is_emitted() {
+            self.breaking(
+                Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
+                format!(
+                    "wire name of code `{name}` changed from `{}` to `{}`: clients matching on it break",
+                    o.wire(),
+                    n.wire()
+                ),
+            );
         }
         if o.sent_as() != n.sent_as() && n.is_emitted() {
             let loc = n.sent_as.as_ref().map_or(n.name.loc, |s| s.loc);
@@ -1065,6 +1180,121 @@ codes:
                 .any(|c| c.compat == compat && c.message.contains(needle)),
             "no {compat:?} change containing {needle:?} in {report:#?}"
         );
+    }
+
+    /// Changing a name on the wire (of a field, a member, an enum value, a
+    /// code) is breaking: a client reading the old name finds nothing.
+    #[test]
+    fn wire_names_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, needle) in [
+            (
+                "wire: retryDelay",
+                "wire: retry_delay",
+                "wire name of context field `retry_delay` changed from `retryDelay` to `retry_delay`",
+            ),
+            (
+                "wire: \"@type\"",
+                "wire: typeUrl",
+                "wire name of member `type_url` of `Detail` changed from `@type` to `typeUrl`",
+            ),
+            (
+                "wire: API_DISABLED",
+                "wire: DISABLED",
+                "wire spelling of value `api_disabled` of enum `Reason` changed from `API_DISABLED` to `DISABLED`",
+            ),
+            (
+                "wire: ThrottlingException",
+                "wire: Throttling",
+                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttling`",
+            ),
+        ] {
+            only(&changed(from, to), Compat::Breaking, needle);
+        }
+        // Writing out the identifier as the wire name changes nothing.
+        let same = diff(
+            &spec(old),
+            &spec(&old.replacen(
+                "    number: 2\n",
+                "    number: 2\n    wire: UNAVAILABLE\n",
+                1,
+            )),
+        );
+        assert!(same.changes.is_empty(), "{same:#?}");
+    }
+
+    /// Numbers, maps, nullable members, `pattern` and `format`: a changed
+    /// type (also a map's value type) or a looser value is breaking; an
+    /// optional member or a new constraint is compatible.
+    #[test]
+    fn types_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, compat, needle) in [
+            (
+                "count: { type: int32,",
+                "count: { type: int64,",
+                Compat::Breaking,
+                "type of member `count` of `Detail` changed from `int32` to `int64`",
+            ),
+            (
+                "type: \"map<string, int64>\"",
+                "type: \"map<string, int32>\"",
+                Compat::Breaking,
+                "changed from `map<string, int64>` to `map<string, int32>`",
+            ),
+            (
+                "type: \"map<string, int64>\"",
+                "type: \"map<string, float>\"",
+                Compat::Breaking,
+                "type of context field `quotas` changed",
+            ),
+            (
+                "count: { type: int32,",
+                "count: { type: int32, nullable: true,",
+                Compat::Breaking,
+                "member `count` of `Detail` became nullable",
+            ),
+            (
+                "ratio: { type: float, optional: true, nullable: true,",
+                "ratio: { type: float, optional: true,",
+                Compat::Compatible,
+                "member `ratio` of `Detail` is no longer nullable",
+            ),
+            (
+                "pattern: \"^https://\"",
+                "pattern: \"^https?://\"",
+                Compat::Breaking,
+                "`pattern` of member `link` of `Detail` changed",
+            ),
+            (
+                "format: date-time,",
+                "",
+                Compat::Breaking,
+                "`format: date-time` of context field `occurred_at` was dropped",
+            ),
+            (
+                "retry_delay: { type: string,",
+                "retry_delay: { type: string, format: duration,",
+                Compat::Compatible,
+                "`format: duration` added to context field `retry_delay`",
+            ),
+            (
+                "      metadata:",
+                "      extra: { type: float, optional: true, doc: New. }\n      metadata:",
+                Compat::Compatible,
+                "optional member `extra` added to `Detail`",
+            ),
+        ] {
+            only(&changed(from, to), compat, needle);
+        }
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub(crate) struct DraftType {
     pub doc: Option<Spanned<String>>,
     pub members: Option<Vec<DraftMember>>,
     pub values: Option<Vec<Spanned<String>>>,
+    /// One per entry of `values`: its `wire:` spelling, if written.
+    pub wires: Vec<Option<Spanned<String>>>,
 }
 
 #[derive(Debug)]
@@ -44,6 +46,10 @@ pub(crate) struct DraftMember {
     pub ty: Option<Spanned<String>>,
     pub optional: bool,
     pub doc: Option<Spanned<String>>,
+    pub wire: Option<Spanned<String>>,
+    pub nullable: bool,
+    pub pattern: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
 }
 
 /// A declared context field as written.
@@ -55,6 +61,30 @@ pub(crate) struct DraftField {
     pub doc: Option<Spanned<String>>,
     /// `example:` as written; checked against `ty` by [`crate::validate`].
     pub example: Option<Node>,
+    pub wire: Option<Spanned<String>>,
+    pub pattern: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
+}
+
+impl DraftField {
+    /// The field's name in JSON.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
+}
+
+impl DraftMember {
+    /// The member's name in JSON.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
+}
+
+impl DraftCode {
+    /// The code's name on the wire.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
 }
 
 impl std::fmt::Display for DraftField {
@@ -76,9 +106,18 @@ impl Draft {
         if let Some(inner) = spelling.strip_suffix("[]") {
             return Ok(FieldType::ArrayOf(Box::new(self.resolve(inner)?)));
         }
+        if let Some((key, value)) = map_parts(spelling) {
+            if key != "string" {
+                return Err(key.to_owned());
+            }
+            return Ok(FieldType::Map(Box::new(self.resolve(value)?)));
+        }
         match spelling {
             "string" => Ok(FieldType::String),
             "integer" => Ok(FieldType::Integer),
+            "int32" => Ok(FieldType::Int32),
+            "int64" => Ok(FieldType::Int64),
+            "float" => Ok(FieldType::Float),
             "boolean" => Ok(FieldType::Boolean),
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
@@ -148,6 +187,8 @@ pub(crate) struct DraftCode {
     /// dropped); keys are checked against the params and carried fields, and
     /// values against their types, by [`crate::validate`].
     pub examples: Vec<(Spanned<String>, Node)>,
+    /// `wire:` of the code, if written.
+    pub wire: Option<Spanned<String>>,
 }
 
 #[derive(Debug)]
@@ -190,6 +231,10 @@ impl Draft {
                                     ty: resolve(&m.ty)?,
                                     required: !m.optional,
                                     doc: m.doc.clone()?,
+                                    wire: m.wire.clone(),
+                                    nullable: m.nullable,
+                                    pattern: m.pattern.clone(),
+                                    format: m.format.clone(),
                                 })
                             })
                             .collect::<Option<Vec<_>>>()?,
@@ -200,6 +245,11 @@ impl Draft {
                 Some(TypeDef {
                     name: t.name.clone(),
                     doc: t.doc.clone()?,
+                    wires: if t.values.is_some() {
+                        t.wires.clone()
+                    } else {
+                        Vec::new()
+                    },
                     body,
                 })
             })
@@ -214,6 +264,9 @@ impl Draft {
                     ty: resolve(&f.ty)?,
                     doc: f.doc.clone()?,
                     example: f.example.as_ref().map(|n| Spanned::new(to_json(n), n.loc)),
+                    wire: f.wire.clone(),
+                    pattern: f.pattern.clone(),
+                    format: f.format.clone(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -278,6 +331,7 @@ impl Draft {
                     since: c.since?,
                     lifecycle,
                     sent_as: c.sent_as,
+                    wire: c.wire,
                     examples: c
                         .examples
                         .iter()
@@ -301,6 +355,13 @@ impl Draft {
     }
 }
 
+/// `map<K, V>` split into `K` and `V` (trimmed), if `spelling` is one.
+pub(crate) fn map_parts(spelling: &str) -> Option<(&str, &str)> {
+    let inner = spelling.strip_prefix("map<")?.strip_suffix('>')?;
+    let (key, value) = inner.split_once(',')?;
+    Some((key.trim(), value.trim()))
+}
+
 /// The JSON value of an example that [`crate::validate`] accepted: its
 /// scalars are typed by the YAML core schema (a quoted `"12"` stays a
 /// string), integers are non-negative, `self` is kept as written.
@@ -316,7 +377,15 @@ pub(crate) fn to_json(node: &Node) -> Value {
         NodeKind::Scalar(text, _) => match node.scalar_type() {
             Some(ScalarType::Null) => Value::Null,
             Some(ScalarType::Bool(b)) => Value::Bool(b),
-            Some(ScalarType::Int(n)) => u64::try_from(n).map_or(Value::Null, Value::from),
+            Some(ScalarType::Int(n)) => i64::try_from(n)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(n).map(Value::from))
+                .unwrap_or(Value::Null),
+            Some(ScalarType::Float) => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number),
             _ => Value::String(text.clone()),
         },
     }

@@ -162,8 +162,8 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
     for f in &spec.fields {
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} |",
-            f.name(),
+            "| {} | {} | {} | {} |",
+            wire_cell(f.name(), f.wire()),
             placement_name(f.placement()),
             type_name(spec, f.ty()),
             cell(f.doc())
@@ -177,8 +177,8 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
         for m in def.members() {
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | {} |",
-                m.name.value,
+                "| {} | {} | {} | {} |",
+                wire_cell(&m.name.value, m.wire()),
                 type_name(spec, &m.ty.value),
                 yes_no(m.required),
                 cell(&m.doc.value)
@@ -193,6 +193,9 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     let _ = writeln!(out, "<a id=\"{name}\"></a>\n");
     let _ = writeln!(out, "### {name}\n");
     let _ = writeln!(out, "*{}*\n", code.title.value);
+    if let Some(wire) = &code.wire {
+        let _ = writeln!(out, "On the wire: `{}`.\n", wire.value);
+    }
     let _ = writeln!(
         out,
         "| number | category | retryable | cause | since |\n| --- | --- | --- | --- | --- |\n| {} | `{}` | {} | {} | {} |\n",
@@ -283,8 +286,8 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
             for f in list.iter().filter_map(|f| spec.field(&f.value)) {
                 let _ = writeln!(
                     out,
-                    "| `{}` | {} | {} | {required} |",
-                    f.name(),
+                    "| {} | {} | {} | {required} |",
+                    wire_cell(f.name(), f.wire()),
                     placement_name(f.placement()),
                     type_name(spec, f.ty())
                 );
@@ -338,14 +341,15 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         let written = field.example.as_ref().map(|e| &e.value);
         let value = example_value(spec, code, field.name(), field.ty(), written);
         values.push((field.name().to_string(), value.clone()));
+        let value = to_wire(spec, field.ty(), &value, 0);
         match field.placement() {
-            Placement::TopLevel => top.insert(field.name().into(), value),
-            Placement::Context => context.insert(field.name().into(), value),
+            Placement::TopLevel => top.insert(field.wire().into(), value),
+            Placement::Context => context.insert(field.wire().into(), value),
         };
     }
     let mut env = Map::new();
     env.insert("success".into(), json!(false));
-    env.insert("error_code".into(), json!(code.name.value));
+    env.insert("error_code".into(), json!(code.wire()));
     env.insert("code".into(), json!(code.number.value));
     env.insert("category".into(), json!(code.category.value));
     env.insert(
@@ -404,6 +408,14 @@ fn example_value(
 fn resolve_self(spec: &Spec, code: &str, ty: &FieldType, value: &Value, depth: usize) -> Value {
     match (ty, value) {
         (FieldType::ErrorCode, Value::String(s)) if s == EXAMPLE_SELF => json!(code),
+        (FieldType::Map(value), Value::Object(entries)) if depth < MAX_EXAMPLE_DEPTH => {
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), to_wire(spec, value, v, depth + 1)))
+                    .collect(),
+            )
+        }
         (FieldType::ArrayOf(item), Value::Array(items)) if depth < MAX_EXAMPLE_DEPTH => {
             Value::Array(
                 items
@@ -431,6 +443,53 @@ fn resolve_self(spec: &Spec, code: &str, ty: &FieldType, value: &Value, depth: u
     }
 }
 
+/// An example value (written with the spec's names: member names, enum
+/// value names, code names) as it is on the wire: every `wire:` applied.
+fn to_wire(spec: &Spec, ty: &FieldType, value: &Value, depth: usize) -> Value {
+    match (ty, value) {
+        (FieldType::ErrorCode, Value::String(s)) => {
+            json!(spec.code(s).map_or(s.as_str(), |c| c.wire()))
+        }
+        (FieldType::Enum(t), Value::String(s)) => {
+            json!(spec.type_def(t).map_or(s.as_str(), |d| d.wire_of(s)))
+        }
+        (FieldType::ArrayOf(item), Value::Array(items)) if depth < MAX_EXAMPLE_DEPTH => {
+            Value::Array(
+                items
+                    .iter()
+                    .map(|v| to_wire(spec, item, v, depth + 1))
+                    .collect(),
+            )
+        }
+        (FieldType::Struct(t), Value::Object(members)) if depth < MAX_EXAMPLE_DEPTH => {
+            let def = spec.type_def(t);
+            Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| match def.and_then(|d| d.member(k)) {
+                        Some(m) => (
+                            m.wire().to_owned(),
+                            to_wire(spec, &m.ty.value, v, depth + 1),
+                        ),
+                        None => (k.clone(), v.clone()),
+                    })
+                    .collect(),
+            )
+        }
+        _ => value.clone(),
+    }
+}
+
+/// A name in a table: the wire name, and the spec's identifier beside it
+/// when `wire:` renames it.
+fn wire_cell(name: &str, wire: &str) -> String {
+    if name == wire {
+        format!("`{name}`")
+    } else {
+        format!("`{wire}` (spec: `{name}`)")
+    }
+}
+
 /// Nesting beyond this is copied as written (the YAML reader already caps
 /// nesting lower; this only bounds the recursion on its own).
 const MAX_EXAMPLE_DEPTH: usize = 64;
@@ -442,7 +501,12 @@ const MAX_EXAMPLE_DEPTH: usize = 64;
 fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usize) -> Value {
     match ty {
         FieldType::String => json!(format!("example {}", name.replace('_', " "))),
-        FieldType::Integer => json!(1),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 => json!(1),
+        FieldType::Float => json!(1.5),
+        FieldType::Map(value) if depth < 8 => {
+            json!({"key": type_example(spec, code, name, value, depth + 1)})
+        }
+        FieldType::Map(_) => json!({}),
         FieldType::Boolean => json!(true),
         FieldType::ErrorCode => json!(code.name.value),
         FieldType::Enum(t) => spec
@@ -505,13 +569,15 @@ fn type_name(spec: &Spec, ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
         FieldType::Integer => "integer".into(),
+        FieldType::Int32 | FieldType::Int64 | FieldType::Float => ty.spelling(),
+        FieldType::Map(_) => format!("`{}`", ty.spelling()),
         FieldType::Boolean => "boolean".into(),
         FieldType::Enum(name) => spec
             .type_def(name)
-            .and_then(|d| d.values())
+            .map(|d| d.wire_values())
             .unwrap_or_default()
             .iter()
-            .map(|v| format!("`\"{}\"`", v.value))
+            .map(|v| format!("`\"{v}\"`"))
             .collect::<Vec<_>>()
             .join(" \\| "),
         FieldType::ErrorCode => "`ErrorCode`".into(),

@@ -100,7 +100,7 @@ pub fn emit(spec: &Spec) -> String {
     literal_alias(
         &mut out,
         "ErrorCodeName",
-        codes.iter().map(|c| py_str(&c.name.value)),
+        codes.iter().map(|c| py_str(c.wire())),
     );
 
     blank_lines(&mut out, 2);
@@ -125,12 +125,7 @@ pub fn emit(spec: &Spec) -> String {
                 ),
             );
         }
-        let _ = writeln!(
-            out,
-            "    {0} = {1}",
-            code.name.value,
-            py_str(&code.name.value)
-        );
+        let _ = writeln!(out, "    {0} = {1}", code.name.value, py_str(code.wire()));
     }
     blank_lines(&mut out, 2);
 
@@ -158,12 +153,12 @@ pub fn emit(spec: &Spec) -> String {
     // Enums first: they reference nothing. Then objects in spec order; a
     // reference to an object declared later is quoted (a forward reference).
     for def in &spec.types {
-        if let Some(values) = def.values() {
+        if def.values().is_some() {
             comment(&mut out, "", &def.doc.value);
             literal_alias(
                 &mut out,
                 &def.name.value,
-                values.iter().map(|v| py_str(&v.value)),
+                def.wire_values().into_iter().map(py_str),
             );
         }
     }
@@ -277,7 +272,7 @@ pub fn emit(spec: &Spec) -> String {
     let kinds: Vec<String> = codes
         .iter()
         .filter(|c| c.is_violation_kind())
-        .map(|c| format!("{:?}", c.name.value))
+        .map(|c| format!("{:?}", c.wire()))
         .collect();
     let set = if kinds.is_empty() {
         String::new()
@@ -376,9 +371,9 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
         } => (py_str(&since.value.to_string()), py_str(&replaced_by.value)),
         _ => ("None".to_string(), "None".to_string()),
     };
-    let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.name())));
-    let _ = writeln!(out, "    {}: CodeInfo(", py_str(&code.name.value));
-    let _ = writeln!(out, "        name={},", py_str(&code.name.value));
+    let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));
+    let _ = writeln!(out, "    {}: CodeInfo(", py_str(code.wire()));
+    let _ = writeln!(out, "        name={},", py_str(code.wire()));
     let _ = writeln!(out, "        number={},", code.number.value);
     let _ = writeln!(out, "        category={},", py_str(&code.category.value));
     let _ = writeln!(out, "        retryable={},", py_bool(code.retryable));
@@ -394,11 +389,16 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
         "        hint_conditions={},",
         py_tuple(code.hints().map(|(_, cond)| match cond {
             None => "None".to_string(),
-            Some(c) => format!(
-                "({}, {})",
-                py_str(&c.field.value),
-                py_tuple_inline(c.values.iter().map(|v| py_str(&v.value)))
-            ),
+            Some(c) => {
+                let field = spec.field(&c.field.value);
+                let def = field.and_then(|f| spec.type_def(f.ty().named()?));
+                let value = |v: &str| def.map_or(v, |d| d.wire_of(v)).to_owned();
+                format!(
+                    "({}, {})",
+                    py_str(field.map_or(c.field.value.as_str(), |f| f.wire())),
+                    py_tuple_inline(c.values.iter().map(|v| py_str(&value(&v.value))))
+                )
+            }
         }))
     );
     let _ = writeln!(
@@ -427,7 +427,17 @@ struct Key {
 /// key is a Python keyword (`class` bodies cannot declare those).
 fn typed_dict(out: &mut String, name: &str, doc: &str, keys: &[Key]) {
     blank_lines(out, 2);
-    if keys.iter().any(|k| PY_KEYWORDS.contains(&k.name.as_str())) {
+    let identifier = |k: &str| {
+        let mut chars = k.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if keys
+        .iter()
+        .any(|k| PY_KEYWORDS.contains(&k.name.as_str()) || !identifier(&k.name))
+    {
         comment(out, "", doc);
         let _ = writeln!(
             out,
@@ -470,15 +480,22 @@ fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
         .members()
         .iter()
         .map(|m| {
-            let ty = py_type(&m.ty.value, defined);
+            let mut ty = py_type(&m.ty.value, defined);
+            if m.nullable {
+                ty = format!("{ty} | None");
+            }
             Key {
-                name: m.name.value.clone(),
+                name: m.wire().to_owned(),
                 ty: if m.required {
                     ty
                 } else {
                     format!("typing.NotRequired[{ty}]")
                 },
-                doc: m.doc.value.clone(),
+                doc: format!(
+                    "{}{}",
+                    m.doc.value,
+                    crate::context::constraint_note(m.pattern.as_ref(), m.format.as_ref())
+                ),
             }
         })
         .collect();
@@ -507,7 +524,7 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             return None;
         };
         Some(Key {
-            name: f.name().to_string(),
+            name: f.wire().to_string(),
             ty,
             doc: f.doc().to_string(),
         })
@@ -550,7 +567,7 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         },
         Key {
             name: "error_code".into(),
-            ty: format!("typing.Literal[{}]", py_str(&code.name.value)),
+            ty: format!("typing.Literal[{}]", py_str(code.wire())),
             doc: "The error code; discriminates ErrorEnvelope.".into(),
         },
         Key {
@@ -603,7 +620,9 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
 fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
     match ty {
         FieldType::String => "str".into(),
-        FieldType::Integer => "int".into(),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 => "int".into(),
+        FieldType::Float => "float".into(),
+        FieldType::Map(value) => format!("dict[str, {}]", py_type(value, defined)),
         FieldType::Boolean => "bool".into(),
         FieldType::ErrorCode => "ErrorCodeName".into(),
         FieldType::Enum(name) => name.clone(),

@@ -248,7 +248,7 @@ fn emit_cause() -> TokenStream {
 fn emit_error_code(spec: &Spec) -> TokenStream {
     let codes: Vec<&Code> = spec.emitted_codes().collect();
     let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
-    let names: Vec<&str> = codes.iter().map(|c| c.name.value.as_str()).collect();
+    let names: Vec<&str> = codes.iter().map(|c| c.wire()).collect();
     let variant_docs = codes.iter().map(|c| {
         let retry = if c.retryable {
             "retryable"
@@ -564,13 +564,14 @@ fn deprecated_attr(spec: &Spec, code: &Code) -> TokenStream {
 }
 
 fn emit_support_types(spec: &Spec) -> TokenStream {
+    let eq = eq_derive(spec);
     let enums = spec.types.iter().filter_map(|def| {
         let values = def.values()?;
         let name = ident(&def.name.value);
         let doc = &def.doc.value;
         let variants: Vec<Ident> = values.iter().map(|v| ident(&upper_camel(v))).collect();
         let docs = values.iter().map(|v| doc_attrs(&format!("`{}`", v.value)));
-        let values = values.iter().map(|v| &v.value);
+        let values = def.wire_values();
         Some(quote! {
             #[doc = #doc]
             #[derive(
@@ -592,28 +593,54 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .types
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
-        .map(emit_support_struct);
+        .map(|def| emit_support_struct(def, &eq));
     quote! {
         #(#enums)*
         #(#structs)*
     }
 }
 
-fn emit_support_struct(def: &TypeDef) -> TokenStream {
+/// `::core::cmp::Eq,` for the derives of the generated structs, unless a
+/// declared type or field holds a float (`f64` is not `Eq`).
+fn eq_derive(spec: &Spec) -> TokenStream {
+    let float = spec.fields.iter().any(|f| f.ty().holds_float())
+        || spec
+            .types
+            .iter()
+            .flat_map(|t| t.members())
+            .any(|m| m.ty.value.holds_float());
+    if float {
+        TokenStream::new()
+    } else {
+        quote!(::core::cmp::Eq,)
+    }
+}
+
+fn emit_support_struct(def: &TypeDef, eq: &TokenStream) -> TokenStream {
     let name = ident(&def.name.value);
     let doc = &def.doc.value;
     let fields = def.members().iter().map(|m| {
         let field = ident(&m.name.value);
         let ty = field_type(&m.ty.value, &TokenStream::new());
         let doc = &m.doc.value;
-        if m.required {
+        let rename = rename(m.wire.as_ref());
+        if m.required && m.nullable {
+            // Always sent, `null` when `None`.
             quote! {
                 #[doc = #doc]
+                #rename
+                pub #field: ::core::option::Option<#ty>,
+            }
+        } else if m.required {
+            quote! {
+                #[doc = #doc]
+                #rename
                 pub #field: #ty,
             }
         } else {
             quote! {
                 #[doc = #doc]
+                #rename
                 #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
                 pub #field: ::core::option::Option<#ty>,
             }
@@ -622,7 +649,7 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
         #[serde(deny_unknown_fields)]
@@ -633,25 +660,40 @@ fn emit_support_struct(def: &TypeDef) -> TokenStream {
     }
 }
 
+/// `#[serde(rename = "...")]` for a name whose `wire:` differs from its
+/// identifier; nothing otherwise.
+fn rename(wire: Option<&crate::span::Spanned<String>>) -> TokenStream {
+    match wire {
+        Some(w) => {
+            let w = &w.value;
+            quote!(#[serde(rename = #w)])
+        }
+        None => TokenStream::new(),
+    }
+}
+
 fn emit_envelope(spec: &Spec) -> TokenStream {
     let number_type = number_type(spec);
     let optional_field = |f: &FieldDef| {
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
         let doc = f.doc();
+        let rename = rename(f.wire.as_ref());
         quote! {
             #[doc = #doc]
+            #rename
             #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
             pub #name: ::core::option::Option<#ty>,
         }
     };
     let top_level = spec.fields_at(Placement::TopLevel).map(optional_field);
     let in_context = spec.fields_at(Placement::Context).map(optional_field);
+    let eq = eq_derive(spec);
     quote! {
         /// Details of an error that live in the envelope's `context` object.
         /// Which fields a code carries is fixed by `errors.yaml`.
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::core::default::Default, ::serde::Serialize, ::serde::Deserialize,
             ::schemars::JsonSchema,
         )]
@@ -667,7 +709,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
         /// `ErrorEnvelope::match_not_found(..)`), which fills the number,
         /// category, `retryable`, `cause`, message and hints from the spec.
         #[derive(
-            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::fmt::Debug,
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
         #[serde(deny_unknown_fields)]
@@ -1281,6 +1323,13 @@ fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     match ty {
         FieldType::String => quote!(::std::string::String),
         FieldType::Integer => quote!(u64),
+        FieldType::Int32 => quote!(i32),
+        FieldType::Int64 => quote!(i64),
+        FieldType::Float => quote!(f64),
+        FieldType::Map(value) => {
+            let value = field_type(value, prefix);
+            quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+        }
         FieldType::Boolean => quote!(bool),
         FieldType::Enum(name) | FieldType::Struct(name) => {
             let name = ident(name);

@@ -128,7 +128,7 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     defs.insert("ErrorCode".into(), error_code_def(spec));
     for def in &spec.types {
         let schema = match def.values() {
-            Some(values) => enum_schema(values.iter().map(|v| v.value.as_str())),
+            Some(_) => enum_schema(def.wire_values().into_iter()),
             None => struct_schema(def, Openness::Closed),
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
@@ -283,14 +283,22 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
     let named = discriminant(spec);
     let schema = match (&member.carries, code) {
         (Carries::Constant(v), _) => json!({"const": v}),
-        (Carries::CodeName, Some(c)) => return json!({"const": c.name.value}),
-        (Carries::CodeName, None) if matches!(form, Form::Unlisted) => json!({
-            "type": "string",
-            "pattern": CODE_PATTERN,
-            // Removed codes too: their names are never used again.
-            "not": {"enum": spec.codes.iter().map(|c| c.name.value.as_str()).collect::<Vec<_>>()},
-            "description": "A code this release does not list."
-        }),
+        (Carries::CodeName, Some(c)) => return json!({"const": c.wire()}),
+        (Carries::CodeName, None) if matches!(form, Form::Unlisted) => {
+            let mut unlisted = json!({
+                "type": "string",
+                "pattern": CODE_PATTERN,
+                // Removed codes too: their names are never used again.
+                "not": {"enum": spec.codes.iter().map(|c| c.wire()).collect::<Vec<_>>()},
+                "description": "A code this release does not list."
+            });
+            // A taxonomy that spells codes otherwise on the wire
+            // (`ThrottlingException`) may add codes spelled so too.
+            if spec.codes.iter().any(|c| c.wire.is_some()) {
+                unlisted.as_object_mut().map(|o| o.remove("pattern"));
+            }
+            unlisted
+        }
         (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
         (Carries::Number, Some(c)) => return json!({"const": c.number.value}),
         (Carries::Number, None) => {
@@ -449,14 +457,14 @@ fn top_level_fields(
     for field in spec.fields_at(Placement::TopLevel) {
         match form {
             Form::Variant(code) if carries_field(code, field) => {
-                props.insert(field.name().into(), field_schema(field, openness));
+                props.insert(field.wire().into(), field_schema(field, openness));
                 if is_required(code, field) {
-                    required.push(field.name().into());
+                    required.push(field.wire().into());
                 }
             }
             Form::OutputShape => {
                 props.insert(
-                    field.name().into(),
+                    field.wire().into(),
                     type_schema(field.ty(), Openness::Closed),
                 );
             }
@@ -497,7 +505,7 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
             .iter()
             .any(|r| r.value == field.name.value)
         {
-            required.push(field.name());
+            required.push(field.wire());
         } else if !code
             .optional_context
             .iter()
@@ -505,7 +513,7 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
         {
             continue;
         }
-        props.insert(field.name().into(), field_schema(field, openness));
+        props.insert(field.wire().into(), field_schema(field, openness));
     }
     if props.is_empty() {
         return None;
@@ -565,7 +573,36 @@ fn unlisted(spec: &Spec) -> Value {
 }
 
 fn field_schema(field: &FieldDef, openness: Openness) -> Value {
-    with_description(type_schema(field.ty(), openness), field.doc())
+    let schema = constrained(
+        type_schema(field.ty(), openness),
+        field.pattern.as_ref(),
+        field.format.as_ref(),
+        false,
+    );
+    with_description(schema, field.doc())
+}
+
+/// `schema` with a string's `pattern` and `format`, and `null` allowed
+/// when `nullable`.
+fn constrained(
+    mut schema: Value,
+    pattern: Option<&crate::span::Spanned<String>>,
+    format: Option<&crate::span::Spanned<String>>,
+    nullable: bool,
+) -> Value {
+    if let Value::Object(map) = &mut schema {
+        if let Some(p) = pattern {
+            map.insert("pattern".into(), json!(p.value));
+        }
+        if let Some(f) = format {
+            map.insert("format".into(), json!(f.value));
+        }
+    }
+    if nullable {
+        json!({"anyOf": [schema, {"type": "null"}]})
+    } else {
+        schema
+    }
 }
 
 /// `additionalProperties: false` on a closed object schema.
@@ -598,6 +635,12 @@ fn type_schema(ty: &FieldType, openness: Openness) -> Value {
     match ty {
         FieldType::String => json!({"type": "string"}),
         FieldType::Integer => json!({"type": "integer", "minimum": 0}),
+        FieldType::Int32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
+        FieldType::Int64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
+        FieldType::Float => json!({"type": "number"}),
+        FieldType::Map(value) => {
+            json!({"type": "object", "additionalProperties": type_schema(value, openness)})
+        }
         FieldType::Boolean => json!({"type": "boolean"}),
         FieldType::Enum(name) => open_string(name),
         FieldType::ErrorCode => open_string("ErrorCode"),
@@ -610,7 +653,7 @@ fn error_code_def(spec: &Spec) -> Value {
     let deprecated: Vec<&str> = spec
         .emitted_codes()
         .filter(|c| c.is_deprecated())
-        .map(|c| c.name.value.as_str())
+        .map(|c| c.wire())
         .collect();
     let mut doc = String::from("An error code of this release of the taxonomy.");
     if !deprecated.is_empty() {
@@ -622,7 +665,7 @@ fn error_code_def(spec: &Spec) -> Value {
     let kinds: Vec<&str> = spec
         .emitted_codes()
         .filter(|c| c.is_violation_kind())
-        .map(|c| c.name.value.as_str())
+        .map(|c| c.wire())
         .collect();
     if !kinds.is_empty() {
         doc.push_str(&format!(
@@ -630,7 +673,7 @@ fn error_code_def(spec: &Spec) -> Value {
             kinds.join(", ")
         ));
     }
-    let mut def = enum_schema(spec.emitted_codes().map(|c| c.name.value.as_str()));
+    let mut def = enum_schema(spec.emitted_codes().map(|c| c.wire()));
     def["description"] = json!(doc);
     def
 }
@@ -656,8 +699,8 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         defs.insert(def.name.value.clone(), struct_schema(def, openness));
     }
     for def in &spec.types {
-        if let Some(values) = def.values() {
-            let mut schema = enum_schema(values.iter().map(|v| v.value.as_str()));
+        if def.values().is_some() {
+            let mut schema = enum_schema(def.wire_values().into_iter());
             schema["title"] = json!(def.name.value);
             schema["description"] = json!(def.doc.value);
             defs.insert(def.name.value.clone(), schema);
@@ -669,9 +712,14 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
 fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
     let mut props = Map::new();
     for member in def.members() {
-        let schema = type_schema(&member.ty.value, openness);
+        let schema = constrained(
+            type_schema(&member.ty.value, openness),
+            member.pattern.as_ref(),
+            member.format.as_ref(),
+            member.nullable,
+        );
         props.insert(
-            member.name.value.clone(),
+            member.wire().to_owned(),
             with_description(schema, &member.doc.value),
         );
     }
@@ -679,7 +727,7 @@ fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
         .members()
         .iter()
         .filter(|m| m.required)
-        .map(|m| m.name.value.as_str())
+        .map(|m| m.wire())
         .collect();
     let mut schema = Map::new();
     schema.insert("title".into(), json!(def.name.value));

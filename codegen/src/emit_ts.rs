@@ -36,10 +36,7 @@ pub fn emit(spec: &Spec) -> String {
     doc(&mut out, "", "Every error code an envelope may carry.");
     out.push_str("export type ErrorCode =\n");
     let codes: Vec<&Code> = spec.emitted_codes().collect();
-    union(
-        &mut out,
-        codes.iter().map(|c| string_literal(&c.name.value)),
-    );
+    union(&mut out, codes.iter().map(|c| string_literal(c.wire())));
 
     doc(
         &mut out,
@@ -64,19 +61,26 @@ pub fn emit(spec: &Spec) -> String {
     );
 
     for def in &spec.types {
-        if let Some(values) = def.values() {
+        if def.values().is_some() {
             doc(&mut out, "", &def.doc.value);
             let _ = writeln!(out, "export type {} =", def.name.value);
-            union(&mut out, values.iter().map(|v| string_literal(&v.value)));
+            union(&mut out, def.wire_values().into_iter().map(string_literal));
         }
     }
     for def in spec.types.iter().filter(|d| d.values().is_none()) {
         doc(&mut out, "", &def.doc.value);
         let _ = writeln!(out, "export interface {} {{", def.name.value);
         for m in def.members() {
-            doc(&mut out, "  ", &m.doc.value);
+            let note = crate::context::constraint_note(m.pattern.as_ref(), m.format.as_ref());
+            doc(&mut out, "  ", &format!("{}{note}", m.doc.value));
             let opt = if m.required { "" } else { "?" };
-            let _ = writeln!(out, "  {}{opt}: {};", m.name.value, ts_type(&m.ty.value));
+            let null = if m.nullable { " | null" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {}{opt}: {}{null};",
+                prop(m.wire()),
+                ts_type(&m.ty.value)
+            );
         }
         out.push_str("}\n\n");
     }
@@ -89,7 +93,7 @@ pub fn emit(spec: &Spec) -> String {
     out.push_str("export interface ErrorContext {\n");
     for f in spec.fields_at(Placement::Context) {
         doc(&mut out, "  ", f.doc());
-        let _ = writeln!(out, "  {}?: {};", f.name(), ts_type(f.ty()));
+        let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
     }
     out.push_str("}\n\n");
 
@@ -142,6 +146,21 @@ pub fn emit(spec: &Spec) -> String {
     out
 }
 
+/// A property name: as written when it is an identifier, else quoted
+/// (`"@type"`).
+fn prop(name: &str) -> String {
+    let mut chars = name.chars();
+    let ident = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if ident {
+        name.to_owned()
+    } else {
+        string_literal(name)
+    }
+}
+
 fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     let mut text = format!(
         "`{}` ({}): {}.",
@@ -162,7 +181,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "export interface {} extends ErrorEnvelopeBase {{",
         code.envelope_type_name()
     );
-    let _ = writeln!(out, "  error_code: {};", string_literal(&code.name.value));
+    let _ = writeln!(out, "  error_code: {};", string_literal(code.wire()));
     let _ = writeln!(out, "  code: {};", code.number.value);
     let _ = writeln!(out, "  category: {};", string_literal(&code.category.value));
     let _ = writeln!(out, "  retryable: {};", code.retryable);
@@ -179,18 +198,18 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     };
     for f in spec.fields_at(Placement::TopLevel) {
         if required(f) {
-            let _ = writeln!(out, "  {}: {};", f.name(), ts_type(f.ty()));
+            let _ = writeln!(out, "  {}: {};", prop(f.wire()), ts_type(f.ty()));
         } else if optional(f) {
-            let _ = writeln!(out, "  {}?: {};", f.name(), ts_type(f.ty()));
+            let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
         }
     }
     let members: Vec<String> = spec
         .fields_at(Placement::Context)
         .filter_map(|f| {
             if required(f) {
-                Some(format!("{}: {}", f.name(), ts_type(f.ty())))
+                Some(format!("{}: {}", prop(f.wire()), ts_type(f.ty())))
             } else if optional(f) {
-                Some(format!("{}?: {}", f.name(), ts_type(f.ty())))
+                Some(format!("{}?: {}", prop(f.wire()), ts_type(f.ty())))
             } else {
                 None
             }
@@ -276,7 +295,7 @@ pub fn emit_js(spec: &Spec) -> String {
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
     for code in spec.emitted_codes() {
-        let _ = writeln!(out, "  {},", string_literal(&code.name.value));
+        let _ = writeln!(out, "  {},", string_literal(code.wire()));
     }
     out.push_str("]);\n\n");
     doc(
@@ -286,7 +305,7 @@ pub fn emit_js(spec: &Spec) -> String {
     );
     out.push_str("export const VIOLATION_KINDS = Object.freeze([\n");
     for code in spec.emitted_codes().filter(|c| c.is_violation_kind()) {
-        let _ = writeln!(out, "  {},", string_literal(&code.name.value));
+        let _ = writeln!(out, "  {},", string_literal(code.wire()));
     }
     out.push_str("]);\n\nconst LISTED = new Set(LISTED_CODES);\n\n");
     doc(
@@ -305,7 +324,10 @@ pub fn emit_js(spec: &Spec) -> String {
 fn ts_type(ty: &FieldType) -> String {
     match ty {
         FieldType::String => "string".into(),
-        FieldType::Integer => "number".into(),
+        FieldType::Integer | FieldType::Int32 | FieldType::Int64 | FieldType::Float => {
+            "number".into()
+        }
+        FieldType::Map(value) => format!("Record<string, {}>", ts_type(value)),
         FieldType::Boolean => "boolean".into(),
         FieldType::Enum(name) | FieldType::Struct(name) => name.clone(),
         FieldType::ErrorCode => "ErrorCode".into(),

@@ -35,8 +35,14 @@ const TOP_KEYS: &[&str] = &[
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
-const MEMBER_KEYS: &[&str] = &["type", "optional", "doc"];
-const FIELD_KEYS: &[&str] = &["type", "in", "doc", "example"];
+const MEMBER_KEYS: &[&str] = &[
+    "type", "optional", "doc", "wire", "nullable", "pattern", "format",
+];
+const FIELD_KEYS: &[&str] = &[
+    "type", "in", "doc", "example", "wire", "nullable", "pattern", "format",
+];
+/// An enum value written as a mapping, to give it a wire spelling.
+const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
@@ -60,6 +66,7 @@ const CODE_KEYS: &[&str] = &[
     "sent_as",
     "explanation",
     "example",
+    "wire",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -451,15 +458,52 @@ impl Lower {
                     );
                     return None;
                 }
-                let values: Vec<Spanned<String>> = items
-                    .iter()
-                    .filter_map(|i| self.string(i, "enum", &owner))
-                    .collect();
-                for v in &values {
-                    self.check_case(v, Case::LowerSnake, "enum value");
+                let mut values = Vec::new();
+                for item in items {
+                    if let NodeKind::Map(_) = &item.kind {
+                        let what = format!("a value of `enum` of {owner}");
+                        let Some(g) =
+                            self.fields(item, &what, ENUM_VALUE_KEYS, ENUM_VALUE_KEYS, item.loc, &what)
+                        else {
+                            continue;
+                        };
+                        let name = g.get("name").and_then(|n| self.string(n, "name", &what));
+                        let wire = g.get("wire").and_then(|n| self.wire(n, &what));
+                        if let (Some(name), Some(wire)) = (name, wire) {
+                            self.check_case(&name, Case::LowerSnake, "enum value");
+                            values.push((name, Some(wire)));
+                        }
+                        continue;
+                    }
+                    let Some(v) = self.string(item, "enum", &owner) else {
+                        continue;
+                    };
+                    if !Case::LowerSnake.matches(&v.value) {
+                        let ident = Case::LowerSnake.convert(&v.value);
+                        self.push(
+                            Diagnostic::new(
+                                v.loc,
+                                format!("enum value `{}` is not lower_snake_case", v.value),
+                            )
+                            .with_help(format!(
+                                "the value names a Rust variant; to keep `{}` on the wire, write `{{ name: {}, wire: {} }}`",
+                                v.value,
+                                if Case::LowerSnake.matches(&ident) { ident.as_str() } else { "a_name" },
+                                v.value
+                            )),
+                        );
+                    }
+                    values.push((v, None));
                 }
                 Some(values)
             });
+            let (values, wires) = match values {
+                Some(v) => {
+                    let (values, wires): (Vec<_>, Vec<_>) = v.into_iter().unzip();
+                    (Some(values), wires)
+                }
+                None => (None, Vec::new()),
+            };
             match (f.get("members"), f.get("enum")) {
                 (Some(_), Some(_)) => self.push(
                     Diagnostic::new(
@@ -485,6 +529,7 @@ impl Lower {
                 doc,
                 members,
                 values,
+                wires,
             });
         }
         out
@@ -508,11 +553,24 @@ impl Lower {
                 .and_then(|n| self.boolean(n, "optional", &what))
                 .is_some_and(|b| b.value);
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            let wire = f.get("wire").and_then(|n| self.wire(n, &what));
+            let nullable = f
+                .get("nullable")
+                .and_then(|n| self.boolean(n, "nullable", &what))
+                .is_some_and(|b| b.value);
+            let pattern = f
+                .get("pattern")
+                .and_then(|n| self.line(n, "pattern", &what));
+            let format = f.get("format").and_then(|n| self.format(n, &what));
             out.push(DraftMember {
                 name,
                 ty,
                 optional,
                 doc,
+                wire,
+                nullable,
+                pattern,
+                format,
             });
         }
         Some(out)
@@ -551,12 +609,32 @@ impl Lower {
                 }
             });
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            let wire = f.get("wire").and_then(|n| self.wire(n, &what));
+            if let Some(n) = f.get("nullable") {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("nullable").unwrap_or(n.loc),
+                        format!("{what} cannot be `nullable`"),
+                    )
+                    .with_help(
+                        "a context field a code may leave out is listed in its `context.optional`; \
+                         `nullable` is for members of a type",
+                    ),
+                );
+            }
+            let pattern = f
+                .get("pattern")
+                .and_then(|n| self.line(n, "pattern", &what));
+            let format = f.get("format").and_then(|n| self.format(n, &what));
             out.push(DraftField {
+                pattern,
+                format,
                 name,
                 placement,
                 ty,
                 doc,
                 example: f.get("example").cloned(),
+                wire,
             });
         }
         out
@@ -736,7 +814,9 @@ impl Lower {
                 .map(|n| self.examples(n, &owner))
                 .unwrap_or_default();
             let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
+            let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
             out.push(DraftCode {
+                wire,
                 sent_as,
                 examples,
                 name,
@@ -1203,6 +1283,37 @@ impl Lower {
                     format!("{} must be a single line", name_of(key, owner)),
                 )
                 .with_help("use a folded block (`>-`) or join the lines"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    /// `format:`, one of [`crate::context::FORMATS`].
+    fn format(&mut self, node: &Node, owner: &str) -> Option<Spanned<String>> {
+        let s = self.line(node, "format", owner)?;
+        if crate::context::FORMATS.contains(&s.value.as_str()) {
+            return Some(s);
+        }
+        self.push(
+            Diagnostic::new(node.loc, format!("unknown format `{}` of {owner}", s.value))
+                .with_help(suggest(
+                    &s.value,
+                    crate::context::FORMATS,
+                    "the formats are",
+                )),
+        );
+        None
+    }
+
+    /// `wire:`, a name on the wire: any one-line string but an empty one.
+    fn wire(&mut self, node: &Node, owner: &str) -> Option<Spanned<String>> {
+        let s = self.line(node, "wire", owner)?;
+        if s.value.is_empty() {
+            self.push(
+                Diagnostic::new(node.loc, format!("`wire` of {owner} is empty")).with_help(
+                    "write the name used on the wire, or drop `wire` to use the identifier",
+                ),
             );
             return None;
         }

@@ -268,6 +268,9 @@ pub struct Code {
     /// parameters and of context fields it carries, overriding the fields'
     /// own examples in this code's documented envelope.
     pub examples: Vec<Example>,
+    /// `wire:`, the code's name on the wire when it differs from its
+    /// SCREAMING_SNAKE identifier (`ThrottlingException`).
+    pub wire: Option<Spanned<String>>,
 }
 
 /// One entry of a code's `example:` map, checked against the declared type
@@ -288,6 +291,13 @@ pub struct Example {
 pub const EXAMPLE_SELF: &str = "self";
 
 impl Code {
+    /// The code's name on the wire (the value of the member carrying
+    /// `code_name`, of an `error_code` field): `wire:` if written, else its
+    /// name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
+
     /// True unless the code is removed (removed codes generate no Rust
     /// variant and are not valid envelope codes).
     pub fn is_emitted(&self) -> bool {

@@ -412,6 +412,8 @@ impl Validator<'_> {
                 }
             }
         }
+        self.wire_names(draft);
+        self.string_constraints(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
         for t in &draft.types {
@@ -448,6 +450,19 @@ impl Validator<'_> {
             }
         }
         for (ty, owner) in refs {
+            if let Some((key, _)) = crate::draft::map_parts(ty.value.trim())
+                && key != "string"
+            {
+                self.push(
+                    Diagnostic::new(
+                        ty.loc,
+                        format!("the keys of a map must be `string`, found `{key}` in {owner}"),
+                    )
+                    .with_label("not `string`")
+                    .with_help("JSON object keys are strings: write `map<string, T>`"),
+                );
+                continue;
+            }
             if let Err(unknown) = draft.resolve(&ty.value) {
                 self.push(
                     Diagnostic::new(ty.loc, format!("unknown type `{unknown}` in {owner}"))
@@ -477,6 +492,168 @@ impl Validator<'_> {
                         .with_help("a value of it would be infinite; make a member of the cycle an array (`T[]`) or `optional: true`"),
                 );
             }
+        }
+    }
+
+    /// Names on the wire (`wire:`, else the identifier) are unique where
+    /// they share an object: top-level fields with each other and with the
+    /// envelope's members, context fields, the members of a type, the
+    /// values of an enum, and codes.
+    fn wire_names(&mut self, draft: &Draft) {
+        use crate::context::Placement;
+        if let Some(envelope) = &draft.envelope {
+            let beside = envelope.names_beside_fields();
+            for f in &draft.fields {
+                let top_level = f
+                    .placement
+                    .as_ref()
+                    .is_none_or(|p| p.value == Placement::TopLevel);
+                if let Some(w) = &f.wire
+                    && top_level
+                    && beside.contains(&w.value.as_str())
+                {
+                    self.push(
+                        Diagnostic::new(
+                            w.loc,
+                            format!(
+                                "wire name `{}` of field `{}` is an envelope member",
+                                w.value, f.name.value
+                            ),
+                        )
+                        .with_help(format!(
+                            "{} are members of the envelope object the top-level fields live in; choose another wire name",
+                            list(&beside)
+                        )),
+                    );
+                }
+            }
+        }
+        for placement in [Placement::TopLevel, Placement::Context] {
+            let fields: Vec<(&Spanned<String>, bool, String)> = draft
+                .fields
+                .iter()
+                .filter(|f| f.placement.as_ref().is_some_and(|p| p.value == placement))
+                .map(|f| {
+                    (
+                        f.wire(),
+                        f.wire.is_some(),
+                        format!("field `{}`", f.name.value),
+                    )
+                })
+                .collect();
+            self.unique_wires(&fields, &format!("fields `in: {}`", placement.as_str()));
+        }
+        for t in &draft.types {
+            if let Some(members) = &t.members {
+                let members: Vec<_> = members
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.wire(),
+                            m.wire.is_some(),
+                            format!("member `{}`", m.name.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&members, &format!("the members of type `{}`", t.name.value));
+            }
+            if let Some(values) = &t.values {
+                let values: Vec<_> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let wire = t.wires.get(i).and_then(Option::as_ref);
+                        (
+                            wire.unwrap_or(v),
+                            wire.is_some(),
+                            format!("value `{}`", v.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&values, &format!("the values of enum `{}`", t.name.value));
+            }
+        }
+        let codes: Vec<_> = draft
+            .codes
+            .iter()
+            .map(|c| {
+                (
+                    c.wire(),
+                    c.wire.is_some(),
+                    format!("code `{}`", c.name.value),
+                )
+            })
+            .collect();
+        self.unique_wires(&codes, "the codes");
+    }
+
+    /// `pattern:` and `format:` constrain strings only.
+    fn string_constraints(&mut self, draft: &Draft) {
+        let mut owners: Vec<ConstrainedOwner<'_>> = Vec::new();
+        for f in &draft.fields {
+            owners.push((
+                format!("field `{}`", f.name.value),
+                f.ty.as_ref(),
+                [f.pattern.as_ref(), f.format.as_ref()],
+            ));
+        }
+        for t in &draft.types {
+            for m in t.members.iter().flatten() {
+                owners.push((
+                    format!("member `{}` of type `{}`", m.name.value, t.name.value),
+                    m.ty.as_ref(),
+                    [m.pattern.as_ref(), m.format.as_ref()],
+                ));
+            }
+        }
+        for (owner, ty, constraints) in owners {
+            let Some(ty) = ty.and_then(|t| draft.resolve(&t.value).ok()) else {
+                continue;
+            };
+            if ty == FieldType::String {
+                continue;
+            }
+            for (key, c) in ["pattern", "format"].into_iter().zip(constraints) {
+                if let Some(c) = c {
+                    self.push(
+                        Diagnostic::new(
+                            c.loc,
+                            format!("`{key}` of {owner} needs type `string`, not `{ty}`"),
+                        )
+                        .with_help(format!(
+                            "`{key}` constrains a string; drop it or change the type"
+                        )),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reports each wire name of `items` (name, written as `wire:`, owner)
+    /// that an earlier item already uses; identifiers clashing with
+    /// identifiers are duplicates, reported elsewhere.
+    fn unique_wires(&mut self, items: &[(&Spanned<String>, bool, String)], scope: &str) {
+        for (i, (wire, explicit, owner)) in items.iter().enumerate() {
+            let Some((first, _, first_owner)) = items[..i]
+                .iter()
+                .find(|(w, e, _)| w.value == wire.value && (*e || *explicit))
+            else {
+                continue;
+            };
+            self.push(
+                Diagnostic::new(
+                    wire.loc,
+                    format!(
+                        "wire name `{}` of {owner} is already used by {first_owner}",
+                        wire.value
+                    ),
+                )
+                .with_label("second use")
+                .with_related(first.loc, "first use")
+                .with_help(format!(
+                    "{scope} need distinct names on the wire; change one `wire:`"
+                )),
+            );
         }
     }
 
@@ -1092,6 +1269,45 @@ impl Validator<'_> {
                     self.push(mismatch("a non-negative integer", help));
                 }
             },
+            FieldType::Int32 | FieldType::Int64 => {
+                let (low, high) = if *ty == FieldType::Int32 {
+                    (i128::from(i32::MIN), i128::from(i32::MAX))
+                } else {
+                    (i128::from(i64::MIN), i128::from(i64::MAX))
+                };
+                match scalar {
+                    Some(ScalarType::Int(n)) if n < low || n > high => self.push(
+                        Diagnostic::new(node.loc, format!("{subject} is out of range: {n}"))
+                            .with_label(format!("not in [{low}, {high}]"))
+                            .with_help(format!("{declared}; write an integer in [{low}, {high}]")),
+                    ),
+                    Some(ScalarType::Int(_)) => {}
+                    _ => self.push(mismatch("an integer", declared)),
+                }
+            }
+            FieldType::Float => {
+                if !matches!(scalar, Some(ScalarType::Int(_) | ScalarType::Float)) {
+                    self.push(mismatch("a number", declared));
+                }
+            }
+            FieldType::Map(value) => {
+                let NodeKind::Map(entries) = &node.kind else {
+                    self.push(mismatch(
+                        "a mapping",
+                        format!("{declared}; write `{{ key: value }}`"),
+                    ));
+                    return;
+                };
+                for (k, v) in entries {
+                    let key = k.as_scalar().unwrap_or_default();
+                    let inner = if path.is_empty() {
+                        key.to_string()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    self.example(draft, v, value, what, &inner);
+                }
+            }
             FieldType::Boolean => {
                 if !matches!(scalar, Some(ScalarType::Bool(_))) {
                     self.push(mismatch("`true` or `false`", declared));
@@ -1220,6 +1436,9 @@ impl Validator<'_> {
                         );
                         continue;
                     };
+                    if m.nullable && v.scalar_type() == Some(ScalarType::Null) {
+                        continue;
+                    }
                     if let Some(mty) = m.ty.as_ref().and_then(|s| draft.resolve(&s.value).ok()) {
                         self.example(draft, v, &mty, what, &inner);
                     }
@@ -1250,6 +1469,13 @@ impl Validator<'_> {
     }
 }
 
+/// Who carries a `pattern`/`format`, its type as written, and the two.
+type ConstrainedOwner<'a> = (
+    String,
+    Option<&'a Spanned<String>>,
+    [Option<&'a Spanned<String>>; 2],
+);
+
 fn reused(at: Loc, n: i64, removed: &str, removed_loc: Loc) -> Diagnostic {
     Diagnostic::new(
         at,
@@ -1266,6 +1492,8 @@ fn reused(at: Loc, n: i64, removed: &str, removed_loc: Loc) -> Diagnostic {
 fn describe_type(ty: &FieldType) -> &'static str {
     match ty {
         FieldType::String | FieldType::Integer => "a scalar",
+        FieldType::Int32 | FieldType::Int64 | FieldType::Float => "a number",
+        FieldType::Map(_) => "a map",
         FieldType::Boolean => "a boolean",
         FieldType::Enum(..) => "an enum",
         FieldType::ErrorCode => "an error code",

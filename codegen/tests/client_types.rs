@@ -531,3 +531,91 @@ fn the_typescript_module_narrows_and_runs_with_node() {
         );
     }
 }
+
+/// The artifacts of `codegen/tests/fixtures/constructs.yaml` (the constructs
+/// of issue #24 §2 and §3: names on the wire, ...) with splice's envelope:
+/// every example envelope validates against its schema and its strict
+/// schema, and clients that read the constructs (`client-types/constructs.ts`,
+/// `constructs.py`) pass `tsc --strict` and `mypy --strict`; the Python one
+/// then reads each example envelope.
+#[test]
+fn the_constructs_fixture_reaches_every_client_artifact() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let spec = splice_codegen::load_path(&fixture.join("constructs.yaml"))
+        .unwrap_or_else(|d| panic!("constructs.yaml does not load:\n{}", d.render()));
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in splice_codegen::generate::artifacts(&spec) {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let open = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&spec))
+        .expect("the schema compiles");
+    let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the strict schema compiles");
+    let mut examples = Vec::new();
+    for code in spec.emitted_codes() {
+        let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
+        for (which, v) in [("schema", &open), ("strict schema", &strict)] {
+            let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();
+            assert!(
+                errors.is_empty(),
+                "the example of {} fails its {which}: {errors:?}\n{env:#}",
+                code.name.value
+            );
+        }
+        let path = dir.path().join(format!("{}.json", code.name.value));
+        std::fs::write(&path, env.to_string()).unwrap();
+        examples.push(path);
+    }
+    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/client-types");
+
+    if let Some(tsc_bin) = require_tsc() {
+        std::fs::copy(
+            client.join("constructs.ts"),
+            dir.path().join("constructs.ts"),
+        )
+        .unwrap();
+        let (out, text) = tsc(&tsc_bin, dir.path(), &["constructs.ts"]);
+        assert!(
+            out.status.success(),
+            "tsc --strict rejects constructs.ts or its declarations:\n{text}\n{}",
+            std::fs::read_to_string(dir.path().join("schema/error-envelope.d.ts")).unwrap()
+        );
+    }
+    if let Some(mypy_bin) = require_mypy() {
+        std::fs::copy(
+            client.join("constructs.py"),
+            dir.path().join("constructs.py"),
+        )
+        .unwrap();
+        let schema_dir = dir.path().join("schema");
+        let cache = dir.path().join(".mypy_cache");
+        let (out, text) = mypy_in(
+            &mypy_bin,
+            &cache,
+            dir.path(),
+            &schema_dir,
+            &["constructs.py", "schema/error_envelope.py"],
+        );
+        assert!(
+            out.status.success(),
+            "mypy --strict rejects constructs.py or its module:\n{text}\n{}",
+            std::fs::read_to_string(schema_dir.join("error_envelope.py")).unwrap()
+        );
+        let python = mypy_bin.with_file_name("python3");
+        let (out, text) = run(Command::new(&python)
+            .arg("constructs.py")
+            .args(&examples)
+            .env("PYTHONPATH", &schema_dir)
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .current_dir(dir.path()));
+        assert!(out.status.success(), "constructs.py failed:\n{text}");
+        assert!(
+            text.contains(
+                "2s type.googleapis.com/google.rpc.ErrorInfo RATE_LIMITED k -3 None 0.5 pubsub.googleapis.com -1"
+            ),
+            "{text}"
+        );
+    }
+}

@@ -39,6 +39,7 @@ fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) 
         lifecycle: Lifecycle::Active,
         sent_as: None,
         examples: Vec::new(),
+        wire: None,
     }
 }
 

@@ -1,0 +1,39 @@
+"""A client of the artifacts of codegen/tests/fixtures/constructs.yaml.
+
+Names on the wire that are not identifiers are keys of functional
+TypedDicts, a code's wire name narrows the union, enum values keep their
+wire spelling. Run after mypy: prints what it read of an example envelope.
+"""
+
+import json
+import sys
+import typing
+
+from error_envelope import CODES, AnyErrorEnvelope, Reason, ThrottledEnvelope, is_listed
+
+
+def describe(env: AnyErrorEnvelope) -> str:
+    if not is_listed(env):
+        return "unlisted " + env["error_code"]
+    if env["error_code"] == "ThrottlingException":
+        typing.assert_type(env, ThrottledEnvelope)
+        detail = env["error-details"][0]
+        reason: Reason = detail["reason"]
+        count: int = detail["count"]
+        total: int | None = detail["total"]
+        ratio: float | None = detail.get("ratio")
+        metadata: dict[str, str] = detail["metadata"]
+        quotas: dict[str, int] = env["context"].get("quotas", {})
+        return (
+            f"{env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
+            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']}"
+        )
+    return env["message"]
+
+
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        with open(path, encoding="utf-8") as f:
+            env = json.load(f)
+        assert env["error_code"] in CODES
+        print(describe(env))

@@ -1,0 +1,45 @@
+// The constructs of issue #24 §2 and §3 (codegen/tests/fixtures/constructs.yaml)
+// expand to code that compiles, serializes with the names on the wire and
+// reads them back.
+
+#![deny(warnings)]
+
+splice_macros::taxonomy!("../../../../codegen/tests/fixtures/constructs.yaml");
+
+fn main() {
+    let envelope = ErrorEnvelope::throttled(
+        "2s",
+        vec![Detail {
+            type_url: "type.googleapis.com/google.rpc.ErrorInfo".into(),
+            reason: Reason::RateLimited,
+            kind: Some("k".into()),
+            count: -3,
+            total: None,
+            ratio: Some(0.5),
+            metadata: [("service".to_owned(), "pubsub.googleapis.com".to_owned())].into(),
+            link: None,
+        }],
+    )
+    .reason(Reason::ApiDisabled)
+    .quotas([("requests".to_owned(), -1_i64)].into())
+    .build();
+    assert_eq!(envelope.message, "throttled; retry after 2s");
+    assert_eq!(envelope.recovery_hints.len(), 2);
+    let json = serde_json::to_value(&envelope).unwrap();
+    assert_eq!(json["error_code"], "ThrottlingException");
+    assert_eq!(json["context"]["retryDelay"], "2s");
+    assert_eq!(json["context"]["reason"], "API_DISABLED");
+    let detail = &json["error-details"][0];
+    assert_eq!(detail["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    assert_eq!(detail["reason"], "RATE_LIMITED");
+    assert_eq!(detail["type"], "k");
+    assert_eq!(detail["count"], -3);
+    assert!(detail["total"].is_null(), "a required nullable member is sent as null");
+    assert_eq!(detail["ratio"], 0.5);
+    assert_eq!(detail["metadata"]["service"], "pubsub.googleapis.com");
+    assert_eq!(json["context"]["quotas"]["requests"], -1);
+    let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
+    assert_eq!(back, envelope);
+    assert_eq!("ThrottlingException".parse::<ErrorCode>(), Ok(ErrorCode::Throttled));
+    assert_eq!(ErrorCode::Throttled.as_str(), "ThrottlingException");
+}
