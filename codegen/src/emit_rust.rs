@@ -290,28 +290,32 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     });
     let messages = codes.iter().map(|c| c.message.value.as_str());
     let explanations = codes.iter().map(|c| c.explanation.value.as_str());
-    // Codes with the same field list share one constant: a large taxonomy
-    // repeats a few lists over many codes, and the table then costs one
-    // name per code instead of all of the code's field names.
-    let mut lists: Vec<Vec<&str>> = Vec::new();
-    let mut index = std::collections::HashMap::new();
-    let fields: Vec<Ident> = codes
+    // One flat table of names: codes with the same field list share one
+    // run of it, and each code is a (start, len) pair, so a large
+    // taxonomy costs one pair per code instead of all of its field names.
+    let mut field_names: Vec<&str> = Vec::new();
+    let mut runs = std::collections::HashMap::new();
+    let spans: Vec<TokenStream> = codes
         .iter()
         .map(|c| {
-            let names: Vec<&str> = spec
+            let list: Vec<&str> = spec
                 .required_fields(c)
                 .into_iter()
                 .chain(spec.optional_fields(c))
                 .map(|f| f.name())
                 .collect();
-            let i = *index.entry(names.clone()).or_insert_with(|| {
-                lists.push(names);
-                lists.len() - 1
+            let len = list.len();
+            let start = *runs.entry(list.clone()).or_insert_with(|| {
+                field_names.extend(list);
+                field_names.len() - len
             });
-            format_ident!("FIELDS_{i}")
+            let (start, len) = (
+                Literal::usize_unsuffixed(start),
+                Literal::usize_unsuffixed(len),
+            );
+            quote!((#start, #len))
         })
         .collect();
-    let list_names = (0..lists.len()).map(|i| format_ident!("FIELDS_{i}"));
     let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
 
     quote! {
@@ -408,9 +412,10 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             /// top level or inside `context`): its required fields, then
             /// its optional ones. Every other declared field is absent.
             pub const fn fields(self) -> &'static [&'static str] {
-                #(const #list_names: &[&str] = &[#(#lists),*];)*
-                const TABLE: &[&[&str]] = &[#(#fields),*];
-                TABLE[self as usize]
+                const NAMES: &[&str] = &[#(#field_names),*];
+                const SPANS: &[(usize, usize)] = &[#(#spans),*];
+                let (start, len) = SPANS[self as usize];
+                NAMES.split_at(start).1.split_at(len).0
             }
 
             /// Whether envelopes of this code may carry the context field
@@ -943,7 +948,7 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
 /// How many fields one tuple of [`emit_builders`]'s permission table holds;
 /// the table of a taxonomy with more settable fields is a tuple of such
 /// tuples, so each field's impl names at most `chunks + CHUNK` parameters.
-const CHUNK: usize = 32;
+const CHUNK: usize = 8;
 
 /// The builders: one generic `builder::EnvelopeBuilder<C>` whose type
 /// parameter is an uninhabited type per code (`builder::code::MATCH_NOT_FOUND`),
@@ -971,17 +976,22 @@ fn emit_builders(spec: &Spec) -> TokenStream {
     let chunks = settable.len().div_ceil(CHUNK);
     // `(a, b,)` (always a trailing comma: a one-element tuple needs it).
     let tuple = |elems: Vec<TokenStream>| quote!((#(#elems,)*));
-    let table = |mut bit: Box<dyn FnMut(usize) -> TokenStream + '_>| {
+    // A code's `Fields`: `Y` where `carries(i)`, `N` elsewhere; with more
+    // than one chunk, a chunk without a field of the code is one `N` (the
+    // field impls want a tuple there, so it matches none of them).
+    let table = |carries: &dyn Fn(usize) -> bool| {
+        let bit = |i: usize| if carries(i) { quote!(Y) } else { quote!(N) };
         if chunks <= 1 {
-            return tuple((0..settable.len()).map(&mut bit).collect());
+            return tuple((0..settable.len()).map(bit).collect());
         }
         let parts = (0..chunks)
             .map(|k| {
-                tuple(
-                    (k * CHUNK..settable.len().min((k + 1) * CHUNK))
-                        .map(&mut bit)
-                        .collect(),
-                )
+                let range = k * CHUNK..settable.len().min((k + 1) * CHUNK);
+                if range.clone().any(carries) {
+                    tuple(range.map(bit).collect())
+                } else {
+                    quote!(N)
+                }
             })
             .collect();
         tuple(parts)
@@ -1110,13 +1120,7 @@ fn emit_builders(spec: &Spec) -> TokenStream {
             "The code `{}` (the type parameter of its builder).",
             code.name.value
         );
-        let fields = table(Box::new(|i| {
-            if optional.iter().any(|o| o.name() == settable[i].name()) {
-                quote!(Y)
-            } else {
-                quote!(N)
-            }
-        }));
+        let fields = table(&|i| optional.iter().any(|o| o.name() == settable[i].name()));
         (
             quote! {
                 #[doc = #doc]
