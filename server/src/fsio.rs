@@ -37,6 +37,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -454,6 +455,22 @@ fn read_limited(file: &File, hint: u64, max: u64) -> io::Result<Result<Vec<u8>, 
 /// The device and inode of a file, which identify it across renames.
 pub(crate) fn file_id(metadata: &Metadata) -> (u64, u64) {
     (metadata.dev(), metadata.ino())
+}
+
+/// Takes a `flock` on `file` (retried when a signal interrupts it). Used by the per-file
+/// locks, the journal's lock (a journal whose lock can be taken belongs to no
+/// live process) and the undo store's segments.
+pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
+    loop {
+        // SAFETY: the fd is owned by `file`, open for the duration of the call.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
 }
 
 #[cfg(test)]

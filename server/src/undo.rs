@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! undo/
-//!   019a2b3c4d5e-00001f2a-00000003   one file per transaction, named by its id:
+//!   log-019a2b3c4d5e-00001f2a-0000   a segment: each transaction appended as
 //!                                    a line of JSON (id, time, tool, and per
 //!                                    path: operation, the SHA-256, length and
 //!                                    mode of its content before, or "absent",
@@ -17,9 +17,11 @@
 //!                                    then each content before, back to back
 //! ```
 //!
-//! (A store written by an earlier splice holds one directory per
-//! transaction instead, `record.json` plus `before-<i>` files: still read,
-//! listed and pruned, never written.)
+//! How segments are written, rotated, read by other processes and removed
+//! is [`log`]'s. (A store written by an earlier splice holds one file per
+//! transaction, named by its id, with the same line and contents, or one
+//! directory per transaction, `record.json` plus `before-<i>` files: still
+//! read, listed and pruned, never written.)
 //!
 //! **Durability.** The store is not `fsync`ed: recording costs a few page
 //! cache writes per committed call, not more disk flushes (which doubled
@@ -30,11 +32,11 @@
 //! wrong bytes. The user's files themselves are committed through the
 //! fsynced journal as always, undos included.
 //!
-//! A transaction is written under a temporary name (`.tmp-<id>`) and
-//! renamed into place, so a reader sees all of it or nothing; a crash
-//! leaves at most a `.tmp-*` file, removed when the store is next opened.
-//! Each content is checked against its recorded SHA-256 when read back, so
-//! a damaged store refuses an undo instead of writing damaged bytes.
+//! A reader takes a record only once its line and contents are all in its
+//! segment, so it sees all of a transaction or nothing; a crash leaves at
+//! most a torn record at a segment's end, never read. Each content is
+//! checked against its recorded SHA-256 when read back, so a damaged store
+//! refuses an undo instead of writing damaged bytes.
 //!
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
@@ -51,9 +53,9 @@
 //!   returns at once with that id. The thread waits until the call's
 //!   answer is written to the client ([`crate::answer_gate`], at most
 //!   2 ms), so that it competes with neither the answer nor its commit,
-//!   then hashes the contents, writes `.tmp-<id>` with one `writev` and
-//!   renames it into place. A failed commit drops its `Pending`: nothing
-//!   was written.
+//!   then hashes the contents and appends the record to its segment with
+//!   one `writev`. A failed commit drops its `Pending`: nothing was
+//!   written.
 //! - Readers wait for it: [`UndoStore::get`] and [`UndoStore::list`] first
 //!   let the thread finish what is queued, so an `undo` of an answered id
 //!   finds its record, and the server flushes the queue before it exits
@@ -64,28 +66,20 @@
 //!   its answer, until the store takes a write again, so those answers
 //!   say "not recorded" themselves.
 //! - What this gives up: a kill in the moment between the answer's write
-//!   and the rename (a fraction of a millisecond) loses that record (its `undo` answers
+//!   and the append (a fraction of a millisecond) loses that record (its `undo` answers
 //!   `TRANSACTION_NOT_FOUND`), exactly what a power loss can already do to
 //!   the unsynced store. It never makes an undo write wrong bytes.
-//! - At its bounds (after its first hundred calls, by default) the store
-//!   writes the newest record into the oldest one's file, renamed to the
-//!   temporary name first (that rename is the oldest record's prune):
-//!   no file is created or removed per call. On ext4 without a journal
-//!   (this project's machines) each creation skips past every recently
-//!   freed inode and each removal discards blocks, which made recording
-//!   cost more the longer a server ran.
-//! - The same thread then drops the oldest transactions. It weighs them by
-//!   a size index kept in memory, reconciled with a listing of the
-//!   directory at most once a second ([`LIST_EVERY`]; it reads only the
-//!   first line of records this process has not seen: another server's, or
-//!   from before a restart). A kill in the
-//!   middle of a prune leaves a store over its bounds by a transaction or
-//!   so, which the next prune drops; it never touches the transaction just
-//!   recorded, nor anything newer.
-//!
-//! One file rather than a directory of files per transaction: a creation
-//! and a rename instead of a directory, a file per content and a rename
-//! (and one removal instead of several when pruned).
+//! - The same thread then drops the oldest transactions from its index
+//!   (the bounds are a window over the newest records, see [`log`]),
+//!   reconciled with the directory at most once a second ([`LIST_EVERY`];
+//!   it reads only what other processes appended since: another server's
+//!   records, or those from before a restart), and removes a segment once
+//!   all its records are dropped. Nothing is created, renamed or removed
+//!   per call: on ext4 without a journal (this project's machines) each
+//!   creation skips past every recently freed inode and each removal
+//!   discards blocks, which is what a file per transaction cost. A kill in
+//!   the middle of a prune leaves a segment for the next prune; it never
+//!   touches the transaction just recorded, nor anything newer.
 //!
 //! The content before is written as a copy rather than kept by hard-linking
 //! the replaced inode: a link would save the page-cache write of the bytes
@@ -125,6 +119,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::fsio::sha256_hex;
 use crate::state_dir::check_private;
+
+mod log;
 
 /// Default bound on the number of stored transactions.
 pub const DEFAULT_MAX_TRANSACTIONS: usize = 100;
@@ -311,7 +307,7 @@ pub enum Recorded {
 
 /// The first line of a transaction's file (and, in the older layout,
 /// `record.json`): the transaction without its content.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct RecordFile {
     format: u32,
     id: TransactionId,
@@ -340,7 +336,7 @@ impl RecordFile {
             });
         }
         Some(RecordFile {
-            format: FORMAT,
+            format: log::FORMAT_LOG,
             id: tx.id.clone(),
             time_unix_ms: tx.time_unix_ms,
             tool: tx.tool.clone(),
@@ -358,7 +354,7 @@ impl RecordFile {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PathEntry {
     path: String,
     operation: Operation,
@@ -368,14 +364,14 @@ struct PathEntry {
     after_sha256: Option<String>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct BlobEntry {
     sha256: String,
     len: u64,
     mode: u32,
 }
 
-/// One file per transaction (see the module docs).
+/// One file per transaction: an earlier splice's layout, read, never written.
 const FORMAT: u32 = 2;
 /// One directory per transaction: read, never written.
 const FORMAT_DIR: u32 = 1;
@@ -400,13 +396,12 @@ pub struct UndoStore {
 struct Shared {
     dir: PathBuf,
     limits: UndoLimits,
-    /// Bytes of stored content per transaction, as last seen in the
-    /// directory: what pruning weighs, kept so that recording one call does
-    /// not read back every other record (that was most of recording's cost).
-    /// Reconciled with a listing of the directory at most once per
-    /// [`LIST_EVERY`], so transactions another server process recorded or
-    /// removed are seen.
-    sizes: Mutex<BTreeMap<TransactionId, u64>>,
+    /// Every record the store knows, where it is and its size: what
+    /// pruning weighs and readers look up, kept so that recording one call
+    /// does not read back every other record. Reconciled with the directory
+    /// at most once per [`LIST_EVERY`] by a prune, and by every listing, so
+    /// transactions another server process recorded or dropped are seen.
+    index: Mutex<log::Index>,
     /// Transactions whose write after the answer failed, with why: an
     /// `undo` of one is told so rather than "not found".
     failed: Mutex<BTreeMap<TransactionId, FailedWrite>>,
@@ -507,7 +502,7 @@ impl UndoStore {
             shared: Arc::new(Shared {
                 dir: dir.clone(),
                 limits,
-                sizes: Mutex::default(),
+                index: Mutex::default(),
                 failed: Mutex::default(),
                 broken: std::sync::atomic::AtomicBool::new(false),
                 work: Mutex::default(),
@@ -569,8 +564,27 @@ impl UndoStore {
         if let Some(failed) = self.shared.failed().get(id) {
             return Err(failed.error(id));
         }
-        let path = self.dir.join(id.as_str());
-        let (record, contents) = match read_transaction(&path) {
+        let Some(entry) = self.shared.lookup(id)? else {
+            return Ok(None);
+        };
+        let (path, read) = match &entry.source {
+            log::Source::File => {
+                let path = self.dir.join(id.as_str());
+                let read = read_transaction(&path);
+                (path, read)
+            }
+            log::Source::Log {
+                segment,
+                offset,
+                header_len,
+                ..
+            } => {
+                let path = self.dir.join(&**segment);
+                let read = log::read(&path, *offset, *header_len);
+                (path, read)
+            }
+        };
+        let (record, contents) = match read {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             other => other?,
         };
@@ -620,33 +634,30 @@ impl UndoStore {
     /// Unreadable entries are left out (and logged).
     pub fn list(&self, limit: usize) -> io::Result<Vec<Summary>> {
         self.settle();
-        let mut ids = self.ids()?;
-        ids.reverse();
+        let entries: Vec<(TransactionId, log::Entry)> = {
+            let mut index = self.shared.index();
+            self.shared.reconcile(&mut index)?;
+            index
+                .entries
+                .iter()
+                .rev()
+                .take(limit)
+                .map(|(id, e)| (id.clone(), e.clone()))
+                .collect()
+        };
         let mut out = Vec::new();
-        for id in ids {
-            if out.len() == limit {
-                break;
-            }
-            match read_record(&self.dir.join(id.as_str())) {
-                Ok(record) => out.push(summary(record)),
-                Err(e) => tracing::warn!(transaction = %id, error = %e, "unreadable undo record"),
+        for (id, entry) in entries {
+            match entry.source {
+                log::Source::Log { record, .. } => out.push(summary((*record).clone())),
+                log::Source::File => match read_record(&self.dir.join(id.as_str())) {
+                    Ok(record) => out.push(summary(record)),
+                    Err(e) => {
+                        tracing::warn!(transaction = %id, error = %e, "unreadable undo record")
+                    }
+                },
             }
         }
         Ok(out)
-    }
-
-    /// Forgets `id` (after it was undone, or on request). Not an error if it
-    /// is already gone.
-    pub fn remove(&self, id: &TransactionId) -> io::Result<()> {
-        self.shared.remove(id)?;
-        self.shared.sizes().remove(id);
-        self.shared.failed().remove(id);
-        Ok(())
-    }
-
-    /// Stored transaction ids, oldest first.
-    fn ids(&self) -> io::Result<Vec<TransactionId>> {
-        self.shared.ids()
     }
 
     /// Waits until the store's thread has written and pruned everything
@@ -672,6 +683,7 @@ impl Drop for UndoStore {
     /// queued records reach the directory first.
     fn drop(&mut self) {
         self.settle();
+        self.shared.close();
     }
 }
 
@@ -727,10 +739,10 @@ impl Pending<'_> {
 }
 
 impl Shared {
-    /// The size index, even if a panicking thread poisoned its lock (it
-    /// only caches what the directory says).
-    fn sizes(&self) -> MutexGuard<'_, BTreeMap<TransactionId, u64>> {
-        self.sizes.lock().unwrap_or_else(|e| e.into_inner())
+    /// The index, even if a panicking thread poisoned its lock (it only
+    /// caches what the directory says).
+    fn index(&self) -> MutexGuard<'_, log::Index> {
+        self.index.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn work(&self) -> MutexGuard<'_, Work> {
@@ -741,22 +753,18 @@ impl Shared {
         self.failed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Writes `tx` and puts it in place, then prunes (on the store's
+    /// Appends `tx` to the store's segment, then prunes (on the store's
     /// thread, or right here if there is none). A failure is remembered
     /// for [`UndoStore::get`] and makes the next calls record before they
     /// answer; a success clears that.
     fn store(self: &Arc<Self>, tx: &Transaction) -> io::Result<()> {
-        let placed = self
-            .write(tx)
-            .and_then(|()| fs::rename(self.tmp_path(&tx.id), self.dir.join(tx.id.as_str())));
+        let placed = self.write(tx);
         match &placed {
             Ok(()) => {
                 self.broken.store(false, Ordering::Relaxed);
-                self.sizes().insert(tx.id.clone(), tx.stored_bytes());
                 self.request_prune(&tx.id);
             }
             Err(e) => {
-                let _ = fs::remove_file(self.tmp_path(&tx.id));
                 tracing::warn!(transaction = %tx.id, error = %e, "a committed call could not be recorded for undo");
                 self.broken.store(true, Ordering::Relaxed);
                 let mut failed = self.failed();
@@ -852,89 +860,56 @@ impl Shared {
         }
     }
 
-    fn tmp_path(&self, id: &TransactionId) -> PathBuf {
-        self.dir.join(format!("{TMP_PREFIX}{id}"))
-    }
-
-    /// Writes `tx` under its temporary name: its record on one line, then
-    /// its contents. Not fsynced (see "Durability").
+    /// Appends `tx` to the store's segment ([`log`]): its record on one
+    /// line, then its contents. Not fsynced (see "Durability").
     fn write(&self, tx: &Transaction) -> io::Result<()> {
         let record = RecordFile::of(tx).ok_or_else(|| {
             io::Error::new(io::ErrorKind::InvalidInput, "a path is not valid UTF-8")
         })?;
         let mut header = serde_json::to_vec(&record).map_err(io::Error::other)?;
         header.push(b'\n');
-        let tmp = self.tmp_path(&tx.id);
-        let mut parts: Vec<io::IoSlice<'_>> = std::iter::once(&header[..])
-            .chain(
-                tx.paths
-                    .iter()
-                    .filter_map(|p| Some(&p.before.as_ref()?.0[..])),
-            )
-            .map(io::IoSlice::new)
+        let contents: Vec<&[u8]> = tx
+            .paths
+            .iter()
+            .filter_map(|p| Some(&p.before.as_ref()?.0[..]))
             .collect();
-        let len: u64 = parts.iter().map(|p| p.len() as u64).sum();
-        let written = match self.recycle(tx, &tmp) {
-            // The old record's bytes are overwritten, then cut to length
-            // (not when it is that long already: the usual case, where one
-            // file's record replaces another's of the same size).
-            true => fs::OpenOptions::new()
-                .write(true)
-                .open(&tmp)
-                .and_then(|mut file| {
-                    let was = file.metadata()?.len();
-                    write_all_vectored(&mut file, &mut parts)?;
-                    if was > len { file.set_len(len) } else { Ok(()) }
-                }),
-            false => File::create_new(&tmp)
-                .and_then(|mut file| write_all_vectored(&mut file, &mut parts)),
-        };
-        if written.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        written
+        self.index()
+            .append(&self.dir, self.limits, record, &header, &contents)
     }
 
-    /// When keeping `tx` will put the store over its bounds: renames the
-    /// oldest record's file to `tmp`, to be overwritten with `tx` (that
-    /// rename is the oldest record's prune). True if it did.
-    ///
-    /// Why: a file created and another removed per call is what recording
-    /// cost on ext4 without a journal, where every inode allocation skips
-    /// past the recently freed ones and each removal frees (and discards)
-    /// blocks. At the bounds, which a working store reaches after its first
-    /// hundred calls, recording reuses one file per call instead.
-    fn recycle(&self, tx: &Transaction, tmp: &Path) -> bool {
-        let oldest = {
-            let mut sizes = self.sizes();
-            let count = sizes.len() + 1;
-            let total = sizes.values().sum::<u64>() + tx.stored_bytes();
-            if count <= self.limits.max_transactions && total <= self.limits.max_bytes {
-                return false;
-            }
-            match sizes.first_key_value() {
-                Some((oldest, _)) if *oldest < tx.id => {
-                    let oldest = oldest.clone();
-                    sizes.remove(&oldest);
-                    oldest
+    /// The index's entry for `id`, after reading the directory again
+    /// (another server process may have recorded it, or recorded newer
+    /// ones that put it outside the bounds): an undo is rare, and must see
+    /// what `list_transactions` shows.
+    fn lookup(&self, id: &TransactionId) -> io::Result<Option<log::Entry>> {
+        let mut index = self.index();
+        self.reconcile(&mut index)?;
+        Ok(index.entries.get(id).cloned())
+    }
+
+    /// Reads the directory into the index and drops what is outside the
+    /// bounds (never the newest): what a reader sees.
+    fn reconcile(&self, index: &mut log::Index) -> io::Result<()> {
+        index.refresh(&self.dir)?;
+        *self.listed_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        if let Some(newest) = index.entries.keys().next_back().cloned() {
+            let files = index.drop_outside(self.limits, &newest);
+            self.remove_files(files);
+        }
+        Ok(())
+    }
+
+    /// Removes the records of an earlier splice's layout that the bounds
+    /// dropped; a failure only leaves them for the next listing.
+    fn remove_files(&self, ids: Vec<TransactionId>) {
+        for id in ids {
+            match remove_entry(&self.dir.join(id.as_str())) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    // Listed again (and weighed again) by the next prune.
+                    tracing::debug!(transaction = %id, error = %e, "could not drop an undo record");
                 }
-                _ => return false,
+                _ => {}
             }
-        };
-        let path = self.dir.join(oldest.as_str());
-        // Only a file of this layout (a directory of the older one, or
-        // anything else, is left to the prune).
-        match fs::symlink_metadata(&path) {
-            Ok(meta) if meta.file_type().is_file() => fs::rename(&path, tmp).is_ok(),
-            _ => false,
-        }
-    }
-
-    /// Removes the transaction `id`; not an error if it is already gone.
-    fn remove(&self, id: &TransactionId) -> io::Result<()> {
-        match remove_entry(&self.dir.join(id.as_str())) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
         }
     }
 
@@ -950,81 +925,31 @@ impl Shared {
         true
     }
 
-    /// Stored transaction ids, oldest first.
-    fn ids(&self) -> io::Result<Vec<TransactionId>> {
-        let mut ids: Vec<TransactionId> = fs::read_dir(&self.dir)?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| TransactionId::parse(e.file_name().to_str()?))
-            .collect();
-        ids.sort();
-        Ok(ids)
+    /// Drops the oldest transactions (never `keep`) until the bounds hold,
+    /// and removes the segments left with no record. Best effort: a failure
+    /// only leaves the store larger.
+    ///
+    /// It weighs the index; at most once per [`LIST_EVERY`] it first
+    /// reconciles the index with the directory (records another server
+    /// process appended or dropped, and segments whose writer is gone).
+    /// Between listings the store can exceed its bounds by what other
+    /// servers recorded meanwhile, until the next listing.
+    fn prune(&self, keep: &TransactionId) {
+        let listing = self.listing_due();
+        let mut index = self.index();
+        if listing && let Err(e) = index.refresh(&self.dir) {
+            tracing::debug!(error = %e, "could not list the undo store");
+        }
+        let files = index.drop_outside(self.limits, keep);
+        index.remove_dropped_segments(&self.dir, listing);
+        drop(index);
+        self.remove_files(files);
     }
 
-    /// Drops the oldest transactions (never `keep`) until the bounds hold.
-    /// Best effort: a failure only leaves the store larger.
-    ///
-    /// It weighs the size index; at most once per [`LIST_EVERY`] it first
-    /// reconciles the index with a listing of the directory, reading only
-    /// the records this process has not seen yet (another server's, or one
-    /// from before this start) for their size. Between listings the store
-    /// can exceed its bounds by what other servers recorded meanwhile,
-    /// until the next listing. The index is locked only to choose what goes,
-    /// not while it is removed, so recording never waits for a removal.
-    fn prune(&self, keep: &TransactionId) {
-        let listing = if self.listing_due() {
-            let Ok(ids) = self.ids() else { return };
-            Some(ids)
-        } else {
-            None
-        };
-        let victims = {
-            let mut sizes = self.sizes();
-            if let Some(ids) = listing {
-                let mut seen = BTreeMap::new();
-                for id in ids {
-                    let bytes = match sizes.remove(&id) {
-                        Some(bytes) => bytes,
-                        None => read_record(&self.dir.join(id.as_str()))
-                            .map(|r| r.stored_bytes())
-                            .unwrap_or(0),
-                    };
-                    seen.insert(id, bytes);
-                }
-                // Newer than the listing: recorded since (kept; the next
-                // prune lists them). Older ones it did not list are gone.
-                if let Some(newest) = seen.keys().next_back().cloned() {
-                    sizes.retain(|id, _| *id > newest);
-                }
-                seen.append(&mut sizes);
-                *sizes = seen;
-            }
-            let mut count = sizes.len();
-            let mut total: u64 = sizes.values().sum();
-            let mut victims = Vec::new();
-            for (id, bytes) in sizes.iter() {
-                if count <= self.limits.max_transactions && total <= self.limits.max_bytes {
-                    break;
-                }
-                // Never `keep` nor anything recorded after it: its
-                // answer may not have reached its client yet.
-                if id >= keep {
-                    break;
-                }
-                count -= 1;
-                total -= bytes;
-                victims.push(id.clone());
-            }
-            for id in &victims {
-                sizes.remove(id);
-            }
-            victims
-        };
-        for id in victims {
-            if let Err(e) = self.remove(&id) {
-                // Listed again (and weighed again) by the next prune.
-                tracing::debug!(transaction = %id, error = %e, "could not drop an undo record");
-            }
-        }
+    /// Closes this store's segment (unlocking it, so that the next server's
+    /// prunes may remove it once its records are dropped).
+    fn close(&self) {
+        self.index().close();
     }
 }
 
@@ -1236,6 +1161,25 @@ mod tests {
         UndoStore::open(dir.join("undo"), limits).unwrap()
     }
 
+    /// The segment files in the store `dir`, oldest first.
+    fn segments(dir: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("log-"))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn ids_of(s: &UndoStore) -> Vec<TransactionId> {
+        s.list(100)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.transaction_id)
+            .collect()
+    }
+
     #[test]
     fn a_transaction_reads_back_as_recorded_after_a_restart() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1279,9 +1223,6 @@ mod tests {
                 .collect::<Vec<_>>(),
             [Operation::Edit, Operation::Create, Operation::Delete]
         );
-        again.remove(&tx.id).unwrap();
-        assert_eq!(again.get(&tx.id).unwrap(), None);
-        again.remove(&tx.id).unwrap();
     }
 
     #[test]
@@ -1326,47 +1267,41 @@ mod tests {
     }
 
     #[test]
-    fn at_its_bounds_the_store_reuses_the_oldest_file_for_the_newest() {
-        use std::os::unix::fs::MetadataExt;
+    fn records_append_to_segments_that_go_once_all_their_records_are_dropped() {
         let tmp = tempfile::tempdir().unwrap();
-        let s = store(
-            tmp.path(),
-            UndoLimits {
-                max_transactions: 2,
-                max_bytes: 1000,
-            },
-        );
-        let big = Transaction::now("multi_edit", None, vec![edit("/r/a", &[b'x'; 300], b"1")]);
-        let small = Transaction::now("multi_edit", None, vec![edit("/r/b", b"s", b"2")]);
-        s.record(&big).unwrap();
-        s.record(&small).unwrap();
-        let inode = fs::metadata(s.dir().join(big.id.as_str())).unwrap().ino();
-        // A third, shorter than the file it reuses: the oldest goes, its
-        // inode holds the newest, cut to the newest's length.
-        let third = Transaction::now("multi_edit", None, vec![edit("/r/c", b"c", b"3")]);
-        s.record(&third).unwrap();
-        let ids: Vec<_> = s
-            .list(10)
-            .unwrap()
-            .into_iter()
-            .map(|t| t.transaction_id)
-            .collect();
-        assert_eq!(ids, [third.id.clone(), small.id.clone()]);
+        // A segment holds a quarter of the bounds: 2 records here.
+        let limits = UndoLimits {
+            max_transactions: 8,
+            max_bytes: 1000,
+        };
+        let s = store(tmp.path(), limits);
+        let mut ids = Vec::new();
+        for n in 0..12u8 {
+            let tx = Transaction::now("multi_edit", None, vec![edit("/r/a", &[n; 10], &[n])]);
+            s.record(&tx).unwrap();
+            ids.push(tx.id);
+        }
+        // Records 0-3 are dropped, and their two segments with them; the
+        // other four stay, no file per record.
         assert_eq!(
-            fs::metadata(s.dir().join(third.id.as_str())).unwrap().ino(),
-            inode
+            ids_of(&s),
+            ids[4..].iter().rev().cloned().collect::<Vec<_>>()
         );
-        assert_eq!(s.get(&third.id).unwrap().as_ref(), Some(&third));
-        assert_eq!(s.get(&big.id).unwrap(), None);
+        assert_eq!(segments(s.dir()).len(), 4);
+        assert_eq!(fs::read_dir(s.dir()).unwrap().count(), 4);
+        assert_eq!(s.get(&ids[3]).unwrap(), None);
+        assert!(s.get(&ids[4]).unwrap().is_some());
+        drop(s);
+        // Another server process, later, sees the same window.
+        let again = store(tmp.path(), limits);
         assert_eq!(
-            fs::read_dir(s.dir()).unwrap().count(),
-            2,
-            "no temporary file left"
+            ids_of(&again),
+            ids[4..].iter().rev().cloned().collect::<Vec<_>>()
         );
     }
 
     #[test]
-    fn pruning_weighs_what_another_server_recorded_and_removed() {
+    fn pruning_weighs_what_another_server_recorded_and_removes_only_abandoned_segments() {
         let tmp = tempfile::tempdir().unwrap();
         let limits = UndoLimits {
             max_transactions: 2,
@@ -1378,23 +1313,86 @@ mod tests {
         let (t1, t2, t3, t4) = (tx(1), tx(2), tx(3), tx(4));
         a.record(&t1).unwrap();
         a.record(&t2).unwrap();
-        // `b` never saw t1 or t2: it lists and weighs them, and drops t1.
+        let of_a = segments(a.dir());
+        // `b` never saw t1 or t2: it reads a's segments, weighs them, and
+        // drops t1; an undo through `a` sees the same.
         b.record(&t3).unwrap();
-        let ids = |s: &UndoStore| -> Vec<TransactionId> {
-            s.list(10)
-                .unwrap()
-                .into_iter()
-                .map(|t| t.transaction_id)
-                .collect()
-        };
-        assert_eq!(ids(&b), [t3.id.clone(), t2.id.clone()]);
+        let of_b: Vec<PathBuf> = segments(b.dir())
+            .into_iter()
+            .filter(|p| !of_a.contains(p))
+            .collect();
+        assert_eq!(of_b.len(), 1);
+        assert_eq!(ids_of(&b), [t3.id.clone(), t2.id.clone()]);
         assert_eq!(a.get(&t1.id).unwrap(), None);
-        // `a` still indexes t1, which is gone: once its prune lists the
-        // directory again (at most once per LIST_EVERY), it must not count it.
-        b.remove(&t2.id).unwrap();
-        *a.shared.listed_at.lock().unwrap() = None;
+        assert_eq!(a.get(&t2.id).unwrap().as_ref(), Some(&t2));
+        // One record per segment at these bounds. a's segments of t1 and
+        // t2, closed and dropped, are removed by a; b's stays.
         a.record(&t4).unwrap();
-        assert_eq!(ids(&a), [t4.id.clone(), t3.id.clone()]);
+        assert_eq!(ids_of(&a), [t4.id.clone(), t3.id.clone()]);
+        assert!(of_a.iter().all(|p| !p.exists()), "{:?}", segments(a.dir()));
+        assert_eq!(segments(a.dir()).len(), 2);
+        // t3 is dropped too, but b is alive and holds its segment's lock:
+        // nobody else removes it.
+        let t5 = tx(5);
+        *a.shared.listed_at.lock().unwrap() = None;
+        a.record(&t5).unwrap();
+        assert_eq!(ids_of(&a), [t5.id.clone(), t4.id.clone()]);
+        assert!(of_b[0].exists());
+        assert_eq!(b.get(&t3.id).unwrap(), None);
+        // b exits: its segment, all dropped, goes at a's next listing.
+        drop(b);
+        *a.shared.listed_at.lock().unwrap() = None;
+        let t6 = tx(6);
+        a.record(&t6).unwrap();
+        a.settle(); // the prune runs on the store's thread
+        assert!(!of_b[0].exists());
+        assert_eq!(segments(a.dir()).len(), 2);
+        assert_eq!(ids_of(&a), [t6.id.clone(), t5.id.clone()]);
+    }
+
+    #[test]
+    fn a_torn_segment_gives_its_whole_records_only() {
+        use std::io::Write as _;
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        let t1 = Transaction::now("multi_edit", None, vec![edit("/r/a", b"one", b"1")]);
+        s.record(&t1).unwrap();
+        drop(s);
+        let seg = segments(&tmp.path().join("undo")).pop().unwrap();
+        let whole = fs::read(&seg).unwrap();
+        // A record line whose contents are not all there (cut by a crash,
+        // or its writer is appending right now): not listed.
+        let t2 = Transaction::now("multi_edit", None, vec![edit("/r/b", b"two!", b"2")]);
+        let mut line = serde_json::to_vec(&RecordFile::of(&t2).unwrap()).unwrap();
+        line.push(b'\n');
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&seg)
+            .unwrap()
+            .write_all(&[&line[..], b"tw"].concat())
+            .unwrap();
+        let again = store(tmp.path(), UndoLimits::default());
+        assert_eq!(ids_of(&again), std::slice::from_ref(&t1.id));
+        // Once they are, it is (read on from where the reader stopped).
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&seg)
+            .unwrap()
+            .write_all(b"o!")
+            .unwrap();
+        assert_eq!(ids_of(&again), [t2.id.clone(), t1.id.clone()]);
+        assert_eq!(again.get(&t2.id).unwrap().as_ref(), Some(&t2));
+        // A whole line that does not parse (what a power loss leaves):
+        // the records before it stay usable, nothing after it is read.
+        fs::write(
+            &seg,
+            [&whole[..], &[0u8; 40][..], b"\n", &line[..], b"two!"].concat(),
+        )
+        .unwrap();
+        let third = store(tmp.path(), UndoLimits::default());
+        assert_eq!(ids_of(&third), std::slice::from_ref(&t1.id));
+        assert_eq!(third.get(&t1.id).unwrap().as_ref(), Some(&t1));
+        assert_eq!(third.get(&t2.id).unwrap(), None);
     }
 
     #[test]
@@ -1403,7 +1401,7 @@ mod tests {
         let s = store(tmp.path(), UndoLimits::default());
         let tx = Transaction::now("multi_edit", None, vec![edit("/r/a", b"before", b"after")]);
         s.record(&tx).unwrap();
-        let file = s.dir().join(tx.id.as_str());
+        let file = segments(s.dir()).pop().unwrap();
         let kept = fs::read(&file).unwrap();
         assert!(
             kept.ends_with(b"\nbefore"),
@@ -1418,26 +1416,19 @@ mod tests {
         let err = s.get(&tx.id).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
         assert!(err.to_string().contains("does not match its hash"), "{err}");
-        // Torn (what a power loss can leave): refused, and still listed
-        // as what it is while its first line is whole.
+        // Torn (what a power loss can leave): refused.
         fs::write(&file, &kept[..n - 3]).unwrap();
         let err = s.get(&tx.id).unwrap_err();
         assert!(err.to_string().contains("does not match its hash"), "{err}");
-        assert_eq!(s.list(10).unwrap().len(), 1);
-        // Longer than its record says.
-        fs::write(&file, [&kept[..], b"x"].concat()).unwrap();
-        let err = s.get(&tx.id).unwrap_err();
-        assert!(err.to_string().contains("longer than its record"), "{err}");
-        // Cut inside its first line: refused, and left out of the listing.
+        // Cut inside its record line: refused, and another process does
+        // not list it.
         fs::write(&file, &kept[..10]).unwrap();
         let err = s.get(&tx.id).unwrap_err();
-        assert!(err.to_string().contains("does not parse"), "{err}");
-        assert!(s.list(10).unwrap().is_empty());
-        fs::write(&file, b"").unwrap();
-        assert_eq!(
-            s.get(&tx.id).unwrap_err().kind(),
-            io::ErrorKind::InvalidData
-        );
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("cut short"), "{err}");
+        let other_process = store(tmp.path(), UndoLimits::default());
+        assert!(other_process.list(10).unwrap().is_empty());
+        assert_eq!(other_process.get(&tx.id).unwrap(), None);
     }
 
     #[test]
@@ -1495,7 +1486,7 @@ mod tests {
         assert_eq!(pending.publish().unwrap(), Recorded::Stored);
         // A reader waits for the write after the answer.
         assert_eq!(s.get(&tx.id).unwrap().as_ref(), Some(&*tx));
-        assert!(s.dir().join(tx.id.as_str()).is_file());
+        assert_eq!(segments(s.dir()).len(), 1);
 
         // A failed commit drops its Pending: nothing is kept.
         let failed = Arc::new(Transaction::now(
@@ -1505,15 +1496,12 @@ mod tests {
         ));
         drop(s.begin(Arc::clone(&failed)));
         assert_eq!(s.get(&failed.id).unwrap(), None);
-        let names: Vec<_> = fs::read_dir(s.dir())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
         assert_eq!(
-            names,
-            [std::ffi::OsString::from(tx.id.as_str())],
-            "no temporary file left"
+            fs::read_dir(s.dir()).unwrap().count(),
+            1,
+            "one segment, nothing else"
         );
+        assert_eq!(s.list(10).unwrap().len(), 1);
     }
 
     #[test]
@@ -1566,6 +1554,28 @@ mod tests {
             Recorded::Stored
         );
         assert_eq!(s.get(&later.id).unwrap().as_ref(), Some(&*later));
+    }
+
+    #[test]
+    fn a_store_deleted_while_its_segment_is_open_is_reported_not_written_into() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), UndoLimits::default());
+        let first = Transaction::now("multi_edit", None, vec![edit("/r/a", b"1", b"2")]);
+        s.record(&first).unwrap();
+        // `rm -rf` of the store while the server runs: the open segment is
+        // unlinked, and a record appended to it could never be read.
+        fs::remove_dir_all(s.dir()).unwrap();
+        let lost = Arc::new(Transaction::now(
+            "multi_edit",
+            None,
+            vec![edit("/r/a", b"2", b"3")],
+        ));
+        assert_eq!(
+            s.begin(Arc::clone(&lost)).publish().unwrap(),
+            Recorded::Stored
+        );
+        let err = s.get(&lost.id).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
     }
 
     #[test]

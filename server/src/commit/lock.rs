@@ -19,13 +19,13 @@ use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::stage::id_of;
+pub(crate) use crate::fsio::flock;
 use crate::fsio::{FsError, FsErrorKind, FsOp, irregular_type, open_in};
 use crate::sandbox::Dir;
 
@@ -213,22 +213,6 @@ pub(crate) fn lock_file_until(
             Ok(Some(now)) if now == (meta.dev(), meta.ino()) => return Ok(Some(file)),
             Ok(_) => continue,
             Err(e) => return Err(err(e)),
-        }
-    }
-}
-
-/// Takes a `flock` on `file` (retried when a signal interrupts it). The
-/// journal's own lock uses it too: a journal whose lock can be taken belongs
-/// to no live process.
-pub(crate) fn flock(file: &File, op: libc::c_int) -> io::Result<()> {
-    loop {
-        // SAFETY: the fd is owned by `file`, open for the duration of the call.
-        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
         }
     }
 }
