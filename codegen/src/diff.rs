@@ -333,6 +333,13 @@ fn erase_locs(mut s: Spec) -> Spec {
         if let Some(w) = &mut c.wire {
             z(&mut w.loc);
         }
+        for a in &mut c.aliases {
+            z(&mut a.loc);
+        }
+        for k in &mut c.constants {
+            z(&mut k.name.loc);
+            z(&mut k.value.loc);
+        }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
         }
@@ -897,6 +904,50 @@ impl Differ {
             }
             _ => {}
         }
+        if n.is_emitted() {
+            for a in &o.aliases {
+                if !n.aliases.iter().any(|b| b.value == a.value) {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "alias `{}` of code `{name}` was dropped: envelopes spelled so are no longer read as the code",
+                            a.value
+                        ),
+                    );
+                }
+            }
+            for a in &n.aliases {
+                if !o.aliases.iter().any(|b| b.value == a.value) {
+                    self.added(
+                        Some(a.loc),
+                        format!("alias `{}` added to code `{name}`", a.value),
+                    );
+                }
+            }
+            for c in &n.constants {
+                match o.constant(&c.name.value) {
+                    Some(v) if *v != c.value.value => self.breaking(
+                        Some(c.value.loc),
+                        format!(
+                            "constant `{}` of code `{name}` changed from {} to {}",
+                            c.name.value, v, c.value.value
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            for c in &o.constants {
+                if n.constant(&c.name.value).is_none() {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "constant `{}` of code `{name}` was dropped: its envelopes no longer pin {}",
+                            c.name.value, c.value.value
+                        ),
+                    );
+                }
+            }
+        }
         if o.wire() != n.wire() && n.is_emitted() {
             self.breaking(
                 Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
@@ -1209,8 +1260,8 @@ codes:
             ),
             (
                 "wire: ThrottlingException",
-                "wire: Throttling",
-                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttling`",
+                "wire: Throttled",
+                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttled`",
             ),
         ] {
             only(&changed(from, to), Compat::Breaking, needle);
@@ -1225,6 +1276,46 @@ codes:
             )),
         );
         assert!(same.changes.is_empty(), "{same:#?}");
+    }
+
+    /// Aliases and constants of a code: a dropped alias, a changed or
+    /// dropped constant is breaking; an alias added is compatible (an
+    /// addition).
+    #[test]
+    fn aliases_and_constants_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, compat, needle) in [
+            (
+                "aliases: [Throttling, ",
+                "aliases: [Throttled, Throttling, ",
+                Compat::Compatible,
+                "alias `Throttled` added to code `THROTTLED`",
+            ),
+            (
+                "aliases: [Throttling, ",
+                "aliases: [",
+                Compat::Breaking,
+                "alias `Throttling` of code `THROTTLED` was dropped",
+            ),
+            (
+                "problem_type: https://example.com/problems/throttled",
+                "problem_type: https://example.com/problems/slow-down",
+                Compat::Breaking,
+                "constant `problem_type` of code `THROTTLED` changed from \"https://example.com/problems/throttled\" to \"https://example.com/problems/slow-down\"",
+            ),
+            (
+                "      grpc_status: resource_exhausted\n",
+                "",
+                Compat::Breaking,
+                "constant `grpc_status` of code `THROTTLED` was dropped",
+            ),
+        ] {
+            only(&changed(from, to), compat, needle);
+        }
     }
 
     /// Numbers, maps, nullable members, `pattern` and `format`: a changed

@@ -189,6 +189,11 @@ pub(crate) struct DraftCode {
     pub examples: Vec<(Spanned<String>, Node)>,
     /// `wire:` of the code, if written.
     pub wire: Option<Spanned<String>>,
+    /// `aliases:` of the code.
+    pub aliases: Vec<Spanned<String>>,
+    /// `constants:` as written: field name and value, checked by
+    /// [`crate::validate`].
+    pub constants: Vec<(Spanned<String>, Node)>,
 }
 
 #[derive(Debug)]
@@ -326,7 +331,20 @@ impl Draft {
                     params: c.params,
                     recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
                     hint_conditions: c.hint_conditions,
-                    required_context: c.required_context,
+                    required_context: c
+                        .required_context
+                        .into_iter()
+                        .chain(c.constants.iter().map(|(name, _)| name.clone()))
+                        .collect(),
+                    aliases: c.aliases,
+                    constants: c
+                        .constants
+                        .iter()
+                        .map(|(name, n)| Example {
+                            name: name.clone(),
+                            value: Spanned::new(to_json(n), n.loc),
+                        })
+                        .collect(),
                     optional_context: c.optional_context,
                     since: c.since?,
                     lifecycle,

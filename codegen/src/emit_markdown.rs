@@ -196,6 +196,18 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     if let Some(wire) = &code.wire {
         let _ = writeln!(out, "On the wire: `{}`.\n", wire.value);
     }
+    if !code.aliases.is_empty() {
+        let names: Vec<String> = code
+            .aliases
+            .iter()
+            .map(|a| format!("`{}`", a.value))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Also read as: {} (aliases, never sent).\n",
+            names.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "| number | category | retryable | cause | since |\n| --- | --- | --- | --- | --- |\n| {} | `{}` | {} | {} | {} |\n",
@@ -289,7 +301,10 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                     "| {} | {} | {} | {required} |",
                     wire_cell(f.name(), f.wire()),
                     placement_name(f.placement()),
-                    type_name(spec, f.ty())
+                    match spec.constant_json(code, f) {
+                        Some(v) => format!("always `{v}`"),
+                        None => type_name(spec, f.ty()),
+                    }
                 );
             }
         }
@@ -397,7 +412,7 @@ fn example_value(
     ty: &FieldType,
     field_example: Option<&Value>,
 ) -> Value {
-    match code.example(name).or(field_example) {
+    match code.constant(name).or(code.example(name)).or(field_example) {
         Some(v) => resolve_self(spec, &code.name.value, ty, v, 0),
         None => type_example(spec, code, name, ty, 0),
     }

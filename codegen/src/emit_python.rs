@@ -100,7 +100,7 @@ pub fn emit(spec: &Spec) -> String {
     literal_alias(
         &mut out,
         "ErrorCodeName",
-        codes.iter().map(|c| py_str(c.wire())),
+        codes.iter().flat_map(|c| c.wire_names()).map(py_str),
     );
 
     blank_lines(&mut out, 2);
@@ -126,6 +126,29 @@ pub fn emit(spec: &Spec) -> String {
             );
         }
         let _ = writeln!(out, "    {0} = {1}", code.name.value, py_str(code.wire()));
+    }
+    let aliases: Vec<String> = codes
+        .iter()
+        .flat_map(|c| {
+            c.aliases
+                .iter()
+                .map(move |a| format!("{}: cls.{}", py_str(&a.value), c.name.value))
+        })
+        .collect();
+    if !aliases.is_empty() {
+        out.push_str(
+            "\n    @classmethod\n    def _missing_(cls, value: object) -> \"ErrorCode | None\":\n",
+        );
+        docstring(
+            &mut out,
+            "        ",
+            "Aliases: other names on the wire of a code.",
+        );
+        let _ = writeln!(
+            out,
+            "        aliases: dict[object, ErrorCode] = {{{}}}\n        return aliases.get(value)",
+            aliases.join(", ")
+        );
     }
     blank_lines(&mut out, 2);
 
@@ -262,6 +285,16 @@ pub fn emit(spec: &Spec) -> String {
         code_info(&mut out, spec, code);
     }
     out.push_str("}\n");
+    for code in &codes {
+        for alias in &code.aliases {
+            let _ = writeln!(
+                out,
+                "CODES[{}] = CODES[{}]",
+                py_str(&alias.value),
+                py_str(code.wire())
+            );
+        }
+    }
     blank_lines(&mut out, 2);
     comment(
         &mut out,
@@ -515,7 +548,12 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             .any(|r| r.value == f.name.value)
     };
     let declared = |f: &FieldDef| -> Option<Key> {
-        let ty = py_type(f.ty(), defined);
+        let ty = match spec.constant_json(code, f) {
+            Some(serde_json::Value::Bool(b)) => format!("typing.Literal[{}]", py_bool(b)),
+            Some(serde_json::Value::String(s)) => format!("typing.Literal[{}]", py_str(&s)),
+            Some(v) => format!("typing.Literal[{v}]"),
+            None => py_type(f.ty(), defined),
+        };
         let ty = if required(f) {
             format!("typing.Required[{ty}]")
         } else if optional(f) {
@@ -567,7 +605,10 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         },
         Key {
             name: "error_code".into(),
-            ty: format!("typing.Literal[{}]", py_str(code.wire())),
+            ty: format!(
+                "typing.Literal[{}]",
+                code.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
+            ),
             doc: "The error code; discriminates ErrorEnvelope.".into(),
         },
         Key {

@@ -249,6 +249,27 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     let codes: Vec<&Code> = spec.emitted_codes().collect();
     let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
     let names: Vec<&str> = codes.iter().map(|c| c.wire()).collect();
+    // Other names on the wire that mean a code: (alias, index in `ALL`).
+    let alias_names = codes
+        .iter()
+        .flat_map(|c| c.aliases.iter().map(|a| a.value.as_str()));
+    let alias_codes = codes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.aliases.iter().map(move |_| i));
+    // Without aliases, the lookup by name alone (and no table).
+    let (aliases, or_alias_s, or_alias_v) = if codes.iter().any(|c| !c.aliases.is_empty()) {
+        (
+            quote! {
+                #[doc(hidden)]
+                pub const __ALIASES: &'static [(&'static str, usize)] = &[#((#alias_names, #alias_codes)),*];
+            },
+            quote!(.or_else(|| Self::__ALIASES.iter().find(|(a, _)| *a == s).map(|(_, i)| *i))),
+            quote!(.or_else(|| ErrorCode::__ALIASES.iter().find(|(a, _)| *a == v).map(|(_, i)| *i))),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
+    };
     let variant_docs = codes.iter().map(|c| {
         let retry = if c.retryable {
             "retryable"
@@ -347,6 +368,8 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             #[doc(hidden)]
             pub const __NAMES: &'static [&'static str] = &[#(#names),*];
 
+            #aliases
+
             /// The SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
             pub const fn as_str(self) -> &'static str {
                 Self::__NAMES[self as usize]
@@ -438,7 +461,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             type Err = UnknownErrorCode;
 
             fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-                match Self::__NAMES.iter().position(|name| *name == s) {
+                match Self::__NAMES.iter().position(|name| *name == s) #or_alias_s {
                     ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
                     ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
                         name: ::std::string::String::from(s),
@@ -477,7 +500,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
                         self,
                         v: &str,
                     ) -> ::core::result::Result<ErrorCode, E> {
-                        match ErrorCode::__NAMES.iter().position(|name| *name == v) {
+                        match ErrorCode::__NAMES.iter().position(|name| *name == v) #or_alias_v {
                             ::core::option::Option::Some(i) => ::core::result::Result::Ok(ErrorCode::ALL[i]),
                             ::core::option::Option::None => ::core::result::Result::Err(
                                 E::unknown_variant(v, ErrorCode::__NAMES),
@@ -866,6 +889,11 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let marker = ident(&code.name.value);
     let required = spec.required_fields(code);
 
+    // A constant (`constants:`) is set by the constructor, never asked for.
+    let required: Vec<&FieldDef> = required
+        .into_iter()
+        .filter(|f| code.constant(f.name()).is_none())
+        .collect();
     // Arguments: required context fields in canonical order, then params.
     let mut args = Vec::new();
     let mut conversions = Vec::new();
@@ -917,6 +945,11 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         let name = field_ident(f);
         quote!(envelope.#setter(#name);)
     });
+    let constants = spec.fields.iter().filter_map(|f| {
+        let value = constant_literal(spec, f, code.constant(f.name())?);
+        let setter = setter_ident(f);
+        Some(quote!(envelope.#setter(#value);))
+    });
 
     let deprecated = deprecated_attr(spec, code);
     let doc = doc_attrs(&format!(
@@ -940,6 +973,7 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
                 &[#(#values),*],
             );
             #(#sets)*
+            #(#constants)*
             builder::EnvelopeBuilder { envelope, code: ::core::marker::PhantomData }
         }
     }
@@ -1310,6 +1344,39 @@ fn select_hints(spec: &Spec, code: &Code, prefix: &TokenStream) -> TokenStream {
 /// The private setter every constructor and builder uses for a field.
 fn setter_ident(field: &FieldDef) -> Ident {
     format_ident!("__splice_set_{}", field.name())
+}
+
+/// The Rust value of a field's constant (checked against its type).
+fn constant_literal(spec: &Spec, field: &FieldDef, value: &serde_json::Value) -> TokenStream {
+    match (field.ty(), value) {
+        (FieldType::String, serde_json::Value::String(s)) => {
+            quote!(::std::string::String::from(#s))
+        }
+        (FieldType::Integer, v) => {
+            let n = Literal::u64_suffixed(v.as_u64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Int32, v) => {
+            let n = Literal::i32_suffixed(
+                v.as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .unwrap_or_default(),
+            );
+            quote!(#n)
+        }
+        (FieldType::Int64, v) => {
+            let n = Literal::i64_suffixed(v.as_i64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Boolean, serde_json::Value::Bool(b)) => quote!(#b),
+        (FieldType::Enum(t), serde_json::Value::String(s)) if spec.type_def(t).is_some() => {
+            let ty = ident(t);
+            let variant = ident(&upper_camel(s));
+            quote!(#ty::#variant)
+        }
+        // Unreachable for a checked spec (`validate` allows these types only).
+        _ => quote!(::core::compile_error!("a constant of an unsupported type")),
+    }
 }
 
 /// `name: T` as a constructor or setter argument.

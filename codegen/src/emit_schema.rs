@@ -283,18 +283,25 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
     let named = discriminant(spec);
     let schema = match (&member.carries, code) {
         (Carries::Constant(v), _) => json!({"const": v}),
-        (Carries::CodeName, Some(c)) => return json!({"const": c.wire()}),
+        (Carries::CodeName, Some(c)) if c.aliases.is_empty() => return json!({"const": c.wire()}),
+        (Carries::CodeName, Some(c)) => {
+            return json!({"enum": c.wire_names().collect::<Vec<_>>()});
+        }
         (Carries::CodeName, None) if matches!(form, Form::Unlisted) => {
             let mut unlisted = json!({
                 "type": "string",
                 "pattern": CODE_PATTERN,
                 // Removed codes too: their names are never used again.
-                "not": {"enum": spec.codes.iter().map(|c| c.wire()).collect::<Vec<_>>()},
+                "not": {"enum": spec.codes.iter().flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
                 "description": "A code this release does not list."
             });
             // A taxonomy that spells codes otherwise on the wire
             // (`ThrottlingException`) may add codes spelled so too.
-            if spec.codes.iter().any(|c| c.wire.is_some()) {
+            if spec
+                .codes
+                .iter()
+                .any(|c| c.wire.is_some() || !c.aliases.is_empty())
+            {
                 unlisted.as_object_mut().map(|o| o.remove("pattern"));
             }
             unlisted
@@ -457,7 +464,10 @@ fn top_level_fields(
     for field in spec.fields_at(Placement::TopLevel) {
         match form {
             Form::Variant(code) if carries_field(code, field) => {
-                props.insert(field.wire().into(), field_schema(field, openness));
+                props.insert(
+                    field.wire().into(),
+                    code_field_schema(spec, code, field, openness),
+                );
                 if is_required(code, field) {
                     required.push(field.wire().into());
                 }
@@ -513,7 +523,10 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
         {
             continue;
         }
-        props.insert(field.wire().into(), field_schema(field, openness));
+        props.insert(
+            field.wire().into(),
+            code_field_schema(spec, code, field, openness),
+        );
     }
     if props.is_empty() {
         return None;
@@ -570,6 +583,15 @@ fn unlisted(spec: &Spec) -> Value {
         "properties": props,
         "required": required,
     })
+}
+
+/// The schema of `field` in `code`'s variant: its constant when the code
+/// fixes one (`constants:`), else its type.
+fn code_field_schema(spec: &Spec, code: &Code, field: &FieldDef, openness: Openness) -> Value {
+    match spec.constant_json(code, field) {
+        Some(v) => json!({"const": v, "description": field.doc()}),
+        None => field_schema(field, openness),
+    }
 }
 
 fn field_schema(field: &FieldDef, openness: Openness) -> Value {
@@ -673,7 +695,7 @@ fn error_code_def(spec: &Spec) -> Value {
             kinds.join(", ")
         ));
     }
-    let mut def = enum_schema(spec.emitted_codes().map(|c| c.wire()));
+    let mut def = enum_schema(spec.emitted_codes().flat_map(|c| c.wire_names()));
     def["description"] = json!(doc);
     def
 }

@@ -67,6 +67,8 @@ const CODE_KEYS: &[&str] = &[
     "explanation",
     "example",
     "wire",
+    "aliases",
+    "constants",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -815,8 +817,32 @@ impl Lower {
                 .unwrap_or_default();
             let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
             let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
+            let aliases = match f.get("aliases") {
+                Some(n) => match &n.kind {
+                    NodeKind::Seq(items) => items
+                        .iter()
+                        .filter_map(|i| self.wire(i, &format!("an alias of {owner}")))
+                        .collect(),
+                    _ => {
+                        self.push(wrong_type(
+                            n,
+                            "aliases",
+                            &owner,
+                            "a list of names on the wire",
+                        ));
+                        Vec::new()
+                    }
+                },
+                None => Vec::new(),
+            };
+            let constants = f
+                .get("constants")
+                .map(|n| self.entries(n, "constants", &owner, "a mapping of field names to values"))
+                .unwrap_or_default();
             out.push(DraftCode {
                 wire,
+                aliases,
+                constants,
                 sent_as,
                 examples,
                 name,
@@ -848,25 +874,38 @@ impl Lower {
     /// reported and its second entry dropped. Keys and values are checked by
     /// [`crate::validate`], which knows the params and fields.
     fn examples(&mut self, node: &Node, owner: &str) -> Vec<(Spanned<String>, Node)> {
+        self.entries(
+            node,
+            "example",
+            owner,
+            "a mapping of parameter and context field names to example values",
+        )
+    }
+
+    /// The entries of a mapping of names to values (`example:`,
+    /// `constants:`); a key written twice is reported and dropped.
+    fn entries(
+        &mut self,
+        node: &Node,
+        key: &str,
+        owner: &str,
+        expected: &str,
+    ) -> Vec<(Spanned<String>, Node)> {
+        let section = key;
         let NodeKind::Map(entries) = &node.kind else {
-            self.push(wrong_type(
-                node,
-                "example",
-                owner,
-                "a mapping of parameter and context field names to example values",
-            ));
+            self.push(wrong_type(node, key, owner, expected));
             return Vec::new();
         };
         let mut out: Vec<(Spanned<String>, Node)> = Vec::new();
         for (k, v) in entries {
-            let Some(key) = self.key(k, "example key") else {
+            let Some(key) = self.key(k, &format!("{section} key")) else {
                 continue;
             };
             if let Some((first, _)) = out.iter().find(|(name, _)| name.value == key.value) {
                 self.push(duplicate(
                     &key,
                     first.loc,
-                    &format!("key `{}` in `example` of {owner}", key.value),
+                    &format!("key `{}` in `{section}` of {owner}", key.value),
                 ));
                 continue;
             }

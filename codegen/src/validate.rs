@@ -338,6 +338,7 @@ impl Validator<'_> {
         self.context(draft, code, &owner);
         self.hint_conditions(draft, code, &owner);
         self.code_examples(draft, code, &owner);
+        self.constants(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
     }
@@ -576,11 +577,16 @@ impl Validator<'_> {
         let codes: Vec<_> = draft
             .codes
             .iter()
-            .map(|c| {
-                (
+            .flat_map(|c| {
+                std::iter::once((
                     c.wire(),
                     c.wire.is_some(),
                     format!("code `{}`", c.name.value),
+                ))
+                .chain(
+                    c.aliases
+                        .iter()
+                        .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
                 )
             })
             .collect();
@@ -1158,6 +1164,76 @@ impl Validator<'_> {
             };
             let what = format!("example of field `{}`", f.name.value);
             self.example(draft, node, &ty, &what, "");
+        }
+    }
+
+    /// `constants:` of a code: declared fields of a scalar or enum type,
+    /// not also listed in `context`, each with a value of its type.
+    fn constants(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        for (key, node) in &code.constants {
+            let name = key.value.as_str();
+            let Some(field) = draft.field(name) else {
+                if draft.declarations_broken {
+                    continue;
+                }
+                let names: Vec<&str> = draft.fields.iter().map(|f| f.name.value.as_str()).collect();
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("unknown field `{name}` in `constants` of {owner}"),
+                    )
+                    .with_label("not declared under `fields`")
+                    .with_help(suggest(
+                        name,
+                        &names,
+                        "the declared fields are",
+                    )),
+                );
+                continue;
+            };
+            if let Some(listed) = code
+                .required_context
+                .iter()
+                .chain(&code.optional_context)
+                .find(|f| f.value == name)
+            {
+                self.push(
+                    Diagnostic::new(
+                        listed.loc,
+                        format!("field `{name}` of {owner} is a constant and is also listed in `context`"),
+                    )
+                    .with_related(key.loc, "the constant")
+                    .with_help("a constant is carried by every envelope of the code; remove it from `context`"),
+                );
+            }
+            let Some(ty) = field.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok()) else {
+                continue;
+            };
+            if !matches!(
+                ty,
+                FieldType::String
+                    | FieldType::Integer
+                    | FieldType::Int32
+                    | FieldType::Int64
+                    | FieldType::Boolean
+                    | FieldType::Enum(_)
+            ) {
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("field `{name}` of type `{ty}` cannot be a constant of {owner}"),
+                    )
+                    .with_help("a constant is a string, an integer, a boolean or an enum value"),
+                );
+                continue;
+            }
+            self.example(
+                draft,
+                node,
+                &ty,
+                &format!("constant `{name}` of {owner}"),
+                "",
+            );
         }
     }
 

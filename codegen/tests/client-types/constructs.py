@@ -9,14 +9,23 @@ import json
 import sys
 import typing
 
-from error_envelope import CODES, AnyErrorEnvelope, Reason, ThrottledEnvelope, is_listed
+from error_envelope import (
+    CODES,
+    AnyErrorEnvelope,
+    ErrorCode,
+    Reason,
+    ThrottledEnvelope,
+    is_listed,
+)
 
 
 def describe(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
         return "unlisted " + env["error_code"]
-    if env["error_code"] == "ThrottlingException":
+    if env["error_code"] == "ThrottlingException" or env["error_code"] == "Throttling":
         typing.assert_type(env, ThrottledEnvelope)
+        problem: typing.Literal["https://example.com/problems/throttled"] = env["type"]
+        status: typing.Literal["RESOURCE_EXHAUSTED"] = env["status"]
         detail = env["error-details"][0]
         reason: Reason = detail["reason"]
         count: int = detail["count"]
@@ -25,7 +34,7 @@ def describe(env: AnyErrorEnvelope) -> str:
         metadata: dict[str, str] = detail["metadata"]
         quotas: dict[str, int] = env["context"].get("quotas", {})
         return (
-            f"{env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
+            f"{problem} {status} {env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
             f" {count} {total} {ratio} {metadata['service']} {quotas['requests']}"
         )
     return env["message"]
@@ -37,3 +46,8 @@ if __name__ == "__main__":
             env = json.load(f)
         assert env["error_code"] in CODES
         print(describe(env))
+        if env["error_code"] == "ThrottlingException":
+            env["error_code"] = "Throttling"
+            assert ErrorCode(env["error_code"]) is ErrorCode.THROTTLED
+            assert CODES["Throttling"].number == 1
+            print("alias", describe(env))
