@@ -230,9 +230,12 @@ fn erase_locs(mut s: Spec) -> Spec {
     if let Some(d) = &mut s.taxonomy.description {
         z(&mut d.loc);
     }
+    if let Some(b) = &mut s.taxonomy.range_block {
+        z(&mut b.loc);
+    }
     for c in &mut s.categories {
         z(&mut c.key.loc);
-        if let Some(r) = &mut c.range {
+        for r in &mut c.ranges {
             z(&mut r.loc);
         }
         z(&mut c.description.loc);
@@ -436,6 +439,19 @@ impl Differ {
             self.compatible(
                 n.description.as_ref().map(|d| d.loc),
                 "taxonomy description reworded".into(),
+            );
+        }
+        // A rule on how the spec assigns numbers, never on the wire: the
+        // ranges themselves are compared per category.
+        if o.range_block.as_ref().map(|b| b.value) != n.range_block.as_ref().map(|b| b.value) {
+            let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
+            self.compatible(
+                n.range_block.as_ref().map(|b| b.loc),
+                format!(
+                    "range_block changed from {} to {}",
+                    show(o.range_block.as_ref().map(|b| b.value)),
+                    show(n.range_block.as_ref().map(|b| b.value))
+                ),
             );
         }
     }
@@ -754,17 +770,28 @@ impl Differ {
                 self.breaking(None, format!("category `{key}` was deleted"));
                 continue;
             };
-            let value = |r: &Option<crate::span::Spanned<(i64, i64)>>| r.as_ref().map(|r| r.value);
-            if value(&o.range) != value(&n.range) {
-                let show = |r: Option<(i64, i64)>| {
-                    r.map_or("no range".to_string(), |(lo, hi)| format!("[{lo}, {hi}]"))
+            let value = |r: &[crate::span::Spanned<(i64, i64)>]| -> Vec<(i64, i64)> {
+                let mut v: Vec<(i64, i64)> = r.iter().map(|r| r.value).collect();
+                v.sort();
+                v
+            };
+            if value(&o.ranges) != value(&n.ranges) {
+                let show = |r: Vec<(i64, i64)>| {
+                    if r.is_empty() {
+                        "no range".to_string()
+                    } else {
+                        r.iter()
+                            .map(|(lo, hi)| format!("[{lo}, {hi}]"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
                 };
                 self.breaking(
-                    n.range.as_ref().map(|r| r.loc),
+                    n.ranges.first().map(|r| r.loc),
                     format!(
                         "range of category `{key}` changed from {} to {}",
-                        show(value(&o.range)),
-                        show(value(&n.range))
+                        show(value(&o.ranges)),
+                        show(value(&n.ranges))
                     ),
                 );
             }
@@ -1345,6 +1372,11 @@ codes:
                 "range of category `external` changed",
             ),
             (
+                "range: [4000, 4999]",
+                "range: [[4000, 4499], [4600, 4999]]",
+                "range of category `external` changed from [4000, 4999] to [4000, 4499], [4600, 4999]",
+            ),
+            (
                 "DISK_FULL",
                 "NO_SPACE",
                 "code `DISK_FULL` (4000) was deleted",
@@ -1409,6 +1441,24 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    /// `range_block` only constrains how the spec assigns numbers: adding
+    /// or dropping it is compatible (the ranges are compared on their own).
+    #[test]
+    fn declaring_a_range_block_is_compatible() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.0.1").replace(
+                r#"base_uri: "schema://t" }"#,
+                r#"base_uri: "schema://t", range_block: 1000 }"#,
+            )
+        });
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "range_block changed from none to 1000",
+        );
     }
 
     #[test]

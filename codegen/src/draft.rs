@@ -142,12 +142,13 @@ pub(crate) struct DraftTaxonomy {
     pub version: Option<Spanned<semver::Version>>,
     pub base_uri: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
+    pub range_block: Option<Spanned<i64>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct DraftCategory {
     pub key: Spanned<String>,
-    pub range: Option<Spanned<(i64, i64)>>,
+    pub ranges: Vec<Spanned<(i64, i64)>>,
     pub description: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
@@ -276,6 +277,7 @@ impl Draft {
             version: t.version?,
             base_uri: t.base_uri?,
             description: t.description,
+            range_block: t.range_block,
         };
         let categories = self
             .categories
@@ -283,7 +285,7 @@ impl Draft {
             .map(|c| {
                 Some(Category {
                     key: c.key,
-                    range: c.range,
+                    ranges: c.ranges,
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,

@@ -89,9 +89,15 @@ fn categories_section(out: &mut String, spec: &Spec) {
     out.push_str("| category | range | retryable | cause | description |\n");
     out.push_str("| --- | --- | --- | --- | --- |\n");
     for c in &spec.categories {
-        let range = c.range.as_ref().map_or("—".to_string(), |r| {
-            format!("{}–{}", r.value.0, r.value.1)
-        });
+        let range = if c.ranges.is_empty() {
+            "—".to_string()
+        } else {
+            c.ranges
+                .iter()
+                .map(|r| format!("{}–{}", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let _ = writeln!(
             out,
             "| `{}` | {range} | {} | {} | {} |",

@@ -117,15 +117,20 @@ fn emit_category(spec: &Spec) -> TokenStream {
         .map(|c| c.key.value.as_str())
         .collect();
     let docs = spec.categories.iter().map(|c| {
-        let summary = match &c.range {
-            Some(r) => format!(
-                "`{}` ({}..={}): {}",
+        let summary = if c.ranges.is_empty() {
+            format!("`{}`: {}", c.key.value, c.description.value.trim())
+        } else {
+            let ranges = c
+                .ranges
+                .iter()
+                .map(|r| format!("{}..={}", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "`{}` ({ranges}): {}",
                 c.key.value,
-                r.value.0,
-                r.value.1,
                 c.description.value.trim()
-            ),
-            None => format!("`{}`: {}", c.key.value, c.description.value.trim()),
+            )
         };
         doc_attrs(&summary)
     });

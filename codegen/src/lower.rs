@@ -45,7 +45,7 @@ const FIELD_KEYS: &[&str] = &[
 const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
-const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
+const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description", "range_block"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
 /// `range` is optional: a taxonomy whose categories interleave (gRPC's
 /// caller and server codes) leaves it out.
@@ -682,11 +682,24 @@ impl Lower {
         let description = f
             .get("description")
             .and_then(|n| self.string(n, "description", owner));
+        let range_block = f.get("range_block").and_then(|n| match n.scalar_type() {
+            Some(ScalarType::Int(v)) if v > 0 && i64::try_from(v).is_ok() => {
+                Some(Spanned::new(v as i64, n.loc))
+            }
+            _ => {
+                self.push(
+                    wrong_type(n, "range_block", owner, "a positive integer")
+                        .with_help("e.g. `range_block: 1000`: each category's range then lies inside one thousand (1000-1999, 2000-2999, ...)"),
+                );
+                None
+            }
+        });
         Some(DraftTaxonomy {
             name,
             version,
             base_uri,
             description,
+            range_block,
         })
     }
 
@@ -708,7 +721,9 @@ impl Lower {
             ) else {
                 continue;
             };
-            let range = f.get("range").and_then(|n| self.range(n, &owner));
+            let ranges = f
+                .get("range")
+                .map_or_else(Vec::new, |n| self.ranges(n, &owner));
             let description = f
                 .get("description")
                 .and_then(|n| self.string(n, "description", &owner));
@@ -718,7 +733,7 @@ impl Lower {
             let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
             out.push(DraftCategory {
                 key,
-                range,
+                ranges,
                 description,
                 retryable,
                 cause,
@@ -1413,13 +1428,30 @@ impl Lower {
         }
     }
 
+    /// `range`: one `[low, high]`, or a list of them (`[[0, 0], [3, 5]]`).
+    fn ranges(&mut self, node: &Node, owner: &str) -> Vec<Spanned<(i64, i64)>> {
+        match &node.kind {
+            NodeKind::Seq(items) if items.iter().any(|i| matches!(i.kind, NodeKind::Seq(_))) => {
+                items.iter().filter_map(|i| self.range(i, owner)).collect()
+            }
+            NodeKind::Seq(items) if items.is_empty() => {
+                self.push(
+                    Diagnostic::new(node.loc, format!("`range` of {owner} is an empty list"))
+                        .with_help("write `[low, high]`, a list of them, or drop `range`"),
+                );
+                Vec::new()
+            }
+            _ => self.range(node, owner).into_iter().collect(),
+        }
+    }
+
     fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(i64, i64)>> {
         let bad = |node: &Node| {
             Diagnostic::new(
                 node.loc,
                 format!("`range` of {owner} must be a list of two integers `[low, high]`"),
             )
-            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`")
+            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`, or several: `range: [[0, 0], [3, 5]]`")
         };
         let NodeKind::Seq(items) = &node.kind else {
             self.push(bad(node));
