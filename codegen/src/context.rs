@@ -204,6 +204,28 @@ pub enum TypeBody {
     /// One of these strings (lower_snake, unique); Rust variants are their
     /// UpperCamel forms.
     Enum(Vec<Spanned<String>>),
+    /// One of several object types, told apart by a discriminator member
+    /// (`union:`; google.rpc `details[]` keyed by `@type`).
+    Union(Union),
+}
+
+/// A tagged union: each value is an object of one of `variants`, with the
+/// member `discriminator` set to that variant's tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Union {
+    /// The wire name of the member that holds the tag (`@type`).
+    pub discriminator: Spanned<String>,
+    /// Declared object types and their tags, in order.
+    pub variants: Vec<UnionVariant>,
+}
+
+/// One variant of a [`Union`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnionVariant {
+    /// A declared object type.
+    pub ty: Spanned<String>,
+    /// The discriminator's value for it.
+    pub tag: Spanned<String>,
 }
 
 /// A declared support type (`types:` section).
@@ -222,20 +244,33 @@ pub struct TypeDef {
 }
 
 impl TypeDef {
-    /// The members of an object type; empty for an enum.
+    /// The members of an object type; empty for an enum or a union.
     pub fn members(&self) -> &[MemberDef] {
         match &self.body {
             TypeBody::Object(m) => m,
-            TypeBody::Enum(_) => &[],
+            _ => &[],
         }
     }
 
-    /// The values of an enum type; `None` for an object.
+    /// The values of an enum type; `None` otherwise.
     pub fn values(&self) -> Option<&[Spanned<String>]> {
         match &self.body {
             TypeBody::Enum(v) => Some(v),
-            TypeBody::Object(_) => None,
+            _ => None,
         }
+    }
+
+    /// The union of a tagged-union type; `None` otherwise.
+    pub fn union(&self) -> Option<&Union> {
+        match &self.body {
+            TypeBody::Union(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// True for an object type (`members:`).
+    pub fn is_object(&self) -> bool {
+        matches!(self.body, TypeBody::Object(_))
     }
 
     /// The JSON spellings of an enum's values, in order (each value's

@@ -294,6 +294,13 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.loc);
                 }
             }
+            crate::context::TypeBody::Union(u) => {
+                z(&mut u.discriminator.loc);
+                for v in &mut u.variants {
+                    z(&mut v.ty.loc);
+                    z(&mut v.tag.loc);
+                }
+            }
         }
         for w in t.wires.iter_mut().flatten() {
             z(&mut w.loc);
@@ -632,7 +639,14 @@ impl Differ {
                         }
                     }
                 }
-                (None, None) => self.members(name, o, n),
+                (None, None) => match (o.union(), n.union()) {
+                    (None, None) => self.members(name, o, n),
+                    (Some(ou), Some(nu)) => self.union(name, ou, nu),
+                    _ => self.breaking(
+                        Some(n.name.loc),
+                        format!("type `{name}` changed between an object and a union"),
+                    ),
+                },
                 _ => self.breaking(
                     Some(n.name.loc),
                     format!("type `{name}` changed between an object and an enum"),
@@ -642,6 +656,45 @@ impl Differ {
         for n in &new.types {
             if old.type_def(&n.name.value).is_none() {
                 self.added(Some(n.name.loc), format!("type `{}` added", n.name.value));
+            }
+        }
+    }
+
+    /// A union: its discriminator and each variant's tag are wire names
+    /// (changing one is breaking); a variant dropped is breaking, a variant
+    /// added an addition.
+    fn union(&mut self, name: &str, o: &crate::context::Union, n: &crate::context::Union) {
+        if o.discriminator.value != n.discriminator.value {
+            self.breaking(
+                Some(n.discriminator.loc),
+                format!(
+                    "discriminator of union `{name}` changed from `{}` to `{}`",
+                    o.discriminator.value, n.discriminator.value
+                ),
+            );
+        }
+        for ov in &o.variants {
+            match n.variants.iter().find(|v| v.ty.value == ov.ty.value) {
+                None => self.breaking(
+                    Some(n.discriminator.loc),
+                    format!("variant `{}` of union `{name}` was removed", ov.ty.value),
+                ),
+                Some(nv) if nv.tag.value != ov.tag.value => self.breaking(
+                    Some(nv.tag.loc),
+                    format!(
+                        "tag of variant `{}` of union `{name}` changed from `{}` to `{}`",
+                        ov.ty.value, ov.tag.value, nv.tag.value
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        for nv in &n.variants {
+            if !o.variants.iter().any(|v| v.ty.value == nv.ty.value) {
+                self.added(
+                    Some(nv.ty.loc),
+                    format!("variant `{}` added to union `{name}`", nv.ty.value),
+                );
             }
         }
     }
@@ -1244,8 +1297,8 @@ codes:
         };
         for (from, to, needle) in [
             (
-                "wire: retryDelay",
-                "wire: retry_delay",
+                "in: context, wire: retryDelay",
+                "in: context, wire: retry_delay",
                 "wire name of context field `retry_delay` changed from `retryDelay` to `retry_delay`",
             ),
             (
@@ -1316,6 +1369,61 @@ codes:
         ] {
             only(&changed(from, to), compat, needle);
         }
+    }
+
+    /// A union's discriminator and tags are wire names (breaking to
+    /// change); dropping a variant is breaking, adding one compatible.
+    #[test]
+    fn unions_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let added = old
+            .replacen(
+                "  StatusDetail:\n",
+                "  QuotaFailure:\n    doc: Q.\n    members:\n      limit: { type: int64, doc: L. }\n  StatusDetail:\n",
+                1,
+            )
+            .replacen(
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n",
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n        QuotaFailure: q\n",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&added)),
+            Compat::Compatible,
+            "variant `QuotaFailure` added to union `StatusDetail`",
+        );
+        // The discriminator and a tag, with the example written with them.
+        let renamed = old
+            .replacen("discriminator: \"@type\"", "discriminator: kind", 1)
+            .replace(
+                "- { \"@type\": type.googleapis.com/",
+                "- { kind: type.googleapis.com/",
+            )
+            .replace("google.rpc.RetryInfo", "google.rpc.Retry");
+        let r = diff(&spec(old), &spec(&renamed));
+        only(
+            &r,
+            Compat::Breaking,
+            "discriminator of union `StatusDetail` changed from `@type` to `kind`",
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "tag of variant `RetryInfo` of union `StatusDetail` changed",
+        );
+        // Dropping a variant (and the example that used it).
+        let dropped = old
+            .replacen("        RetryInfo: type.googleapis.com/google.rpc.RetryInfo\n", "", 1)
+            .replacen(
+                "        - { \"@type\": type.googleapis.com/google.rpc.RetryInfo, retry_delay: 2s }\n",
+                "",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&dropped)),
+            Compat::Breaking,
+            "variant `RetryInfo` of union `StatusDetail` was removed",
+        );
     }
 
     /// Numbers, maps, nullable members, `pattern` and `format`: a changed

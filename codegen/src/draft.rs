@@ -38,7 +38,12 @@ pub(crate) struct DraftType {
     pub values: Option<Vec<Spanned<String>>>,
     /// One per entry of `values`: its `wire:` spelling, if written.
     pub wires: Vec<Option<Spanned<String>>>,
+    /// `union:` as written: the discriminator and (type, tag) pairs.
+    pub union: Option<DraftUnion>,
 }
+
+/// A `union:` as written: the discriminator and (type name, tag) pairs.
+pub(crate) type DraftUnion = (Spanned<String>, Vec<(Spanned<String>, Spanned<String>)>);
 
 #[derive(Debug)]
 pub(crate) struct DraftMember {
@@ -122,6 +127,7 @@ impl Draft {
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
                 Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                // A union is referred to by name like an object.
                 Some(_) => Ok(FieldType::Struct(other.to_owned())),
                 None => Err(other.to_owned()),
             },
@@ -245,6 +251,16 @@ impl Draft {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                     (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    (None, None) => {
+                        let (discriminator, variants) = t.union.clone()?;
+                        TypeBody::Union(crate::context::Union {
+                            discriminator,
+                            variants: variants
+                                .into_iter()
+                                .map(|(ty, tag)| crate::context::UnionVariant { ty, tag })
+                                .collect(),
+                        })
+                    }
                     _ => return None,
                 };
                 Some(TypeDef {

@@ -34,7 +34,8 @@ const TOP_KEYS: &[&str] = &[
 ];
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
-const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
+const UNION_KEYS: &[&str] = &["discriminator", "variants"];
 const MEMBER_KEYS: &[&str] = &[
     "type", "optional", "doc", "wire", "nullable", "pattern", "format",
 ];
@@ -506,7 +507,46 @@ impl Lower {
                 }
                 None => (None, Vec::new()),
             };
+            let union = f.get("union").and_then(|n| {
+                let what = format!("`union` of {owner}");
+                let loc = f.key_loc("union").unwrap_or(n.loc);
+                let g = self.fields(n, &what, UNION_KEYS, UNION_KEYS, loc, &what)?;
+                let discriminator = g.get("discriminator").and_then(|n| self.wire(n, &what));
+                let variants = g.get("variants").and_then(|n| {
+                    let entries = self.entries(
+                        n,
+                        "variants",
+                        &what,
+                        "a mapping of object type names to their tags",
+                    );
+                    if entries.is_empty() {
+                        self.push(
+                            Diagnostic::new(n.loc, format!("{what} has no variants"))
+                                .with_help("map at least one object type to its tag: `{ ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo }`"),
+                        );
+                        return None;
+                    }
+                    let mut out = Vec::new();
+                    for (ty, tag) in entries {
+                        if let Some(tag) = self.wire(&tag, &format!("variant `{}` of {what}", ty.value)) {
+                            out.push((ty, tag));
+                        }
+                    }
+                    Some(out)
+                });
+                Some((discriminator?, variants?))
+            });
+            if f.get("union").is_some() && (f.get("members").is_some() || f.get("enum").is_some()) {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("union").unwrap_or(name.loc),
+                        format!("{owner} has `union` and `members` or `enum`"),
+                    )
+                    .with_help("a type is an object (`members`), an enum (`enum`) or a tagged union (`union`)"),
+                );
+            }
             match (f.get("members"), f.get("enum")) {
+                (None, None) if f.get("union").is_some() => {}
                 (Some(_), Some(_)) => self.push(
                     Diagnostic::new(
                         f.key_loc("enum").unwrap_or(name.loc),
@@ -532,6 +572,7 @@ impl Lower {
                 members,
                 values,
                 wires,
+                union,
             });
         }
         out

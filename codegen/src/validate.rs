@@ -414,6 +414,7 @@ impl Validator<'_> {
             }
         }
         self.wire_names(draft);
+        self.unions(draft);
         self.string_constraints(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
@@ -591,6 +592,70 @@ impl Validator<'_> {
             })
             .collect();
         self.unique_wires(&codes, "the codes");
+    }
+
+    /// A union's variants are distinct declared object types with distinct
+    /// tags, none with a member spelled like the discriminator.
+    fn unions(&mut self, draft: &Draft) {
+        for t in &draft.types {
+            let Some((discriminator, variants)) = &t.union else {
+                continue;
+            };
+            let owner = format!("union `{}`", t.name.value);
+            for (i, (ty, tag)) in variants.iter().enumerate() {
+                if let Some((_, first)) = variants[..i].iter().find(|(_, g)| g.value == tag.value) {
+                    self.push(
+                        Diagnostic::new(
+                            tag.loc,
+                            format!("tag `{}` of {owner} is used twice", tag.value),
+                        )
+                        .with_label("second use")
+                        .with_related(first.loc, "first use")
+                        .with_help("each variant needs its own tag"),
+                    );
+                }
+                let Some(def) = draft.types.iter().find(|d| d.name.value == ty.value) else {
+                    let names: Vec<&str> = draft
+                        .types
+                        .iter()
+                        .filter(|d| d.members.is_some())
+                        .map(|d| d.name.value.as_str())
+                        .collect();
+                    self.push(
+                        Diagnostic::new(ty.loc, format!("unknown type `{}` in {owner}", ty.value))
+                            .with_label("not a declared object type")
+                            .with_help(suggest(&ty.value, &names, "the object types are")),
+                    );
+                    continue;
+                };
+                let Some(members) = &def.members else {
+                    self.push(
+                        Diagnostic::new(
+                            ty.loc,
+                            format!("variant `{}` of {owner} is not an object type", ty.value),
+                        )
+                        .with_help("a variant is a type declared with `members`"),
+                    );
+                    continue;
+                };
+                if let Some(m) = members
+                    .iter()
+                    .find(|m| m.wire().value == discriminator.value)
+                {
+                    self.push(
+                        Diagnostic::new(
+                            m.wire().loc,
+                            format!(
+                                "member `{}` of type `{}` is spelled like the discriminator `{}` of {owner}",
+                                m.name.value, ty.value, discriminator.value
+                            ),
+                        )
+                        .with_related(discriminator.loc, "the discriminator")
+                        .with_help("the union sets the discriminator from the tag; drop the member"),
+                    );
+                }
+            }
+        }
     }
 
     /// `pattern:` and `format:` constrain strings only.
@@ -1458,6 +1523,62 @@ impl Validator<'_> {
                         format!("the values are {}", list(&names)),
                     )),
                 }
+            }
+            FieldType::Struct(t)
+                if draft
+                    .types
+                    .iter()
+                    .any(|d| &d.name.value == t && d.union.is_some()) =>
+            {
+                let Some((discriminator, variants)) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.union.as_ref())
+                else {
+                    return;
+                };
+                let NodeKind::Map(entries) = &node.kind else {
+                    self.push(mismatch(
+                        &format!("an object of union `{t}`"),
+                        format!(
+                            "write a mapping with `{}` and the variant's members",
+                            discriminator.value
+                        ),
+                    ));
+                    return;
+                };
+                let tag = entries
+                    .iter()
+                    .find(|(k, _)| k.as_scalar() == Some(discriminator.value.as_str()))
+                    .and_then(|(_, v)| v.as_scalar());
+                let tags: Vec<&str> = variants.iter().map(|(_, g)| g.value.as_str()).collect();
+                let Some((variant, _)) =
+                    variants.iter().find(|(_, g)| Some(g.value.as_str()) == tag)
+                else {
+                    self.push(
+                        Diagnostic::new(
+                            node.loc,
+                            format!(
+                                "{subject} has no `{}` naming a variant of union `{t}`",
+                                discriminator.value
+                            ),
+                        )
+                        .with_help(format!("the tags are {}", list(&tags))),
+                    );
+                    return;
+                };
+                let mut rest = node.clone();
+                if let NodeKind::Map(entries) = &mut rest.kind {
+                    entries.retain(|(k, _)| k.as_scalar() != Some(discriminator.value.as_str()));
+                }
+                self.example(
+                    draft,
+                    &rest,
+                    &FieldType::Struct(variant.value.clone()),
+                    what,
+                    path,
+                );
             }
             FieldType::Struct(t) => {
                 let Some(members) = draft
