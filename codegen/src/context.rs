@@ -17,11 +17,12 @@
 //!       actual: { type: integer, optional: true, doc: The value seen. }
 //!   FileState:
 //!     doc: What happened to one file.
-//!     enum: [would_succeed, failed]   # an enum of strings
+//!     enum: [would_succeed, failed]   # an enum of strings ({ name, wire } for another spelling)
 //!
 //! fields:                      # context fields, lower_snake_case; order = argument order
 //!   file_path:
-//!     type: string             # string | integer | boolean | error_code | TypeName | T[]
+//!     type: string             # string | integer | int32 | int64 | float | boolean | error_code
+//!                              # | TypeName | map<string, T> | T[]
 //!     in: top_level            # top_level (a member of the envelope) | context (inside `context`)
 //!     doc: The file the error is about, as the caller wrote it.
 //!   limit: { type: Limit, in: context, doc: The limit that was exceeded. }
