@@ -297,6 +297,13 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.loc);
                 }
             }
+            crate::context::TypeBody::Union(u) => {
+                z(&mut u.discriminator.loc);
+                for v in &mut u.variants {
+                    z(&mut v.ty.loc);
+                    z(&mut v.tag.loc);
+                }
+            }
         }
         for w in t.wires.iter_mut().flatten() {
             z(&mut w.loc);
@@ -335,6 +342,13 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut c.since.loc);
         if let Some(w) = &mut c.wire {
             z(&mut w.loc);
+        }
+        for a in &mut c.aliases {
+            z(&mut a.loc);
+        }
+        for k in &mut c.constants {
+            z(&mut k.name.loc);
+            z(&mut k.value.loc);
         }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
@@ -641,7 +655,14 @@ impl Differ {
                         }
                     }
                 }
-                (None, None) => self.members(name, o, n),
+                (None, None) => match (o.union(), n.union()) {
+                    (None, None) => self.members(name, o, n),
+                    (Some(ou), Some(nu)) => self.union(name, ou, nu),
+                    _ => self.breaking(
+                        Some(n.name.loc),
+                        format!("type `{name}` changed between an object and a union"),
+                    ),
+                },
                 _ => self.breaking(
                     Some(n.name.loc),
                     format!("type `{name}` changed between an object and an enum"),
@@ -651,6 +672,45 @@ impl Differ {
         for n in &new.types {
             if old.type_def(&n.name.value).is_none() {
                 self.added(Some(n.name.loc), format!("type `{}` added", n.name.value));
+            }
+        }
+    }
+
+    /// A union: its discriminator and each variant's tag are wire names
+    /// (changing one is breaking); a variant dropped is breaking, a variant
+    /// added an addition.
+    fn union(&mut self, name: &str, o: &crate::context::Union, n: &crate::context::Union) {
+        if o.discriminator.value != n.discriminator.value {
+            self.breaking(
+                Some(n.discriminator.loc),
+                format!(
+                    "discriminator of union `{name}` changed from `{}` to `{}`",
+                    o.discriminator.value, n.discriminator.value
+                ),
+            );
+        }
+        for ov in &o.variants {
+            match n.variants.iter().find(|v| v.ty.value == ov.ty.value) {
+                None => self.breaking(
+                    Some(n.discriminator.loc),
+                    format!("variant `{}` of union `{name}` was removed", ov.ty.value),
+                ),
+                Some(nv) if nv.tag.value != ov.tag.value => self.breaking(
+                    Some(nv.tag.loc),
+                    format!(
+                        "tag of variant `{}` of union `{name}` changed from `{}` to `{}`",
+                        ov.ty.value, ov.tag.value, nv.tag.value
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        for nv in &n.variants {
+            if !o.variants.iter().any(|v| v.ty.value == nv.ty.value) {
+                self.added(
+                    Some(nv.ty.loc),
+                    format!("variant `{}` added to union `{name}`", nv.ty.value),
+                );
             }
         }
     }
@@ -923,6 +983,50 @@ impl Differ {
                 );
             }
             _ => {}
+        }
+        if n.is_emitted() {
+            for a in &o.aliases {
+                if !n.aliases.iter().any(|b| b.value == a.value) {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "alias `{}` of code `{name}` was dropped: envelopes spelled so are no longer read as the code",
+                            a.value
+                        ),
+                    );
+                }
+            }
+            for a in &n.aliases {
+                if !o.aliases.iter().any(|b| b.value == a.value) {
+                    self.added(
+                        Some(a.loc),
+                        format!("alias `{}` added to code `{name}`", a.value),
+                    );
+                }
+            }
+            for c in &n.constants {
+                match o.constant(&c.name.value) {
+                    Some(v) if *v != c.value.value => self.breaking(
+                        Some(c.value.loc),
+                        format!(
+                            "constant `{}` of code `{name}` changed from {} to {}",
+                            c.name.value, v, c.value.value
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            for c in &o.constants {
+                if n.constant(&c.name.value).is_none() {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "constant `{}` of code `{name}` was dropped: its envelopes no longer pin {}",
+                            c.name.value, c.value.value
+                        ),
+                    );
+                }
+            }
         }
         if o.wire() != n.wire() && n.is_emitted() {
             self.breaking(
@@ -1220,8 +1324,8 @@ codes:
         };
         for (from, to, needle) in [
             (
-                "wire: retryDelay",
-                "wire: retry_delay",
+                "in: context, wire: retryDelay",
+                "in: context, wire: retry_delay",
                 "wire name of context field `retry_delay` changed from `retryDelay` to `retry_delay`",
             ),
             (
@@ -1236,8 +1340,8 @@ codes:
             ),
             (
                 "wire: ThrottlingException",
-                "wire: Throttling",
-                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttling`",
+                "wire: Throttled",
+                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttled`",
             ),
         ] {
             only(&changed(from, to), Compat::Breaking, needle);
@@ -1252,6 +1356,101 @@ codes:
             )),
         );
         assert!(same.changes.is_empty(), "{same:#?}");
+    }
+
+    /// Aliases and constants of a code: a dropped alias, a changed or
+    /// dropped constant is breaking; an alias added is compatible (an
+    /// addition).
+    #[test]
+    fn aliases_and_constants_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, compat, needle) in [
+            (
+                "aliases: [Throttling, ",
+                "aliases: [Throttled, Throttling, ",
+                Compat::Compatible,
+                "alias `Throttled` added to code `THROTTLED`",
+            ),
+            (
+                "aliases: [Throttling, ",
+                "aliases: [",
+                Compat::Breaking,
+                "alias `Throttling` of code `THROTTLED` was dropped",
+            ),
+            (
+                "problem_type: https://example.com/problems/throttled",
+                "problem_type: https://example.com/problems/slow-down",
+                Compat::Breaking,
+                "constant `problem_type` of code `THROTTLED` changed from \"https://example.com/problems/throttled\" to \"https://example.com/problems/slow-down\"",
+            ),
+            (
+                "      grpc_status: resource_exhausted\n",
+                "",
+                Compat::Breaking,
+                "constant `grpc_status` of code `THROTTLED` was dropped",
+            ),
+        ] {
+            only(&changed(from, to), compat, needle);
+        }
+    }
+
+    /// A union's discriminator and tags are wire names (breaking to
+    /// change); dropping a variant is breaking, adding one compatible.
+    #[test]
+    fn unions_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let added = old
+            .replacen(
+                "  StatusDetail:\n",
+                "  QuotaFailure:\n    doc: Q.\n    members:\n      limit: { type: int64, doc: L. }\n  StatusDetail:\n",
+                1,
+            )
+            .replacen(
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n",
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n        QuotaFailure: q\n",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&added)),
+            Compat::Compatible,
+            "variant `QuotaFailure` added to union `StatusDetail`",
+        );
+        // The discriminator and a tag, with the example written with them.
+        let renamed = old
+            .replacen("discriminator: \"@type\"", "discriminator: kind", 1)
+            .replace(
+                "- { \"@type\": type.googleapis.com/",
+                "- { kind: type.googleapis.com/",
+            )
+            .replace("google.rpc.RetryInfo", "google.rpc.Retry");
+        let r = diff(&spec(old), &spec(&renamed));
+        only(
+            &r,
+            Compat::Breaking,
+            "discriminator of union `StatusDetail` changed from `@type` to `kind`",
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "tag of variant `RetryInfo` of union `StatusDetail` changed",
+        );
+        // Dropping a variant (and the example that used it).
+        let dropped = old
+            .replacen("        RetryInfo: type.googleapis.com/google.rpc.RetryInfo\n", "", 1)
+            .replacen(
+                "        - { \"@type\": type.googleapis.com/google.rpc.RetryInfo, retry_delay: 2s }\n",
+                "",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&dropped)),
+            Compat::Breaking,
+            "variant `RetryInfo` of union `StatusDetail` was removed",
+        );
     }
 
     /// Numbers, maps, nullable members, `pattern` and `format`: a changed

@@ -38,7 +38,12 @@ pub(crate) struct DraftType {
     pub values: Option<Vec<Spanned<String>>>,
     /// One per entry of `values`: its `wire:` spelling, if written.
     pub wires: Vec<Option<Spanned<String>>>,
+    /// `union:` as written: the discriminator and (type, tag) pairs.
+    pub union: Option<DraftUnion>,
 }
+
+/// A `union:` as written: the discriminator and (type name, tag) pairs.
+pub(crate) type DraftUnion = (Spanned<String>, Vec<(Spanned<String>, Spanned<String>)>);
 
 #[derive(Debug)]
 pub(crate) struct DraftMember {
@@ -122,6 +127,7 @@ impl Draft {
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
                 Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                // A union is referred to by name like an object.
                 Some(_) => Ok(FieldType::Struct(other.to_owned())),
                 None => Err(other.to_owned()),
             },
@@ -190,6 +196,11 @@ pub(crate) struct DraftCode {
     pub examples: Vec<(Spanned<String>, Node)>,
     /// `wire:` of the code, if written.
     pub wire: Option<Spanned<String>>,
+    /// `aliases:` of the code.
+    pub aliases: Vec<Spanned<String>>,
+    /// `constants:` as written: field name and value, checked by
+    /// [`crate::validate`].
+    pub constants: Vec<(Spanned<String>, Node)>,
 }
 
 #[derive(Debug)]
@@ -241,6 +252,16 @@ impl Draft {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                     (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    (None, None) => {
+                        let (discriminator, variants) = t.union.clone()?;
+                        TypeBody::Union(crate::context::Union {
+                            discriminator,
+                            variants: variants
+                                .into_iter()
+                                .map(|(ty, tag)| crate::context::UnionVariant { ty, tag })
+                                .collect(),
+                        })
+                    }
                     _ => return None,
                 };
                 Some(TypeDef {
@@ -328,7 +349,20 @@ impl Draft {
                     params: c.params,
                     recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
                     hint_conditions: c.hint_conditions,
-                    required_context: c.required_context,
+                    required_context: c
+                        .required_context
+                        .into_iter()
+                        .chain(c.constants.iter().map(|(name, _)| name.clone()))
+                        .collect(),
+                    aliases: c.aliases,
+                    constants: c
+                        .constants
+                        .iter()
+                        .map(|(name, n)| Example {
+                            name: name.clone(),
+                            value: Spanned::new(to_json(n), n.loc),
+                        })
+                        .collect(),
                     optional_context: c.optional_context,
                     since: c.since?,
                     lifecycle,

@@ -252,6 +252,27 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     let codes: Vec<&Code> = spec.emitted_codes().collect();
     let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
     let names: Vec<&str> = codes.iter().map(|c| c.wire()).collect();
+    // Other names on the wire that mean a code: (alias, index in `ALL`).
+    let alias_names = codes
+        .iter()
+        .flat_map(|c| c.aliases.iter().map(|a| a.value.as_str()));
+    let alias_codes = codes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.aliases.iter().map(move |_| i));
+    // Without aliases, the lookup by name alone (and no table).
+    let (aliases, or_alias_s, or_alias_v) = if codes.iter().any(|c| !c.aliases.is_empty()) {
+        (
+            quote! {
+                #[doc(hidden)]
+                pub const __ALIASES: &'static [(&'static str, usize)] = &[#((#alias_names, #alias_codes)),*];
+            },
+            quote!(.or_else(|| Self::__ALIASES.iter().find(|(a, _)| *a == s).map(|(_, i)| *i))),
+            quote!(.or_else(|| ErrorCode::__ALIASES.iter().find(|(a, _)| *a == v).map(|(_, i)| *i))),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
+    };
     let variant_docs = codes.iter().map(|c| {
         let retry = if c.retryable {
             "retryable"
@@ -331,6 +352,8 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
 
             #[doc(hidden)]
             pub const __NAMES: &'static [&'static str] = &[#(#names),*];
+
+            #aliases
 
             /// The SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
             pub const fn as_str(self) -> &'static str {
@@ -421,7 +444,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             type Err = UnknownErrorCode;
 
             fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-                match Self::__NAMES.iter().position(|name| *name == s) {
+                match Self::__NAMES.iter().position(|name| *name == s) #or_alias_s {
                     ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
                     ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
                         name: ::std::string::String::from(s),
@@ -460,7 +483,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
                         self,
                         v: &str,
                     ) -> ::core::result::Result<ErrorCode, E> {
-                        match ErrorCode::__NAMES.iter().position(|name| *name == v) {
+                        match ErrorCode::__NAMES.iter().position(|name| *name == v) #or_alias_v {
                             ::core::option::Option::Some(i) => ::core::result::Result::Ok(ErrorCode::ALL[i]),
                             ::core::option::Option::None => ::core::result::Result::Err(
                                 E::unknown_variant(v, ErrorCode::__NAMES),
@@ -582,9 +605,39 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
         .map(|def| emit_support_struct(def, &eq));
+    // A tagged union: an internally tagged enum of the variants' structs.
+    let unions = spec.types.iter().filter_map(|def| {
+        let u = def.union()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let tag = &u.discriminator.value;
+        let variants = u.variants.iter().map(|v| {
+            let ty = ident(&v.ty.value);
+            let value = &v.tag.value;
+            let doc = format!("`{tag}: {value}`");
+            quote! {
+                #[doc = #doc]
+                #[serde(rename = #value)]
+                #ty(#ty),
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(tag = #tag)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+            }
+        })
+    });
     quote! {
         #(#enums)*
         #(#structs)*
+        #(#unions)*
     }
 }
 
@@ -801,6 +854,11 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let variant = variant_ident(code);
     let required = spec.required_fields(code);
 
+    // A constant (`constants:`) is set by the constructor, never asked for.
+    let required: Vec<&FieldDef> = required
+        .into_iter()
+        .filter(|f| code.constant(f.name()).is_none())
+        .collect();
     // Arguments: required context fields in canonical order, then params.
     let mut args = Vec::new();
     let mut conversions = Vec::new();
@@ -844,6 +902,11 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         let name = field_ident(f);
         quote!(envelope.#setter(#name);)
     });
+    let constants = spec.fields.iter().filter_map(|f| {
+        let value = constant_literal(spec, f, code.constant(f.name())?);
+        let setter = setter_ident(f);
+        Some(quote!(envelope.#setter(#value);))
+    });
 
     let deprecated = deprecated_attr(spec, code);
     let doc = doc_attrs(&format!(
@@ -866,6 +929,7 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
                 ::std::vec![#(#hints),*],
             );
             #(#sets)*
+            #(#constants)*
             builder::#variant { envelope }
         }
     }
@@ -995,6 +1059,39 @@ fn select_hints(spec: &Spec, code: &Code, prefix: &TokenStream) -> TokenStream {
 /// The private setter every constructor and builder uses for a field.
 fn setter_ident(field: &FieldDef) -> Ident {
     format_ident!("__splice_set_{}", field.name())
+}
+
+/// The Rust value of a field's constant (checked against its type).
+fn constant_literal(spec: &Spec, field: &FieldDef, value: &serde_json::Value) -> TokenStream {
+    match (field.ty(), value) {
+        (FieldType::String, serde_json::Value::String(s)) => {
+            quote!(::std::string::String::from(#s))
+        }
+        (FieldType::Integer, v) => {
+            let n = Literal::u64_suffixed(v.as_u64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Int32, v) => {
+            let n = Literal::i32_suffixed(
+                v.as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .unwrap_or_default(),
+            );
+            quote!(#n)
+        }
+        (FieldType::Int64, v) => {
+            let n = Literal::i64_suffixed(v.as_i64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Boolean, serde_json::Value::Bool(b)) => quote!(#b),
+        (FieldType::Enum(t), serde_json::Value::String(s)) if spec.type_def(t).is_some() => {
+            let ty = ident(t);
+            let variant = ident(&upper_camel(s));
+            quote!(#ty::#variant)
+        }
+        // Unreachable for a checked spec (`validate` allows these types only).
+        _ => quote!(::core::compile_error!("a constant of an unsupported type")),
+    }
 }
 
 /// `name: T` as a constructor or setter argument.

@@ -34,7 +34,8 @@ const TOP_KEYS: &[&str] = &[
 ];
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
-const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
+const UNION_KEYS: &[&str] = &["discriminator", "variants"];
 const MEMBER_KEYS: &[&str] = &[
     "type", "optional", "doc", "wire", "nullable", "pattern", "format",
 ];
@@ -67,6 +68,8 @@ const CODE_KEYS: &[&str] = &[
     "explanation",
     "example",
     "wire",
+    "aliases",
+    "constants",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -504,7 +507,46 @@ impl Lower {
                 }
                 None => (None, Vec::new()),
             };
+            let union = f.get("union").and_then(|n| {
+                let what = format!("`union` of {owner}");
+                let loc = f.key_loc("union").unwrap_or(n.loc);
+                let g = self.fields(n, &what, UNION_KEYS, UNION_KEYS, loc, &what)?;
+                let discriminator = g.get("discriminator").and_then(|n| self.wire(n, &what));
+                let variants = g.get("variants").and_then(|n| {
+                    let entries = self.entries(
+                        n,
+                        "variants",
+                        &what,
+                        "a mapping of object type names to their tags",
+                    );
+                    if entries.is_empty() {
+                        self.push(
+                            Diagnostic::new(n.loc, format!("{what} has no variants"))
+                                .with_help("map at least one object type to its tag: `{ ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo }`"),
+                        );
+                        return None;
+                    }
+                    let mut out = Vec::new();
+                    for (ty, tag) in entries {
+                        if let Some(tag) = self.wire(&tag, &format!("variant `{}` of {what}", ty.value)) {
+                            out.push((ty, tag));
+                        }
+                    }
+                    Some(out)
+                });
+                Some((discriminator?, variants?))
+            });
+            if f.get("union").is_some() && (f.get("members").is_some() || f.get("enum").is_some()) {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("union").unwrap_or(name.loc),
+                        format!("{owner} has `union` and `members` or `enum`"),
+                    )
+                    .with_help("a type is an object (`members`), an enum (`enum`) or a tagged union (`union`)"),
+                );
+            }
             match (f.get("members"), f.get("enum")) {
+                (None, None) if f.get("union").is_some() => {}
                 (Some(_), Some(_)) => self.push(
                     Diagnostic::new(
                         f.key_loc("enum").unwrap_or(name.loc),
@@ -530,6 +572,7 @@ impl Lower {
                 members,
                 values,
                 wires,
+                union,
             });
         }
         out
@@ -830,8 +873,32 @@ impl Lower {
                 .unwrap_or_default();
             let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
             let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
+            let aliases = match f.get("aliases") {
+                Some(n) => match &n.kind {
+                    NodeKind::Seq(items) => items
+                        .iter()
+                        .filter_map(|i| self.wire(i, &format!("an alias of {owner}")))
+                        .collect(),
+                    _ => {
+                        self.push(wrong_type(
+                            n,
+                            "aliases",
+                            &owner,
+                            "a list of names on the wire",
+                        ));
+                        Vec::new()
+                    }
+                },
+                None => Vec::new(),
+            };
+            let constants = f
+                .get("constants")
+                .map(|n| self.entries(n, "constants", &owner, "a mapping of field names to values"))
+                .unwrap_or_default();
             out.push(DraftCode {
                 wire,
+                aliases,
+                constants,
                 sent_as,
                 examples,
                 name,
@@ -863,25 +930,38 @@ impl Lower {
     /// reported and its second entry dropped. Keys and values are checked by
     /// [`crate::validate`], which knows the params and fields.
     fn examples(&mut self, node: &Node, owner: &str) -> Vec<(Spanned<String>, Node)> {
+        self.entries(
+            node,
+            "example",
+            owner,
+            "a mapping of parameter and context field names to example values",
+        )
+    }
+
+    /// The entries of a mapping of names to values (`example:`,
+    /// `constants:`); a key written twice is reported and dropped.
+    fn entries(
+        &mut self,
+        node: &Node,
+        key: &str,
+        owner: &str,
+        expected: &str,
+    ) -> Vec<(Spanned<String>, Node)> {
+        let section = key;
         let NodeKind::Map(entries) = &node.kind else {
-            self.push(wrong_type(
-                node,
-                "example",
-                owner,
-                "a mapping of parameter and context field names to example values",
-            ));
+            self.push(wrong_type(node, key, owner, expected));
             return Vec::new();
         };
         let mut out: Vec<(Spanned<String>, Node)> = Vec::new();
         for (k, v) in entries {
-            let Some(key) = self.key(k, "example key") else {
+            let Some(key) = self.key(k, &format!("{section} key")) else {
                 continue;
             };
             if let Some((first, _)) = out.iter().find(|(name, _)| name.value == key.value) {
                 self.push(duplicate(
                     &key,
                     first.loc,
-                    &format!("key `{}` in `example` of {owner}", key.value),
+                    &format!("key `{}` in `{section}` of {owner}", key.value),
                 ));
                 continue;
             }

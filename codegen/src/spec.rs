@@ -275,6 +275,14 @@ pub struct Code {
     /// `wire:`, the code's name on the wire when it differs from its
     /// SCREAMING_SNAKE identifier (`ThrottlingException`).
     pub wire: Option<Spanned<String>>,
+    /// `aliases:`, more names on the wire that mean this code (botocore's
+    /// five spellings of throttling); accepted when reading, never sent.
+    pub aliases: Vec<Spanned<String>>,
+    /// `constants:`, the fixed value of a declared field in every envelope
+    /// of this code (the AWS code string, RFC 9457's `type` URI), written
+    /// with the spec's names (an enum value by its name). Each such field
+    /// is also in `required_context`; a constructor never asks for it.
+    pub constants: Vec<Example>,
 }
 
 /// One entry of a code's `example:` map, checked against the declared type
@@ -300,6 +308,20 @@ impl Code {
     /// name.
     pub fn wire(&self) -> &str {
         self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
+
+    /// The constant value of the field `field` in this code's envelopes.
+    pub fn constant(&self, field: &str) -> Option<&serde_json::Value> {
+        self.constants
+            .iter()
+            .find(|c| c.name.value == field)
+            .map(|c| &c.value.value)
+    }
+
+    /// Every name on the wire that means this code: its wire name, then
+    /// its aliases.
+    pub fn wire_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.wire()).chain(self.aliases.iter().map(|a| a.value.as_str()))
     }
 
     /// True unless the code is removed (removed codes generate no Rust
@@ -384,6 +406,22 @@ impl Spec {
         self.fields
             .iter()
             .filter(move |f| f.placement.value == placement)
+    }
+
+    /// The JSON of the constant of `field` in `code`'s envelopes (an enum
+    /// value in its wire spelling), if the code fixes one.
+    pub fn constant_json(
+        &self,
+        code: &Code,
+        field: &crate::context::FieldDef,
+    ) -> Option<serde_json::Value> {
+        let value = code.constant(field.name())?;
+        Some(match (field.ty(), value) {
+            (crate::context::FieldType::Enum(t), serde_json::Value::String(s)) => {
+                serde_json::json!(self.type_def(t).map_or(s.as_str(), |d| d.wire_of(s)))
+            }
+            _ => value.clone(),
+        })
     }
 
     /// The required context fields of `code`, in canonical order.

@@ -360,6 +360,7 @@ impl Validator<'_> {
         self.context(draft, code, &owner);
         self.hint_conditions(draft, code, &owner);
         self.code_examples(draft, code, &owner);
+        self.constants(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
     }
@@ -435,6 +436,7 @@ impl Validator<'_> {
             }
         }
         self.wire_names(draft);
+        self.unions(draft);
         self.string_constraints(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
@@ -598,15 +600,84 @@ impl Validator<'_> {
         let codes: Vec<_> = draft
             .codes
             .iter()
-            .map(|c| {
-                (
+            .flat_map(|c| {
+                std::iter::once((
                     c.wire(),
                     c.wire.is_some(),
                     format!("code `{}`", c.name.value),
+                ))
+                .chain(
+                    c.aliases
+                        .iter()
+                        .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
                 )
             })
             .collect();
         self.unique_wires(&codes, "the codes");
+    }
+
+    /// A union's variants are distinct declared object types with distinct
+    /// tags, none with a member spelled like the discriminator.
+    fn unions(&mut self, draft: &Draft) {
+        for t in &draft.types {
+            let Some((discriminator, variants)) = &t.union else {
+                continue;
+            };
+            let owner = format!("union `{}`", t.name.value);
+            for (i, (ty, tag)) in variants.iter().enumerate() {
+                if let Some((_, first)) = variants[..i].iter().find(|(_, g)| g.value == tag.value) {
+                    self.push(
+                        Diagnostic::new(
+                            tag.loc,
+                            format!("tag `{}` of {owner} is used twice", tag.value),
+                        )
+                        .with_label("second use")
+                        .with_related(first.loc, "first use")
+                        .with_help("each variant needs its own tag"),
+                    );
+                }
+                let Some(def) = draft.types.iter().find(|d| d.name.value == ty.value) else {
+                    let names: Vec<&str> = draft
+                        .types
+                        .iter()
+                        .filter(|d| d.members.is_some())
+                        .map(|d| d.name.value.as_str())
+                        .collect();
+                    self.push(
+                        Diagnostic::new(ty.loc, format!("unknown type `{}` in {owner}", ty.value))
+                            .with_label("not a declared object type")
+                            .with_help(suggest(&ty.value, &names, "the object types are")),
+                    );
+                    continue;
+                };
+                let Some(members) = &def.members else {
+                    self.push(
+                        Diagnostic::new(
+                            ty.loc,
+                            format!("variant `{}` of {owner} is not an object type", ty.value),
+                        )
+                        .with_help("a variant is a type declared with `members`"),
+                    );
+                    continue;
+                };
+                if let Some(m) = members
+                    .iter()
+                    .find(|m| m.wire().value == discriminator.value)
+                {
+                    self.push(
+                        Diagnostic::new(
+                            m.wire().loc,
+                            format!(
+                                "member `{}` of type `{}` is spelled like the discriminator `{}` of {owner}",
+                                m.name.value, ty.value, discriminator.value
+                            ),
+                        )
+                        .with_related(discriminator.loc, "the discriminator")
+                        .with_help("the union sets the discriminator from the tag; drop the member"),
+                    );
+                }
+            }
+        }
     }
 
     /// `pattern:` and `format:` constrain strings only.
@@ -1183,6 +1254,76 @@ impl Validator<'_> {
         }
     }
 
+    /// `constants:` of a code: declared fields of a scalar or enum type,
+    /// not also listed in `context`, each with a value of its type.
+    fn constants(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        for (key, node) in &code.constants {
+            let name = key.value.as_str();
+            let Some(field) = draft.field(name) else {
+                if draft.declarations_broken {
+                    continue;
+                }
+                let names: Vec<&str> = draft.fields.iter().map(|f| f.name.value.as_str()).collect();
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("unknown field `{name}` in `constants` of {owner}"),
+                    )
+                    .with_label("not declared under `fields`")
+                    .with_help(suggest(
+                        name,
+                        &names,
+                        "the declared fields are",
+                    )),
+                );
+                continue;
+            };
+            if let Some(listed) = code
+                .required_context
+                .iter()
+                .chain(&code.optional_context)
+                .find(|f| f.value == name)
+            {
+                self.push(
+                    Diagnostic::new(
+                        listed.loc,
+                        format!("field `{name}` of {owner} is a constant and is also listed in `context`"),
+                    )
+                    .with_related(key.loc, "the constant")
+                    .with_help("a constant is carried by every envelope of the code; remove it from `context`"),
+                );
+            }
+            let Some(ty) = field.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok()) else {
+                continue;
+            };
+            if !matches!(
+                ty,
+                FieldType::String
+                    | FieldType::Integer
+                    | FieldType::Int32
+                    | FieldType::Int64
+                    | FieldType::Boolean
+                    | FieldType::Enum(_)
+            ) {
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("field `{name}` of type `{ty}` cannot be a constant of {owner}"),
+                    )
+                    .with_help("a constant is a string, an integer, a boolean or an enum value"),
+                );
+                continue;
+            }
+            self.example(
+                draft,
+                node,
+                &ty,
+                &format!("constant `{name}` of {owner}"),
+                "",
+            );
+        }
+    }
+
     fn code_examples(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
         let carried = || code.required_context.iter().chain(&code.optional_context);
         for (key, node) in &code.examples {
@@ -1404,6 +1545,62 @@ impl Validator<'_> {
                         format!("the values are {}", list(&names)),
                     )),
                 }
+            }
+            FieldType::Struct(t)
+                if draft
+                    .types
+                    .iter()
+                    .any(|d| &d.name.value == t && d.union.is_some()) =>
+            {
+                let Some((discriminator, variants)) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.union.as_ref())
+                else {
+                    return;
+                };
+                let NodeKind::Map(entries) = &node.kind else {
+                    self.push(mismatch(
+                        &format!("an object of union `{t}`"),
+                        format!(
+                            "write a mapping with `{}` and the variant's members",
+                            discriminator.value
+                        ),
+                    ));
+                    return;
+                };
+                let tag = entries
+                    .iter()
+                    .find(|(k, _)| k.as_scalar() == Some(discriminator.value.as_str()))
+                    .and_then(|(_, v)| v.as_scalar());
+                let tags: Vec<&str> = variants.iter().map(|(_, g)| g.value.as_str()).collect();
+                let Some((variant, _)) =
+                    variants.iter().find(|(_, g)| Some(g.value.as_str()) == tag)
+                else {
+                    self.push(
+                        Diagnostic::new(
+                            node.loc,
+                            format!(
+                                "{subject} has no `{}` naming a variant of union `{t}`",
+                                discriminator.value
+                            ),
+                        )
+                        .with_help(format!("the tags are {}", list(&tags))),
+                    );
+                    return;
+                };
+                let mut rest = node.clone();
+                if let NodeKind::Map(entries) = &mut rest.kind {
+                    entries.retain(|(k, _)| k.as_scalar() != Some(discriminator.value.as_str()));
+                }
+                self.example(
+                    draft,
+                    &rest,
+                    &FieldType::Struct(variant.value.clone()),
+                    what,
+                    path,
+                );
             }
             FieldType::Struct(t) => {
                 let Some(members) = draft

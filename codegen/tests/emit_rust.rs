@@ -40,6 +40,8 @@ fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) 
         sent_as: None,
         examples: Vec::new(),
         wire: None,
+        aliases: Vec::new(),
+        constants: Vec::new(),
     }
 }
 
