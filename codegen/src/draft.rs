@@ -38,7 +38,12 @@ pub(crate) struct DraftType {
     pub values: Option<Vec<Spanned<String>>>,
     /// One per entry of `values`: its `wire:` spelling, if written.
     pub wires: Vec<Option<Spanned<String>>>,
+    /// `union:` as written: the discriminator and (type, tag) pairs.
+    pub union: Option<DraftUnion>,
 }
+
+/// A `union:` as written: the discriminator and (type name, tag) pairs.
+pub(crate) type DraftUnion = (Spanned<String>, Vec<(Spanned<String>, Spanned<String>)>);
 
 #[derive(Debug)]
 pub(crate) struct DraftMember {
@@ -122,6 +127,7 @@ impl Draft {
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
                 Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                // A union is referred to by name like an object.
                 Some(_) => Ok(FieldType::Struct(other.to_owned())),
                 None => Err(other.to_owned()),
             },
@@ -142,12 +148,13 @@ pub(crate) struct DraftTaxonomy {
     pub version: Option<Spanned<semver::Version>>,
     pub base_uri: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
+    pub range_block: Option<Spanned<i64>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct DraftCategory {
     pub key: Spanned<String>,
-    pub range: Option<Spanned<(i64, i64)>>,
+    pub ranges: Vec<Spanned<(i64, i64)>>,
     pub description: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
@@ -245,6 +252,16 @@ impl Draft {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                     (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    (None, None) => {
+                        let (discriminator, variants) = t.union.clone()?;
+                        TypeBody::Union(crate::context::Union {
+                            discriminator,
+                            variants: variants
+                                .into_iter()
+                                .map(|(ty, tag)| crate::context::UnionVariant { ty, tag })
+                                .collect(),
+                        })
+                    }
                     _ => return None,
                 };
                 Some(TypeDef {
@@ -281,6 +298,7 @@ impl Draft {
             version: t.version?,
             base_uri: t.base_uri?,
             description: t.description,
+            range_block: t.range_block,
         };
         let categories = self
             .categories
@@ -288,7 +306,7 @@ impl Draft {
             .map(|c| {
                 Some(Category {
                     key: c.key,
-                    range: c.range,
+                    ranges: c.ranges,
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,

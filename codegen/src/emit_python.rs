@@ -186,8 +186,36 @@ pub fn emit(spec: &Spec) -> String {
         }
     }
     let mut defined: HashSet<&str> = HashSet::new();
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         object_type(&mut out, def, &defined);
+        defined.insert(&def.name.value);
+    }
+    // Unions last: one TypedDict per variant (its members and the
+    // discriminator pinned to the tag), and the union of them.
+    for def in &spec.types {
+        let Some(u) = def.union() else { continue };
+        let mut names = Vec::new();
+        for v in &u.variants {
+            let Some(vdef) = spec.type_def(&v.ty.value) else {
+                continue;
+            };
+            let name = format!("{}{}", def.name.value, v.ty.value);
+            let mut keys = vec![Key {
+                name: u.discriminator.value.clone(),
+                ty: format!("typing.Literal[{}]", py_str(&v.tag.value)),
+                doc: format!("Always {} for a `{}`.", v.tag.value, v.ty.value),
+            }];
+            keys.extend(member_keys(vdef, &defined));
+            typed_dict(&mut out, &name, &vdef.doc.value, &keys);
+            names.push(name);
+        }
+        comment(&mut out, "", &def.doc.value);
+        let _ = writeln!(
+            out,
+            "{}: typing.TypeAlias = {}",
+            def.name.value,
+            names.join(" | ")
+        );
         defined.insert(&def.name.value);
     }
 
@@ -509,8 +537,13 @@ fn blank_lines(out: &mut String, n: usize) {
 }
 
 fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
-    let keys: Vec<Key> = def
-        .members()
+    let keys = member_keys(def, defined);
+    typed_dict(out, &def.name.value, &def.doc.value, &keys);
+}
+
+/// The keys of an object type's `TypedDict`.
+fn member_keys(def: &TypeDef, defined: &HashSet<&str>) -> Vec<Key> {
+    def.members()
         .iter()
         .map(|m| {
             let mut ty = py_type(&m.ty.value, defined);
@@ -531,8 +564,7 @@ fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
                 ),
             }
         })
-        .collect();
-    typed_dict(out, &def.name.value, &def.doc.value, &keys);
+        .collect()
 }
 
 /// `<Code>Context` and `<Code>Envelope` of one emitted code.

@@ -119,15 +119,20 @@ fn emit_category(spec: &Spec) -> TokenStream {
         .map(|c| c.key.value.as_str())
         .collect();
     let docs = spec.categories.iter().map(|c| {
-        let summary = match &c.range {
-            Some(r) => format!(
-                "`{}` ({}..={}): {}",
+        let summary = if c.ranges.is_empty() {
+            format!("`{}`: {}", c.key.value, c.description.value.trim())
+        } else {
+            let ranges = c
+                .ranges
+                .iter()
+                .map(|r| format!("{}..={}", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "`{}` ({ranges}): {}",
                 c.key.value,
-                r.value.0,
-                r.value.1,
                 c.description.value.trim()
-            ),
-            None => format!("`{}`: {}", c.key.value, c.description.value.trim()),
+            )
         };
         doc_attrs(&summary)
     });
@@ -622,9 +627,39 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
         .map(|def| emit_support_struct(def, &eq));
+    // A tagged union: an internally tagged enum of the variants' structs.
+    let unions = spec.types.iter().filter_map(|def| {
+        let u = def.union()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let tag = &u.discriminator.value;
+        let variants = u.variants.iter().map(|v| {
+            let ty = ident(&v.ty.value);
+            let value = &v.tag.value;
+            let doc = format!("`{tag}: {value}`");
+            quote! {
+                #[doc = #doc]
+                #[serde(rename = #value)]
+                #ty(#ty),
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(tag = #tag)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+            }
+        })
+    });
     quote! {
         #(#enums)*
         #(#structs)*
+        #(#unions)*
     }
 }
 

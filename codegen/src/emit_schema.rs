@@ -127,9 +127,10 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     let mut defs = Map::new();
     defs.insert("ErrorCode".into(), error_code_def(spec));
     for def in &spec.types {
-        let schema = match def.values() {
-            Some(_) => enum_schema(def.wire_values().into_iter()),
-            None => struct_schema(def, Openness::Closed),
+        let schema = match (def.values(), def.union()) {
+            (Some(_), _) => enum_schema(def.wire_values().into_iter()),
+            (None, Some(u)) => union_schema(spec, def, u, Openness::Closed),
+            (None, None) => struct_schema(def, Openness::Closed),
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
     }
@@ -717,8 +718,13 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     }
     defs.insert("ErrorCode".into(), error_code_def(spec));
     // Objects, then enums, each in declaration order.
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         defs.insert(def.name.value.clone(), struct_schema(def, openness));
+    }
+    for def in &spec.types {
+        if let Some(u) = def.union() {
+            defs.insert(def.name.value.clone(), union_schema(spec, def, u, openness));
+        }
     }
     for def in &spec.types {
         if def.values().is_some() {
@@ -729,6 +735,41 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     defs
+}
+
+/// A tagged union: `oneOf` one object per variant, each the variant's
+/// members plus the discriminator pinned to its tag.
+fn union_schema(
+    spec: &Spec,
+    def: &TypeDef,
+    u: &crate::context::Union,
+    openness: Openness,
+) -> Value {
+    let variants: Vec<Value> = u
+        .variants
+        .iter()
+        .filter_map(|v| {
+            let mut schema = struct_schema(spec.type_def(&v.ty.value)?, openness);
+            let map = schema.as_object_mut()?;
+            let mut props = Map::new();
+            props.insert(u.discriminator.value.clone(), json!({"const": v.tag.value}));
+            if let Some(Value::Object(members)) = map.remove("properties") {
+                props.extend(members);
+            }
+            map.insert("properties".into(), Value::Object(props));
+            let mut required = vec![json!(u.discriminator.value)];
+            if let Some(Value::Array(r)) = map.remove("required") {
+                required.extend(r);
+            }
+            map.insert("required".into(), Value::Array(required));
+            Some(schema)
+        })
+        .collect();
+    json!({
+        "title": def.name.value,
+        "description": def.doc.value,
+        "oneOf": variants,
+    })
 }
 
 fn struct_schema(def: &TypeDef, openness: Openness) -> Value {

@@ -73,7 +73,24 @@ pub fn emit(spec: &Spec) -> String {
             union(&mut out, def.wire_values().into_iter().map(string_literal));
         }
     }
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in &spec.types {
+        if let Some(u) = def.union() {
+            doc(&mut out, "", &def.doc.value);
+            let _ = writeln!(out, "export type {} =", def.name.value);
+            union(
+                &mut out,
+                u.variants.iter().map(|v| {
+                    format!(
+                        "({{ {}: {} }} & {})",
+                        prop(&u.discriminator.value),
+                        string_literal(&v.tag.value),
+                        v.ty.value
+                    )
+                }),
+            );
+        }
+    }
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         doc(&mut out, "", &def.doc.value);
         let _ = writeln!(out, "export interface {} {{", def.name.value);
         for m in def.members() {

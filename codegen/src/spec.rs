@@ -55,6 +55,9 @@ pub struct Taxonomy {
     pub base_uri: Spanned<String>,
     /// Optional one-paragraph description (Markdown).
     pub description: Option<Spanned<String>>,
+    /// When given, every category range lies inside one block of this many
+    /// numbers (splice's SPEC-003: 1000, validation 1xxx, domain 2xxx, ...).
+    pub range_block: Option<Spanned<i64>>,
 }
 
 impl Taxonomy {
@@ -98,10 +101,11 @@ impl Cause {
 pub struct Category {
     /// lower_snake key, e.g. `validation`.
     pub key: Spanned<String>,
-    /// Inclusive numeric range, e.g. 1000..=1999, that holds every code of
-    /// the category and no other; `None` when the spec gives none (the
-    /// category's codes then take numbers outside every range).
-    pub range: Option<Spanned<(i64, i64)>>,
+    /// Inclusive numeric ranges, e.g. 1000..=1999, that hold every code of
+    /// the category and no other (one, or several: gRPC's caller and server
+    /// codes interleave); empty when the spec gives none (the category's
+    /// codes then take numbers outside every range).
+    pub ranges: Vec<Spanned<(i64, i64)>>,
     /// One-line description.
     pub description: Spanned<String>,
     /// Default `retryable` for codes of this category.

@@ -33,9 +33,15 @@ def describe(env: AnyErrorEnvelope) -> str:
         ratio: float | None = detail.get("ratio")
         metadata: dict[str, str] = detail["metadata"]
         quotas: dict[str, int] = env["context"].get("quotas", {})
+        delay = "-"
+        for d in env["context"].get("details", []):
+            if d["@type"] == "type.googleapis.com/google.rpc.RetryInfo":
+                delay = d["retryDelay"]
+            else:
+                delay += d["reason"]
         return (
             f"{problem} {status} {env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
-            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']}"
+            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']} {delay}"
         )
     return env["message"]
 

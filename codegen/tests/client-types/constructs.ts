@@ -20,7 +20,12 @@ export function describe(env: AnyErrorEnvelope): string {
       const ratio: number | null | undefined = detail.ratio;
       const service: string | undefined = detail.metadata["service"];
       const quotas: Record<string, number> | undefined = env.context.quotas;
-      return `${problem} ${status} ${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"} ${count} ${total ?? "null"} ${ratio ?? "-"} ${service} ${quotas?.["requests"]}`;
+      let delay = "-";
+      for (const d of env.context.details ?? []) {
+        if (d["@type"] === "type.googleapis.com/google.rpc.RetryInfo") delay = d.retryDelay;
+        else delay += d.reason;
+      }
+      return `${problem} ${status} ${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"} ${count} ${total ?? "null"} ${ratio ?? "-"} ${service} ${quotas?.["requests"]} ${delay}`;
     }
     case "UNAVAILABLE": {
       const status: "UNAVAILABLE" = env.status;

@@ -22,6 +22,10 @@ fn main() {
     )
     .reason(Reason::ApiDisabled)
     .quotas([("requests".to_owned(), -1_i64)].into())
+    .status_details(vec![
+        StatusDetail::RetryInfo(RetryInfo { retry_delay: "2s".into() }),
+        StatusDetail::ErrorInfo(ErrorInfo { reason: "R".into(), metadata: None }),
+    ])
     .build();
     assert_eq!(envelope.message, "throttled; retry after 2s");
     assert_eq!(envelope.recovery_hints.len(), 2);
@@ -44,6 +48,11 @@ fn main() {
     assert_eq!(detail["ratio"], 0.5);
     assert_eq!(detail["metadata"]["service"], "pubsub.googleapis.com");
     assert_eq!(json["context"]["quotas"]["requests"], -1);
+    let details = &json["context"]["details"];
+    assert_eq!(details[0]["@type"], "type.googleapis.com/google.rpc.RetryInfo");
+    assert_eq!(details[0]["retryDelay"], "2s");
+    assert_eq!(details[1]["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    assert_eq!(details[1]["reason"], "R");
     let back: ErrorEnvelope = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(back, envelope);
     let mut aliased = json;
