@@ -17,11 +17,12 @@
 //!       actual: { type: integer, optional: true, doc: The value seen. }
 //!   FileState:
 //!     doc: What happened to one file.
-//!     enum: [would_succeed, failed]   # an enum of strings
+//!     enum: [would_succeed, failed]   # an enum of strings ({ name, wire } for another spelling)
 //!
 //! fields:                      # context fields, lower_snake_case; order = argument order
 //!   file_path:
-//!     type: string             # string | integer | boolean | error_code | TypeName | T[]
+//!     type: string             # string | integer | int32 | int64 | float | boolean | error_code
+//!                              # | TypeName | map<string, T> | T[]
 //!     in: top_level            # top_level (a member of the envelope) | context (inside `context`)
 //!     doc: The file the error is about, as the caller wrote it.
 //!   limit: { type: Limit, in: context, doc: The limit that was exceeded. }
@@ -204,6 +205,28 @@ pub enum TypeBody {
     /// One of these strings (lower_snake, unique); Rust variants are their
     /// UpperCamel forms.
     Enum(Vec<Spanned<String>>),
+    /// One of several object types, told apart by a discriminator member
+    /// (`union:`; google.rpc `details[]` keyed by `@type`).
+    Union(Union),
+}
+
+/// A tagged union: each value is an object of one of `variants`, with the
+/// member `discriminator` set to that variant's tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Union {
+    /// The wire name of the member that holds the tag (`@type`).
+    pub discriminator: Spanned<String>,
+    /// Declared object types and their tags, in order.
+    pub variants: Vec<UnionVariant>,
+}
+
+/// One variant of a [`Union`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnionVariant {
+    /// A declared object type.
+    pub ty: Spanned<String>,
+    /// The discriminator's value for it.
+    pub tag: Spanned<String>,
 }
 
 /// A declared support type (`types:` section).
@@ -222,20 +245,33 @@ pub struct TypeDef {
 }
 
 impl TypeDef {
-    /// The members of an object type; empty for an enum.
+    /// The members of an object type; empty for an enum or a union.
     pub fn members(&self) -> &[MemberDef] {
         match &self.body {
             TypeBody::Object(m) => m,
-            TypeBody::Enum(_) => &[],
+            _ => &[],
         }
     }
 
-    /// The values of an enum type; `None` for an object.
+    /// The values of an enum type; `None` otherwise.
     pub fn values(&self) -> Option<&[Spanned<String>]> {
         match &self.body {
             TypeBody::Enum(v) => Some(v),
-            TypeBody::Object(_) => None,
+            _ => None,
         }
+    }
+
+    /// The union of a tagged-union type; `None` otherwise.
+    pub fn union(&self) -> Option<&Union> {
+        match &self.body {
+            TypeBody::Union(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// True for an object type (`members:`).
+    pub fn is_object(&self) -> bool {
+        matches!(self.body, TypeBody::Object(_))
     }
 
     /// The JSON spellings of an enum's values, in order (each value's

@@ -230,9 +230,12 @@ fn erase_locs(mut s: Spec) -> Spec {
     if let Some(d) = &mut s.taxonomy.description {
         z(&mut d.loc);
     }
+    if let Some(b) = &mut s.taxonomy.range_block {
+        z(&mut b.loc);
+    }
     for c in &mut s.categories {
         z(&mut c.key.loc);
-        if let Some(r) = &mut c.range {
+        for r in &mut c.ranges {
             z(&mut r.loc);
         }
         z(&mut c.description.loc);
@@ -294,6 +297,13 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.loc);
                 }
             }
+            crate::context::TypeBody::Union(u) => {
+                z(&mut u.discriminator.loc);
+                for v in &mut u.variants {
+                    z(&mut v.ty.loc);
+                    z(&mut v.tag.loc);
+                }
+            }
         }
         for w in t.wires.iter_mut().flatten() {
             z(&mut w.loc);
@@ -332,6 +342,13 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut c.since.loc);
         if let Some(w) = &mut c.wire {
             z(&mut w.loc);
+        }
+        for a in &mut c.aliases {
+            z(&mut a.loc);
+        }
+        for k in &mut c.constants {
+            z(&mut k.name.loc);
+            z(&mut k.value.loc);
         }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
@@ -436,6 +453,19 @@ impl Differ {
             self.compatible(
                 n.description.as_ref().map(|d| d.loc),
                 "taxonomy description reworded".into(),
+            );
+        }
+        // A rule on how the spec assigns numbers, never on the wire: the
+        // ranges themselves are compared per category.
+        if o.range_block.as_ref().map(|b| b.value) != n.range_block.as_ref().map(|b| b.value) {
+            let show = |b: Option<i64>| b.map_or("none".to_string(), |b| b.to_string());
+            self.compatible(
+                n.range_block.as_ref().map(|b| b.loc),
+                format!(
+                    "range_block changed from {} to {}",
+                    show(o.range_block.as_ref().map(|b| b.value)),
+                    show(n.range_block.as_ref().map(|b| b.value))
+                ),
             );
         }
     }
@@ -625,7 +655,14 @@ impl Differ {
                         }
                     }
                 }
-                (None, None) => self.members(name, o, n),
+                (None, None) => match (o.union(), n.union()) {
+                    (None, None) => self.members(name, o, n),
+                    (Some(ou), Some(nu)) => self.union(name, ou, nu),
+                    _ => self.breaking(
+                        Some(n.name.loc),
+                        format!("type `{name}` changed between an object and a union"),
+                    ),
+                },
                 _ => self.breaking(
                     Some(n.name.loc),
                     format!("type `{name}` changed between an object and an enum"),
@@ -635,6 +672,45 @@ impl Differ {
         for n in &new.types {
             if old.type_def(&n.name.value).is_none() {
                 self.added(Some(n.name.loc), format!("type `{}` added", n.name.value));
+            }
+        }
+    }
+
+    /// A union: its discriminator and each variant's tag are wire names
+    /// (changing one is breaking); a variant dropped is breaking, a variant
+    /// added an addition.
+    fn union(&mut self, name: &str, o: &crate::context::Union, n: &crate::context::Union) {
+        if o.discriminator.value != n.discriminator.value {
+            self.breaking(
+                Some(n.discriminator.loc),
+                format!(
+                    "discriminator of union `{name}` changed from `{}` to `{}`",
+                    o.discriminator.value, n.discriminator.value
+                ),
+            );
+        }
+        for ov in &o.variants {
+            match n.variants.iter().find(|v| v.ty.value == ov.ty.value) {
+                None => self.breaking(
+                    Some(n.discriminator.loc),
+                    format!("variant `{}` of union `{name}` was removed", ov.ty.value),
+                ),
+                Some(nv) if nv.tag.value != ov.tag.value => self.breaking(
+                    Some(nv.tag.loc),
+                    format!(
+                        "tag of variant `{}` of union `{name}` changed from `{}` to `{}`",
+                        ov.ty.value, ov.tag.value, nv.tag.value
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        for nv in &n.variants {
+            if !o.variants.iter().any(|v| v.ty.value == nv.ty.value) {
+                self.added(
+                    Some(nv.ty.loc),
+                    format!("variant `{}` added to union `{name}`", nv.ty.value),
+                );
             }
         }
     }
@@ -754,17 +830,28 @@ impl Differ {
                 self.breaking(None, format!("category `{key}` was deleted"));
                 continue;
             };
-            let value = |r: &Option<crate::span::Spanned<(i64, i64)>>| r.as_ref().map(|r| r.value);
-            if value(&o.range) != value(&n.range) {
-                let show = |r: Option<(i64, i64)>| {
-                    r.map_or("no range".to_string(), |(lo, hi)| format!("[{lo}, {hi}]"))
+            let value = |r: &[crate::span::Spanned<(i64, i64)>]| -> Vec<(i64, i64)> {
+                let mut v: Vec<(i64, i64)> = r.iter().map(|r| r.value).collect();
+                v.sort();
+                v
+            };
+            if value(&o.ranges) != value(&n.ranges) {
+                let show = |r: Vec<(i64, i64)>| {
+                    if r.is_empty() {
+                        "no range".to_string()
+                    } else {
+                        r.iter()
+                            .map(|(lo, hi)| format!("[{lo}, {hi}]"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
                 };
                 self.breaking(
-                    n.range.as_ref().map(|r| r.loc),
+                    n.ranges.first().map(|r| r.loc),
                     format!(
                         "range of category `{key}` changed from {} to {}",
-                        show(value(&o.range)),
-                        show(value(&n.range))
+                        show(value(&o.ranges)),
+                        show(value(&n.ranges))
                     ),
                 );
             }
@@ -896,6 +983,50 @@ impl Differ {
                 );
             }
             _ => {}
+        }
+        if n.is_emitted() {
+            for a in &o.aliases {
+                if !n.aliases.iter().any(|b| b.value == a.value) {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "alias `{}` of code `{name}` was dropped: envelopes spelled so are no longer read as the code",
+                            a.value
+                        ),
+                    );
+                }
+            }
+            for a in &n.aliases {
+                if !o.aliases.iter().any(|b| b.value == a.value) {
+                    self.added(
+                        Some(a.loc),
+                        format!("alias `{}` added to code `{name}`", a.value),
+                    );
+                }
+            }
+            for c in &n.constants {
+                match o.constant(&c.name.value) {
+                    Some(v) if *v != c.value.value => self.breaking(
+                        Some(c.value.loc),
+                        format!(
+                            "constant `{}` of code `{name}` changed from {} to {}",
+                            c.name.value, v, c.value.value
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            for c in &o.constants {
+                if n.constant(&c.name.value).is_none() {
+                    self.breaking(
+                        Some(n.name.loc),
+                        format!(
+                            "constant `{}` of code `{name}` was dropped: its envelopes no longer pin {}",
+                            c.name.value, c.value.value
+                        ),
+                    );
+                }
+            }
         }
         if o.wire() != n.wire() && n.is_emitted() {
             self.breaking(
@@ -1193,8 +1324,8 @@ codes:
         };
         for (from, to, needle) in [
             (
-                "wire: retryDelay",
-                "wire: retry_delay",
+                "in: context, wire: retryDelay",
+                "in: context, wire: retry_delay",
                 "wire name of context field `retry_delay` changed from `retryDelay` to `retry_delay`",
             ),
             (
@@ -1209,8 +1340,8 @@ codes:
             ),
             (
                 "wire: ThrottlingException",
-                "wire: Throttling",
-                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttling`",
+                "wire: Throttled",
+                "wire name of code `THROTTLED` changed from `ThrottlingException` to `Throttled`",
             ),
         ] {
             only(&changed(from, to), Compat::Breaking, needle);
@@ -1225,6 +1356,101 @@ codes:
             )),
         );
         assert!(same.changes.is_empty(), "{same:#?}");
+    }
+
+    /// Aliases and constants of a code: a dropped alias, a changed or
+    /// dropped constant is breaking; an alias added is compatible (an
+    /// addition).
+    #[test]
+    fn aliases_and_constants_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, compat, needle) in [
+            (
+                "aliases: [Throttling, ",
+                "aliases: [Throttled, Throttling, ",
+                Compat::Compatible,
+                "alias `Throttled` added to code `THROTTLED`",
+            ),
+            (
+                "aliases: [Throttling, ",
+                "aliases: [",
+                Compat::Breaking,
+                "alias `Throttling` of code `THROTTLED` was dropped",
+            ),
+            (
+                "problem_type: https://example.com/problems/throttled",
+                "problem_type: https://example.com/problems/slow-down",
+                Compat::Breaking,
+                "constant `problem_type` of code `THROTTLED` changed from \"https://example.com/problems/throttled\" to \"https://example.com/problems/slow-down\"",
+            ),
+            (
+                "      grpc_status: resource_exhausted\n",
+                "",
+                Compat::Breaking,
+                "constant `grpc_status` of code `THROTTLED` was dropped",
+            ),
+        ] {
+            only(&changed(from, to), compat, needle);
+        }
+    }
+
+    /// A union's discriminator and tags are wire names (breaking to
+    /// change); dropping a variant is breaking, adding one compatible.
+    #[test]
+    fn unions_are_compared() {
+        let old = include_str!("../tests/fixtures/constructs.yaml");
+        let added = old
+            .replacen(
+                "  StatusDetail:\n",
+                "  QuotaFailure:\n    doc: Q.\n    members:\n      limit: { type: int64, doc: L. }\n  StatusDetail:\n",
+                1,
+            )
+            .replacen(
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n",
+                "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n        QuotaFailure: q\n",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&added)),
+            Compat::Compatible,
+            "variant `QuotaFailure` added to union `StatusDetail`",
+        );
+        // The discriminator and a tag, with the example written with them.
+        let renamed = old
+            .replacen("discriminator: \"@type\"", "discriminator: kind", 1)
+            .replace(
+                "- { \"@type\": type.googleapis.com/",
+                "- { kind: type.googleapis.com/",
+            )
+            .replace("google.rpc.RetryInfo", "google.rpc.Retry");
+        let r = diff(&spec(old), &spec(&renamed));
+        only(
+            &r,
+            Compat::Breaking,
+            "discriminator of union `StatusDetail` changed from `@type` to `kind`",
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "tag of variant `RetryInfo` of union `StatusDetail` changed",
+        );
+        // Dropping a variant (and the example that used it).
+        let dropped = old
+            .replacen("        RetryInfo: type.googleapis.com/google.rpc.RetryInfo\n", "", 1)
+            .replacen(
+                "        - { \"@type\": type.googleapis.com/google.rpc.RetryInfo, retry_delay: 2s }\n",
+                "",
+                1,
+            );
+        only(
+            &diff(&spec(old), &spec(&dropped)),
+            Compat::Breaking,
+            "variant `RetryInfo` of union `StatusDetail` was removed",
+        );
     }
 
     /// Numbers, maps, nullable members, `pattern` and `format`: a changed
@@ -1345,6 +1571,11 @@ codes:
                 "range of category `external` changed",
             ),
             (
+                "range: [4000, 4999]",
+                "range: [[4000, 4499], [4600, 4999]]",
+                "range of category `external` changed from [4000, 4999] to [4000, 4499], [4600, 4999]",
+            ),
+            (
                 "DISK_FULL",
                 "NO_SPACE",
                 "code `DISK_FULL` (4000) was deleted",
@@ -1409,6 +1640,24 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    /// `range_block` only constrains how the spec assigns numbers: adding
+    /// or dropping it is compatible (the ranges are compared on their own).
+    #[test]
+    fn declaring_a_range_block_is_compatible() {
+        let r = changed(|s| {
+            s.replace("version: 1.0.0", "version: 1.0.1").replace(
+                r#"base_uri: "schema://t" }"#,
+                r#"base_uri: "schema://t", range_block: 1000 }"#,
+            )
+        });
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "range_block changed from none to 1000",
+        );
     }
 
     #[test]

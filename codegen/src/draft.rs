@@ -38,7 +38,12 @@ pub(crate) struct DraftType {
     pub values: Option<Vec<Spanned<String>>>,
     /// One per entry of `values`: its `wire:` spelling, if written.
     pub wires: Vec<Option<Spanned<String>>>,
+    /// `union:` as written: the discriminator and (type, tag) pairs.
+    pub union: Option<DraftUnion>,
 }
+
+/// A `union:` as written: the discriminator and (type name, tag) pairs.
+pub(crate) type DraftUnion = (Spanned<String>, Vec<(Spanned<String>, Spanned<String>)>);
 
 #[derive(Debug)]
 pub(crate) struct DraftMember {
@@ -122,6 +127,7 @@ impl Draft {
             "error_code" => Ok(FieldType::ErrorCode),
             other => match self.types.iter().find(|t| t.name.value == other) {
                 Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
+                // A union is referred to by name like an object.
                 Some(_) => Ok(FieldType::Struct(other.to_owned())),
                 None => Err(other.to_owned()),
             },
@@ -142,12 +148,13 @@ pub(crate) struct DraftTaxonomy {
     pub version: Option<Spanned<semver::Version>>,
     pub base_uri: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
+    pub range_block: Option<Spanned<i64>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct DraftCategory {
     pub key: Spanned<String>,
-    pub range: Option<Spanned<(i64, i64)>>,
+    pub ranges: Vec<Spanned<(i64, i64)>>,
     pub description: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
@@ -189,6 +196,11 @@ pub(crate) struct DraftCode {
     pub examples: Vec<(Spanned<String>, Node)>,
     /// `wire:` of the code, if written.
     pub wire: Option<Spanned<String>>,
+    /// `aliases:` of the code.
+    pub aliases: Vec<Spanned<String>>,
+    /// `constants:` as written: field name and value, checked by
+    /// [`crate::validate`].
+    pub constants: Vec<(Spanned<String>, Node)>,
 }
 
 #[derive(Debug)]
@@ -240,6 +252,16 @@ impl Draft {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                     (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    (None, None) => {
+                        let (discriminator, variants) = t.union.clone()?;
+                        TypeBody::Union(crate::context::Union {
+                            discriminator,
+                            variants: variants
+                                .into_iter()
+                                .map(|(ty, tag)| crate::context::UnionVariant { ty, tag })
+                                .collect(),
+                        })
+                    }
                     _ => return None,
                 };
                 Some(TypeDef {
@@ -276,6 +298,7 @@ impl Draft {
             version: t.version?,
             base_uri: t.base_uri?,
             description: t.description,
+            range_block: t.range_block,
         };
         let categories = self
             .categories
@@ -283,7 +306,7 @@ impl Draft {
             .map(|c| {
                 Some(Category {
                     key: c.key,
-                    range: c.range,
+                    ranges: c.ranges,
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,
@@ -326,7 +349,20 @@ impl Draft {
                     params: c.params,
                     recovery_hints: c.recovery_hints.map(|h| h.value).unwrap_or_default(),
                     hint_conditions: c.hint_conditions,
-                    required_context: c.required_context,
+                    required_context: c
+                        .required_context
+                        .into_iter()
+                        .chain(c.constants.iter().map(|(name, _)| name.clone()))
+                        .collect(),
+                    aliases: c.aliases,
+                    constants: c
+                        .constants
+                        .iter()
+                        .map(|(name, n)| Example {
+                            name: name.clone(),
+                            value: Spanned::new(to_json(n), n.loc),
+                        })
+                        .collect(),
                     optional_context: c.optional_context,
                     since: c.since?,
                     lifecycle,

@@ -89,9 +89,15 @@ fn categories_section(out: &mut String, spec: &Spec) {
     out.push_str("| category | range | retryable | cause | description |\n");
     out.push_str("| --- | --- | --- | --- | --- |\n");
     for c in &spec.categories {
-        let range = c.range.as_ref().map_or("—".to_string(), |r| {
-            format!("{}–{}", r.value.0, r.value.1)
-        });
+        let range = if c.ranges.is_empty() {
+            "—".to_string()
+        } else {
+            c.ranges
+                .iter()
+                .map(|r| format!("{}–{}", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let _ = writeln!(
             out,
             "| `{}` | {range} | {} | {} | {} |",
@@ -171,7 +177,22 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
     }
     out.push('\n');
     out.push_str("### Support types\n\n");
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in spec.types.iter() {
+        let Some(u) = def.union() else { continue };
+        let _ = writeln!(
+            out,
+            "**`{}`**: {} One of these objects, told apart by `{}`:\n",
+            def.name.value, def.doc.value, u.discriminator.value
+        );
+        out.push_str("| `");
+        out.push_str(&u.discriminator.value);
+        out.push_str("` | type |\n| --- | --- |\n");
+        for v in &u.variants {
+            let _ = writeln!(out, "| `{}` | `{}` |", v.tag.value, v.ty.value);
+        }
+        out.push('\n');
+    }
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         let _ = writeln!(out, "**`{}`**: {}\n", def.name.value, def.doc.value);
         out.push_str("| member | type | required | description |\n| --- | --- | --- | --- |\n");
         for m in def.members() {
@@ -195,6 +216,18 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     let _ = writeln!(out, "*{}*\n", code.title.value);
     if let Some(wire) = &code.wire {
         let _ = writeln!(out, "On the wire: `{}`.\n", wire.value);
+    }
+    if !code.aliases.is_empty() {
+        let names: Vec<String> = code
+            .aliases
+            .iter()
+            .map(|a| format!("`{}`", a.value))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Also read as: {} (aliases, never sent).\n",
+            names.join(", ")
+        );
     }
     let _ = writeln!(
         out,
@@ -289,7 +322,10 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                     "| {} | {} | {} | {required} |",
                     wire_cell(f.name(), f.wire()),
                     placement_name(f.placement()),
-                    type_name(spec, f.ty())
+                    match spec.constant_json(code, f) {
+                        Some(v) => format!("always `{v}`"),
+                        None => type_name(spec, f.ty()),
+                    }
                 );
             }
         }
@@ -397,7 +433,7 @@ fn example_value(
     ty: &FieldType,
     field_example: Option<&Value>,
 ) -> Value {
-    match code.example(name).or(field_example) {
+    match code.constant(name).or(code.example(name)).or(field_example) {
         Some(v) => resolve_self(spec, &code.name.value, ty, v, 0),
         None => type_example(spec, code, name, ty, 0),
     }
@@ -461,6 +497,25 @@ fn to_wire(spec: &Spec, ty: &FieldType, value: &Value, depth: usize) -> Value {
                     .collect(),
             )
         }
+        (FieldType::Struct(t), Value::Object(members))
+            if depth < MAX_EXAMPLE_DEPTH && spec.type_def(t).and_then(|d| d.union()).is_some() =>
+        {
+            let u = spec.type_def(t).and_then(|d| d.union()).expect("a union");
+            let tag = members.get(&u.discriminator.value).and_then(Value::as_str);
+            match u
+                .variants
+                .iter()
+                .find(|v| Some(v.tag.value.as_str()) == tag)
+            {
+                Some(v) => to_wire(
+                    spec,
+                    &FieldType::Struct(v.ty.value.clone()),
+                    value,
+                    depth + 1,
+                ),
+                None => value.clone(),
+            }
+        }
         (FieldType::Struct(t), Value::Object(members)) if depth < MAX_EXAMPLE_DEPTH => {
             let def = spec.type_def(t);
             Value::Object(
@@ -513,6 +568,23 @@ fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usi
             .type_def(t)
             .and_then(|d| d.values()?.first())
             .map_or(Value::Null, |v| json!(v.value)),
+        FieldType::Struct(t) if spec.type_def(t).and_then(|d| d.union()).is_some() => {
+            let u = spec.type_def(t).and_then(|d| d.union()).expect("a union");
+            let Some(v) = u.variants.first() else {
+                return json!({});
+            };
+            let mut obj = type_example(
+                spec,
+                code,
+                name,
+                &FieldType::Struct(v.ty.value.clone()),
+                depth + 1,
+            );
+            if let Value::Object(map) = &mut obj {
+                map.insert(u.discriminator.value.clone(), json!(v.tag.value));
+            }
+            obj
+        }
         FieldType::Struct(t) => {
             let mut obj = Map::new();
             for m in spec.type_def(t).map(|d| d.members()).unwrap_or_default() {

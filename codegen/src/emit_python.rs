@@ -100,7 +100,7 @@ pub fn emit(spec: &Spec) -> String {
     literal_alias(
         &mut out,
         "ErrorCodeName",
-        codes.iter().map(|c| py_str(c.wire())),
+        codes.iter().flat_map(|c| c.wire_names()).map(py_str),
     );
 
     blank_lines(&mut out, 2);
@@ -126,6 +126,29 @@ pub fn emit(spec: &Spec) -> String {
             );
         }
         let _ = writeln!(out, "    {0} = {1}", code.name.value, py_str(code.wire()));
+    }
+    let aliases: Vec<String> = codes
+        .iter()
+        .flat_map(|c| {
+            c.aliases
+                .iter()
+                .map(move |a| format!("{}: cls.{}", py_str(&a.value), c.name.value))
+        })
+        .collect();
+    if !aliases.is_empty() {
+        out.push_str(
+            "\n    @classmethod\n    def _missing_(cls, value: object) -> \"ErrorCode | None\":\n",
+        );
+        docstring(
+            &mut out,
+            "        ",
+            "Aliases: other names on the wire of a code.",
+        );
+        let _ = writeln!(
+            out,
+            "        aliases: dict[object, ErrorCode] = {{{}}}\n        return aliases.get(value)",
+            aliases.join(", ")
+        );
     }
     blank_lines(&mut out, 2);
 
@@ -163,8 +186,36 @@ pub fn emit(spec: &Spec) -> String {
         }
     }
     let mut defined: HashSet<&str> = HashSet::new();
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         object_type(&mut out, def, &defined);
+        defined.insert(&def.name.value);
+    }
+    // Unions last: one TypedDict per variant (its members and the
+    // discriminator pinned to the tag), and the union of them.
+    for def in &spec.types {
+        let Some(u) = def.union() else { continue };
+        let mut names = Vec::new();
+        for v in &u.variants {
+            let Some(vdef) = spec.type_def(&v.ty.value) else {
+                continue;
+            };
+            let name = format!("{}{}", def.name.value, v.ty.value);
+            let mut keys = vec![Key {
+                name: u.discriminator.value.clone(),
+                ty: format!("typing.Literal[{}]", py_str(&v.tag.value)),
+                doc: format!("Always {} for a `{}`.", v.tag.value, v.ty.value),
+            }];
+            keys.extend(member_keys(vdef, &defined));
+            typed_dict(&mut out, &name, &vdef.doc.value, &keys);
+            names.push(name);
+        }
+        comment(&mut out, "", &def.doc.value);
+        let _ = writeln!(
+            out,
+            "{}: typing.TypeAlias = {}",
+            def.name.value,
+            names.join(" | ")
+        );
         defined.insert(&def.name.value);
     }
 
@@ -262,6 +313,16 @@ pub fn emit(spec: &Spec) -> String {
         code_info(&mut out, spec, code);
     }
     out.push_str("}\n");
+    for code in &codes {
+        for alias in &code.aliases {
+            let _ = writeln!(
+                out,
+                "CODES[{}] = CODES[{}]",
+                py_str(&alias.value),
+                py_str(code.wire())
+            );
+        }
+    }
     blank_lines(&mut out, 2);
     comment(
         &mut out,
@@ -476,8 +537,13 @@ fn blank_lines(out: &mut String, n: usize) {
 }
 
 fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
-    let keys: Vec<Key> = def
-        .members()
+    let keys = member_keys(def, defined);
+    typed_dict(out, &def.name.value, &def.doc.value, &keys);
+}
+
+/// The keys of an object type's `TypedDict`.
+fn member_keys(def: &TypeDef, defined: &HashSet<&str>) -> Vec<Key> {
+    def.members()
         .iter()
         .map(|m| {
             let mut ty = py_type(&m.ty.value, defined);
@@ -498,8 +564,7 @@ fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
                 ),
             }
         })
-        .collect();
-    typed_dict(out, &def.name.value, &def.doc.value, &keys);
+        .collect()
 }
 
 /// `<Code>Context` and `<Code>Envelope` of one emitted code.
@@ -515,7 +580,12 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             .any(|r| r.value == f.name.value)
     };
     let declared = |f: &FieldDef| -> Option<Key> {
-        let ty = py_type(f.ty(), defined);
+        let ty = match spec.constant_json(code, f) {
+            Some(serde_json::Value::Bool(b)) => format!("typing.Literal[{}]", py_bool(b)),
+            Some(serde_json::Value::String(s)) => format!("typing.Literal[{}]", py_str(&s)),
+            Some(v) => format!("typing.Literal[{v}]"),
+            None => py_type(f.ty(), defined),
+        };
         let ty = if required(f) {
             format!("typing.Required[{ty}]")
         } else if optional(f) {
@@ -567,7 +637,10 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         },
         Key {
             name: "error_code".into(),
-            ty: format!("typing.Literal[{}]", py_str(code.wire())),
+            ty: format!(
+                "typing.Literal[{}]",
+                code.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
+            ),
             doc: "The error code; discriminates ErrorEnvelope.".into(),
         },
         Key {

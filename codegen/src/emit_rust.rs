@@ -55,6 +55,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let envelope = emit_envelope(spec);
     let constructors = emit_constructors(spec);
     let builders = emit_builders(spec);
+    let select_hints = emit_select_hints(spec);
     let schema = emit_schema_constants(spec);
     quote! {
         #schema
@@ -65,6 +66,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
         #envelope
         #constructors
         #builders
+        #select_hints
     }
 }
 
@@ -117,15 +119,20 @@ fn emit_category(spec: &Spec) -> TokenStream {
         .map(|c| c.key.value.as_str())
         .collect();
     let docs = spec.categories.iter().map(|c| {
-        let summary = match &c.range {
-            Some(r) => format!(
-                "`{}` ({}..={}): {}",
+        let summary = if c.ranges.is_empty() {
+            format!("`{}`: {}", c.key.value, c.description.value.trim())
+        } else {
+            let ranges = c
+                .ranges
+                .iter()
+                .map(|r| format!("{}..={}", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "`{}` ({ranges}): {}",
                 c.key.value,
-                r.value.0,
-                r.value.1,
                 c.description.value.trim()
-            ),
-            None => format!("`{}`: {}", c.key.value, c.description.value.trim()),
+            )
         };
         doc_attrs(&summary)
     });
@@ -247,6 +254,27 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     let codes: Vec<&Code> = spec.emitted_codes().collect();
     let variants: Vec<Ident> = codes.iter().map(|c| variant_ident(c)).collect();
     let names: Vec<&str> = codes.iter().map(|c| c.wire()).collect();
+    // Other names on the wire that mean a code: (alias, index in `ALL`).
+    let alias_names = codes
+        .iter()
+        .flat_map(|c| c.aliases.iter().map(|a| a.value.as_str()));
+    let alias_codes = codes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.aliases.iter().map(move |_| i));
+    // Without aliases, the lookup by name alone (and no table).
+    let (aliases, or_alias_s, or_alias_v) = if codes.iter().any(|c| !c.aliases.is_empty()) {
+        (
+            quote! {
+                #[doc(hidden)]
+                pub const __ALIASES: &'static [(&'static str, usize)] = &[#((#alias_names, #alias_codes)),*];
+            },
+            quote!(.or_else(|| Self::__ALIASES.iter().find(|(a, _)| *a == s).map(|(_, i)| *i))),
+            quote!(.or_else(|| ErrorCode::__ALIASES.iter().find(|(a, _)| *a == v).map(|(_, i)| *i))),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
+    };
     let variant_docs = codes.iter().map(|c| {
         let retry = if c.retryable {
             "retryable"
@@ -288,14 +316,32 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
     });
     let messages = codes.iter().map(|c| c.message.value.as_str());
     let explanations = codes.iter().map(|c| c.explanation.value.as_str());
-    let fields = codes.iter().map(|c| {
-        let names = spec
-            .required_fields(c)
-            .into_iter()
-            .chain(spec.optional_fields(c))
-            .map(|f| f.name());
-        quote!(&[#(#names),*])
-    });
+    // One flat table of names: codes with the same field list share one
+    // run of it, and each code is a (start, len) pair, so a large
+    // taxonomy costs one pair per code instead of all of its field names.
+    let mut field_names: Vec<&str> = Vec::new();
+    let mut runs = std::collections::HashMap::new();
+    let spans: Vec<TokenStream> = codes
+        .iter()
+        .map(|c| {
+            let list: Vec<&str> = spec
+                .required_fields(c)
+                .into_iter()
+                .chain(spec.optional_fields(c))
+                .map(|f| f.name())
+                .collect();
+            let len = list.len();
+            let start = *runs.entry(list.clone()).or_insert_with(|| {
+                field_names.extend(list);
+                field_names.len() - len
+            });
+            let (start, len) = (
+                Literal::usize_unsuffixed(start),
+                Literal::usize_unsuffixed(len),
+            );
+            quote!((#start, #len))
+        })
+        .collect();
     let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
 
     quote! {
@@ -326,6 +372,8 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
 
             #[doc(hidden)]
             pub const __NAMES: &'static [&'static str] = &[#(#names),*];
+
+            #aliases
 
             /// The SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
             pub const fn as_str(self) -> &'static str {
@@ -392,8 +440,10 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             /// top level or inside `context`): its required fields, then
             /// its optional ones. Every other declared field is absent.
             pub const fn fields(self) -> &'static [&'static str] {
-                const TABLE: &[&[&str]] = &[#(#fields),*];
-                TABLE[self as usize]
+                const NAMES: &[&str] = &[#(#field_names),*];
+                const SPANS: &[(usize, usize)] = &[#(#spans),*];
+                let (start, len) = SPANS[self as usize];
+                NAMES.split_at(start).1.split_at(len).0
             }
 
             /// Whether envelopes of this code may carry the context field
@@ -416,7 +466,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
             type Err = UnknownErrorCode;
 
             fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-                match Self::__NAMES.iter().position(|name| *name == s) {
+                match Self::__NAMES.iter().position(|name| *name == s) #or_alias_s {
                     ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
                     ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
                         name: ::std::string::String::from(s),
@@ -455,7 +505,7 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
                         self,
                         v: &str,
                     ) -> ::core::result::Result<ErrorCode, E> {
-                        match ErrorCode::__NAMES.iter().position(|name| *name == v) {
+                        match ErrorCode::__NAMES.iter().position(|name| *name == v) #or_alias_v {
                             ::core::option::Option::Some(i) => ::core::result::Result::Ok(ErrorCode::ALL[i]),
                             ::core::option::Option::None => ::core::result::Result::Err(
                                 E::unknown_variant(v, ErrorCode::__NAMES),
@@ -577,9 +627,39 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
         .map(|def| emit_support_struct(def, &eq));
+    // A tagged union: an internally tagged enum of the variants' structs.
+    let unions = spec.types.iter().filter_map(|def| {
+        let u = def.union()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let tag = &u.discriminator.value;
+        let variants = u.variants.iter().map(|v| {
+            let ty = ident(&v.ty.value);
+            let value = &v.tag.value;
+            let doc = format!("`{tag}: {value}`");
+            quote! {
+                #[doc = #doc]
+                #[serde(rename = #value)]
+                #ty(#ty),
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(tag = #tag)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+            }
+        })
+    });
     quote! {
         #(#enums)*
         #(#structs)*
+        #(#unions)*
     }
 }
 
@@ -759,13 +839,25 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
             // `ErrorEnvelope`): the
             // fixed members come from the code's lookups, context starts
             // empty and is filled through the setters below.
+            //
+            // `message` and `hints` are the code's templates with each
+            // placeholder replaced by `{i}`, the index of its value in
+            // `args` (see `splice_codegen::emit_rust`'s `compile_template`),
+            // so the constructors pass values instead of each expanding a
+            // `format!` per template.
             #[doc(hidden)]
             fn __splice_envelope(
                 self,
-                message: ::std::string::String,
-                recovery_hints: ::std::vec::Vec<::std::string::String>,
+                message: &str,
+                hints: &[&str],
+                args: &[&dyn ::core::fmt::Display],
             ) -> ErrorEnvelope {
                 let error_code = self;
+                let message = Self::__splice_render(message, args);
+                let mut recovery_hints = ::std::vec::Vec::with_capacity(hints.len());
+                for hint in hints {
+                    recovery_hints.push(Self::__splice_render(hint, args));
+                }
                 ErrorEnvelope {
                     success: false,
                     error_code,
@@ -780,6 +872,41 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
                 }
             }
 
+            // `{{` and `}}` are braces, `{i}` is `args[i]`.
+            #[doc(hidden)]
+            fn __splice_render(
+                template: &str,
+                args: &[&dyn ::core::fmt::Display],
+            ) -> ::std::string::String {
+                let mut out = ::std::string::String::with_capacity(template.len());
+                let mut rest = template;
+                while let ::core::option::Option::Some(i) = rest.find(['{', '}']) {
+                    out.push_str(&rest[..i]);
+                    let brace = rest.as_bytes()[i];
+                    let after = &rest[i + 1..];
+                    if after.as_bytes().first() == ::core::option::Option::Some(&brace) {
+                        out.push(brace as char);
+                        rest = &after[1..];
+                        continue;
+                    }
+                    if let ::core::option::Option::Some(end) = after.find('}') {
+                        if let ::core::result::Result::Ok(n) = after[..end].parse::<usize>() {
+                            if let ::core::option::Option::Some(arg) = args.get(n) {
+                                let _ = ::core::fmt::Write::write_fmt(
+                                    &mut out,
+                                    ::core::format_args!("{}", arg),
+                                );
+                                rest = &after[end + 1..];
+                                continue;
+                            }
+                        }
+                    }
+                    out.push(brace as char);
+                    rest = after;
+                }
+                out.push_str(rest);
+                out
+            }
         }
 
         #[allow(dead_code)]
@@ -794,8 +921,14 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
 fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
     let fn_name = ident(&code.name.value.to_ascii_lowercase());
     let variant = variant_ident(code);
+    let marker = ident(&code.name.value);
     let required = spec.required_fields(code);
 
+    // A constant (`constants:`) is set by the constructor, never asked for.
+    let required: Vec<&FieldDef> = required
+        .into_iter()
+        .filter(|f| code.constant(f.name()).is_none())
+        .collect();
     // Arguments: required context fields in canonical order, then params.
     let mut args = Vec::new();
     let mut conversions = Vec::new();
@@ -829,15 +962,28 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
             .filter(|f| f.is_scalar())
             .map(|f| f.name().to_owned()),
     );
-    let message = render_template(&code.message.value, &bindings);
-    let hints = code
+    // The templates as `__splice_render` reads them, and the values they
+    // interpolate, in the order of their indices.
+    let mut used = Vec::new();
+    let message = compile_template(&code.message.value, &bindings, &mut used);
+    let hints: Vec<String> = code
         .recovery_hints
         .iter()
-        .map(|h| render_template(&h.value, &bindings));
+        .map(|h| compile_template(&h.value, &bindings, &mut used))
+        .collect();
+    let values = used.iter().map(|name| {
+        let name = ident(name);
+        quote!(&#name)
+    });
     let sets = required.iter().map(|f| {
         let setter = setter_ident(f);
         let name = field_ident(f);
         quote!(envelope.#setter(#name);)
+    });
+    let constants = spec.fields.iter().filter_map(|f| {
+        let value = constant_literal(spec, f, code.constant(f.name())?);
+        let setter = setter_ident(f);
+        Some(quote!(envelope.#setter(#value);))
     });
 
     let deprecated = deprecated_attr(spec, code);
@@ -854,99 +1000,342 @@ fn emit_constructor(spec: &Spec, code: &Code) -> TokenStream {
         #doc
         #deprecated
         #[allow(deprecated, unused_variables)]
-        pub fn #fn_name(#(#args),*) -> builder::#variant {
+        pub fn #fn_name(#(#args),*) -> builder::EnvelopeBuilder<builder::code::#marker> {
             #(#conversions)*
             let mut envelope = ErrorCode::#variant.__splice_envelope(
                 #message,
-                ::std::vec![#(#hints),*],
+                &[#(#hints),*],
+                &[#(#values),*],
             );
             #(#sets)*
-            builder::#variant { envelope }
+            #(#constants)*
+            builder::EnvelopeBuilder { envelope, code: ::core::marker::PhantomData }
         }
     }
 }
 
+/// How many fields one tuple of [`emit_builders`]'s permission table holds;
+/// the table of a taxonomy with more settable fields is a tuple of such
+/// tuples, so each field's impl names at most `chunks + CHUNK` parameters.
+const CHUNK: usize = 8;
+
+/// The builders: one generic `builder::EnvelopeBuilder<C>` whose type
+/// parameter is an uninhabited type per code (`builder::code::MATCH_NOT_FOUND`),
+/// with one setter pair per optional field for all codes, and an alias per
+/// code (`builder::MatchNotFound`) that the constructor returns.
+///
+/// Which code may carry which optional field is one tuple type per code
+/// (`type Fields = (Y, N, …)`, a position per settable field), and a setter
+/// requires `C: carries::<field>`, implemented for every code whose tuple
+/// has `Y` at the field's position. So the expansion grows with codes plus
+/// fields (one short tuple per code, one setter pair and one trait per
+/// field), not with their product, and setting a field the code may not
+/// carry is still a type error at the call site, worded by the trait's
+/// `#[diagnostic::on_unimplemented]`.
 fn emit_builders(spec: &Spec) -> TokenStream {
-    let builders = spec.emitted_codes().map(|code| {
-        let name = variant_ident(code);
-        let fn_name = code.name.value.to_ascii_lowercase();
-        let doc = format!(
-            "A `{}` envelope under construction; returned by `ErrorEnvelope::{fn_name}`.",
-            code.name.value
+    let codes: Vec<&Code> = spec.emitted_codes().collect();
+    let optional: Vec<Vec<&FieldDef>> = codes.iter().map(|c| spec.optional_fields(c)).collect();
+    // Fields some code may carry optionally, in declaration order: the
+    // positions of the permission tuples.
+    let settable: Vec<&FieldDef> = spec
+        .fields
+        .iter()
+        .filter(|f| optional.iter().flatten().any(|o| o.name() == f.name()))
+        .collect();
+    let chunks = settable.len().div_ceil(CHUNK);
+    // `(a, b,)` (always a trailing comma: a one-element tuple needs it).
+    let tuple = |elems: Vec<TokenStream>| quote!((#(#elems,)*));
+    // A code's `Fields`: `Y` where `carries(i)`, `N` elsewhere; with more
+    // than one chunk, a chunk without a field of the code is one `N` (the
+    // field impls want a tuple there, so it matches none of them).
+    let table = |carries: &dyn Fn(usize) -> bool| {
+        let bit = |i: usize| if carries(i) { quote!(Y) } else { quote!(N) };
+        if chunks <= 1 {
+            return tuple((0..settable.len()).map(bit).collect());
+        }
+        let parts = (0..chunks)
+            .map(|k| {
+                let range = k * CHUNK..settable.len().min((k + 1) * CHUNK);
+                if range.clone().any(carries) {
+                    tuple(range.map(bit).collect())
+                } else {
+                    quote!(N)
+                }
+            })
+            .collect();
+        tuple(parts)
+    };
+
+    let prefix = quote!(super::);
+    let setters = settable.iter().map(|f| {
+        let method = field_ident(f);
+        let setter = setter_ident(f);
+        let arg = argument(&method, f.ty(), &prefix);
+        let value = if *f.ty() == FieldType::String {
+            quote!(::core::convert::Into::into(#method))
+        } else {
+            quote!(#method)
+        };
+        let doc = format!("Sets `{}`: {}", f.name(), f.doc());
+        let maybe = format_ident!("maybe_{}", f.name());
+        let maybe_arg = if *f.ty() == FieldType::String {
+            quote!(::core::option::Option<impl ::core::convert::Into<::std::string::String>>)
+        } else {
+            let ty = field_type(f.ty(), &prefix);
+            quote!(::core::option::Option<#ty>)
+        };
+        let maybe_doc = format!("Sets `{}` when `value` is `Some`.", f.name());
+        quote! {
+            #[doc = #doc]
+            pub fn #method(mut self, #arg) -> Self
+            where
+                C: carries::#method,
+            {
+                self.envelope.#setter(#value);
+                self
+            }
+
+            #[doc = #maybe_doc]
+            pub fn #maybe(self, value: #maybe_arg) -> Self
+            where
+                C: carries::#method,
+            {
+                match value {
+                    ::core::option::Option::Some(value) => self.#method(value),
+                    ::core::option::Option::None => self,
+                }
+            }
+        }
+    });
+
+    let traits = settable.iter().enumerate().map(|(j, f)| {
+        let name = field_ident(f);
+        let message = format!(
+            "`{{Self}}` has no optional context field `{}`",
+            f.name()
         );
-        let prefix = quote!(super::);
-        let select_hints = select_hints(spec, code, &prefix);
-        let setters = spec.optional_fields(code).into_iter().map(|f| {
-            let method = field_ident(f);
-            let setter = setter_ident(f);
-            let arg = argument(&method, f.ty(), &prefix);
-            let value = if *f.ty() == FieldType::String {
-                quote!(::core::convert::Into::into(#method))
-            } else {
-                quote!(#method)
-            };
-            let doc = format!("Sets `{}`: {}", f.name(), f.doc());
-            let maybe = format_ident!("maybe_{}", f.name());
-            let maybe_arg = if *f.ty() == FieldType::String {
-                quote!(::core::option::Option<impl ::core::convert::Into<::std::string::String>>)
-            } else {
-                let ty = field_type(f.ty(), &prefix);
-                quote!(::core::option::Option<#ty>)
-            };
-            let maybe_doc = format!("Sets `{}` when `value` is `Some`.", f.name());
+        let label = format!("`{}` is not an optional context field of this code", f.name());
+        let note = "a code's optional context fields are its `context: optional:` list in the \
+                    spec; its required ones are arguments of its constructor";
+        let doc = format!(
+            "Implemented by the codes (`builder::code::*`) that may carry `{}` as optional context.",
+            f.name()
+        );
+        // The permission tuple with `Y` at `j` and a parameter everywhere else.
+        let (k, p) = (j / CHUNK, j % CHUNK);
+        let mut params = Vec::new();
+        let pattern = if chunks <= 1 {
+            tuple(
+                (0..settable.len())
+                    .map(|i| {
+                        if i == j {
+                            quote!(Y)
+                        } else {
+                            let t = format_ident!("T{i}");
+                            params.push(t.clone());
+                            quote!(#t)
+                        }
+                    })
+                    .collect(),
+            )
+        } else {
+            let len = settable.len().min((k + 1) * CHUNK) - k * CHUNK;
+            tuple(
+                (0..chunks)
+                    .map(|c| {
+                        if c == k {
+                            tuple(
+                                (0..len)
+                                    .map(|i| {
+                                        if i == p {
+                                            quote!(Y)
+                                        } else {
+                                            let t = format_ident!("U{i}");
+                                            params.push(t.clone());
+                                            quote!(#t)
+                                        }
+                                    })
+                                    .collect(),
+                            )
+                        } else {
+                            let t = format_ident!("T{c}");
+                            params.push(t.clone());
+                            quote!(#t)
+                        }
+                    })
+                    .collect(),
+            )
+        };
+        (
             quote! {
                 #[doc = #doc]
-                pub fn #method(mut self, #arg) -> Self {
-                    self.envelope.#setter(#value);
-                    self
-                }
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                pub trait #name {}
 
-                #[doc = #maybe_doc]
-                pub fn #maybe(self, value: #maybe_arg) -> Self {
-                    match value {
-                        ::core::option::Option::Some(value) => self.#method(value),
-                        ::core::option::Option::None => self,
+                #[diagnostic::do_not_recommend]
+                impl<C: super::__bits::Code> #name for C where C::Fields: super::__bits::#name {}
+            },
+            quote! {
+                pub trait #name {}
+                impl<#(#params),*> #name for #pattern {}
+            },
+        )
+    });
+    let (carries, bits): (Vec<_>, Vec<_>) = traits.unzip();
+
+    let markers = codes.iter().zip(&optional).map(|(code, optional)| {
+        let name = ident(&code.name.value);
+        let doc = format!(
+            "The code `{}` (the type parameter of its builder).",
+            code.name.value
+        );
+        let fields = table(&|i| optional.iter().any(|o| o.name() == settable[i].name()));
+        (
+            quote! {
+                #[doc = #doc]
+                pub enum #name {}
+            },
+            quote! {
+                impl Code for super::code::#name {
+                    type Fields = #fields;
+                }
+            },
+        )
+    });
+    let (markers, tables): (Vec<_>, Vec<_>) = markers.unzip();
+    let aliases = codes.iter().filter_map(|code| {
+        let alias = variant_ident(code);
+        // The generic builder's own name wins over a code named ENVELOPE_BUILDER.
+        if alias == "EnvelopeBuilder" {
+            return None;
+        }
+        let marker = ident(&code.name.value);
+        let doc = format!(
+            "A `{}` envelope under construction; returned by `ErrorEnvelope::{}`.",
+            code.name.value,
+            code.name.value.to_ascii_lowercase()
+        );
+        Some(quote! {
+            #[doc = #doc]
+            pub type #alias = EnvelopeBuilder<code::#marker>;
+        })
+    });
+
+    quote! {
+        /// The builders returned by the `ErrorEnvelope` constructors: an
+        /// `EnvelopeBuilder<C>`, where `C` is the code (a type in
+        /// `builder::code`), with an alias per code (`builder::MatchNotFound`).
+        /// Each optional context field has a setter that compiles only for
+        /// the codes that may carry it.
+        #[allow(dead_code)]
+        pub mod builder {
+            /// An envelope under construction; `C` is its code (a type in
+            /// `builder::code`). Set optional context with the methods
+            /// named after the fields, then call `build()`.
+            #[must_use = "call .build() to get the envelope"]
+            pub struct EnvelopeBuilder<C> {
+                pub(super) envelope: super::ErrorEnvelope,
+                pub(super) code: ::core::marker::PhantomData<fn() -> C>,
+            }
+
+            #[automatically_derived]
+            impl<C> ::core::clone::Clone for EnvelopeBuilder<C> {
+                fn clone(&self) -> Self {
+                    EnvelopeBuilder {
+                        envelope: ::core::clone::Clone::clone(&self.envelope),
+                        code: ::core::marker::PhantomData,
                     }
                 }
             }
-        });
-        quote! {
-            #[doc = #doc]
-            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
-            #[must_use = "call .build() to get the envelope"]
-            pub struct #name {
-                pub(super) envelope: super::ErrorEnvelope,
+
+            #[automatically_derived]
+            impl<C> ::core::fmt::Debug for EnvelopeBuilder<C> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.debug_struct("EnvelopeBuilder")
+                        .field("envelope", &self.envelope)
+                        .finish()
+                }
             }
 
-            impl #name {
+            impl<C> EnvelopeBuilder<C> {
                 #(#setters)*
 
                 /// The finished envelope, with the recovery hints that apply
                 /// to it: the general ones, and each conditional one whose
                 /// context field has one of its values.
                 pub fn build(self) -> super::ErrorEnvelope {
-                    #[allow(unused_mut)]
                     let mut envelope = self.envelope;
-                    #select_hints
+                    envelope.__splice_select_hints();
                     envelope
                 }
             }
 
             #[automatically_derived]
-            impl ::core::convert::From<#name> for super::ErrorEnvelope {
-                fn from(builder: #name) -> Self {
+            impl<C> ::core::convert::From<EnvelopeBuilder<C>> for super::ErrorEnvelope {
+                fn from(builder: EnvelopeBuilder<C>) -> Self {
                     builder.build()
                 }
             }
+
+            #(#aliases)*
+
+            /// One uninhabited type per code: the type parameter of its
+            /// builder. Its name is the code's, so compile errors read
+            /// "`MATCH_NOT_FOUND` has no optional context field ...".
+            #[allow(non_camel_case_types)]
+            pub mod code {
+                #(#markers)*
+            }
+
+            /// One trait per optional context field, implemented by the
+            /// codes that may carry it; the bound of the field's setters.
+            #[allow(non_camel_case_types)]
+            pub mod carries {
+                #(#carries)*
+            }
+
+            // The permission table behind `carries`: each code's `Fields`
+            // tuple has `Y` at the position of each field it may carry
+            // optionally and `N` elsewhere.
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            pub mod __bits {
+                pub enum Y {}
+                pub enum N {}
+                pub trait Code {
+                    type Fields;
+                }
+                #(#bits)*
+                #(#tables)*
+            }
         }
+    }
+}
+
+/// `ErrorEnvelope::__splice_select_hints`, run by every `build()`: drops
+/// the conditional hints whose condition does not hold, for the codes that
+/// have conditional hints (one match arm each; nothing for the others).
+fn emit_select_hints(spec: &Spec) -> TokenStream {
+    let arms = spec.emitted_codes().filter_map(|code| {
+        let select = select_hints(spec, code, &TokenStream::new());
+        if select.is_empty() {
+            return None;
+        }
+        let variant = variant_ident(code);
+        Some(quote!(ErrorCode::#variant => { #select }))
     });
     quote! {
-        /// One builder per code, returned by the `ErrorEnvelope` constructors.
-        /// Each has a method per optional context field of its code, and
-        /// nothing else, so a field the code may not carry does not compile.
         #[allow(dead_code)]
-        pub mod builder {
-            #(#builders)*
+        impl ErrorEnvelope {
+            #[doc(hidden)]
+            #[allow(deprecated, unreachable_patterns, clippy::match_single_binding)]
+            fn __splice_select_hints(&mut self) {
+                let envelope = self;
+                match envelope.error_code {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
         }
     }
 }
@@ -992,6 +1381,39 @@ fn setter_ident(field: &FieldDef) -> Ident {
     format_ident!("__splice_set_{}", field.name())
 }
 
+/// The Rust value of a field's constant (checked against its type).
+fn constant_literal(spec: &Spec, field: &FieldDef, value: &serde_json::Value) -> TokenStream {
+    match (field.ty(), value) {
+        (FieldType::String, serde_json::Value::String(s)) => {
+            quote!(::std::string::String::from(#s))
+        }
+        (FieldType::Integer, v) => {
+            let n = Literal::u64_suffixed(v.as_u64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Int32, v) => {
+            let n = Literal::i32_suffixed(
+                v.as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .unwrap_or_default(),
+            );
+            quote!(#n)
+        }
+        (FieldType::Int64, v) => {
+            let n = Literal::i64_suffixed(v.as_i64().unwrap_or_default());
+            quote!(#n)
+        }
+        (FieldType::Boolean, serde_json::Value::Bool(b)) => quote!(#b),
+        (FieldType::Enum(t), serde_json::Value::String(s)) if spec.type_def(t).is_some() => {
+            let ty = ident(t);
+            let variant = ident(&upper_camel(s));
+            quote!(#ty::#variant)
+        }
+        // Unreachable for a checked spec (`validate` allows these types only).
+        _ => quote!(::core::compile_error!("a constant of an unsupported type")),
+    }
+}
+
 /// `name: T` as a constructor or setter argument.
 fn argument(name: &Ident, ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     if *ty == FieldType::String {
@@ -1027,32 +1449,33 @@ fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
     }
 }
 
-/// An expression of type `String` rendering `template` with the bound
-/// arguments. A placeholder that names no binding (the checker rejects those)
-/// is kept literally rather than producing code that does not compile.
-fn render_template(template: &str, bindings: &[String]) -> TokenStream {
-    let mut format = String::new();
-    let mut args = Vec::new();
+/// `template` for the generated `__splice_render`: literal braces doubled,
+/// each placeholder that names a binding replaced by `{i}`, the index of
+/// the binding in `used` (appended on first use). A placeholder that names
+/// no binding (the checker rejects those) stays literal text.
+fn compile_template(template: &str, bindings: &[String], used: &mut Vec<String>) -> String {
+    let mut out = String::new();
     for segment in Template::parse(template).segments {
         match segment {
             Segment::Placeholder { name, .. } if bindings.iter().any(|b| b == name) => {
-                format.push_str("{}");
-                args.push(ident(name));
+                let i = match used.iter().position(|u| u == name) {
+                    Some(i) => i,
+                    None => {
+                        used.push(name.to_owned());
+                        used.len() - 1
+                    }
+                };
+                out.push_str(&format!("{{{i}}}"));
             }
             Segment::Placeholder { name, .. } => {
-                format.push_str("{{");
-                format.push_str(name);
-                format.push_str("}}");
+                out.push_str("{{");
+                out.push_str(name);
+                out.push_str("}}");
             }
-            Segment::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+            Segment::Text(text) => out.push_str(&text.replace('{', "{{").replace('}', "}}")),
         }
     }
-    if args.is_empty() {
-        let text = format.replace("{{", "{").replace("}}", "}");
-        quote!(::std::string::String::from(#text))
-    } else {
-        quote!(::std::format!(#format, #(#args),*))
-    }
+    out
 }
 
 /// One `#[doc = ...]` for a Markdown text (one attribute, not one per
@@ -1176,21 +1599,28 @@ mod tests {
     }
 
     #[test]
-    fn templates_render_to_format_or_literal() {
-        let bound = vec!["n".to_owned()];
+    fn templates_compile_to_indexed_placeholders() {
+        let bound = vec!["n".to_owned(), "m".to_owned()];
+        let mut used = Vec::new();
         assert_eq!(
-            render_template("{{n}} is {n}", &bound).to_string(),
-            quote!(::std::format!("{{n}} is {}", n)).to_string()
+            compile_template("{{n}} is {n}", &bound, &mut used),
+            "{{n}} is {0}"
         );
         assert_eq!(
-            render_template("braces {{ }}", &bound).to_string(),
-            quote!(::std::string::String::from("braces { }")).to_string()
+            compile_template("{m} and {n}", &bound, &mut used),
+            "{1} and {0}"
+        );
+        assert_eq!(used, ["n", "m"]);
+        assert_eq!(
+            compile_template("braces {{ }}", &bound, &mut used),
+            "braces {{ }}"
         );
         // Unbound placeholders stay text instead of naming a missing variable.
         assert_eq!(
-            render_template("{missing}", &bound).to_string(),
-            quote!(::std::string::String::from("{missing}")).to_string()
+            compile_template("{missing}", &bound, &mut used),
+            "{{missing}}"
         );
+        assert_eq!(used, ["n", "m"]);
     }
 
     #[test]

@@ -127,9 +127,10 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     let mut defs = Map::new();
     defs.insert("ErrorCode".into(), error_code_def(spec));
     for def in &spec.types {
-        let schema = match def.values() {
-            Some(_) => enum_schema(def.wire_values().into_iter()),
-            None => struct_schema(def, Openness::Closed),
+        let schema = match (def.values(), def.union()) {
+            (Some(_), _) => enum_schema(def.wire_values().into_iter()),
+            (None, Some(u)) => union_schema(spec, def, u, Openness::Closed),
+            (None, None) => struct_schema(def, Openness::Closed),
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
     }
@@ -283,18 +284,25 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
     let named = discriminant(spec);
     let schema = match (&member.carries, code) {
         (Carries::Constant(v), _) => json!({"const": v}),
-        (Carries::CodeName, Some(c)) => return json!({"const": c.wire()}),
+        (Carries::CodeName, Some(c)) if c.aliases.is_empty() => return json!({"const": c.wire()}),
+        (Carries::CodeName, Some(c)) => {
+            return json!({"enum": c.wire_names().collect::<Vec<_>>()});
+        }
         (Carries::CodeName, None) if matches!(form, Form::Unlisted) => {
             let mut unlisted = json!({
                 "type": "string",
                 "pattern": CODE_PATTERN,
                 // Removed codes too: their names are never used again.
-                "not": {"enum": spec.codes.iter().map(|c| c.wire()).collect::<Vec<_>>()},
+                "not": {"enum": spec.codes.iter().flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
                 "description": "A code this release does not list."
             });
             // A taxonomy that spells codes otherwise on the wire
             // (`ThrottlingException`) may add codes spelled so too.
-            if spec.codes.iter().any(|c| c.wire.is_some()) {
+            if spec
+                .codes
+                .iter()
+                .any(|c| c.wire.is_some() || !c.aliases.is_empty())
+            {
                 unlisted.as_object_mut().map(|o| o.remove("pattern"));
             }
             unlisted
@@ -457,7 +465,10 @@ fn top_level_fields(
     for field in spec.fields_at(Placement::TopLevel) {
         match form {
             Form::Variant(code) if carries_field(code, field) => {
-                props.insert(field.wire().into(), field_schema(field, openness));
+                props.insert(
+                    field.wire().into(),
+                    code_field_schema(spec, code, field, openness),
+                );
                 if is_required(code, field) {
                     required.push(field.wire().into());
                 }
@@ -513,7 +524,10 @@ fn context_def(spec: &Spec, code: &Code, openness: Openness) -> Option<Value> {
         {
             continue;
         }
-        props.insert(field.wire().into(), field_schema(field, openness));
+        props.insert(
+            field.wire().into(),
+            code_field_schema(spec, code, field, openness),
+        );
     }
     if props.is_empty() {
         return None;
@@ -570,6 +584,15 @@ fn unlisted(spec: &Spec) -> Value {
         "properties": props,
         "required": required,
     })
+}
+
+/// The schema of `field` in `code`'s variant: its constant when the code
+/// fixes one (`constants:`), else its type.
+fn code_field_schema(spec: &Spec, code: &Code, field: &FieldDef, openness: Openness) -> Value {
+    match spec.constant_json(code, field) {
+        Some(v) => json!({"const": v, "description": field.doc()}),
+        None => field_schema(field, openness),
+    }
 }
 
 fn field_schema(field: &FieldDef, openness: Openness) -> Value {
@@ -673,7 +696,7 @@ fn error_code_def(spec: &Spec) -> Value {
             kinds.join(", ")
         ));
     }
-    let mut def = enum_schema(spec.emitted_codes().map(|c| c.wire()));
+    let mut def = enum_schema(spec.emitted_codes().flat_map(|c| c.wire_names()));
     def["description"] = json!(doc);
     def
 }
@@ -695,8 +718,13 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     }
     defs.insert("ErrorCode".into(), error_code_def(spec));
     // Objects, then enums, each in declaration order.
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         defs.insert(def.name.value.clone(), struct_schema(def, openness));
+    }
+    for def in &spec.types {
+        if let Some(u) = def.union() {
+            defs.insert(def.name.value.clone(), union_schema(spec, def, u, openness));
+        }
     }
     for def in &spec.types {
         if def.values().is_some() {
@@ -707,6 +735,41 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     defs
+}
+
+/// A tagged union: `oneOf` one object per variant, each the variant's
+/// members plus the discriminator pinned to its tag.
+fn union_schema(
+    spec: &Spec,
+    def: &TypeDef,
+    u: &crate::context::Union,
+    openness: Openness,
+) -> Value {
+    let variants: Vec<Value> = u
+        .variants
+        .iter()
+        .filter_map(|v| {
+            let mut schema = struct_schema(spec.type_def(&v.ty.value)?, openness);
+            let map = schema.as_object_mut()?;
+            let mut props = Map::new();
+            props.insert(u.discriminator.value.clone(), json!({"const": v.tag.value}));
+            if let Some(Value::Object(members)) = map.remove("properties") {
+                props.extend(members);
+            }
+            map.insert("properties".into(), Value::Object(props));
+            let mut required = vec![json!(u.discriminator.value)];
+            if let Some(Value::Array(r)) = map.remove("required") {
+                required.extend(r);
+            }
+            map.insert("required".into(), Value::Array(required));
+            Some(schema)
+        })
+        .collect();
+    json!({
+        "title": def.name.value,
+        "description": def.doc.value,
+        "oneOf": variants,
+    })
 }
 
 fn struct_schema(def: &TypeDef, openness: Openness) -> Value {

@@ -36,7 +36,13 @@ pub fn emit(spec: &Spec) -> String {
     doc(&mut out, "", "Every error code an envelope may carry.");
     out.push_str("export type ErrorCode =\n");
     let codes: Vec<&Code> = spec.emitted_codes().collect();
-    union(&mut out, codes.iter().map(|c| string_literal(c.wire())));
+    union(
+        &mut out,
+        codes
+            .iter()
+            .flat_map(|c| c.wire_names())
+            .map(string_literal),
+    );
 
     doc(
         &mut out,
@@ -67,7 +73,24 @@ pub fn emit(spec: &Spec) -> String {
             union(&mut out, def.wire_values().into_iter().map(string_literal));
         }
     }
-    for def in spec.types.iter().filter(|d| d.values().is_none()) {
+    for def in &spec.types {
+        if let Some(u) = def.union() {
+            doc(&mut out, "", &def.doc.value);
+            let _ = writeln!(out, "export type {} =", def.name.value);
+            union(
+                &mut out,
+                u.variants.iter().map(|v| {
+                    format!(
+                        "({{ {}: {} }} & {})",
+                        prop(&u.discriminator.value),
+                        string_literal(&v.tag.value),
+                        v.ty.value
+                    )
+                }),
+            );
+        }
+    }
+    for def in spec.types.iter().filter(|d| d.is_object()) {
         doc(&mut out, "", &def.doc.value);
         let _ = writeln!(out, "export interface {} {{", def.name.value);
         for m in def.members() {
@@ -181,7 +204,18 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "export interface {} extends ErrorEnvelopeBase {{",
         code.envelope_type_name()
     );
-    let _ = writeln!(out, "  error_code: {};", string_literal(code.wire()));
+    let _ = writeln!(
+        out,
+        "  error_code: {};",
+        code.wire_names()
+            .map(string_literal)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let ty = |f: &FieldDef| match spec.constant_json(code, f) {
+        Some(v) => v.to_string(),
+        None => ts_type(f.ty()),
+    };
     let _ = writeln!(out, "  code: {};", code.number.value);
     let _ = writeln!(out, "  category: {};", string_literal(&code.category.value));
     let _ = writeln!(out, "  retryable: {};", code.retryable);
@@ -198,7 +232,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
     };
     for f in spec.fields_at(Placement::TopLevel) {
         if required(f) {
-            let _ = writeln!(out, "  {}: {};", prop(f.wire()), ts_type(f.ty()));
+            let _ = writeln!(out, "  {}: {};", prop(f.wire()), ty(f));
         } else if optional(f) {
             let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
         }
@@ -207,7 +241,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         .fields_at(Placement::Context)
         .filter_map(|f| {
             if required(f) {
-                Some(format!("{}: {}", prop(f.wire()), ts_type(f.ty())))
+                Some(format!("{}: {}", prop(f.wire()), ty(f)))
             } else if optional(f) {
                 Some(format!("{}?: {}", prop(f.wire()), ts_type(f.ty())))
             } else {
@@ -294,8 +328,8 @@ pub fn emit_js(spec: &Spec) -> String {
     );
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
-    for code in spec.emitted_codes() {
-        let _ = writeln!(out, "  {},", string_literal(code.wire()));
+    for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
+        let _ = writeln!(out, "  {},", string_literal(name));
     }
     out.push_str("]);\n\n");
     doc(

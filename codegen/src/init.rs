@@ -19,6 +19,9 @@ taxonomy:
   version: 0.1.0
   # The JSON Schema's $id is <base_uri>/error-envelope/v<major>.
   base_uri: schema://my-server
+  # Optional: every category range must lie inside one block of this many
+  # numbers (1000-1999, 2000-2999, ...). Drop it for interleaved numbers.
+  range_block: 1000
   description: |
     Error codes returned by my-server. Every failed call returns one JSON error
     envelope whose `error_code` is one of these codes.

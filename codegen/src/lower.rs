@@ -34,7 +34,8 @@ const TOP_KEYS: &[&str] = &[
 ];
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
-const TYPE_KEYS: &[&str] = &["doc", "members", "enum"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
+const UNION_KEYS: &[&str] = &["discriminator", "variants"];
 const MEMBER_KEYS: &[&str] = &[
     "type", "optional", "doc", "wire", "nullable", "pattern", "format",
 ];
@@ -45,7 +46,7 @@ const FIELD_KEYS: &[&str] = &[
 const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
-const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description"];
+const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description", "range_block"];
 const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
 /// `range` is optional: a taxonomy whose categories interleave (gRPC's
 /// caller and server codes) leaves it out.
@@ -67,6 +68,8 @@ const CODE_KEYS: &[&str] = &[
     "explanation",
     "example",
     "wire",
+    "aliases",
+    "constants",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -504,7 +507,46 @@ impl Lower {
                 }
                 None => (None, Vec::new()),
             };
+            let union = f.get("union").and_then(|n| {
+                let what = format!("`union` of {owner}");
+                let loc = f.key_loc("union").unwrap_or(n.loc);
+                let g = self.fields(n, &what, UNION_KEYS, UNION_KEYS, loc, &what)?;
+                let discriminator = g.get("discriminator").and_then(|n| self.wire(n, &what));
+                let variants = g.get("variants").and_then(|n| {
+                    let entries = self.entries(
+                        n,
+                        "variants",
+                        &what,
+                        "a mapping of object type names to their tags",
+                    );
+                    if entries.is_empty() {
+                        self.push(
+                            Diagnostic::new(n.loc, format!("{what} has no variants"))
+                                .with_help("map at least one object type to its tag: `{ ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo }`"),
+                        );
+                        return None;
+                    }
+                    let mut out = Vec::new();
+                    for (ty, tag) in entries {
+                        if let Some(tag) = self.wire(&tag, &format!("variant `{}` of {what}", ty.value)) {
+                            out.push((ty, tag));
+                        }
+                    }
+                    Some(out)
+                });
+                Some((discriminator?, variants?))
+            });
+            if f.get("union").is_some() && (f.get("members").is_some() || f.get("enum").is_some()) {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("union").unwrap_or(name.loc),
+                        format!("{owner} has `union` and `members` or `enum`"),
+                    )
+                    .with_help("a type is an object (`members`), an enum (`enum`) or a tagged union (`union`)"),
+                );
+            }
             match (f.get("members"), f.get("enum")) {
+                (None, None) if f.get("union").is_some() => {}
                 (Some(_), Some(_)) => self.push(
                     Diagnostic::new(
                         f.key_loc("enum").unwrap_or(name.loc),
@@ -530,6 +572,7 @@ impl Lower {
                 members,
                 values,
                 wires,
+                union,
             });
         }
         out
@@ -682,11 +725,24 @@ impl Lower {
         let description = f
             .get("description")
             .and_then(|n| self.string(n, "description", owner));
+        let range_block = f.get("range_block").and_then(|n| match n.scalar_type() {
+            Some(ScalarType::Int(v)) if v > 0 && i64::try_from(v).is_ok() => {
+                Some(Spanned::new(v as i64, n.loc))
+            }
+            _ => {
+                self.push(
+                    wrong_type(n, "range_block", owner, "a positive integer")
+                        .with_help("e.g. `range_block: 1000`: each category's range then lies inside one thousand (1000-1999, 2000-2999, ...)"),
+                );
+                None
+            }
+        });
         Some(DraftTaxonomy {
             name,
             version,
             base_uri,
             description,
+            range_block,
         })
     }
 
@@ -708,7 +764,9 @@ impl Lower {
             ) else {
                 continue;
             };
-            let range = f.get("range").and_then(|n| self.range(n, &owner));
+            let ranges = f
+                .get("range")
+                .map_or_else(Vec::new, |n| self.ranges(n, &owner));
             let description = f
                 .get("description")
                 .and_then(|n| self.string(n, "description", &owner));
@@ -718,7 +776,7 @@ impl Lower {
             let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
             out.push(DraftCategory {
                 key,
-                range,
+                ranges,
                 description,
                 retryable,
                 cause,
@@ -815,8 +873,32 @@ impl Lower {
                 .unwrap_or_default();
             let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
             let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
+            let aliases = match f.get("aliases") {
+                Some(n) => match &n.kind {
+                    NodeKind::Seq(items) => items
+                        .iter()
+                        .filter_map(|i| self.wire(i, &format!("an alias of {owner}")))
+                        .collect(),
+                    _ => {
+                        self.push(wrong_type(
+                            n,
+                            "aliases",
+                            &owner,
+                            "a list of names on the wire",
+                        ));
+                        Vec::new()
+                    }
+                },
+                None => Vec::new(),
+            };
+            let constants = f
+                .get("constants")
+                .map(|n| self.entries(n, "constants", &owner, "a mapping of field names to values"))
+                .unwrap_or_default();
             out.push(DraftCode {
                 wire,
+                aliases,
+                constants,
                 sent_as,
                 examples,
                 name,
@@ -848,25 +930,38 @@ impl Lower {
     /// reported and its second entry dropped. Keys and values are checked by
     /// [`crate::validate`], which knows the params and fields.
     fn examples(&mut self, node: &Node, owner: &str) -> Vec<(Spanned<String>, Node)> {
+        self.entries(
+            node,
+            "example",
+            owner,
+            "a mapping of parameter and context field names to example values",
+        )
+    }
+
+    /// The entries of a mapping of names to values (`example:`,
+    /// `constants:`); a key written twice is reported and dropped.
+    fn entries(
+        &mut self,
+        node: &Node,
+        key: &str,
+        owner: &str,
+        expected: &str,
+    ) -> Vec<(Spanned<String>, Node)> {
+        let section = key;
         let NodeKind::Map(entries) = &node.kind else {
-            self.push(wrong_type(
-                node,
-                "example",
-                owner,
-                "a mapping of parameter and context field names to example values",
-            ));
+            self.push(wrong_type(node, key, owner, expected));
             return Vec::new();
         };
         let mut out: Vec<(Spanned<String>, Node)> = Vec::new();
         for (k, v) in entries {
-            let Some(key) = self.key(k, "example key") else {
+            let Some(key) = self.key(k, &format!("{section} key")) else {
                 continue;
             };
             if let Some((first, _)) = out.iter().find(|(name, _)| name.value == key.value) {
                 self.push(duplicate(
                     &key,
                     first.loc,
-                    &format!("key `{}` in `example` of {owner}", key.value),
+                    &format!("key `{}` in `{section}` of {owner}", key.value),
                 ));
                 continue;
             }
@@ -1413,13 +1508,30 @@ impl Lower {
         }
     }
 
+    /// `range`: one `[low, high]`, or a list of them (`[[0, 0], [3, 5]]`).
+    fn ranges(&mut self, node: &Node, owner: &str) -> Vec<Spanned<(i64, i64)>> {
+        match &node.kind {
+            NodeKind::Seq(items) if items.iter().any(|i| matches!(i.kind, NodeKind::Seq(_))) => {
+                items.iter().filter_map(|i| self.range(i, owner)).collect()
+            }
+            NodeKind::Seq(items) if items.is_empty() => {
+                self.push(
+                    Diagnostic::new(node.loc, format!("`range` of {owner} is an empty list"))
+                        .with_help("write `[low, high]`, a list of them, or drop `range`"),
+                );
+                Vec::new()
+            }
+            _ => self.range(node, owner).into_iter().collect(),
+        }
+    }
+
     fn range(&mut self, node: &Node, owner: &str) -> Option<Spanned<(i64, i64)>> {
         let bad = |node: &Node| {
             Diagnostic::new(
                 node.loc,
                 format!("`range` of {owner} must be a list of two integers `[low, high]`"),
             )
-            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`")
+            .with_help("write the inclusive bounds, e.g. `range: [1000, 1999]`, or several: `range: [[0, 0], [3, 5]]`")
         };
         let NodeKind::Seq(items) = &node.kind else {
             self.push(bad(node));

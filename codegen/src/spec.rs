@@ -55,6 +55,9 @@ pub struct Taxonomy {
     pub base_uri: Spanned<String>,
     /// Optional one-paragraph description (Markdown).
     pub description: Option<Spanned<String>>,
+    /// When given, every category range lies inside one block of this many
+    /// numbers (splice's SPEC-003: 1000, validation 1xxx, domain 2xxx, ...).
+    pub range_block: Option<Spanned<i64>>,
 }
 
 impl Taxonomy {
@@ -98,10 +101,11 @@ impl Cause {
 pub struct Category {
     /// lower_snake key, e.g. `validation`.
     pub key: Spanned<String>,
-    /// Inclusive numeric range, e.g. 1000..=1999, that holds every code of
-    /// the category and no other; `None` when the spec gives none (the
-    /// category's codes then take numbers outside every range).
-    pub range: Option<Spanned<(i64, i64)>>,
+    /// Inclusive numeric ranges, e.g. 1000..=1999, that hold every code of
+    /// the category and no other (one, or several: gRPC's caller and server
+    /// codes interleave); empty when the spec gives none (the category's
+    /// codes then take numbers outside every range).
+    pub ranges: Vec<Spanned<(i64, i64)>>,
     /// One-line description.
     pub description: Spanned<String>,
     /// Default `retryable` for codes of this category.
@@ -271,6 +275,14 @@ pub struct Code {
     /// `wire:`, the code's name on the wire when it differs from its
     /// SCREAMING_SNAKE identifier (`ThrottlingException`).
     pub wire: Option<Spanned<String>>,
+    /// `aliases:`, more names on the wire that mean this code (botocore's
+    /// five spellings of throttling); accepted when reading, never sent.
+    pub aliases: Vec<Spanned<String>>,
+    /// `constants:`, the fixed value of a declared field in every envelope
+    /// of this code (the AWS code string, RFC 9457's `type` URI), written
+    /// with the spec's names (an enum value by its name). Each such field
+    /// is also in `required_context`; a constructor never asks for it.
+    pub constants: Vec<Example>,
 }
 
 /// One entry of a code's `example:` map, checked against the declared type
@@ -296,6 +308,20 @@ impl Code {
     /// name.
     pub fn wire(&self) -> &str {
         self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
+
+    /// The constant value of the field `field` in this code's envelopes.
+    pub fn constant(&self, field: &str) -> Option<&serde_json::Value> {
+        self.constants
+            .iter()
+            .find(|c| c.name.value == field)
+            .map(|c| &c.value.value)
+    }
+
+    /// Every name on the wire that means this code: its wire name, then
+    /// its aliases.
+    pub fn wire_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.wire()).chain(self.aliases.iter().map(|a| a.value.as_str()))
     }
 
     /// True unless the code is removed (removed codes generate no Rust
@@ -380,6 +406,22 @@ impl Spec {
         self.fields
             .iter()
             .filter(move |f| f.placement.value == placement)
+    }
+
+    /// The JSON of the constant of `field` in `code`'s envelopes (an enum
+    /// value in its wire spelling), if the code fixes one.
+    pub fn constant_json(
+        &self,
+        code: &Code,
+        field: &crate::context::FieldDef,
+    ) -> Option<serde_json::Value> {
+        let value = code.constant(field.name())?;
+        Some(match (field.ty(), value) {
+            (crate::context::FieldType::Enum(t), serde_json::Value::String(s)) => {
+                serde_json::json!(self.type_def(t).map_or(s.as_str(), |d| d.wire_of(s)))
+            }
+            _ => value.clone(),
+        })
     }
 
     /// The required context fields of `code`, in canonical order.

@@ -32,7 +32,8 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
             "give the taxonomy a human name, e.g. `splice`",
         );
     }
-    v.categories(&draft.categories);
+    let range_block = draft.taxonomy.as_ref().and_then(|t| t.range_block.as_ref());
+    v.categories(&draft.categories, range_block);
     v.declarations(draft);
     v.generated_names(draft);
     v.field_examples(draft);
@@ -73,7 +74,7 @@ impl Validator<'_> {
         }
     }
 
-    fn categories(&mut self, categories: &[DraftCategory]) {
+    fn categories(&mut self, categories: &[DraftCategory], range_block: Option<&Spanned<i64>>) {
         for (i, cat) in categories.iter().enumerate() {
             if let Some(d) = &cat.description
                 && d.value.trim().is_empty()
@@ -86,42 +87,55 @@ impl Validator<'_> {
                     .with_help("say in one line which failures belong to this category"),
                 );
             }
-            let Some(range) = &cat.range else { continue };
-            let (lo, hi) = range.value;
-            if lo.div_euclid(1000) != hi.div_euclid(1000) {
-                let block = lo.div_euclid(1000) * 1000;
-                self.push(
-                    Diagnostic::new(
-                        range.loc,
-                        format!(
-                            "`range` of category `{}` spans more than one thousand-block: [{lo}, {hi}]",
-                            cat.key.value
-                        ),
-                    )
-                    .with_label("crosses a multiple of 1000")
-                    .with_help(format!(
-                        "SPEC-003 gives each category its own thousand (validation 1xxx, domain 2xxx, session 3xxx, \
-                         external 4xxx, configuration 5xxx, internal 9xxx); use e.g. `[{block}, {}]`",
-                        block + 999
-                    )),
-                );
-            }
-            for other in &categories[..i] {
-                let Some(o) = &other.range else { continue };
-                let (olo, ohi) = o.value;
-                if lo <= ohi && olo <= hi {
+            for (j, range) in cat.ranges.iter().enumerate() {
+                let (lo, hi) = range.value;
+                if let Some(block) = range_block
+                    && lo.div_euclid(block.value) != hi.div_euclid(block.value)
+                {
+                    let size = block.value;
+                    let start = lo.div_euclid(size) * size;
                     self.push(
                         Diagnostic::new(
                             range.loc,
                             format!(
-                                "`range` of category `{}` overlaps category `{}`: [{lo}, {hi}] and [{olo}, {ohi}]",
-                                cat.key.value, other.key.value
+                                "`range` of category `{}` spans more than one block of {size}: [{lo}, {hi}]",
+                                cat.key.value
                             ),
                         )
-                        .with_label("overlapping range")
-                        .with_related(o.loc, format!("range of `{}`", other.key.value))
-                        .with_help("every number must belong to exactly one category; make the ranges disjoint"),
+                        .with_label(format!("crosses a multiple of {size}"))
+                        .with_related(block.loc, "`taxonomy.range_block` declares the blocks")
+                        .with_help(format!(
+                            "each category range lies inside one block of {size} numbers; use e.g. `[{start}, {}]`, \
+                             or drop `range_block` if this taxonomy has no such rule",
+                            start + size - 1
+                        )),
                     );
+                }
+                let earlier = categories[..i]
+                    .iter()
+                    .flat_map(|o| o.ranges.iter().map(move |r| (o, r)))
+                    .chain(cat.ranges[..j].iter().map(|r| (cat, r)));
+                for (other, o) in earlier {
+                    let (olo, ohi) = o.value;
+                    if lo <= ohi && olo <= hi {
+                        let message = if std::ptr::eq(other, cat) {
+                            format!(
+                                "ranges of category `{}` overlap: [{lo}, {hi}] and [{olo}, {ohi}]",
+                                cat.key.value
+                            )
+                        } else {
+                            format!(
+                                "`range` of category `{}` overlaps category `{}`: [{lo}, {hi}] and [{olo}, {ohi}]",
+                                cat.key.value, other.key.value
+                            )
+                        };
+                        self.push(
+                            Diagnostic::new(range.loc, message)
+                                .with_label("overlapping range")
+                                .with_related(o.loc, format!("range of `{}`", other.key.value))
+                                .with_help("every number must belong to exactly one category; make the ranges disjoint"),
+                        );
+                    }
                 }
             }
         }
@@ -184,15 +198,18 @@ impl Validator<'_> {
             else {
                 continue;
             };
-            let Some(range) = &cat.range else {
+            let holder = |n: i64| {
+                draft.categories.iter().find_map(|c| {
+                    c.ranges
+                        .iter()
+                        .find(|r| r.value.0 <= n && n <= r.value.1)
+                        .map(|r| (c, r))
+                })
+            };
+            if cat.ranges.is_empty() {
                 // A category without a range: its numbers stay out of the
                 // ranges of the others.
-                if let Some(other) = draft.categories.iter().find(|c| {
-                    c.range
-                        .as_ref()
-                        .is_some_and(|r| r.value.0 <= number.value && number.value <= r.value.1)
-                }) {
-                    let r = other.range.as_ref().map_or(other.key.loc, |r| r.loc);
+                if let Some((other, r)) = holder(number.value) {
                     self.push(
                         Diagnostic::new(
                             number.loc,
@@ -202,7 +219,7 @@ impl Validator<'_> {
                             ),
                         )
                         .with_label("belongs to another category")
-                        .with_related(r, format!("range of `{}`", other.key.value))
+                        .with_related(r.loc, format!("range of `{}`", other.key.value))
                         .with_help(format!(
                             "category `{}` has no range, so its codes take numbers outside every range; \
                              pick another number, or change `category` to `{}`",
@@ -211,34 +228,39 @@ impl Validator<'_> {
                     );
                 }
                 continue;
-            };
-            let (lo, hi) = range.value;
-            if number.value < lo || number.value > hi {
-                let owner = draft.categories.iter().find(|c| {
-                    c.range
-                        .as_ref()
-                        .is_some_and(|r| r.value.0 <= number.value && number.value <= r.value.1)
-                });
-                let help = match owner {
-                    Some(o) => format!(
-                        "pick a number in [{lo}, {hi}], or change `category` to `{}` whose range contains {}",
-                        o.key.value, number.value
-                    ),
-                    None => format!("pick a number in [{lo}, {hi}]"),
-                };
-                self.push(
-                    Diagnostic::new(
-                        number.loc,
-                        format!(
-                            "number {} of code `{}` is outside the range of category `{}` [{lo}, {hi}]",
-                            number.value, code.name.value, cat.key.value
-                        ),
-                    )
-                    .with_label("outside the category's range")
-                    .with_related(range.loc, format!("range of `{}`", cat.key.value))
-                    .with_help(help),
-                );
             }
+            if cat
+                .ranges
+                .iter()
+                .any(|r| r.value.0 <= number.value && number.value <= r.value.1)
+            {
+                continue;
+            }
+            let shown = cat
+                .ranges
+                .iter()
+                .map(|r| format!("[{}, {}]", r.value.0, r.value.1))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let help = match holder(number.value) {
+                Some((o, _)) => format!(
+                    "pick a number in {shown}, or change `category` to `{}` whose range contains {}",
+                    o.key.value, number.value
+                ),
+                None => format!("pick a number in {shown}"),
+            };
+            let mut d = Diagnostic::new(
+                number.loc,
+                format!(
+                    "number {} of code `{}` is outside the range of category `{}` {shown}",
+                    number.value, code.name.value, cat.key.value
+                ),
+            )
+            .with_label("outside the category's range");
+            for r in &cat.ranges {
+                d = d.with_related(r.loc, format!("range of `{}`", cat.key.value));
+            }
+            self.push(d.with_help(help));
         }
     }
 
@@ -338,6 +360,7 @@ impl Validator<'_> {
         self.context(draft, code, &owner);
         self.hint_conditions(draft, code, &owner);
         self.code_examples(draft, code, &owner);
+        self.constants(draft, code, &owner);
         self.templates(draft, code, &owner);
         self.lifecycle(draft, code, &owner, version);
     }
@@ -413,6 +436,7 @@ impl Validator<'_> {
             }
         }
         self.wire_names(draft);
+        self.unions(draft);
         self.string_constraints(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
@@ -576,15 +600,84 @@ impl Validator<'_> {
         let codes: Vec<_> = draft
             .codes
             .iter()
-            .map(|c| {
-                (
+            .flat_map(|c| {
+                std::iter::once((
                     c.wire(),
                     c.wire.is_some(),
                     format!("code `{}`", c.name.value),
+                ))
+                .chain(
+                    c.aliases
+                        .iter()
+                        .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
                 )
             })
             .collect();
         self.unique_wires(&codes, "the codes");
+    }
+
+    /// A union's variants are distinct declared object types with distinct
+    /// tags, none with a member spelled like the discriminator.
+    fn unions(&mut self, draft: &Draft) {
+        for t in &draft.types {
+            let Some((discriminator, variants)) = &t.union else {
+                continue;
+            };
+            let owner = format!("union `{}`", t.name.value);
+            for (i, (ty, tag)) in variants.iter().enumerate() {
+                if let Some((_, first)) = variants[..i].iter().find(|(_, g)| g.value == tag.value) {
+                    self.push(
+                        Diagnostic::new(
+                            tag.loc,
+                            format!("tag `{}` of {owner} is used twice", tag.value),
+                        )
+                        .with_label("second use")
+                        .with_related(first.loc, "first use")
+                        .with_help("each variant needs its own tag"),
+                    );
+                }
+                let Some(def) = draft.types.iter().find(|d| d.name.value == ty.value) else {
+                    let names: Vec<&str> = draft
+                        .types
+                        .iter()
+                        .filter(|d| d.members.is_some())
+                        .map(|d| d.name.value.as_str())
+                        .collect();
+                    self.push(
+                        Diagnostic::new(ty.loc, format!("unknown type `{}` in {owner}", ty.value))
+                            .with_label("not a declared object type")
+                            .with_help(suggest(&ty.value, &names, "the object types are")),
+                    );
+                    continue;
+                };
+                let Some(members) = &def.members else {
+                    self.push(
+                        Diagnostic::new(
+                            ty.loc,
+                            format!("variant `{}` of {owner} is not an object type", ty.value),
+                        )
+                        .with_help("a variant is a type declared with `members`"),
+                    );
+                    continue;
+                };
+                if let Some(m) = members
+                    .iter()
+                    .find(|m| m.wire().value == discriminator.value)
+                {
+                    self.push(
+                        Diagnostic::new(
+                            m.wire().loc,
+                            format!(
+                                "member `{}` of type `{}` is spelled like the discriminator `{}` of {owner}",
+                                m.name.value, ty.value, discriminator.value
+                            ),
+                        )
+                        .with_related(discriminator.loc, "the discriminator")
+                        .with_help("the union sets the discriminator from the tag; drop the member"),
+                    );
+                }
+            }
+        }
     }
 
     /// `pattern:` and `format:` constrain strings only.
@@ -1161,6 +1254,76 @@ impl Validator<'_> {
         }
     }
 
+    /// `constants:` of a code: declared fields of a scalar or enum type,
+    /// not also listed in `context`, each with a value of its type.
+    fn constants(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
+        for (key, node) in &code.constants {
+            let name = key.value.as_str();
+            let Some(field) = draft.field(name) else {
+                if draft.declarations_broken {
+                    continue;
+                }
+                let names: Vec<&str> = draft.fields.iter().map(|f| f.name.value.as_str()).collect();
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("unknown field `{name}` in `constants` of {owner}"),
+                    )
+                    .with_label("not declared under `fields`")
+                    .with_help(suggest(
+                        name,
+                        &names,
+                        "the declared fields are",
+                    )),
+                );
+                continue;
+            };
+            if let Some(listed) = code
+                .required_context
+                .iter()
+                .chain(&code.optional_context)
+                .find(|f| f.value == name)
+            {
+                self.push(
+                    Diagnostic::new(
+                        listed.loc,
+                        format!("field `{name}` of {owner} is a constant and is also listed in `context`"),
+                    )
+                    .with_related(key.loc, "the constant")
+                    .with_help("a constant is carried by every envelope of the code; remove it from `context`"),
+                );
+            }
+            let Some(ty) = field.ty.as_ref().and_then(|t| draft.resolve(&t.value).ok()) else {
+                continue;
+            };
+            if !matches!(
+                ty,
+                FieldType::String
+                    | FieldType::Integer
+                    | FieldType::Int32
+                    | FieldType::Int64
+                    | FieldType::Boolean
+                    | FieldType::Enum(_)
+            ) {
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("field `{name}` of type `{ty}` cannot be a constant of {owner}"),
+                    )
+                    .with_help("a constant is a string, an integer, a boolean or an enum value"),
+                );
+                continue;
+            }
+            self.example(
+                draft,
+                node,
+                &ty,
+                &format!("constant `{name}` of {owner}"),
+                "",
+            );
+        }
+    }
+
     fn code_examples(&mut self, draft: &Draft, code: &DraftCode, owner: &str) {
         let carried = || code.required_context.iter().chain(&code.optional_context);
         for (key, node) in &code.examples {
@@ -1382,6 +1545,62 @@ impl Validator<'_> {
                         format!("the values are {}", list(&names)),
                     )),
                 }
+            }
+            FieldType::Struct(t)
+                if draft
+                    .types
+                    .iter()
+                    .any(|d| &d.name.value == t && d.union.is_some()) =>
+            {
+                let Some((discriminator, variants)) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.union.as_ref())
+                else {
+                    return;
+                };
+                let NodeKind::Map(entries) = &node.kind else {
+                    self.push(mismatch(
+                        &format!("an object of union `{t}`"),
+                        format!(
+                            "write a mapping with `{}` and the variant's members",
+                            discriminator.value
+                        ),
+                    ));
+                    return;
+                };
+                let tag = entries
+                    .iter()
+                    .find(|(k, _)| k.as_scalar() == Some(discriminator.value.as_str()))
+                    .and_then(|(_, v)| v.as_scalar());
+                let tags: Vec<&str> = variants.iter().map(|(_, g)| g.value.as_str()).collect();
+                let Some((variant, _)) =
+                    variants.iter().find(|(_, g)| Some(g.value.as_str()) == tag)
+                else {
+                    self.push(
+                        Diagnostic::new(
+                            node.loc,
+                            format!(
+                                "{subject} has no `{}` naming a variant of union `{t}`",
+                                discriminator.value
+                            ),
+                        )
+                        .with_help(format!("the tags are {}", list(&tags))),
+                    );
+                    return;
+                };
+                let mut rest = node.clone();
+                if let NodeKind::Map(entries) = &mut rest.kind {
+                    entries.retain(|(k, _)| k.as_scalar() != Some(discriminator.value.as_str()));
+                }
+                self.example(
+                    draft,
+                    &rest,
+                    &FieldType::Struct(variant.value.clone()),
+                    what,
+                    path,
+                );
             }
             FieldType::Struct(t) => {
                 let Some(members) = draft

@@ -613,7 +613,7 @@ fn the_constructs_fixture_reaches_every_client_artifact() {
         assert!(out.status.success(), "constructs.py failed:\n{text}");
         assert!(
             text.contains(
-                "2s type.googleapis.com/google.rpc.ErrorInfo RATE_LIMITED k -3 None 0.5 pubsub.googleapis.com -1"
+                "alias https://example.com/problems/throttled RESOURCE_EXHAUSTED 2s type.googleapis.com/google.rpc.ErrorInfo RATE_LIMITED k -3 None 0.5 pubsub.googleapis.com -1 2sRATE_LIMIT_EXCEEDED"
             ),
             "{text}"
         );

@@ -196,29 +196,29 @@ fn broken_spec_reports_every_problem_at_once() {
         .collect();
     let expected = [
         "broken.yaml:4:12: `version` of `taxonomy` must be a semver version, found a number",
-        "broken.yaml:12:3: category key `Domain` is not lower_snake_case",
-        "broken.yaml:13:12: `range` of category `Domain` overlaps category `validation`: [1500, 2999] and [1000, 1999]",
-        "broken.yaml:13:12: `range` of category `Domain` spans more than one thousand-block: [1500, 2999]",
-        "broken.yaml:15:16: `retryable` of category `Domain` must be `true` or `false`, found a string",
-        "broken.yaml:16:12: unknown cause `user` in category `Domain`",
-        "broken.yaml:18:3: code `match_not_found` is missing `title`",
-        "broken.yaml:18:3: code name `match_not_found` is not SCREAMING_SNAKE_CASE",
-        "broken.yaml:20:15: unknown category `domain` in code `match_not_found`",
-        "broken.yaml:22:5: unknown key `titel` in code `match_not_found`",
-        "broken.yaml:23:47: unknown placeholder `{file_pat}` in `message` of code `match_not_found`",
-        "broken.yaml:24:21: `recovery_hints` of code `match_not_found` is empty",
-        "broken.yaml:26:30: unknown context field `fille_path` in code `match_not_found`",
-        "broken.yaml:27:18: context field `edit_index` of code `match_not_found` is both required and optional",
-        "broken.yaml:30:13: `number` of code `EMPTY_EDITS` must be an integer, found a string",
-        "broken.yaml:31:15: unknown category `validaton` in code `EMPTY_EDITS`",
-        "broken.yaml:34:24: unbalanced `{` in `message` of code `EMPTY_EDITS`",
-        "broken.yaml:36:22: unknown parameter type `int`",
-        "broken.yaml:37:7: parameter `unused` of code `EMPTY_EDITS` is never used",
-        "broken.yaml:39:9: empty hint in `recovery_hints` of code `EMPTY_EDITS`",
-        "broken.yaml:42:13: number 2000 of code `DUPLICATE` is already used by code `match_not_found`",
-        "broken.yaml:48:26: `deprecated.since` of code `DUPLICATE` is 1.0.0, before the code was introduced in 2.0.0",
-        "broken.yaml:48:46: `replaced_by` of code `DUPLICATE` names unknown code `NOWHERE`",
-        "broken.yaml:50:3: code `DUPLICATE` is defined twice",
+        "broken.yaml:13:3: category key `Domain` is not lower_snake_case",
+        "broken.yaml:14:12: `range` of category `Domain` overlaps category `validation`: [1500, 2999] and [1000, 1999]",
+        "broken.yaml:14:12: `range` of category `Domain` spans more than one block of 1000: [1500, 2999]",
+        "broken.yaml:16:16: `retryable` of category `Domain` must be `true` or `false`, found a string",
+        "broken.yaml:17:12: unknown cause `user` in category `Domain`",
+        "broken.yaml:19:3: code `match_not_found` is missing `title`",
+        "broken.yaml:19:3: code name `match_not_found` is not SCREAMING_SNAKE_CASE",
+        "broken.yaml:21:15: unknown category `domain` in code `match_not_found`",
+        "broken.yaml:23:5: unknown key `titel` in code `match_not_found`",
+        "broken.yaml:24:47: unknown placeholder `{file_pat}` in `message` of code `match_not_found`",
+        "broken.yaml:25:21: `recovery_hints` of code `match_not_found` is empty",
+        "broken.yaml:27:30: unknown context field `fille_path` in code `match_not_found`",
+        "broken.yaml:28:18: context field `edit_index` of code `match_not_found` is both required and optional",
+        "broken.yaml:31:13: `number` of code `EMPTY_EDITS` must be an integer, found a string",
+        "broken.yaml:32:15: unknown category `validaton` in code `EMPTY_EDITS`",
+        "broken.yaml:35:24: unbalanced `{` in `message` of code `EMPTY_EDITS`",
+        "broken.yaml:37:22: unknown parameter type `int`",
+        "broken.yaml:38:7: parameter `unused` of code `EMPTY_EDITS` is never used",
+        "broken.yaml:40:9: empty hint in `recovery_hints` of code `EMPTY_EDITS`",
+        "broken.yaml:43:13: number 2000 of code `DUPLICATE` is already used by code `match_not_found`",
+        "broken.yaml:49:26: `deprecated.since` of code `DUPLICATE` is 1.0.0, before the code was introduced in 2.0.0",
+        "broken.yaml:49:46: `replaced_by` of code `DUPLICATE` names unknown code `NOWHERE`",
+        "broken.yaml:51:3: code `DUPLICATE` is defined twice",
     ];
     assert_eq!(actual, expected);
     let rendered = diags.render();
@@ -294,7 +294,7 @@ mod cli {
         assert_eq!(code, 1);
         assert!(out.is_empty(), "{out}");
         assert!(
-            err.contains("broken.yaml:50:3") && err.contains("due to 24 previous errors"),
+            err.contains("broken.yaml:51:3") && err.contains("due to 24 previous errors"),
             "{err}"
         );
 
@@ -528,9 +528,50 @@ fn placeholder_help_cites_this_specs_own_names() {
 fn a_category_without_a_range_loads() {
     let src = splice_codegen::init::STARTER.replace("    range: [1000, 1999]\n", "");
     let spec = load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
-    assert!(spec.categories[0].range.is_none());
+    assert!(spec.categories[0].ranges.is_empty());
     let md = splice_codegen::emit_markdown::emit(&spec);
     assert!(md.contains("| `input` | — |"), "{md}");
+}
+
+/// A category may hold several ranges, and without `range_block` a range
+/// may span any numbers: JSON-RPC's server-error band (-32099..=-32000)
+/// and its reserved predefined codes.
+#[test]
+fn several_ranges_per_category_and_no_block_rule_load() {
+    let src = splice_codegen::init::STARTER
+        .replace("  range_block: 1000\n", "")
+        .replace(
+            "range: [1000, 1999]",
+            "range: [[-32099, -32000], [-32700, -32600]]",
+        )
+        .replace("number: 1000", "number: -32000");
+    let spec = load_str(&src, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    assert_eq!(spec.categories[0].ranges.len(), 2);
+    let md = splice_codegen::emit_markdown::emit(&spec);
+    assert!(md.contains("-32099–-32000, -32700–-32600"), "{md}");
+    // A number in neither range is refused, naming both.
+    let outside = src.replace("number: -32000", "number: -32500");
+    let diags = load_str(&outside, "errors.yaml").unwrap_err();
+    assert!(
+        diags.render().contains(
+            "is outside the range of category `input` [-32099, -32000], [-32700, -32600]"
+        ),
+        "{}",
+        diags.render()
+    );
+    // With the block rule declared, the same band is refused.
+    let blocked = src.replace(
+        "  base_uri: schema://my-server\n",
+        "  base_uri: schema://my-server\n  range_block: 1000\n",
+    );
+    let diags = load_str(&blocked, "errors.yaml").unwrap_err();
+    assert!(
+        diags
+            .render()
+            .contains("spans more than one block of 1000: [-32099, -32000]"),
+        "{}",
+        diags.render()
+    );
 }
 
 /// Code numbers may be negative (JSON-RPC's -32700 ... -32000, MCP's

@@ -40,6 +40,8 @@ fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) 
         sent_as: None,
         examples: Vec::new(),
         wire: None,
+        aliases: Vec::new(),
+        constants: Vec::new(),
     }
 }
 
@@ -100,20 +102,21 @@ fn small_spec() -> Spec {
             version: version("1.2.0"),
             base_uri: s("schema://small".to_owned()),
             description: None,
+            range_block: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
         reserved: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
-                range: Some(s((1000, 1999))),
+                ranges: vec![s((1000, 1999))],
                 description: s("The arguments are malformed.".to_owned()),
                 retryable: s(false),
                 cause: s(Cause::Input),
             },
             Category {
                 key: s("domain".to_owned()),
-                range: Some(s((2000, 2999))),
+                ranges: vec![s((2000, 2999))],
                 description: s("The edit does not apply to the file.".to_owned()),
                 retryable: s(true),
                 cause: s(Cause::Input),

@@ -265,10 +265,11 @@ mod soundness {
             let cat = spec
                 .category(&c.category.value)
                 .unwrap_or_else(|| panic!("unknown category loaded:\n{source}"));
-            if let Some(range) = &cat.range {
-                let (lo, hi) = range.value;
+            if !cat.ranges.is_empty() {
                 assert!(
-                    lo <= c.number.value && c.number.value <= hi,
+                    cat.ranges
+                        .iter()
+                        .any(|r| r.value.0 <= c.number.value && c.number.value <= r.value.1),
                     "number outside range loaded:\n{source}"
                 );
             }
@@ -340,7 +341,11 @@ mod soundness {
         }
         for (i, a) in spec.categories.iter().enumerate() {
             for b in &spec.categories[..i] {
-                if let (Some(a), Some(b)) = (&a.range, &b.range) {
+                for (a, b) in a
+                    .ranges
+                    .iter()
+                    .flat_map(|a| b.ranges.iter().map(move |b| (a, b)))
+                {
                     assert!(
                         a.value.0 > b.value.1 || b.value.0 > a.value.1,
                         "overlap loaded:\n{source}"

@@ -9,14 +9,23 @@ import json
 import sys
 import typing
 
-from error_envelope import CODES, AnyErrorEnvelope, Reason, ThrottledEnvelope, is_listed
+from error_envelope import (
+    CODES,
+    AnyErrorEnvelope,
+    ErrorCode,
+    Reason,
+    ThrottledEnvelope,
+    is_listed,
+)
 
 
 def describe(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
         return "unlisted " + env["error_code"]
-    if env["error_code"] == "ThrottlingException":
+    if env["error_code"] == "ThrottlingException" or env["error_code"] == "Throttling":
         typing.assert_type(env, ThrottledEnvelope)
+        problem: typing.Literal["https://example.com/problems/throttled"] = env["type"]
+        status: typing.Literal["RESOURCE_EXHAUSTED"] = env["status"]
         detail = env["error-details"][0]
         reason: Reason = detail["reason"]
         count: int = detail["count"]
@@ -24,9 +33,15 @@ def describe(env: AnyErrorEnvelope) -> str:
         ratio: float | None = detail.get("ratio")
         metadata: dict[str, str] = detail["metadata"]
         quotas: dict[str, int] = env["context"].get("quotas", {})
+        delay = "-"
+        for d in env["context"].get("details", []):
+            if d["@type"] == "type.googleapis.com/google.rpc.RetryInfo":
+                delay = d["retryDelay"]
+            else:
+                delay += d["reason"]
         return (
-            f"{env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
-            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']}"
+            f"{problem} {status} {env['context']['retryDelay']} {detail['@type']} {reason} {detail.get('type', '-')}"
+            f" {count} {total} {ratio} {metadata['service']} {quotas['requests']} {delay}"
         )
     return env["message"]
 
@@ -37,3 +52,8 @@ if __name__ == "__main__":
             env = json.load(f)
         assert env["error_code"] in CODES
         print(describe(env))
+        if env["error_code"] == "ThrottlingException":
+            env["error_code"] = "Throttling"
+            assert ErrorCode(env["error_code"]) is ErrorCode.THROTTLED
+            assert CODES["Throttling"].number == 1
+            print("alias", describe(env))

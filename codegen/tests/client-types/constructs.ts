@@ -6,7 +6,12 @@ import { type AnyErrorEnvelope, isListed } from "./schema/error-envelope.js";
 export function describe(env: AnyErrorEnvelope): string {
   if (!isListed(env)) return "unlisted " + env.error_code;
   switch (env.error_code) {
-    case "ThrottlingException": {
+    case "ThrottlingException":
+    case "Throttling":
+    case "ThrottledException":
+    case "RequestLimitExceeded": {
+      const problem: "https://example.com/problems/throttled" = env.type;
+      const status: "RESOURCE_EXHAUSTED" = env.status;
       const detail = env["error-details"][0];
       const reason: "API_DISABLED" | "RATE_LIMITED" | "other" = detail.reason;
       const kind: string | undefined = detail.type;
@@ -15,10 +20,17 @@ export function describe(env: AnyErrorEnvelope): string {
       const ratio: number | null | undefined = detail.ratio;
       const service: string | undefined = detail.metadata["service"];
       const quotas: Record<string, number> | undefined = env.context.quotas;
-      return `${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"} ${count} ${total ?? "null"} ${ratio ?? "-"} ${service} ${quotas?.["requests"]}`;
+      let delay = "-";
+      for (const d of env.context.details ?? []) {
+        if (d["@type"] === "type.googleapis.com/google.rpc.RetryInfo") delay = d.retryDelay;
+        else delay += d.reason;
+      }
+      return `${problem} ${status} ${env.context.retryDelay} ${detail["@type"]} ${reason} ${kind ?? "-"} ${count} ${total ?? "null"} ${ratio ?? "-"} ${service} ${quotas?.["requests"]} ${delay}`;
     }
-    case "UNAVAILABLE":
-      return env.message;
+    case "UNAVAILABLE": {
+      const status: "UNAVAILABLE" = env.status;
+      return `${env.message} ${status}`;
+    }
     default: {
       const never: never = env;
       return never;

@@ -1,4 +1,5 @@
-// EMPTY_OLD_STRING may not carry backup_path: its builder has no such method.
+// EMPTY_OLD_STRING may not carry backup_path: its builder's setter requires
+// `carries::backup_path`, which only the codes listing the field implement.
 
 splice_macros::taxonomy!("taxonomy.yaml");
 

@@ -22,11 +22,21 @@ fn main() {
     )
     .reason(Reason::ApiDisabled)
     .quotas([("requests".to_owned(), -1_i64)].into())
+    .status_details(vec![
+        StatusDetail::RetryInfo(RetryInfo { retry_delay: "2s".into() }),
+        StatusDetail::ErrorInfo(ErrorInfo { reason: "R".into(), metadata: None }),
+    ])
     .build();
     assert_eq!(envelope.message, "throttled; retry after 2s");
     assert_eq!(envelope.recovery_hints.len(), 2);
     let json = serde_json::to_value(&envelope).unwrap();
     assert_eq!(json["error_code"], "ThrottlingException");
+    assert_eq!(json["type"], "https://example.com/problems/throttled");
+    assert_eq!(json["status"], "RESOURCE_EXHAUSTED");
+    assert_eq!(
+        ErrorEnvelope::unavailable().build().grpc_status,
+        Some(GrpcStatus::Unavailable)
+    );
     assert_eq!(json["context"]["retryDelay"], "2s");
     assert_eq!(json["context"]["reason"], "API_DISABLED");
     let detail = &json["error-details"][0];
@@ -38,8 +48,18 @@ fn main() {
     assert_eq!(detail["ratio"], 0.5);
     assert_eq!(detail["metadata"]["service"], "pubsub.googleapis.com");
     assert_eq!(json["context"]["quotas"]["requests"], -1);
-    let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
+    let details = &json["context"]["details"];
+    assert_eq!(details[0]["@type"], "type.googleapis.com/google.rpc.RetryInfo");
+    assert_eq!(details[0]["retryDelay"], "2s");
+    assert_eq!(details[1]["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    assert_eq!(details[1]["reason"], "R");
+    let back: ErrorEnvelope = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(back, envelope);
+    let mut aliased = json;
+    aliased["error_code"] = "RequestLimitExceeded".into();
+    let back: ErrorEnvelope = serde_json::from_value(aliased).unwrap();
+    assert_eq!(back.error_code, ErrorCode::Throttled);
+    assert_eq!("Throttling".parse::<ErrorCode>(), Ok(ErrorCode::Throttled));
     assert_eq!("ThrottlingException".parse::<ErrorCode>(), Ok(ErrorCode::Throttled));
     assert_eq!(ErrorCode::Throttled.as_str(), "ThrottlingException");
 }
