@@ -103,10 +103,11 @@ pub(super) struct Entry {
 /// A segment the store has seen.
 #[derive(Debug)]
 struct Segment {
-    /// Bytes read from it (for another writer's segment), or written to it
-    /// (for this store's own): where the next record starts.
+    /// Bytes read from another writer's segment: where its next record
+    /// starts. (This store's own segments are never read back: the
+    /// [`Writer`] tracks what it wrote.)
     scanned: u64,
-    /// Records found in it (or written to it).
+    /// Records found in another writer's segment.
     records: usize,
     /// Written by this store instance (so not read back, and removable
     /// once closed without asking its lock).
@@ -196,10 +197,6 @@ impl Index {
         writer.records += 1;
         writer.bytes += record.stored_bytes();
         let segment = Arc::clone(&writer.name);
-        if let Some(seg) = self.segments.get_mut(&segment) {
-            seg.scanned = writer.len;
-            seg.records += 1;
-        }
         let bytes = record.stored_bytes();
         self.entries.insert(
             record.id.clone(),
