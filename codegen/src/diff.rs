@@ -155,6 +155,8 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
     d.declarations(old, new);
     d.codes(old, new);
     d.reserved(old, new);
+    d.retry(old, new);
+    d.attributes(old, new);
     let mut changes = d.changes;
     // Stable: breaking first, each group in the order found.
     changes.sort_by_key(|c| c.compat);
@@ -241,6 +243,24 @@ fn erase_locs(mut s: Spec) -> Spec {
         z(&mut c.description.loc);
         z(&mut c.retryable.loc);
         z(&mut c.cause.loc);
+        for r in &mut c.retry_classes {
+            z(&mut r.loc);
+        }
+    }
+    if let Some(m) = &mut s.retry.meaning {
+        z(&mut m.loc);
+    }
+    for c in &mut s.retry.classes {
+        z(&mut c.name.loc);
+        z(&mut c.doc.loc);
+    }
+    for a in &mut s.attributes {
+        z(&mut a.name.loc);
+        z(&mut a.ty.loc);
+        z(&mut a.doc.loc);
+        if let Some(f) = &mut a.format {
+            z(&mut f.loc);
+        }
     }
     for r in &mut s.reserved {
         z(&mut r.number.loc);
@@ -346,9 +366,12 @@ fn erase_locs(mut s: Spec) -> Spec {
         for a in &mut c.aliases {
             z(&mut a.loc);
         }
-        for k in &mut c.constants {
+        for k in c.constants.iter_mut().chain(&mut c.attributes) {
             z(&mut k.name.loc);
             z(&mut k.value.loc);
+        }
+        for r in &mut c.retry_classes {
+            z(&mut r.loc);
         }
         if let Some(s) = &mut c.sent_as {
             z(&mut s.loc);
@@ -871,6 +894,144 @@ impl Differ {
         }
     }
 
+    /// Retry semantics are part of the contract: what `retryable` means,
+    /// and the classes each code is retried by. A new class is an addition;
+    /// a class dropped, a meaning changed or a code's classes changed is
+    /// breaking (a client retries by them).
+    fn retry(&mut self, old: &Spec, new: &Spec) {
+        if old.retry_meaning() != new.retry_meaning() {
+            self.breaking(
+                new.retry.meaning.as_ref().map(|m| m.loc),
+                format!(
+                    "the meaning of `retryable` changed from \"{}\" to \"{}\"",
+                    old.retry_meaning(),
+                    new.retry_meaning()
+                ),
+            );
+        }
+        for o in &old.retry.classes {
+            match new.retry_class(&o.name.value) {
+                None => self.breaking(None, format!("retry class `{}` removed", o.name.value)),
+                Some(n) if n.doc.value != o.doc.value => self.compatible(
+                    Some(n.doc.loc),
+                    format!("doc of retry class `{}` reworded", o.name.value),
+                ),
+                Some(_) => {}
+            }
+        }
+        for n in &new.retry.classes {
+            if old.retry_class(&n.name.value).is_none() {
+                self.added(
+                    Some(n.name.loc),
+                    format!("retry class `{}` added", n.name.value),
+                );
+            }
+        }
+        let names =
+            |c: &Code| -> Vec<String> { c.retry_classes.iter().map(|r| r.value.clone()).collect() };
+        for n in new.emitted_codes() {
+            let Some(o) = old.code(&n.name.value).filter(|o| o.is_emitted()) else {
+                continue;
+            };
+            let (was, is) = (names(o), names(n));
+            if was != is {
+                let show = |v: &[String]| {
+                    if v.is_empty() {
+                        "none".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                self.breaking(
+                    n.retry_classes.first().map(|r| r.loc).or(Some(n.name.loc)),
+                    format!(
+                        "retry classes of code `{}` changed from {} to {}",
+                        n.name.value,
+                        show(&was),
+                        show(&is)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Per-code attributes: a declaration or a code's value added is an
+    /// addition; dropped, retyped or changed is breaking.
+    fn attributes(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.attributes {
+            let Some(n) = new.attributes.iter().find(|a| a.name.value == o.name.value) else {
+                self.breaking(None, format!("attribute `{}` removed", o.name.value));
+                continue;
+            };
+            if n.ty.value != o.ty.value {
+                self.breaking(
+                    Some(n.ty.loc),
+                    format!(
+                        "type of attribute `{}` changed from {} to {}",
+                        o.name.value,
+                        o.ty.value.as_str(),
+                        n.ty.value.as_str()
+                    ),
+                );
+            }
+            if n.format.as_ref().map(|f| &f.value) != o.format.as_ref().map(|f| &f.value) {
+                self.breaking(
+                    Some(n.name.loc),
+                    format!("`format` of attribute `{}` changed", o.name.value),
+                );
+            }
+            if n.doc.value != o.doc.value {
+                self.compatible(
+                    Some(n.doc.loc),
+                    format!("doc of attribute `{}` reworded", o.name.value),
+                );
+            }
+        }
+        for n in &new.attributes {
+            if !old.attributes.iter().any(|a| a.name.value == n.name.value) {
+                self.added(
+                    Some(n.name.loc),
+                    format!("attribute `{}` added", n.name.value),
+                );
+            }
+        }
+        for n in new.emitted_codes() {
+            let Some(o) = old.code(&n.name.value).filter(|o| o.is_emitted()) else {
+                continue;
+            };
+            for def in &new.attributes {
+                let attr = def.name.value.as_str();
+                let at = n
+                    .attributes
+                    .iter()
+                    .find(|a| a.name.value == attr)
+                    .map(|a| a.value.loc)
+                    .or(Some(n.name.loc));
+                match (old.attribute(o, attr), new.attribute(n, attr)) {
+                    (Some(a), Some(b)) if a != b => self.breaking(
+                        at,
+                        format!(
+                            "attribute `{attr}` of code `{}` changed from {a} to {b}",
+                            n.name.value
+                        ),
+                    ),
+                    (Some(a), None) => self.breaking(
+                        at,
+                        format!(
+                            "attribute `{attr}` of code `{}` ({a}) dropped",
+                            n.name.value
+                        ),
+                    ),
+                    (None, Some(b)) => self.added(
+                        at,
+                        format!("attribute `{attr}` of code `{}` set to {b}", n.name.value),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+    }
+
     /// A reserved number stays reserved: no code takes it later, and the
     /// reservation is not dropped (which would let a later release reuse
     /// it). New reservations are compatible.
@@ -1310,6 +1471,95 @@ codes:
                 .iter()
                 .any(|c| c.compat == compat && c.message.contains(needle)),
             "no {compat:?} change containing {needle:?} in {report:#?}"
+        );
+    }
+
+    /// Retry semantics and per-code attributes: what a client retries by,
+    /// and what it reads per code, cannot change under it; new classes,
+    /// attributes and values are additions.
+    #[test]
+    fn retry_semantics_and_attributes_are_compared() {
+        let old = include_str!("../tests/fixtures/retry.yaml");
+        let changed = |from: &str, to: &str| {
+            assert!(old.contains(from), "{from}");
+            diff(&spec(old), &spec(&old.replacen(from, to, 1)))
+        };
+        for (from, to, compat, needle) in [
+            (
+                "meaning: the same request may succeed",
+                "meaning: the caller may succeed",
+                Compat::Breaking,
+                "the meaning of `retryable` changed",
+            ),
+            (
+                "retry_classes: [throttling, transient]",
+                "retry_classes: [throttling]",
+                Compat::Breaking,
+                "retry classes of code `PRIOR_REQUEST_NOT_COMPLETE` changed from throttling, transient to throttling",
+            ),
+            (
+                "    retry_classes: [throttling]\n  caller:",
+                "    retry_classes: [throttling, transient]\n  caller:",
+                Compat::Breaking,
+                "retry classes of code `SLOW_DOWN` changed from throttling to throttling, transient",
+            ),
+            (
+                "    transient: Retried at once with a short backoff.\n",
+                "    transient: Retried at once with a short backoff.\n    quota: Retried when quota frees.\n",
+                Compat::Compatible,
+                "retry class `quota` added",
+            ),
+            (
+                "transient: Retried at once with a short backoff.",
+                "transient: Retried at once.",
+                Compat::Compatible,
+                "doc of retry class `transient` reworded",
+            ),
+            (
+                "attributes: { http_status: 503,",
+                "attributes: { http_status: 429,",
+                Compat::Breaking,
+                "attribute `http_status` of code `SLOW_DOWN` changed from 503 to 429",
+            ),
+            (
+                "attributes: { http_status: 400, idempotent_only: true }",
+                "attributes: { http_status: 400 }",
+                Compat::Breaking,
+                "attribute `idempotent_only` of code `PRIOR_REQUEST_NOT_COMPLETE` (true) dropped",
+            ),
+            (
+                "attributes: { http_status: 400 }\n",
+                "attributes: { http_status: 400, help_url: \"https://example.com/e\" }\n",
+                Compat::Compatible,
+                "attribute `help_url` of code `BAD_REQUEST` set to",
+            ),
+        ] {
+            let report = changed(from, to);
+            only(&report, compat, needle);
+        }
+        let retyped = old
+            .replacen(
+                "idempotent_only: { type: boolean,",
+                "idempotent_only: { type: string,",
+                1,
+            )
+            .replacen("idempotent_only: true", "idempotent_only: \"yes\"", 1);
+        let report = diff(&spec(old), &spec(&retyped));
+        only(
+            &report,
+            Compat::Breaking,
+            "type of attribute `idempotent_only` changed from boolean to string",
+        );
+        only(&report, Compat::Breaking, "changed from true to \"yes\"");
+        // Attribute `idempotent_only` dropped with its values.
+        let dropped = old
+            .replacen("  idempotent_only: { type: boolean, doc: Retried only for idempotent operations. }\n", "", 1)
+            .replacen(", idempotent_only: true", "", 1);
+        let report = diff(&spec(old), &spec(&dropped));
+        only(
+            &report,
+            Compat::Breaking,
+            "attribute `idempotent_only` removed",
         );
     }
 

@@ -27,6 +27,10 @@ pub(crate) struct Draft {
     pub declarations_broken: bool,
     /// `reserved:` entries (numbers unchecked against the codes yet).
     pub reserved: Vec<crate::spec::Reserved>,
+    /// `retry:` as read (class names unchecked against the codes yet).
+    pub retry: crate::spec::Retry,
+    /// `attributes:` as read.
+    pub attributes: Vec<crate::spec::AttributeDef>,
 }
 
 /// A declared support type as written; type references are still spellings.
@@ -158,6 +162,7 @@ pub(crate) struct DraftCategory {
     pub description: Option<Spanned<String>>,
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
+    pub retry_classes: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug)]
@@ -198,6 +203,10 @@ pub(crate) struct DraftCode {
     pub wire: Option<Spanned<String>>,
     /// `aliases:` of the code.
     pub aliases: Vec<Spanned<String>>,
+    /// `retry_classes:` of the code, if written.
+    pub retry_classes: Option<Vec<Spanned<String>>>,
+    /// `attributes:` of the code as written; checked by [`crate::validate`].
+    pub attributes: Vec<(Spanned<String>, Node)>,
     /// `constants:` as written: field name and value, checked by
     /// [`crate::validate`].
     pub constants: Vec<(Spanned<String>, Node)>,
@@ -310,6 +319,7 @@ impl Draft {
                     description: c.description?,
                     retryable: c.retryable?,
                     cause: c.cause?,
+                    retry_classes: c.retry_classes.unwrap_or_default(),
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -368,6 +378,23 @@ impl Draft {
                     lifecycle,
                     sent_as: c.sent_as,
                     wire: c.wire,
+                    retry_classes: c
+                        .retry_classes
+                        .unwrap_or_else(|| category.retry_classes.clone()),
+                    attributes: self
+                        .attributes
+                        .iter()
+                        .filter_map(|def| {
+                            let (name, n) = c
+                                .attributes
+                                .iter()
+                                .find(|(k, _)| k.value == def.name.value)?;
+                            Some(Example {
+                                name: name.clone(),
+                                value: Spanned::new(to_json(n), n.loc),
+                            })
+                        })
+                        .collect(),
                     examples: c
                         .examples
                         .iter()
@@ -387,6 +414,8 @@ impl Draft {
             fields,
             types,
             reserved: self.reserved.clone(),
+            retry: self.retry,
+            attributes: self.attributes,
         })
     }
 }

@@ -29,6 +29,32 @@ use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
 use crate::template::{Segment, Template};
 
+/// The methods of the generated `ErrorCode`: a per-code attribute (whose
+/// typed accessor is a method named after it) may not take one.
+pub const ERROR_CODE_METHODS: &[&str] = &[
+    "as_str",
+    "number",
+    "category",
+    "retryable",
+    "is_violation_kind",
+    "cause",
+    "title",
+    "recovery_hints",
+    "message_template",
+    "explanation",
+    "fields",
+    "may_carry",
+    "retry_classes",
+    "attributes",
+    "from_str",
+    "fmt",
+    "clone",
+    "eq",
+    "hash",
+    "cmp",
+    "partial_cmp",
+];
+
 /// The public names [`emit`] defines in the invoking module, besides one
 /// item per declared support type (`types:`). The macro's fallback
 /// re-exports exactly these names when a spec fails, so that their uses
@@ -343,6 +369,73 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
         })
         .collect();
     let schema_doc = "A taxonomy error code, as its SCREAMING_SNAKE name.";
+    let retry_meaning = format!(
+        " What `retryable()` means in this taxonomy: {}.",
+        spec.retry_meaning()
+    );
+    let retry_meaning_text = spec.retry_meaning();
+    let retryable_doc = format!(" True when {}.", spec.retry_meaning());
+    let retry_classes = codes.iter().map(|c| {
+        let names = c.retry_classes.iter().map(|n| n.value.as_str());
+        quote!(&[#(#names),*])
+    });
+    let attribute_pairs = codes.iter().map(|c| {
+        let pairs = c.attributes.iter().map(|a| {
+            let (name, value) = (a.name.value.as_str(), a.value.value.to_string());
+            quote!((#name, #value))
+        });
+        quote!(&[#(#pairs),*])
+    });
+    let attribute_accessors = spec.attributes.iter().map(|def| {
+        let method = ident(&def.name.value);
+        let values: Vec<TokenStream> = codes
+            .iter()
+            .map(|c| {
+                let v = spec.attribute(c, &def.name.value);
+                let lit = match v {
+                    Some(serde_json::Value::String(s)) => quote!(#s),
+                    Some(serde_json::Value::Bool(b)) => quote!(#b),
+                    Some(serde_json::Value::Number(n)) => {
+                        let n = Literal::i64_suffixed(n.as_i64().unwrap_or_default());
+                        quote!(#n)
+                    }
+                    _ => quote!(),
+                };
+                match (def.required, v.is_some()) {
+                    (true, _) => lit,
+                    (false, true) => quote!(::core::option::Option::Some(#lit)),
+                    (false, false) => quote!(::core::option::Option::None),
+                }
+            })
+            .collect();
+        let base = match def.ty.value {
+            crate::spec::AttributeType::String => quote!(&'static str),
+            crate::spec::AttributeType::Integer => quote!(i64),
+            crate::spec::AttributeType::Boolean => quote!(bool),
+        };
+        let ty = if def.required {
+            base
+        } else {
+            quote!(::core::option::Option<#base>)
+        };
+        let doc = doc_attrs(&format!(
+            "{} (attribute `{}`{}).",
+            def.doc.value.trim_end_matches('.'),
+            def.name.value,
+            if def.required {
+                ""
+            } else {
+                "; `None` when the code has none"
+            }
+        ));
+        quote! {
+            #doc
+            pub const fn #method(self) -> #ty {
+                const TABLE: &[#ty] = &[#(#values),*];
+                TABLE[self as usize]
+            }
+        }
+    });
 
     quote! {
         /// A code of the error taxonomy. Removed codes have no variant;
@@ -392,11 +485,31 @@ fn emit_error_code(spec: &Spec) -> TokenStream {
                 TABLE[self as usize]
             }
 
-            /// Whether the caller can fix its input and retry.
+            #[doc = #retry_meaning]
+            pub const RETRYABLE_MEANING: &'static str = #retry_meaning_text;
+
+            #[doc = #retryable_doc]
             pub const fn retryable(self) -> bool {
                 const TABLE: &[bool] = &[#(#retryables),*];
                 TABLE[self as usize]
             }
+
+            /// The retry classes the code belongs to (`retry_classes:` of
+            /// the code or its category), by name; empty for most codes.
+            pub const fn retry_classes(self) -> &'static [&'static str] {
+                const TABLE: &[&[&str]] = &[#(#retry_classes),*];
+                TABLE[self as usize]
+            }
+
+            /// The code's values of the spec's per-code attributes, as
+            /// (name, JSON value) pairs in declaration order; the typed
+            /// accessors are the methods named after each attribute.
+            pub const fn attributes(self) -> &'static [(&'static str, &'static str)] {
+                const TABLE: &[&[(&str, &str)]] = &[#(#attribute_pairs),*];
+                TABLE[self as usize]
+            }
+
+            #(#attribute_accessors)*
 
             /// True if the code arrives only as a violation kind
             /// (`violations[].code`), never as an envelope's own

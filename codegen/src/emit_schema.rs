@@ -348,7 +348,7 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
         (Carries::Retryable, Some(c)) => return json!({"const": c.retryable}),
         (Carries::Retryable, None) => json!({
             "type": "boolean",
-            "description": "True when the caller can fix its call and retry."
+            "description": format!("True when {}.", spec.retry_meaning())
         }),
         (Carries::Cause, Some(c)) => return json!({"const": c.cause.as_str()}),
         (Carries::Cause, None) => json!({
@@ -859,6 +859,17 @@ fn variant_description(code: &Code) -> String {
             "; sent only as a violation kind (violations[].code), never as an envelope's \
              own error_code",
         );
+    }
+    if !code.retry_classes.is_empty() {
+        let classes: Vec<&str> = code
+            .retry_classes
+            .iter()
+            .map(|c| c.value.as_str())
+            .collect();
+        text.push_str(&format!("; retry classes: {}", classes.join(", ")));
+    }
+    for a in &code.attributes {
+        text.push_str(&format!("; {}: {}", a.name.value, a.value.value));
     }
     text
 }

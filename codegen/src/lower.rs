@@ -31,7 +31,12 @@ const TOP_KEYS: &[&str] = &[
     "fields",
     "codes",
     "reserved",
+    "retry",
+    "attributes",
 ];
+const RETRY_KEYS: &[&str] = &["meaning", "classes"];
+const ATTRIBUTE_KEYS: &[&str] = &["type", "doc", "format", "required"];
+const ATTRIBUTE_TYPES: &[&str] = &["string", "integer", "boolean"];
 const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
@@ -47,7 +52,13 @@ const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
 const PLACEMENTS: &[&str] = &["top_level", "context"];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description", "range_block"];
-const CATEGORY_KEYS: &[&str] = &["range", "description", "retryable", "cause"];
+const CATEGORY_KEYS: &[&str] = &[
+    "range",
+    "description",
+    "retryable",
+    "cause",
+    "retry_classes",
+];
 /// `range` is optional: a taxonomy whose categories interleave (gRPC's
 /// caller and server codes) leaves it out.
 const CATEGORY_REQUIRED: &[&str] = &["description", "retryable", "cause"];
@@ -70,6 +81,8 @@ const CODE_KEYS: &[&str] = &[
     "wire",
     "aliases",
     "constants",
+    "retry_classes",
+    "attributes",
 ];
 const PARAM_KEYS: &[&str] = &["type", "description"];
 const CONTEXT_KEYS: &[&str] = &["required", "optional"];
@@ -151,7 +164,14 @@ impl Lower {
             .get("reserved")
             .map(|n| self.reserved(n))
             .unwrap_or_default();
+        let retry = f.get("retry").map(|n| self.retry(n)).unwrap_or_default();
+        let attributes = f
+            .get("attributes")
+            .map(|n| self.attribute_defs(n))
+            .unwrap_or_default();
         Some(Draft {
+            retry,
+            attributes,
             reserved,
             taxonomy,
             envelope,
@@ -202,6 +222,121 @@ impl Lower {
             }
         }
         out
+    }
+
+    /// The `retry:` section: what `retryable` means (`meaning`, one line)
+    /// and the named retry classes (`classes`, name to one-line doc).
+    fn retry(&mut self, node: &Node) -> crate::spec::Retry {
+        let owner = "`retry`";
+        let Some(f) = self.fields(node, owner, RETRY_KEYS, &[], node.loc, owner) else {
+            return crate::spec::Retry::default();
+        };
+        let meaning = f
+            .get("meaning")
+            .and_then(|n| self.line(n, "meaning", owner));
+        let mut classes = Vec::new();
+        if let Some(n) = f.get("classes")
+            && let Some(entries) = self.named_entries(n, "retry.classes", "retry class")
+        {
+            for (name, value) in entries {
+                self.check_case(&name, Case::LowerSnake, "retry class");
+                let what = format!("retry class `{}`", name.value);
+                if let Some(doc) = self.line(value, "doc", &what) {
+                    classes.push(crate::spec::RetryClass { name, doc });
+                }
+            }
+        }
+        crate::spec::Retry { meaning, classes }
+    }
+
+    /// The `attributes:` section: per-code typed attributes, name to `{
+    /// type, doc, format?, required? }`.
+    fn attribute_defs(&mut self, node: &Node) -> Vec<crate::spec::AttributeDef> {
+        let Some(entries) = self.named_entries(node, "attributes", "attribute") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "attribute name");
+            self.not_keyword(&name, "an attribute becomes a Rust field");
+            let owner = format!("attribute `{}`", name.value);
+            let Some(f) = self.fields(
+                value,
+                &owner,
+                ATTRIBUTE_KEYS,
+                &["type", "doc"],
+                name.loc,
+                &owner,
+            ) else {
+                continue;
+            };
+            let ty = f.get("type").and_then(|n| {
+                let s = self.line(n, "type", &owner)?;
+                let ty = match s.value.as_str() {
+                    "string" => crate::spec::AttributeType::String,
+                    "integer" => crate::spec::AttributeType::Integer,
+                    "boolean" => crate::spec::AttributeType::Boolean,
+                    other => {
+                        self.push(
+                            Diagnostic::new(s.loc, format!("unknown type `{other}` of {owner}"))
+                                .with_help(suggest(
+                                    other,
+                                    ATTRIBUTE_TYPES,
+                                    "an attribute is one of",
+                                )),
+                        );
+                        return None;
+                    }
+                };
+                Some(Spanned::new(ty, s.loc))
+            });
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            let format = f.get("format").and_then(|n| self.format(n, &owner));
+            if let (Some(fmt), Some(t)) = (&format, &ty)
+                && t.value != crate::spec::AttributeType::String
+            {
+                self.push(
+                    Diagnostic::new(fmt.loc, format!("`format` of {owner} needs `type: string`"))
+                        .with_help(
+                            "a format constrains text; remove it, or make the attribute a string",
+                        ),
+                );
+            }
+            let required = f
+                .get("required")
+                .and_then(|n| self.boolean(n, "required", &owner))
+                .is_some_and(|r| r.value);
+            if let (Some(ty), Some(doc)) = (ty, doc) {
+                out.push(crate::spec::AttributeDef {
+                    name,
+                    ty,
+                    format,
+                    doc,
+                    required,
+                });
+            }
+        }
+        out
+    }
+
+    /// A list of retry class names (`retry_classes:` of a category or a
+    /// code); names are checked against `retry.classes` by validate.
+    fn retry_class_list(&mut self, node: &Node, owner: &str) -> Option<Vec<Spanned<String>>> {
+        let NodeKind::Seq(items) = &node.kind else {
+            self.push(wrong_type(
+                node,
+                "retry_classes",
+                owner,
+                "a list of retry class names",
+            ));
+            return None;
+        };
+        Some(
+            items
+                .iter()
+                .filter_map(|i| self.line(i, "retry_classes", owner))
+                .collect(),
+        )
     }
 
     /// The `envelope:` section: the members of the wire envelope, nested
@@ -774,12 +909,16 @@ impl Lower {
                 .get("retryable")
                 .and_then(|n| self.boolean(n, "retryable", &owner));
             let cause = f.get("cause").and_then(|n| self.cause(n, &owner));
+            let retry_classes = f
+                .get("retry_classes")
+                .and_then(|n| self.retry_class_list(n, &owner));
             out.push(DraftCategory {
                 key,
                 ranges,
                 description,
                 retryable,
                 cause,
+                retry_classes,
             });
         }
         out
@@ -895,7 +1034,23 @@ impl Lower {
                 .get("constants")
                 .map(|n| self.entries(n, "constants", &owner, "a mapping of field names to values"))
                 .unwrap_or_default();
+            let retry_classes = f
+                .get("retry_classes")
+                .and_then(|n| self.retry_class_list(n, &owner));
+            let attributes = f
+                .get("attributes")
+                .map(|n| {
+                    self.entries(
+                        n,
+                        "attributes",
+                        &owner,
+                        "a mapping of attribute names to values",
+                    )
+                })
+                .unwrap_or_default();
             out.push(DraftCode {
+                retry_classes,
+                attributes,
                 wire,
                 aliases,
                 constants,

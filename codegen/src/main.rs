@@ -272,12 +272,13 @@ fn report(diagnostics: &Diagnostics) {
 fn summary(spec: &Spec) -> String {
     let deprecated = spec.codes.iter().filter(|c| c.is_deprecated()).count();
     let removed = spec.codes.iter().filter(|c| !c.is_emitted()).count();
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
-        "taxonomy {} {}: {} categories, {} codes ({deprecated} deprecated, {removed} removed)",
+        "taxonomy {} {}: {}, {} ({deprecated} deprecated, {removed} removed)",
         spec.taxonomy.name.value,
         spec.taxonomy.version.value,
-        spec.categories.len(),
-        spec.codes.len()
+        plural(spec.categories.len(), "category", "categories"),
+        plural(spec.codes.len(), "code", "codes")
     )
 }
 

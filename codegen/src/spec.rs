@@ -32,6 +32,75 @@ pub struct Spec {
     /// why: a non-error member of the taxonomy (gRPC's `OK = 0`), or a
     /// number that was never released. Distinct, and used by no code.
     pub reserved: Vec<Reserved>,
+    /// What `retryable` means in this taxonomy, and its named retry classes
+    /// (`retry:`).
+    pub retry: Retry,
+    /// Per-code typed attributes (`attributes:`), in file order.
+    pub attributes: Vec<AttributeDef>,
+}
+
+/// splice's meaning of `retryable: true`, the default when a spec does not
+/// declare `retry.meaning`.
+pub const DEFAULT_RETRY_MEANING: &str = "the caller can fix its call and retry";
+
+/// The `retry:` section: what `retryable` means, and the named classes of
+/// retry a code may belong to (Smithy's `@retryable(throttling)`, botocore's
+/// throttling and transient errors).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Retry {
+    /// One line: what `retryable: true` promises (`None`:
+    /// [`DEFAULT_RETRY_MEANING`]).
+    pub meaning: Option<Spanned<String>>,
+    /// Declared retry classes, in file order.
+    pub classes: Vec<RetryClass>,
+}
+
+/// One declared retry class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryClass {
+    /// lower_snake name, e.g. `throttling`.
+    pub name: Spanned<String>,
+    /// One line: how a client retries a code of this class.
+    pub doc: Spanned<String>,
+}
+
+/// The type of a per-code attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AttributeType {
+    /// Text (`&'static str` in Rust).
+    String,
+    /// A signed integer (`i64` in Rust).
+    Integer,
+    /// `true`/`false`.
+    Boolean,
+}
+
+impl AttributeType {
+    /// The spelling in `errors.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttributeType::String => "string",
+            AttributeType::Integer => "integer",
+            AttributeType::Boolean => "boolean",
+        }
+    }
+}
+
+/// One declared per-code attribute (`attributes:`): a typed value a code
+/// has in every artifact (the docs, the Rust `ErrorCode::attributes()`, the
+/// client tables), not a member of the envelope on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttributeDef {
+    /// lower_snake name, e.g. `http_status`.
+    pub name: Spanned<String>,
+    /// Its type.
+    pub ty: Spanned<AttributeType>,
+    /// `uri` for a string that must be an absolute URI.
+    pub format: Option<Spanned<String>>,
+    /// One line: what it holds.
+    pub doc: Spanned<String>,
+    /// Every emitted code must give it (`required: true`).
+    pub required: bool,
 }
 
 /// One entry of `reserved:`.
@@ -112,6 +181,8 @@ pub struct Category {
     pub retryable: Spanned<bool>,
     /// Default `cause` for codes of this category.
     pub cause: Spanned<Cause>,
+    /// Default retry classes of its codes (`retry_classes:`).
+    pub retry_classes: Vec<Spanned<String>>,
 }
 
 /// Lifecycle state of a code.
@@ -283,6 +354,13 @@ pub struct Code {
     /// with the spec's names (an enum value by its name). Each such field
     /// is also in `required_context`; a constructor never asks for it.
     pub constants: Vec<Example>,
+    /// The retry classes the code belongs to, resolved: its own
+    /// `retry_classes:`, else its category's. Empty, or the code is
+    /// retryable.
+    pub retry_classes: Vec<Spanned<String>>,
+    /// Its values of the declared attributes, in the order of
+    /// `Spec::attributes` (absent ones left out).
+    pub attributes: Vec<Example>,
 }
 
 /// One entry of a code's `example:` map, checked against the declared type
@@ -442,6 +520,27 @@ impl Spec {
             .iter()
             .filter_map(|o| self.field(&o.value))
             .collect()
+    }
+
+    /// What `retryable: true` means in this taxonomy.
+    pub fn retry_meaning(&self) -> &str {
+        self.retry
+            .meaning
+            .as_ref()
+            .map_or(DEFAULT_RETRY_MEANING, |m| &m.value)
+    }
+
+    /// The declared retry class with this name.
+    pub fn retry_class(&self, name: &str) -> Option<&RetryClass> {
+        self.retry.classes.iter().find(|c| c.name.value == name)
+    }
+
+    /// The value of attribute `name` for `code`, if it has one.
+    pub fn attribute<'c>(&self, code: &'c Code, name: &str) -> Option<&'c serde_json::Value> {
+        code.attributes
+            .iter()
+            .find(|a| a.name.value == name)
+            .map(|a| &a.value.value)
     }
 
     /// Codes that may appear in an envelope (active and deprecated).

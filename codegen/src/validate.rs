@@ -38,9 +38,30 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     v.generated_names(draft);
     v.field_examples(draft);
     v.numbers(draft);
+    for a in &draft.attributes {
+        if crate::emit_rust::ERROR_CODE_METHODS.contains(&a.name.value.as_str()) {
+            v.push(
+                Diagnostic::new(
+                    a.name.loc,
+                    format!("attribute `{}` takes the name of a generated method", a.name.value),
+                )
+                .with_help(format!(
+                    "the Rust `ErrorCode::{}()` already exists, and each attribute becomes a method of that name; rename the attribute",
+                    a.name.value
+                )),
+            );
+        }
+    }
+    for c in &draft.categories {
+        if let Some(list) = &c.retry_classes {
+            v.retry_class_names(draft, list, &format!("category `{}`", c.key.value));
+        }
+    }
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
         v.code(draft, code, version);
+        v.retry(draft, code);
+        v.attributes(draft, code);
     }
 }
 
@@ -50,6 +71,180 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
+    /// Each name of a `retry_classes:` list is declared under
+    /// `retry.classes`, once.
+    fn retry_class_names(&mut self, draft: &Draft, list: &[Spanned<String>], owner: &str) {
+        let declared: Vec<&str> = draft
+            .retry
+            .classes
+            .iter()
+            .map(|c| c.name.value.as_str())
+            .collect();
+        for (i, name) in list.iter().enumerate() {
+            if let Some(first) = list[..i].iter().find(|n| n.value == name.value) {
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("retry class `{}` is listed twice in {owner}", name.value),
+                    )
+                    .with_related(first.loc, "first listed here")
+                    .with_help("list each class once"),
+                );
+            } else if !declared.contains(&name.value.as_str()) {
+                let help = if declared.is_empty() {
+                    "declare it first: `retry: { classes: { throttling: Retried after a backoff. } }`"
+                        .to_string()
+                } else {
+                    suggest(&name.value, &declared, "the declared retry classes are")
+                };
+                self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!("unknown retry class `{}` in {owner}", name.value),
+                    )
+                    .with_label("not declared under `retry.classes`")
+                    .with_help(help),
+                );
+            }
+        }
+    }
+
+    /// A code's own retry classes are declared, and a code in any retry
+    /// class (its own or its category's) is retryable.
+    fn retry(&mut self, draft: &Draft, code: &DraftCode) {
+        let owner = format!("code `{}`", code.name.value);
+        if let Some(list) = &code.retry_classes {
+            self.retry_class_names(draft, list, &owner);
+        }
+        let category = code
+            .category
+            .as_ref()
+            .and_then(|k| draft.categories.iter().find(|c| c.key.value == k.value));
+        let classes = code
+            .retry_classes
+            .as_ref()
+            .or_else(|| category.and_then(|c| c.retry_classes.as_ref()));
+        let retryable = code
+            .retryable
+            .as_ref()
+            .or_else(|| category.and_then(|c| c.retryable.as_ref()));
+        if let (Some(classes), Some(r)) = (classes, retryable)
+            && let Some(first) = classes.first()
+            && !r.value
+            && code.removed.is_none()
+        {
+            self.push(
+                Diagnostic::new(
+                    first.loc,
+                    format!(
+                        "{owner} is in retry class `{}` but is not retryable",
+                        first.value
+                    ),
+                )
+                .with_related(r.loc, "`retryable: false` here")
+                .with_help(
+                    "a retry class says how the code is retried: make the code `retryable: true`, \
+                     or give it `retry_classes: []`",
+                ),
+            );
+        }
+    }
+
+    /// A code's `attributes:` name declared attributes with values of their
+    /// types, and it gives every `required: true` attribute.
+    fn attributes(&mut self, draft: &Draft, code: &DraftCode) {
+        use crate::spec::AttributeType;
+        let owner = format!("code `{}`", code.name.value);
+        let names: Vec<&str> = draft
+            .attributes
+            .iter()
+            .map(|a| a.name.value.as_str())
+            .collect();
+        for (key, node) in &code.attributes {
+            let Some(def) = draft.attributes.iter().find(|a| a.name.value == key.value) else {
+                let help = if names.is_empty() {
+                    "declare it first under the top-level `attributes:` section".to_string()
+                } else {
+                    suggest(&key.value, &names, "the declared attributes are")
+                };
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("unknown attribute `{}` in {owner}", key.value),
+                    )
+                    .with_label("not declared under `attributes`")
+                    .with_help(help),
+                );
+                continue;
+            };
+            let ok = match (def.ty.value, node.scalar_type()) {
+                (AttributeType::String, Some(ScalarType::Str)) => {
+                    let text = node.as_scalar().unwrap_or_default();
+                    if def.format.as_ref().is_some_and(|f| f.value == "uri")
+                        && (!text.contains(':') || text.contains(char::is_whitespace))
+                    {
+                        self.push(
+                            Diagnostic::new(
+                                node.loc,
+                                format!(
+                                    "attribute `{}` of {owner} is not a URI: `{text}`",
+                                    key.value
+                                ),
+                            )
+                            .with_help(
+                                "write an absolute URI, e.g. `https://example.com/errors/not-found`",
+                            ),
+                        );
+                    }
+                    true
+                }
+                (AttributeType::Integer, Some(ScalarType::Int(n))) => i64::try_from(n).is_ok(),
+                (AttributeType::Boolean, Some(ScalarType::Bool(_))) => true,
+                _ => false,
+            };
+            if !ok {
+                let expected = match def.ty.value {
+                    AttributeType::String => "a string",
+                    AttributeType::Integer => "an integer",
+                    AttributeType::Boolean => "`true` or `false`",
+                };
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!(
+                            "attribute `{}` of {owner} must be {expected}, found {}",
+                            key.value,
+                            node.describe()
+                        ),
+                    )
+                    .with_related(def.ty.loc, "declared type"),
+                );
+            }
+        }
+        if code.removed.is_some() {
+            return;
+        }
+        for def in draft.attributes.iter().filter(|a| a.required) {
+            if !code
+                .attributes
+                .iter()
+                .any(|(k, _)| k.value == def.name.value)
+            {
+                self.push(
+                    Diagnostic::new(
+                        code.name.loc,
+                        format!("{owner} has no attribute `{}`", def.name.value),
+                    )
+                    .with_related(def.name.loc, "declared `required: true` here")
+                    .with_help(format!(
+                        "add `attributes: {{ {}: ... }}` to the code",
+                        def.name.value
+                    )),
+                );
+            }
+        }
+    }
+
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }

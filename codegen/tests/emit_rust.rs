@@ -42,6 +42,8 @@ fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) 
         wire: None,
         aliases: Vec::new(),
         constants: Vec::new(),
+        retry_classes: Vec::new(),
+        attributes: Vec::new(),
     }
 }
 
@@ -106,6 +108,8 @@ fn small_spec() -> Spec {
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
         reserved: Vec::new(),
+        retry: Default::default(),
+        attributes: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
@@ -113,6 +117,7 @@ fn small_spec() -> Spec {
                 description: s("The arguments are malformed.".to_owned()),
                 retryable: s(false),
                 cause: s(Cause::Input),
+                retry_classes: Vec::new(),
             },
             Category {
                 key: s("domain".to_owned()),
@@ -120,6 +125,7 @@ fn small_spec() -> Spec {
                 description: s("The edit does not apply to the file.".to_owned()),
                 retryable: s(true),
                 cause: s(Cause::Input),
+                retry_classes: Vec::new(),
             },
         ],
         codes: vec![match_not_found, too_many, old, gone],

@@ -20,7 +20,10 @@ Run with the test venv's Python (see .ci/run):
     tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py          # rewrite
     tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py --check  # compare
 
-`--check` exits 1 when a committed payload differs from what the libraries produce now.
+It also writes `<taxonomy>/owner-data.json`: the tables of the owners' code that the specs
+restate (code.proto's codes and HTTP mappings, the MCP SDK's HTTP status per code,
+botocore's throttling and transient error codes), which tests/payloads.rs compares with the
+specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
 """
 
 from __future__ import annotations
@@ -214,6 +217,29 @@ def botocore_errors() -> dict[str, Any]:
     }
 
 
+def owner_data() -> dict[str, dict[str, Any]]:
+    """Tables of the owners' code that the specs restate, for tests/payloads.rs to compare."""
+    import google.rpc.code_pb2 as code_pb2
+    from botocore.retries import standard
+    from mcp.shared import inbound
+
+    proto = (Path(code_pb2.__file__).parent / "code.proto").read_text()
+    return {
+        "google-rpc": {
+            "codes": {name: number for name, number in code_pb2.Code.items()},
+            "http_mapping": {
+                name: int(status)
+                for status, name in re.findall(r"HTTP Mapping: (\d+)[^\n]*\n\s*([A-Z_]+) = \d+;", proto)
+            },
+        },
+        "jsonrpc-mcp": {"http_status": {str(k): v for k, v in inbound.ERROR_CODE_HTTP_STATUS.items()}},
+        "botocore": {
+            "throttling": standard.ThrottledRetryableChecker._THROTTLED_ERROR_CODES,
+            "transient": standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES,
+        },
+    }
+
+
 TAXONOMIES = {
     "google-rpc": google_rpc,
     "problem-details": problem_details,
@@ -238,6 +264,14 @@ def main() -> int:
                     stale.append(str(path.relative_to(HERE.parent.parent)))
             else:
                 path.write_text(text)
+    for taxonomy, data in owner_data().items():
+        path = HERE / taxonomy / "owner-data.json"
+        text = json.dumps(data, indent=2) + "\n"
+        if check:
+            if not path.exists() or json.loads(path.read_text()) != data:
+                stale.append(str(path.relative_to(HERE.parent.parent)))
+        else:
+            path.write_text(text)
     if stale:
         print("stale payloads (the owners' libraries now produce other bytes):", *stale, sep="\n  ", file=sys.stderr)
         print("run `tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py` to update", file=sys.stderr)

@@ -1,5 +1,6 @@
 //! `splice explain CODE`: a code's explanation, hints, retryable flag and
-//! cause, like `rustc --explain`. Everything comes from the generated
+//! cause (and its retry classes and per-code attributes, when the spec
+//! declares any), like `rustc --explain`. Everything comes from the generated
 //! taxonomy (compiled from `errors.yaml`), so it always matches the server.
 
 use std::fmt::Write;
@@ -33,6 +34,12 @@ pub fn render(c: ErrorCode) -> String {
         c.retryable(),
         c.cause()
     );
+    if !c.retry_classes().is_empty() {
+        let _ = writeln!(out, "retry classes: {}", c.retry_classes().join(", "));
+    }
+    for (name, value) in c.attributes() {
+        let _ = writeln!(out, "{name}: {value}");
+    }
     let _ = writeln!(out, "message: {}", c.message_template());
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", c.explanation().trim_end());

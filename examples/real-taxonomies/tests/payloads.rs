@@ -249,6 +249,79 @@ fn aliases_and_unlisted_codes_are_told_apart() {
     );
 }
 
+fn owner_data(taxonomy: &str) -> Value {
+    let path = dir().join(taxonomy).join("owner-data.json");
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The specs restate tables of the owners' code: each one agrees with the
+/// table as `payloads.py` read it from the pinned library.
+#[test]
+fn the_specs_agree_with_the_owners_tables() {
+    // gRPC: every canonical code but OK, with its number, and its HTTP
+    // mapping as the per-code constant of `code`; OK's number is reserved.
+    let grpc = spec("google-rpc");
+    let data = owner_data("google-rpc");
+    for (name, number) in data["codes"].as_object().unwrap() {
+        if name == "OK" {
+            assert!(
+                grpc.reserved
+                    .iter()
+                    .any(|r| Some(r.number.value) == number.as_i64())
+            );
+            continue;
+        }
+        let code = grpc
+            .code(name)
+            .unwrap_or_else(|| panic!("google-rpc lacks {name}"));
+        assert_eq!(Some(code.number.value), number.as_i64(), "{name}");
+        assert_eq!(
+            code.constant("http_status"),
+            Some(&data["http_mapping"][name]),
+            "{name}"
+        );
+    }
+    assert_eq!(grpc.emitted_codes().count(), 16);
+
+    // MCP: the HTTP status attribute is the SDK's ERROR_CODE_HTTP_STATUS.
+    let mcp = spec("jsonrpc-mcp");
+    let table = owner_data("jsonrpc-mcp")["http_status"].clone();
+    for code in mcp.emitted_codes() {
+        assert_eq!(
+            mcp.attribute(code, "http_status"),
+            table.get(code.number.value.to_string()),
+            "{}",
+            code.name.value
+        );
+    }
+
+    // botocore: a code is in a retry class exactly when one of its names
+    // on the wire is in the standard retry mode's list of that class.
+    let boto = spec("botocore");
+    let data = owner_data("botocore");
+    for class in ["throttling", "transient"] {
+        let listed: Vec<&str> = data[class]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for name in &listed {
+            assert!(
+                boto.emitted_codes()
+                    .any(|c| c.wire_names().any(|w| w == *name)),
+                "botocore's {class} code {name} is not in the spec"
+            );
+        }
+        for code in boto.emitted_codes() {
+            let in_class = code.retry_classes.iter().any(|c| c.value == class);
+            let in_list = code.wire_names().any(|w| listed.contains(&w));
+            assert_eq!(in_class, in_list, "{} and class {class}", code.name.value);
+            assert_eq!(in_class, in_list && code.retryable, "{}", code.name.value);
+        }
+    }
+}
+
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
