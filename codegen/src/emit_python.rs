@@ -38,6 +38,14 @@
 //! become `TypedDict`s, declared enums `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
+//!
+//! The keys above are splice's own envelope's. The `TypedDict`s follow
+//! whatever envelope the spec declares ([`crate::envelope`]): one per code
+//! and per nested object of it (`NotFoundEnvelope` holding a
+//! `NotFoundEnvelopeError`), keys in wire names. mypy narrows a union of
+//! `TypedDict`s on a key of the dict itself, so with a nested discriminant a
+//! client narrows the object that holds it (`err = env["error"]`, then
+//! `err["status"] == "NOT_FOUND"`).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

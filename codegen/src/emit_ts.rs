@@ -14,6 +14,13 @@
 //! type predicate `env is ErrorEnvelope`: after `if (!isListed(env)) return`,
 //! the unlisted variant (whose `error_code` is `string`, so a `switch` alone
 //! cannot remove it) is gone and the `switch` narrows each case.
+//!
+//! The words above are for splice's own envelope. The interfaces follow
+//! whatever envelope the spec declares ([`crate::envelope`]): members in
+//! their wire names, nested objects as inline object types, the
+//! discriminant (the member carrying the code's name, else its number) at
+//! its path. `switch (env.error.status)` on a nested discriminant narrows
+//! `env.error`, the object that holds it.
 
 use std::fmt::Write as _;
 
