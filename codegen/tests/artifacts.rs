@@ -54,11 +54,19 @@ fn demo() -> splice_codegen::spec::Spec {
 /// Another project's artifacts carry its own words or neutral ones: not
 /// the command that regenerates splice's, not MCP's transport, not "a
 /// TAXONOMY tool".
+/// So are those of every `init --shape` starter (their envelopes are
+/// declared: the emitters follow them).
 #[test]
 fn another_taxonomys_artifacts_do_not_speak_of_splice_or_mcp() {
-    let spec = splice_codegen::load_str(splice_codegen::init::STARTER, "errors.yaml")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
-    let files = generate::artifacts(&spec);
+    for (shape, starter) in splice_codegen::init::Shape::ALL {
+        let spec = splice_codegen::load_str(starter.starter(), "errors.yaml")
+            .unwrap_or_else(|d| panic!("{shape}: {}", d.render()));
+        speaks_its_own_words(&spec);
+    }
+}
+
+fn speaks_its_own_words(spec: &splice_codegen::spec::Spec) {
+    let files = generate::artifacts(spec);
     assert!(files.len() >= 5);
     for (path, text) in files {
         for word in [
@@ -125,6 +133,52 @@ fn demo_python() {
 #[test]
 fn demo_markdown() {
     insta::assert_snapshot!(emit_markdown::emit(&demo()));
+}
+
+/// The TypeScript, Python and Markdown artifacts of a spec that declares
+/// its own `envelope:` (`tests/fixtures/envelopes/<name>.yaml`), one
+/// snapshot per spec; they name none of splice's envelope members.
+fn declared_envelope_artifacts(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/envelopes")
+        .join(format!("{name}.yaml"));
+    let spec = splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut all = String::new();
+    for (path, text) in generate::artifacts(&spec) {
+        if path.extension().is_some_and(|e| e == "json") {
+            continue;
+        }
+        for word in [
+            "error_code",
+            "\"success\"",
+            "success:",
+            "violations",
+            "`context`",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{name}: {} says {word}:\n{text}",
+                path.display()
+            );
+        }
+        all.push_str(&format!("===== {} =====\n{text}\n", path.display()));
+    }
+    all
+}
+
+#[test]
+fn declared_envelope_google_rpc() {
+    insta::assert_snapshot!(declared_envelope_artifacts("google_rpc"));
+}
+
+#[test]
+fn declared_envelope_jsonrpc() {
+    insta::assert_snapshot!(declared_envelope_artifacts("jsonrpc"));
+}
+
+#[test]
+fn declared_envelope_rfc9457() {
+    insta::assert_snapshot!(declared_envelope_artifacts("rfc9457"));
 }
 
 /// A scratch workspace holding `errors.yaml` = `spec`.
