@@ -59,6 +59,7 @@ pub fn emit(spec: &Spec) -> String {
     }
     envelope_section(&mut out, spec);
     categories_section(&mut out, spec);
+    retry_section(&mut out, spec);
     summary_section(&mut out, spec);
     reserved_section(&mut out, spec);
     vocabulary_section(&mut out, spec);
@@ -77,16 +78,87 @@ fn envelope_section(out: &mut String, spec: &Spec) {
         declared_envelope_section(out, spec);
         return;
     }
-    out.push_str(
+    let _ = write!(
+        out,
         "## The envelope\n\n\
          Every error is one JSON object. It always has `success` (false), `error_code`, `code` (the number), \
          `category`, `message`, `retryable`, `cause` and `recovery_hints`, plus the context fields \
          its code lists below; absent optional fields are omitted.\n\n\
-         - `retryable`: the caller can fix its call and retry.\n\
+         - `retryable`: {}.\n\
          - `cause`: who is to blame: `input` (the caller's arguments), `environment` (the file \
          system, permissions, other processes) or `server` (the server itself).\n\
          - `recovery_hints`: general guidance, most relevant first; never a prescribed replacement.\n\n",
+        spec.retry_meaning()
     );
+}
+
+/// ` Retry classes: ... . Attributes: ... .` of a code, each sentence
+/// after `sep`; empty when it has neither. Shared by the reference and the
+/// TypeScript doc comments.
+pub(crate) fn retry_and_attributes(code: &Code, sep: &str) -> String {
+    let mut out = String::new();
+    if !code.retry_classes.is_empty() {
+        let names: Vec<String> = code
+            .retry_classes
+            .iter()
+            .map(|c| format!("`{}`", c.value))
+            .collect();
+        let _ = write!(out, "{sep}Retry classes: {}.", names.join(", "));
+    }
+    if !code.attributes.is_empty() {
+        let pairs: Vec<String> = code
+            .attributes
+            .iter()
+            .map(|a| format!("`{}` {}", a.name.value, a.value.value))
+            .collect();
+        let _ = write!(out, "{sep}Attributes: {}.", pairs.join(", "));
+    }
+    out
+}
+
+/// What the spec declares of retries and per-code attributes, when it
+/// declares any.
+fn retry_section(out: &mut String, spec: &Spec) {
+    if spec.retry.meaning.is_none() && spec.retry.classes.is_empty() && spec.attributes.is_empty() {
+        return;
+    }
+    out.push_str("## Retries and attributes\n\n");
+    let _ = writeln!(out, "`retryable` means: {}.\n", spec.retry_meaning());
+    if !spec.retry.classes.is_empty() {
+        out.push_str("| retry class | how a client retries it | codes |\n| --- | --- | --- |\n");
+        for class in &spec.retry.classes {
+            let codes: Vec<String> = spec
+                .emitted_codes()
+                .filter(|c| c.retry_classes.iter().any(|r| r.value == class.name.value))
+                .map(|c| format!("[`{n}`](#{n})", n = c.name.value))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} |",
+                class.name.value,
+                class.doc.value,
+                codes.join(", ")
+            );
+        }
+        out.push('\n');
+    }
+    if !spec.attributes.is_empty() {
+        out.push_str("| attribute | type | required | meaning |\n| --- | --- | --- | --- |\n");
+        for a in &spec.attributes {
+            let ty = match &a.format {
+                Some(f) => format!("{} ({})", a.ty.value.as_str(), f.value),
+                None => a.ty.value.as_str().to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "| `{}` | {ty} | {} | {} |",
+                a.name.value,
+                if a.required { "yes" } else { "no" },
+                a.doc.value
+            );
+        }
+        out.push('\n');
+    }
 }
 
 /// The members of an envelope the spec declares, in its own names and
@@ -98,7 +170,7 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
          Every error is one JSON object with these members, in this order; a member marked \
          optional may be absent.\n\n",
     );
-    fn list(out: &mut String, members: &[Member], depth: usize) {
+    fn list(out: &mut String, members: &[Member], depth: usize, meaning: &str) {
         for m in members {
             let indent = "  ".repeat(depth);
             let what = match &m.carries {
@@ -106,7 +178,7 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
                 Carries::CodeName => "the code's name".into(),
                 Carries::Number => "the code's number".into(),
                 Carries::Category => "the code's category".into(),
-                Carries::Retryable => "the code's `retryable`".into(),
+                Carries::Retryable => format!("the code's `retryable`: true when {meaning}"),
                 Carries::Cause => "the code's cause".into(),
                 Carries::Hints => "the recovery hints, a list of strings".into(),
                 Carries::Message => "the message".into(),
@@ -129,11 +201,11 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
                 .unwrap_or_default();
             let _ = writeln!(out, "{indent}- `{}` ({what}{optional}){doc}", m.name.value);
             if let Carries::Object(inner) = &m.carries {
-                list(out, inner, depth + 1);
+                list(out, inner, depth + 1, meaning);
             }
         }
     }
-    list(out, &env.members, 0);
+    list(out, &env.members, 0, spec.retry_meaning());
     out.push('\n');
     let holder = env.fields_path();
     let beside = env
@@ -334,6 +406,10 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
         code.cause.as_str(),
         code.since.value
     );
+    let extra = retry_and_attributes(code, " ");
+    if !extra.is_empty() {
+        let _ = writeln!(out, "{}\n", extra.trim_start());
+    }
     match &code.lifecycle {
         Lifecycle::Active => {}
         Lifecycle::Deprecated {

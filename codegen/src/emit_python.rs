@@ -291,17 +291,55 @@ pub fn emit(spec: &Spec) -> String {
         Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
         None => "Its numeric id.".to_string(),
     };
+    let retryable_doc = format!("True when {}.", spec.retry_meaning());
+    let mut declared: Vec<(&str, &str, String)> = Vec::new();
+    if !spec.retry.classes.is_empty() {
+        let classes: Vec<String> = spec
+            .retry
+            .classes
+            .iter()
+            .map(|c| format!("{} ({})", c.name.value, c.doc.value.trim_end_matches('.')))
+            .collect();
+        declared.push((
+            "retry_classes",
+            "tuple[str, ...]",
+            format!("The retry classes of the code: {}.", classes.join("; ")),
+        ));
+    }
+    if !spec.attributes.is_empty() {
+        let attrs: Vec<String> = spec
+            .attributes
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} ({}, {})",
+                    a.name.value,
+                    a.ty.value.as_str(),
+                    a.doc.value.trim_end_matches('.')
+                )
+            })
+            .collect();
+        declared.push((
+            "attributes",
+            "typing.Mapping[str, str | int | bool]",
+            format!("The code's per-code attributes: {}.", attrs.join("; ")),
+        ));
+    }
+    let declared_fields = declared
+        .iter()
+        .map(|(f, t, d)| (*f, *t, d.as_str()))
+        .collect::<Vec<_>>();
     for (field, ty, text) in [
         ("name", "ErrorCodeName", name_doc.as_str()),
         ("number", "int", number_doc.as_str()),
         ("category", "Category", "Its category."),
-        (
-            "retryable",
-            "bool",
-            "True when the caller can fix its call and retry.",
-        ),
+        ("retryable", "bool", retryable_doc.as_str()),
         ("cause", "Cause", "Who is to blame."),
         ("title", "str", "One-line title."),
+    ]
+    .into_iter()
+    .chain(declared_fields)
+    .chain([
         (
             "recovery_hints",
             "tuple[str, ...]",
@@ -332,7 +370,7 @@ pub fn emit(spec: &Spec) -> String {
             "ErrorCodeName | None",
             "The code to use instead, if it is deprecated.",
         ),
-    ] {
+    ]) {
         comment(&mut out, "    ", text);
         let _ = writeln!(out, "    {field}: {ty}");
     }
@@ -524,6 +562,28 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
     let _ = writeln!(out, "        retryable={},", py_bool(code.retryable));
     let _ = writeln!(out, "        cause={},", py_str(code.cause.as_str()));
     let _ = writeln!(out, "        title={},", py_str(&code.title.value));
+    if !spec.retry.classes.is_empty() {
+        let _ = writeln!(
+            out,
+            "        retry_classes={},",
+            py_tuple(code.retry_classes.iter().map(|c| py_str(&c.value)))
+        );
+    }
+    if !spec.attributes.is_empty() {
+        let pairs: Vec<String> = code
+            .attributes
+            .iter()
+            .map(|a| {
+                let v = match &a.value.value {
+                    serde_json::Value::Bool(b) => py_bool(*b).to_string(),
+                    serde_json::Value::String(s) => py_str(s),
+                    other => other.to_string(),
+                };
+                format!("{}: {v}", py_str(&a.name.value))
+            })
+            .collect();
+        let _ = writeln!(out, "        attributes={{{}}},", pairs.join(", "));
+    }
     let _ = writeln!(
         out,
         "        recovery_hints={},",

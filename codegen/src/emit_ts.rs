@@ -192,6 +192,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "`{}` ({}): {}.",
         code.name.value, code.number.value, code.title.value
     );
+    text.push_str(&crate::emit_markdown::retry_and_attributes(code, "\n"));
     if let Lifecycle::Deprecated {
         since, replaced_by, ..
     } = &code.lifecycle
@@ -370,7 +371,7 @@ pub(crate) fn member_doc(spec: &Spec, m: &Member) -> String {
             named.as_deref().unwrap_or("the error code")
         ),
         Carries::Message => "What went wrong, in one line.".into(),
-        Carries::Retryable => "True when the caller can fix its call and retry.".into(),
+        Carries::Retryable => format!("True when {}.", spec.retry_meaning()),
         Carries::Cause => "Who is to blame.".into(),
         Carries::Hints => "General guidance for recovering, most relevant first.".into(),
         Carries::Context => "Details about the failure.".into(),

@@ -272,7 +272,8 @@ fn report(diagnostics: &Diagnostics) {
 fn summary(spec: &Spec) -> String {
     let deprecated = spec.codes.iter().filter(|c| c.is_deprecated()).count();
     let removed = spec.codes.iter().filter(|c| !c.is_emitted()).count();
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "taxonomy {} {}: {}, {} ({deprecated} deprecated, {removed} removed)",
         spec.taxonomy.name.value,

@@ -1,0 +1,400 @@
+//! The owners' real payloads, typed by the generated TypeScript and Python.
+//!
+//! For each taxonomy, every payload of `<taxonomy>/payloads/` is written as
+//! a literal of the generated `ErrorEnvelope` type (the union of the listed
+//! codes' envelopes, each with its own constants and context), in TypeScript
+//! (`tsc --strict`) and in Python (`mypy --strict`), and then run: node and
+//! python call the generated `isListed` / `is_listed` on each one, which
+//! must say it is a code the taxonomy lists. One payload per taxonomy is
+//! also changed the way a wrong server would send it (a constant of another
+//! code, a member of the wrong type, a required member missing) and both
+//! type checkers must refuse it, so a module whose types accepted anything
+//! would fail here.
+//!
+//! A payload member the envelope does not declare (botocore's
+//! `ResponseMetadata`, the transport metadata botocore adds to every
+//! response) is passed through a spread in TypeScript, where excess members
+//! are allowed the way a `JSON.parse`d value carries them, and left out of
+//! the Python literal, since a `TypedDict` literal may not have undeclared
+//! keys; the run-time `is_listed` still sees the whole payload.
+//!
+//! tsc comes from `tests/interop/node_modules` (pinned by its
+//! package-lock), mypy from `tests/interop-py/.venv` (hashes pinned); both
+//! are installed by `.ci/run`. Missing tools fail under `CI=true` and skip,
+//! with the reason, otherwise.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use splice_codegen::spec::Spec;
+
+const TAXONOMIES: [&str; 4] = ["google-rpc", "problem-details", "jsonrpc-mcp", "botocore"];
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn root() -> PathBuf {
+    dir().join("../..")
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// `Some(path)` if the tool exists; otherwise panics in CI, or prints why
+/// the test is skipped.
+fn tool(path: PathBuf, what: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    let reason = format!(
+        "{what} is missing ({}); .ci/run installs it (npm ci in tests/interop, the venv of tests/interop-py)",
+        path.display()
+    );
+    if in_ci() {
+        panic!("{reason}");
+    }
+    eprintln!("skipped: {reason}");
+    None
+}
+
+fn run(cmd: &mut Command) -> (Output, String) {
+    let out = cmd.output().expect("the command runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, text)
+}
+
+fn spec(taxonomy: &str) -> Spec {
+    splice_codegen::load_path(&dir().join(taxonomy).join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("{}", d.render()))
+}
+
+fn payloads(taxonomy: &str) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(dir().join(taxonomy).join("payloads"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let v = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            (p.file_stem().unwrap().to_string_lossy().into_owned(), v)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The top-level members a payload may have for the generated types: the
+/// envelope's own, and the top-level fields when they live at the top.
+fn declared_top(spec: &Spec) -> Vec<String> {
+    let mut names: Vec<String> = spec
+        .envelope
+        .members
+        .iter()
+        .map(|m| m.name.value.clone())
+        .collect();
+    if spec.envelope.fields_path().is_empty() {
+        names.extend(
+            spec.fields_at(splice_codegen::context::Placement::TopLevel)
+                .map(|f| f.wire().to_owned()),
+        );
+    }
+    names
+}
+
+/// Splits a payload into its declared members and the rest.
+fn split(
+    spec: &Spec,
+    payload: &Value,
+) -> (
+    serde_json::Map<String, Value>,
+    serde_json::Map<String, Value>,
+) {
+    let declared = declared_top(spec);
+    let (mut inside, mut rest) = (serde_json::Map::new(), serde_json::Map::new());
+    for (k, v) in payload.as_object().expect("an object") {
+        if declared.contains(k) {
+            inside.insert(k.clone(), v.clone());
+        } else {
+            rest.insert(k.clone(), v.clone());
+        }
+    }
+    (inside, rest)
+}
+
+/// A JSON value as a Python literal.
+fn py(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => Value::String(s.clone()).to_string(),
+        Value::Array(items) => format!("[{}]", items.iter().map(py).collect::<Vec<_>>().join(", ")),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), py(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn ts_literal(spec: &Spec, payload: &Value) -> String {
+    let (inside, rest) = split(spec, payload);
+    let inside = serde_json::to_string_pretty(&Value::Object(inside)).unwrap();
+    if rest.is_empty() {
+        inside
+    } else {
+        let rest = serde_json::to_string(&Value::Object(rest)).unwrap();
+        format!("{{ ...{rest}, ...{inside} }}")
+    }
+}
+
+/// A change that makes a real payload wrong.
+type Edit = Box<dyn Fn(&mut Value)>;
+
+/// One payload of each taxonomy changed the way a wrong server would send
+/// it: the payload's name, what makes it wrong, and the change.
+fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
+    match taxonomy {
+        "google-rpc" => (
+            "not-found-resource-info",
+            "NOT_FOUND with the HTTP status of INTERNAL",
+            Box::new(|v| v["error"]["code"] = 500.into()),
+        ),
+        "problem-details" => (
+            "out-of-credit-extensions",
+            "an int64 extension member sent as text",
+            Box::new(|v| v["balance"] = "30".into()),
+        ),
+        "jsonrpc-mcp" => (
+            "unsupported-protocol-version",
+            "the versions the server supports as one string",
+            Box::new(|v| v["data"]["supported"] = "2026-07-28".into()),
+        ),
+        "botocore" => (
+            "dynamodb-throttling",
+            "an error without its Message",
+            Box::new(|v| {
+                v["Error"].as_object_mut().unwrap().remove("Message");
+            }),
+        ),
+        other => panic!("{other}"),
+    }
+}
+
+/// Writes the scratch project of `taxonomy`: its generated modules under
+/// `schema/`, the typed payloads, and a wrong one.
+fn project(taxonomy: &str, d: &Path) -> usize {
+    let spec = spec(taxonomy);
+    let schema = d.join("schema");
+    std::fs::create_dir_all(&schema).unwrap();
+    for file in [
+        "error-envelope.d.ts",
+        "error-envelope.js",
+        "error_envelope.py",
+    ] {
+        std::fs::copy(
+            dir().join(taxonomy).join("schema").join(file),
+            schema.join(file),
+        )
+        .unwrap();
+    }
+    std::fs::write(d.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
+    let payloads = payloads(taxonomy);
+
+    let mut ts = String::from(
+        "import { isListed, type AnyErrorEnvelope, type ErrorEnvelope } from \"./schema/error-envelope.js\";\n\n",
+    );
+    let mut py_src = String::from(
+        "import json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, is_listed\n\n",
+    );
+    let mut names = Vec::new();
+    for (i, (name, payload)) in payloads.iter().enumerate() {
+        let _ = writeln!(
+            ts,
+            "// {name}.json\nconst env{i}: ErrorEnvelope = {};\n",
+            ts_literal(&spec, payload)
+        );
+        let (inside, _) = split(&spec, payload);
+        let _ = writeln!(
+            py_src,
+            "# {name}.json\nenv{i}: ErrorEnvelope = {}\n",
+            py(&Value::Object(inside))
+        );
+        names.push(format!("env{i}"));
+    }
+    let _ = writeln!(
+        ts,
+        "export const typed: ErrorEnvelope[] = [{}];\n\n\
+         /** Whether the generated isListed takes each payload (as parsed) for a listed code. */\n\
+         export function check(parsed: AnyErrorEnvelope[]): string {{\n  \
+         return parsed.map((e) => (isListed(e) ? \"listed\" : \"unlisted\")).join(\" \");\n}}",
+        names.join(", ")
+    );
+    let _ = writeln!(
+        py_src,
+        "typed: list[ErrorEnvelope] = [{}]\n\n\n\
+         def main() -> None:\n    \
+         parsed: list[AnyErrorEnvelope] = [json.load(open(p)) for p in sys.argv[1:]]\n    \
+         print(\" \".join(\"listed\" if is_listed(e) else \"unlisted\" for e in parsed))\n\n\n\
+         if __name__ == \"__main__\":\n    main()",
+        names.join(", ")
+    );
+    std::fs::write(d.join("payloads.ts"), ts).unwrap();
+    std::fs::write(d.join("payloads.py"), py_src).unwrap();
+
+    let (name, what, edit) = wrong(taxonomy);
+    let mut bad = payloads
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
+        .1
+        .clone();
+    edit(&mut bad);
+    std::fs::write(
+        d.join("wrong.ts"),
+        format!(
+            "import type {{ ErrorEnvelope }} from \"./schema/error-envelope.js\";\n\n\
+             // {what}\nexport const env: ErrorEnvelope = {};\n",
+            ts_literal(&spec, &bad)
+        ),
+    )
+    .unwrap();
+    let (inside, _) = split(&spec, &bad);
+    std::fs::write(
+        d.join("wrong.py"),
+        format!(
+            "from error_envelope import ErrorEnvelope\n\n# {what}\nenv: ErrorEnvelope = {}\n",
+            py(&Value::Object(inside))
+        ),
+    )
+    .unwrap();
+    payloads.len()
+}
+
+fn payload_paths(taxonomy: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir().join(taxonomy).join("payloads"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn typescript_types_every_real_payload() {
+    let Some(tsc) = tool(
+        root().join("tests/interop/node_modules/typescript/bin/tsc"),
+        "tsc",
+    ) else {
+        return;
+    };
+    let tsc_args = [
+        "--strict",
+        "--pretty",
+        "false",
+        "--target",
+        "es2022",
+        "--module",
+        "esnext",
+        "--moduleResolution",
+        "bundler",
+    ];
+    for t in TAXONOMIES {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let n = project(t, d);
+        let (out, text) = run(Command::new("node")
+            .arg(&tsc)
+            .args(tsc_args)
+            .arg("payloads.ts")
+            .current_dir(d));
+        assert!(
+            out.status.success(),
+            "{t}: tsc --strict refuses a real payload typed as ErrorEnvelope:\n{text}\n{}",
+            std::fs::read_to_string(d.join("payloads.ts")).unwrap()
+        );
+        let (out, text) = run(Command::new("node")
+            .args([
+                "--input-type=module",
+                "-e",
+                "import { readFileSync } from 'node:fs';\n\
+                 const { check } = await import(process.argv[1]);\n\
+                 console.log(check(process.argv.slice(2).map((p) => JSON.parse(readFileSync(p, 'utf8')))));",
+            ])
+            .arg(d.join("payloads.js"))
+            .args(payload_paths(t)));
+        assert!(out.status.success(), "{t}: node:\n{text}");
+        assert_eq!(text.trim(), vec!["listed"; n].join(" "), "{t}: isListed");
+
+        let (out, text) = run(Command::new("node")
+            .arg(&tsc)
+            .args(tsc_args)
+            .arg("--noEmit")
+            .arg("wrong.ts")
+            .current_dir(d));
+        assert!(
+            !out.status.success(),
+            "{t}: tsc accepted {}:\n{text}",
+            wrong(t).1
+        );
+        assert!(text.contains("error TS"), "{t}: {text}");
+    }
+}
+
+#[test]
+fn python_types_every_real_payload() {
+    let Some(mypy) = tool(root().join("tests/interop-py/.venv/bin/mypy"), "mypy") else {
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    for t in TAXONOMIES {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let n = project(t, d);
+        let mypy_run = |file: &str| {
+            run(Command::new(&mypy)
+                .args([
+                    "--strict",
+                    "--python-version",
+                    "3.11",
+                    "--no-color-output",
+                    "--cache-dir",
+                ])
+                .arg(cache.path())
+                .arg(file)
+                .env("MYPYPATH", d.join("schema"))
+                .current_dir(d))
+        };
+        let (out, text) = mypy_run("payloads.py");
+        assert!(
+            out.status.success(),
+            "{t}: mypy --strict refuses a real payload typed as ErrorEnvelope:\n{text}\n{}",
+            std::fs::read_to_string(d.join("payloads.py")).unwrap()
+        );
+        let (out, text) = run(Command::new(mypy.with_file_name("python3"))
+            .arg("payloads.py")
+            .args(payload_paths(t))
+            .env("PYTHONPATH", d.join("schema"))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .current_dir(d));
+        assert!(out.status.success(), "{t}: python:\n{text}");
+        assert_eq!(text.trim(), vec!["listed"; n].join(" "), "{t}: is_listed");
+
+        let (out, text) = mypy_run("wrong.py");
+        assert!(
+            !out.status.success(),
+            "{t}: mypy accepted {}:\n{text}",
+            wrong(t).1
+        );
+        assert!(text.contains("error:"), "{t}: {text}");
+    }
+}
