@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement};
+use crate::envelope::{Carries, Member};
 use crate::spec::{Code, EXAMPLE_SELF, HintCondition, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
@@ -56,7 +57,7 @@ pub fn emit(spec: &Spec) -> String {
     if let Some(d) = &spec.taxonomy.description {
         let _ = writeln!(out, "{}\n", d.value.trim_end());
     }
-    envelope_section(&mut out);
+    envelope_section(&mut out, spec);
     categories_section(&mut out, spec);
     summary_section(&mut out, spec);
     reserved_section(&mut out, spec);
@@ -71,7 +72,11 @@ pub fn emit(spec: &Spec) -> String {
     out
 }
 
-fn envelope_section(out: &mut String) {
+fn envelope_section(out: &mut String, spec: &Spec) {
+    if spec.envelope.declared {
+        declared_envelope_section(out, spec);
+        return;
+    }
     out.push_str(
         "## The envelope\n\n\
          Every error is one JSON object. It always has `success` (false), `error_code`, `code` (the number), \
@@ -82,6 +87,78 @@ fn envelope_section(out: &mut String) {
          system, permissions, other processes) or `server` (the server itself).\n\
          - `recovery_hints`: general guidance, most relevant first; never a prescribed replacement.\n\n",
     );
+}
+
+/// The members of an envelope the spec declares, in its own names and
+/// words: what each carries, and its `doc:`.
+fn declared_envelope_section(out: &mut String, spec: &Spec) {
+    let env = &spec.envelope;
+    out.push_str(
+        "## The envelope\n\n\
+         Every error is one JSON object with these members, in this order; a member marked \
+         optional may be absent.\n\n",
+    );
+    fn list(out: &mut String, members: &[Member], depth: usize) {
+        for m in members {
+            let indent = "  ".repeat(depth);
+            let what = match &m.carries {
+                Carries::Constant(v) => format!("always `{v}`"),
+                Carries::CodeName => "the code's name".into(),
+                Carries::Number => "the code's number".into(),
+                Carries::Category => "the code's category".into(),
+                Carries::Retryable => "the code's `retryable`".into(),
+                Carries::Cause => "the code's cause".into(),
+                Carries::Hints => "the recovery hints, a list of strings".into(),
+                Carries::Message => "the message".into(),
+                Carries::Context => {
+                    "an object of the context fields the code lists; present when it has one".into()
+                }
+                Carries::Object(_) => "an object".into(),
+            };
+            // `context` is present exactly when the code carries a field
+            // of it, which its own words say.
+            let optional = if m.required || matches!(m.carries, Carries::Context) {
+                ""
+            } else {
+                ", optional"
+            };
+            let doc = m
+                .doc
+                .as_ref()
+                .map(|d| format!(": {}", d.value.trim()))
+                .unwrap_or_default();
+            let _ = writeln!(out, "{indent}- `{}` ({what}{optional}){doc}", m.name.value);
+            if let Carries::Object(inner) = &m.carries {
+                list(out, inner, depth + 1);
+            }
+        }
+    }
+    list(out, &env.members, 0);
+    out.push('\n');
+    let holder = env.fields_path();
+    let beside = env
+        .path_of("code_name")
+        .or_else(|| env.path_of("number"))
+        .and_then(|p| p.last().copied());
+    let place = match (holder.is_empty(), beside) {
+        (true, _) => "of the envelope itself".to_string(),
+        (false, Some(b)) => format!("of `{}`, beside `{b}`", holder.join(".")),
+        (false, None) => format!("of `{}`", holder.join(".")),
+    };
+    let _ = write!(
+        out,
+        "The top-level fields each code lists below are members {place}"
+    );
+    match env.path_of("context") {
+        Some(path) => {
+            let _ = writeln!(
+                out,
+                "; its context fields are members of `{}`. Absent optional fields are omitted.\n",
+                path.join(".")
+            );
+        }
+        None => out.push_str(". Absent optional fields are omitted.\n\n"),
+    }
 }
 
 fn categories_section(out: &mut String, spec: &Spec) {
@@ -159,18 +236,37 @@ fn reserved_section(out: &mut String, spec: &Spec) {
 
 fn vocabulary_section(out: &mut String, spec: &Spec) {
     out.push_str("## Context fields\n\n");
-    out.push_str(
-        "The context fields declared in `errors.yaml`. Top-level fields are members of the envelope; \
-         the others are members of its `context` object. Each code below says which it requires \
-         and which it may carry; no other field appears.\n\n",
-    );
+    if spec.envelope.declared {
+        let holder = spec.envelope.fields_path();
+        let top = if holder.is_empty() {
+            "the envelope".to_string()
+        } else {
+            format!("`{}`", holder.join("."))
+        };
+        let others = match spec.envelope.path_of("context") {
+            Some(path) => format!("; the others are members of `{}`", path.join(".")),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "The context fields declared in `errors.yaml`. Top-level fields are members of \
+             {top}{others}. Each code below says which it requires and which it may carry; no \
+             other field appears.\n"
+        );
+    } else {
+        out.push_str(
+            "The context fields declared in `errors.yaml`. Top-level fields are members of the envelope; \
+             the others are members of its `context` object. Each code below says which it requires \
+             and which it may carry; no other field appears.\n\n",
+        );
+    }
     out.push_str("| field | where | type | description |\n| --- | --- | --- | --- |\n");
     for f in &spec.fields {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
             wire_cell(f.name(), f.wire()),
-            placement_name(f.placement()),
+            placement_name(spec, f.placement()),
             type_name(spec, f.ty()),
             cell(f.doc())
         );
@@ -260,10 +356,11 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
             let _ = writeln!(
                 out,
                 "> **No longer emitted** since {}: {}. The number {} stays reserved and is never \
-                 reused; `{name}` is not a valid `error_code`.\n",
+                 reused; `{name}` is not a valid `{}`.\n",
                 since.value,
                 reason.value.trim().trim_end_matches('.'),
-                code.number.value
+                code.number.value,
+                crate::emit_ts::discriminant_path(spec)
             );
         }
     }
@@ -321,7 +418,7 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                     out,
                     "| {} | {} | {} | {required} |",
                     wire_cell(f.name(), f.wire()),
-                    placement_name(f.placement()),
+                    placement_name(spec, f.placement()),
                     match spec.constant_json(code, f) {
                         Some(v) => format!("always `{v}`"),
                         None => type_name(spec, f.ty()),
@@ -383,17 +480,6 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
             Placement::Context => context.insert(field.wire().into(), value),
         };
     }
-    let mut env = Map::new();
-    env.insert("success".into(), json!(false));
-    env.insert("error_code".into(), json!(code.wire()));
-    env.insert("code".into(), json!(code.number.value));
-    env.insert("category".into(), json!(code.category.value));
-    env.insert(
-        "message".into(),
-        json!(render(&code.message.value, &values)),
-    );
-    env.insert("retryable".into(), json!(code.retryable));
-    env.insert("cause".into(), json!(code.cause.as_str()));
     // As the server sends it: general hints, and each conditional one whose
     // field has one of its values in this example.
     let applies = |cond: Option<&HintCondition>| {
@@ -406,20 +492,75 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
             })
         })
     };
-    env.insert(
-        "recovery_hints".into(),
-        Value::Array(
-            code.hints()
-                .filter(|(_, cond)| applies(*cond))
-                .map(|(h, _)| json!(render(&h.value, &values)))
-                .collect(),
-        ),
+    let hints = Value::Array(
+        code.hints()
+            .filter(|(_, cond)| applies(*cond))
+            .map(|(h, _)| json!(render(&h.value, &values)))
+            .collect(),
     );
-    env.extend(top);
-    if !context.is_empty() {
-        env.insert("context".into(), Value::Object(context));
-    }
+    let example = Example {
+        code,
+        message: json!(render(&code.message.value, &values)),
+        hints,
+        top,
+        context,
+        fields_path: spec.envelope.fields_path(),
+    };
+    let env = example.object(&spec.envelope.members, &mut Vec::new());
     Some(Value::Object(env))
+}
+
+/// What [`example_envelope`] places into the declared members.
+struct Example<'a> {
+    code: &'a Code,
+    message: Value,
+    hints: Value,
+    /// The top-level fields, on the wire.
+    top: Map<String, Value>,
+    /// The context fields, on the wire.
+    context: Map<String, Value>,
+    /// Where the top-level fields go.
+    fields_path: Vec<&'a str>,
+}
+
+impl Example<'_> {
+    /// The envelope object at `path` whose members are `members`: the
+    /// top-level fields come before its `context` member, or at its end.
+    fn object(&self, members: &[Member], path: &mut Vec<String>) -> Map<String, Value> {
+        let mut obj = Map::new();
+        let holds_fields = self.fields_path == *path;
+        let mut fields_done = !holds_fields;
+        for m in members {
+            let name = m.name.value.clone();
+            if matches!(m.carries, Carries::Context) && !fields_done {
+                obj.extend(self.top.clone());
+                fields_done = true;
+            }
+            let value = match &m.carries {
+                Carries::Constant(v) => v.clone(),
+                Carries::CodeName => json!(self.code.wire()),
+                Carries::Number => json!(self.code.number.value),
+                Carries::Category => json!(self.code.category.value),
+                Carries::Message => self.message.clone(),
+                Carries::Retryable => json!(self.code.retryable),
+                Carries::Cause => json!(self.code.cause.as_str()),
+                Carries::Hints => self.hints.clone(),
+                Carries::Context if self.context.is_empty() => continue,
+                Carries::Context => Value::Object(self.context.clone()),
+                Carries::Object(inner) => {
+                    path.push(name.clone());
+                    let o = self.object(inner, path);
+                    path.pop();
+                    Value::Object(o)
+                }
+            };
+            obj.insert(name, value);
+        }
+        if !fields_done {
+            obj.extend(self.top.clone());
+        }
+        obj
+    }
 }
 
 /// The example of the parameter or field `name` of type `ty` in an envelope
@@ -623,10 +764,19 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-fn placement_name(p: Placement) -> &'static str {
+fn placement_name(spec: &Spec, p: Placement) -> String {
     match p {
-        Placement::TopLevel => "top level",
-        Placement::Context => "`context`",
+        // Declared fields `in: top_level` may live in a nested object.
+        Placement::TopLevel if !spec.envelope.fields_path().is_empty() => {
+            format!("`{}`", spec.envelope.fields_path().join("."))
+        }
+        Placement::TopLevel => "top level".into(),
+        Placement::Context => format!(
+            "`{}`",
+            spec.envelope
+                .path_of("context")
+                .map_or("context".into(), |p| p.join("."))
+        ),
     }
 }
 

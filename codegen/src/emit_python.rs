@@ -38,12 +38,22 @@
 //! become `TypedDict`s, declared enums `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
+//!
+//! The keys above are splice's own envelope's. The `TypedDict`s follow
+//! whatever envelope the spec declares ([`crate::envelope`]): one per code
+//! and per nested object of it (`NotFoundEnvelope` holding a
+//! `NotFoundEnvelopeError`), keys in wire names. mypy narrows a union of
+//! `TypedDict`s on a key of the dict itself, so with a nested discriminant a
+//! client narrows the object that holds it (`err = env["error"]`, then
+//! `err["status"] == "NOT_FOUND"`).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
 use crate::emit_markdown::GENERATED_HEADER;
+use crate::emit_ts::discriminant_path;
+use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// Python keywords a lower_snake member name could collide with; a
@@ -72,10 +82,10 @@ pub fn emit(spec: &Spec) -> String {
             "Python types of the {name} error envelope (taxonomy {version}).\n\n\
              Envelopes arrive as parsed JSON: annotate the dict as `AnyErrorEnvelope` (a\n\
              server of a later minor release may send a code this module does not list),\n\
-             narrow it with `is_listed(env)` to `ErrorEnvelope`, then compare\n\
-             `env[\"error_code\"]` with a code name to narrow it to that code's\n\
+             narrow it with `is_listed(env)` to `ErrorEnvelope`, then {}\n\
              TypedDict. `CODES` maps every code to its number, category, retryability,\n\
-             cause and recovery hints. Standard library only; Python 3.11 or later."
+             cause and recovery hints. Standard library only; Python 3.11 or later.",
+            how_to_narrow(spec)
         ),
     );
     out.push_str("\nimport dataclasses\nimport enum\nimport typing\n\n");
@@ -108,7 +118,13 @@ pub fn emit(spec: &Spec) -> String {
     docstring(
         &mut out,
         "    ",
-        "Every error code an envelope may carry, as an enum (`ErrorCode(env[\"error_code\"])`).",
+        &match spec.envelope.path_of("code_name") {
+            Some(path) => format!(
+                "Every error code an envelope may carry, as an enum (`ErrorCode({})`).",
+                subscript("env", &path)
+            ),
+            None => "Every error code of the taxonomy, as an enum.".to_string(),
+        },
     );
     out.push('\n');
     for code in &codes {
@@ -227,7 +243,15 @@ pub fn emit(spec: &Spec) -> String {
     comment(
         &mut out,
         "",
-        "An error envelope: compare `error_code` with a code name to narrow it to one code.",
+        &format!(
+            "An error envelope: compare `{}` with a code {} to narrow it to one code.",
+            discriminant_path(spec),
+            if spec.envelope.carries("code_name") {
+                "name"
+            } else {
+                "number"
+            }
+        ),
     );
     if codes.is_empty() {
         out.push_str("ErrorEnvelope: typing.TypeAlias = typing.Never\n");
@@ -238,7 +262,7 @@ pub fn emit(spec: &Spec) -> String {
         }
         out.push_str("]\n");
     }
-    unlisted(&mut out);
+    unlisted(&mut out, spec);
 
     blank_lines(&mut out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass CodeInfo:\n");
@@ -252,13 +276,17 @@ pub fn emit(spec: &Spec) -> String {
          has one of the values.",
     );
     out.push('\n');
+    let name_doc = match spec.envelope.path_of("code_name") {
+        Some(path) => format!("The code, e.g. the value of {}.", path.join(".")),
+        None => "The code's name.".to_string(),
+    };
+    let number_doc = match spec.envelope.path_of("number") {
+        Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
+        None => "Its numeric id.".to_string(),
+    };
     for (field, ty, text) in [
-        (
-            "name",
-            "ErrorCodeName",
-            "The code, e.g. the value of error_code.",
-        ),
-        ("number", "int", "Its numeric id (the envelope's `code`)."),
+        ("name", "ErrorCodeName", name_doc.as_str()),
+        ("number", "int", number_doc.as_str()),
         ("category", "Category", "Its category."),
         (
             "retryable",
@@ -323,12 +351,37 @@ pub fn emit(spec: &Spec) -> String {
             );
         }
     }
-    blank_lines(&mut out, 2);
+    if !spec.envelope.declared || codes.iter().any(|c| c.is_violation_kind()) {
+        violation_kinds(&mut out, spec, &codes);
+    }
+    if !spec.envelope.carries("code_name") {
+        blank_lines(&mut out, 2);
+        comment(&mut out, "", "The number of every code this release lists.");
+        let numbers: String = codes
+            .iter()
+            .map(|c| format!("        {},\n", c.number.value))
+            .collect();
+        let _ = writeln!(
+            out,
+            "LISTED_NUMBERS: typing.Final[frozenset[int]] = frozenset(\n    {{\n{numbers}    }}\n)"
+        );
+    }
+    is_listed(&mut out, spec);
+    out
+}
+
+/// `VIOLATION_KINDS`: the codes sent only as `violations[].code`
+/// (`sent_as: violation`).
+fn violation_kinds(out: &mut String, spec: &Spec, codes: &[&Code]) {
+    blank_lines(out, 2);
     comment(
-        &mut out,
+        out,
         "",
-        "Codes that arrive only as `violations[].code`, never as an envelope's own \
-         `error_code` (`sent_as: violation`).",
+        &format!(
+            "Codes that arrive only as `violations[].code`, never as an envelope's own \
+             `{}` (`sent_as: violation`).",
+            discriminant_path(spec)
+        ),
     );
     let kinds: Vec<String> = codes
         .iter()
@@ -345,55 +398,66 @@ pub fn emit(spec: &Spec) -> String {
         out,
         "VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset({set})"
     );
-    is_listed(&mut out);
-    out
+}
+
+/// `base["a"]["b"]` for the path `a.b`.
+fn subscript(base: &str, path: &[&str]) -> String {
+    let mut text = base.to_string();
+    for step in path {
+        let _ = write!(text, "[{}]", py_str(step));
+    }
+    text
+}
+
+/// The module docstring's words on narrowing an `ErrorEnvelope` to one
+/// code's `TypedDict`, then a line break: on the discriminant itself when it
+/// is a top-level member, else on the object that holds it (a type checker
+/// narrows `err = env["error"]` on `err["status"]`, not `env`).
+fn how_to_narrow(spec: &Spec) -> String {
+    let path = spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .unwrap_or_default();
+    let what = if spec.envelope.carries("code_name") {
+        "name"
+    } else {
+        "number"
+    };
+    match path.split_last() {
+        Some((last, [])) => format!(
+            "compare\n`{}` with a code {what} to narrow it to that code's",
+            subscript("env", &[last])
+        ),
+        Some((last, holder)) => format!(
+            "take\n`err = {}` and compare `{}` with a code {what}\nto narrow `err` to that code's",
+            subscript("env", holder),
+            subscript("err", &[last])
+        ),
+        None => "narrow it to a code's".to_string(),
+    }
 }
 
 /// The envelope of a code this release does not list, and the union of
 /// everything a server of the same major version may send (the published
 /// schema's last variant; see `emit_schema`'s forward compatibility).
-fn unlisted(out: &mut String) {
-    let key = |name: &str, ty: &str, doc: &str| Key {
-        name: name.into(),
-        ty: ty.into(),
-        doc: doc.into(),
-    };
-    typed_dict(
+fn unlisted(out: &mut String, spec: &Spec) {
+    envelope_dicts(
         out,
-        UNLISTED_ENVELOPE,
-        "An envelope whose `error_code` this release does not list: a server of a later release \
-         of the same major version sent it. Handle it by the members every envelope has.",
-        &[
-            key(
-                "success",
-                "typing.Literal[False]",
-                "Always False for an error.",
-            ),
-            key("error_code", "str", "A code this release does not list."),
-            key("code", "int", "Its numeric id."),
-            key(
-                "category",
-                "str",
-                "Its category; may be one this release does not list.",
-            ),
-            key("message", "str", "What went wrong, in one line."),
-            key(
-                "retryable",
-                "bool",
-                "True when the caller can fix its call and retry.",
-            ),
-            key("cause", "Cause", "Who is to blame."),
-            key(
-                "recovery_hints",
-                "list[str]",
-                "General guidance for recovering, most relevant first.",
-            ),
-            key(
-                "context",
-                "typing.NotRequired[dict[str, object]]",
-                "Details about the failure.",
-            ),
-        ],
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        &Dicts {
+            code: None,
+            name: UNLISTED_ENVELOPE.to_string(),
+            fields: &[],
+            context_ty: "typing.NotRequired[dict[str, object]]",
+        },
+        &format!(
+            "An envelope whose `{}` this release does not list: a server of a later release \
+             of the same major version sent it. Handle it by the members every envelope has.",
+            discriminant_path(spec)
+        ),
     );
     blank_lines(out, 2);
     comment(
@@ -409,7 +473,7 @@ fn unlisted(out: &mut String) {
 
 /// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
 /// to an `ErrorEnvelope` of this release.
-fn is_listed(out: &mut String) {
+fn is_listed(out: &mut String, spec: &Spec) {
     blank_lines(out, 2);
     let _ = writeln!(
         out,
@@ -418,11 +482,24 @@ fn is_listed(out: &mut String) {
     docstring(
         out,
         "    ",
-        "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
-         `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an\n\
-         `UnlistedCodeEnvelope` when it is false.",
+        &format!(
+            "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
+             `ErrorEnvelope` (then `{}` narrows it) when it is true, and an\n\
+             `UnlistedCodeEnvelope` when it is false.",
+            discriminant_path(spec)
+        ),
     );
-    out.push_str("    return env[\"error_code\"] in CODES\n");
+    let path = spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .unwrap_or_default();
+    let set = if spec.envelope.carries("code_name") {
+        "CODES"
+    } else {
+        "LISTED_NUMBERS"
+    };
+    let _ = writeln!(out, "    return {} in {set}", subscript("env", &path));
 }
 
 fn code_info(out: &mut String, spec: &Spec, code: &Code) {
@@ -478,6 +555,7 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
 }
 
 /// One key of a `TypedDict`.
+#[derive(Clone)]
 struct Key {
     name: String,
     ty: String,
@@ -581,9 +659,7 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
     };
     let declared = |f: &FieldDef| -> Option<Key> {
         let ty = match spec.constant_json(code, f) {
-            Some(serde_json::Value::Bool(b)) => format!("typing.Literal[{}]", py_bool(b)),
-            Some(serde_json::Value::String(s)) => format!("typing.Literal[{}]", py_str(&s)),
-            Some(v) => format!("typing.Literal[{v}]"),
+            Some(v) => format!("typing.Literal[{}]", py_literal(&v)),
             None => py_type(f.ty(), defined),
         };
         let ty = if required(f) {
@@ -600,20 +676,24 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
         })
     };
 
-    let context_keys: Vec<Key> = spec
-        .fields_at(Placement::Context)
-        .filter_map(declared)
-        .collect();
     let context_name = code.context_type_name();
-    typed_dict(
-        out,
-        &context_name,
-        &format!(
-            "The `context` object of an envelope whose error_code is `{}`.",
-            code.name.value
-        ),
-        &context_keys,
-    );
+    if let Some(context) = spec.envelope.path_of("context") {
+        let context_keys: Vec<Key> = spec
+            .fields_at(Placement::Context)
+            .filter_map(declared)
+            .collect();
+        typed_dict(
+            out,
+            &context_name,
+            &format!(
+                "The `{}` object of an envelope whose {} is `{}`.",
+                context.last().expect("a path names its member"),
+                discriminant_path(spec),
+                code.name.value
+            ),
+            &context_keys,
+        );
+    }
 
     let mut doc = format!(
         "`{}` ({}): {}.",
@@ -629,64 +709,148 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             since.value, replaced_by.value
         );
     }
-    let mut keys = vec![
-        Key {
-            name: "success".into(),
-            ty: "typing.Literal[False]".into(),
-            doc: "Always false for an error.".into(),
-        },
-        Key {
-            name: "error_code".into(),
-            ty: format!(
-                "typing.Literal[{}]",
-                code.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
-            ),
-            doc: "The error code; discriminates ErrorEnvelope.".into(),
-        },
-        Key {
-            name: "code".into(),
-            ty: format!("typing.Literal[{}]", code.number.value),
-            doc: "The numeric id of error_code.".into(),
-        },
-        Key {
-            name: "category".into(),
-            ty: format!("typing.Literal[{}]", py_str(&code.category.value)),
-            doc: "The category of error_code.".into(),
-        },
-        Key {
-            name: "message".into(),
-            ty: "str".into(),
-            doc: "What went wrong, in one line.".into(),
-        },
-        Key {
-            name: "retryable".into(),
-            ty: format!("typing.Literal[{}]", py_bool(code.retryable)),
-            doc: "True when the caller can fix its call and retry.".into(),
-        },
-        Key {
-            name: "cause".into(),
-            ty: format!("typing.Literal[{}]", py_str(code.cause.as_str())),
-            doc: "Who is to blame.".into(),
-        },
-        Key {
-            name: "recovery_hints".into(),
-            ty: "list[str]".into(),
-            doc: "General guidance for recovering, most relevant first.".into(),
-        },
-    ];
-    keys.extend(spec.fields_at(Placement::TopLevel).filter_map(declared));
+    let fields: Vec<Key> = spec
+        .fields_at(Placement::TopLevel)
+        .filter_map(declared)
+        .collect();
     // As in the schema: `context` is required when a context field is.
     let context_required = spec.fields_at(Placement::Context).any(required);
-    keys.push(Key {
-        name: "context".into(),
-        ty: if context_required {
-            format!("typing.Required[{context_name}]")
-        } else {
-            format!("typing.NotRequired[{context_name}]")
+    let context_ty = if context_required {
+        format!("typing.Required[{context_name}]")
+    } else {
+        format!("typing.NotRequired[{context_name}]")
+    };
+    envelope_dicts(
+        out,
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        &Dicts {
+            code: Some(code),
+            name: code.envelope_type_name(),
+            fields: &fields,
+            context_ty: &context_ty,
         },
-        doc: "Details about the failure.".into(),
-    });
-    typed_dict(out, &code.envelope_type_name(), &doc, &keys);
+        &doc,
+    );
+}
+
+/// What [`envelope_dicts`] builds: one code's `TypedDict`s (`code`) or the
+/// unlisted ones.
+struct Dicts<'a> {
+    code: Option<&'a Code>,
+    /// The `TypedDict` of the top level; a nested object's is this name
+    /// followed by its path (`NotFoundEnvelopeError`).
+    name: String,
+    /// The keys of the code's top-level fields.
+    fields: &'a [Key],
+    /// The type of the member carrying `context`.
+    context_ty: &'a str,
+}
+
+/// The `TypedDict` of the envelope object at `path` (`object` are its
+/// members), after those of its nested objects (which it names). The object
+/// that holds the top-level fields gets them before its `context` member,
+/// or at its end (as in the schema).
+fn envelope_dicts(
+    out: &mut String,
+    spec: &Spec,
+    object: &[Member],
+    path: &mut Vec<String>,
+    dicts: &Dicts<'_>,
+    doc: &str,
+) {
+    let dict_name = |path: &[String]| {
+        let mut name = dicts.name.clone();
+        for step in path {
+            let words: String = step
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            name.push_str(&crate::case::Case::UpperCamel.convert(&words.to_ascii_lowercase()));
+        }
+        name
+    };
+    let holds_fields = dicts.code.is_some() && spec.envelope.fields_path() == *path;
+    let mut fields_done = !holds_fields;
+    let mut keys = Vec::new();
+    for m in object {
+        if matches!(m.carries, Carries::Context) && !fields_done {
+            keys.extend(dicts.fields.iter().map(Key::clone));
+            fields_done = true;
+        }
+        let unlisted = dicts.code.is_none();
+        let ty = match (&m.carries, dicts.code) {
+            (Carries::Object(inner), _) => {
+                path.push(m.name.value.clone());
+                let name = dict_name(path);
+                let text = m.doc.as_ref().map_or_else(
+                    || format!("The `{}` object of {}.", m.name.value, dicts.name),
+                    |d| d.value.clone(),
+                );
+                envelope_dicts(out, spec, inner, path, dicts, &text);
+                path.pop();
+                name
+            }
+            (Carries::Context, _) => dicts.context_ty.to_string(),
+            (Carries::Constant(v), _) => format!("typing.Literal[{}]", py_literal(v)),
+            (Carries::CodeName, Some(c)) => format!(
+                "typing.Literal[{}]",
+                c.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
+            ),
+            (Carries::CodeName, None) | (Carries::Category, None) => "str".into(),
+            (Carries::Number, Some(c)) => format!("typing.Literal[{}]", c.number.value),
+            (Carries::Number, None) => "int".into(),
+            (Carries::Category, Some(c)) => {
+                format!("typing.Literal[{}]", py_str(&c.category.value))
+            }
+            (Carries::Retryable, Some(c)) => format!("typing.Literal[{}]", py_bool(c.retryable)),
+            (Carries::Retryable, None) => "bool".into(),
+            (Carries::Cause, Some(c)) => format!("typing.Literal[{}]", py_str(c.cause.as_str())),
+            (Carries::Cause, None) => "Cause".into(),
+            (Carries::Message, _) => "str".into(),
+            (Carries::Hints, _) => "list[str]".into(),
+        };
+        let ty = if m.required || matches!(m.carries, Carries::Context) {
+            ty
+        } else {
+            format!("typing.NotRequired[{ty}]")
+        };
+        let named_by_number = !spec.envelope.carries("code_name");
+        let doc = match &m.carries {
+            Carries::Constant(_) if unlisted && !spec.envelope.declared => {
+                "Always False for an error.".into()
+            }
+            Carries::CodeName if unlisted => "A code this release does not list.".into(),
+            Carries::Number if unlisted && named_by_number => {
+                "A code number this release does not list.".into()
+            }
+            Carries::Number if unlisted => "Its numeric id.".into(),
+            Carries::Category if unlisted => {
+                "Its category; may be one this release does not list.".into()
+            }
+            _ => crate::emit_ts::member_doc(spec, m),
+        };
+        keys.push(Key {
+            name: m.name.value.clone(),
+            ty,
+            doc,
+        });
+    }
+    if !fields_done {
+        keys.extend(dicts.fields.iter().map(Key::clone));
+    }
+    typed_dict(out, &dict_name(path), doc, &keys);
+}
+
+/// A JSON value as a Python literal (a `typing.Literal` argument).
+fn py_literal(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Bool(b) => py_bool(*b).into(),
+        serde_json::Value::String(s) => py_str(s),
+        serde_json::Value::Null => "None".into(),
+        other => other.to_string(),
+    }
 }
 
 /// The Python type of `ty`; objects not yet `defined` are quoted.

@@ -319,9 +319,16 @@ fn carried(spec: &Spec, member: &Member, form: Form<'_>) -> Value {
                 json!({"type": "integer", "description": description})
             };
             if matches!(form, Form::Unlisted) && !spec.envelope.carries("code_name") {
-                n["not"] =
-                    json!({"enum": spec.codes.iter().map(|c| c.number.value).collect::<Vec<_>>()});
-                n["description"] = json!("A code number this release does not list.");
+                // A reserved number is never given out, not even by a later
+                // release, so it is no more valid than a listed one here.
+                let taken = spec.codes.iter().map(|c| c.number.value);
+                let reserved = spec.reserved.iter().map(|r| r.number.value);
+                n["not"] = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
+                n["description"] = json!(if spec.reserved.is_empty() {
+                    "A code number this release does not list."
+                } else {
+                    "A code number this release does not list and no release may take (not a reserved one)."
+                });
             }
             n
         }

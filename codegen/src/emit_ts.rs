@@ -14,11 +14,19 @@
 //! type predicate `env is ErrorEnvelope`: after `if (!isListed(env)) return`,
 //! the unlisted variant (whose `error_code` is `string`, so a `switch` alone
 //! cannot remove it) is gone and the `switch` narrows each case.
+//!
+//! The words above are for splice's own envelope. The interfaces follow
+//! whatever envelope the spec declares ([`crate::envelope`]): members in
+//! their wire names, nested objects as inline object types, the
+//! discriminant (the member carrying the code's name, else its number) at
+//! its path. `switch (env.error.status)` on a nested discriminant narrows
+//! `env.error`, the object that holds it.
 
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement};
 use crate::emit_markdown::GENERATED_HEADER;
+use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The declarations of a checked spec.
@@ -33,6 +41,7 @@ pub fn emit(spec: &Spec) -> String {
         spec.taxonomy.schema_id()
     );
 
+    let env = &spec.envelope;
     doc(&mut out, "", "Every error code an envelope may carry.");
     out.push_str("export type ErrorCode =\n");
     let codes: Vec<&Code> = spec.emitted_codes().collect();
@@ -44,27 +53,31 @@ pub fn emit(spec: &Spec) -> String {
             .map(string_literal),
     );
 
-    doc(
-        &mut out,
-        "",
-        "The category of an error code, from its numeric range.",
-    );
-    out.push_str("export type Category =\n");
-    union(
-        &mut out,
-        spec.categories.iter().map(|c| string_literal(&c.key.value)),
-    );
+    if env.carries("category") {
+        doc(
+            &mut out,
+            "",
+            "The category of an error code, from its numeric range.",
+        );
+        out.push_str("export type Category =\n");
+        union(
+            &mut out,
+            spec.categories.iter().map(|c| string_literal(&c.key.value)),
+        );
+    }
 
-    doc(
-        &mut out,
-        "",
-        "Who is to blame: the caller's input, the environment, or the server itself.",
-    );
-    out.push_str("export type Cause =\n");
-    union(
-        &mut out,
-        Cause::ALL.iter().map(|c| string_literal(c.as_str())),
-    );
+    if env.carries("cause") {
+        doc(
+            &mut out,
+            "",
+            "Who is to blame: the caller's input, the environment, or the server itself.",
+        );
+        out.push_str("export type Cause =\n");
+        union(
+            &mut out,
+            Cause::ALL.iter().map(|c| string_literal(c.as_str())),
+        );
+    }
 
     for def in &spec.types {
         if def.values().is_some() {
@@ -108,46 +121,33 @@ pub fn emit(spec: &Spec) -> String {
         out.push_str("}\n\n");
     }
 
-    doc(
-        &mut out,
-        "",
-        "Every member the `context` object may have; each code narrows it.",
-    );
-    out.push_str("export interface ErrorContext {\n");
-    for f in spec.fields_at(Placement::Context) {
-        doc(&mut out, "  ", f.doc());
-        let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+    if let Some(context) = env.path_of("context") {
+        doc(
+            &mut out,
+            "",
+            &format!(
+                "Every member the `{}` object may have; each code narrows it.",
+                context.last().expect("a path names its member")
+            ),
+        );
+        out.push_str("export interface ErrorContext {\n");
+        for f in spec.fields_at(Placement::Context) {
+            doc(&mut out, "  ", f.doc());
+            let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+        }
+        out.push_str("}\n\n");
     }
-    out.push_str("}\n\n");
 
     doc(&mut out, "", "The fields every error envelope carries.");
     out.push_str("export interface ErrorEnvelopeBase {\n");
-    let base: [(&str, &str, &str); 8] = [
-        ("success", "false", "Always false for an error."),
-        (
-            "error_code",
-            "ErrorCode",
-            "The error code; discriminates ErrorEnvelope.",
-        ),
-        ("code", "number", "The numeric id of error_code."),
-        ("category", "Category", "The category of error_code."),
-        ("message", "string", "What went wrong, in one line."),
-        (
-            "retryable",
-            "boolean",
-            "True when the caller can fix its call and retry.",
-        ),
-        ("cause", "Cause", "Who is to blame."),
-        (
-            "recovery_hints",
-            "string[]",
-            "General guidance for recovering, most relevant first.",
-        ),
-    ];
-    for (name, ty, text) in base {
-        doc(&mut out, "  ", text);
-        let _ = writeln!(out, "  {name}: {ty};");
-    }
+    members(
+        &mut out,
+        spec,
+        &env.members,
+        &mut Vec::new(),
+        Form::Base,
+        "  ",
+    );
     out.push_str("}\n\n");
 
     for code in &codes {
@@ -157,12 +157,15 @@ pub fn emit(spec: &Spec) -> String {
     doc(
         &mut out,
         "",
-        "An error envelope: switch on `error_code` to narrow it to one code.",
+        &format!(
+            "An error envelope: switch on `{}` to narrow it to one code.",
+            discriminant_path(spec)
+        ),
     );
     out.push_str("export type ErrorEnvelope =\n");
     union(&mut out, codes.iter().map(|c| c.envelope_type_name()));
-    unlisted(&mut out);
-    runtime_declarations(&mut out);
+    unlisted(&mut out, spec);
+    runtime_declarations(&mut out, spec);
     while out.ends_with("\n\n") {
         out.pop();
     }
@@ -204,82 +207,331 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "export interface {} extends ErrorEnvelopeBase {{",
         code.envelope_type_name()
     );
-    let _ = writeln!(
+    members(
         out,
-        "  error_code: {};",
-        code.wire_names()
-            .map(string_literal)
-            .collect::<Vec<_>>()
-            .join(" | ")
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::Code(code),
+        "  ",
     );
-    let ty = |f: &FieldDef| match spec.constant_json(code, f) {
-        Some(v) => v.to_string(),
-        None => ts_type(f.ty()),
+    out.push_str("}\n\n");
+}
+
+/// Which type of the envelope [`members`] writes.
+#[derive(Clone, Copy)]
+enum Form<'c> {
+    /// `ErrorEnvelopeBase`: every member but `context`, typed for any code.
+    Base,
+    /// One code's interface, which extends the base: at the top level only
+    /// what the code pins (its name, number, category, `retryable`,
+    /// `cause`), its fields and `context`; nested objects in full.
+    Code(&'c Code),
+    /// `UnlistedCodeEnvelope`, which extends the base minus what it
+    /// overrides: at the top level only the members whose type a later code
+    /// widens (its name, category, `context`); nested objects in full.
+    Unlisted,
+}
+
+/// True when `carries` differs from the base type in `form` (so the
+/// top level of an interface extending the base writes it).
+fn pinned(carries: &Carries, form: Form<'_>) -> bool {
+    match (carries, form) {
+        (Carries::Object(inner), Form::Unlisted) => inner.iter().any(|m| pinned(&m.carries, form)),
+        (Carries::Object(_), Form::Code(_)) => true,
+        (
+            Carries::CodeName
+            | Carries::Number
+            | Carries::Category
+            | Carries::Retryable
+            | Carries::Cause
+            | Carries::Context,
+            Form::Code(_),
+        ) => true,
+        (Carries::CodeName | Carries::Category | Carries::Context, Form::Unlisted) => true,
+        _ => false,
+    }
+}
+
+/// The members of the envelope object at `path` (`members` are its
+/// members), one a line at `indent`. At the top level of a code's or the
+/// unlisted interface only what differs from the base is written (the
+/// interface extends it); nested objects are written whole, as inline
+/// object types. The object that holds the top-level fields gets them
+/// before its `context` member, or at its end (as in the schema).
+fn members(
+    out: &mut String,
+    spec: &Spec,
+    object: &[Member],
+    path: &mut Vec<String>,
+    form: Form<'_>,
+    indent: &str,
+) {
+    let top = path.is_empty();
+    let code = match form {
+        Form::Code(code) => Some(code),
+        _ => None,
     };
-    let _ = writeln!(out, "  code: {};", code.number.value);
-    let _ = writeln!(out, "  category: {};", string_literal(&code.category.value));
-    let _ = writeln!(out, "  retryable: {};", code.retryable);
-    let _ = writeln!(out, "  cause: {};", string_literal(code.cause.as_str()));
-    let required = |f: &FieldDef| {
-        code.required_context
-            .iter()
-            .any(|r| r.value == f.name.value)
-    };
-    let optional = |f: &FieldDef| {
-        code.optional_context
-            .iter()
-            .any(|r| r.value == f.name.value)
-    };
+    let holds_fields = code.is_some() && spec.envelope.fields_path() == *path;
+    let mut fields_done = !holds_fields;
+    for m in object {
+        if matches!(m.carries, Carries::Context) && !fields_done {
+            fields(
+                out,
+                spec,
+                code.expect("only a code's form holds fields"),
+                indent,
+            );
+            fields_done = true;
+        }
+        if top && !matches!(form, Form::Base) && !pinned(&m.carries, form) {
+            continue;
+        }
+        let name = prop(&m.name.value);
+        let opt = if m.required { "" } else { "?" };
+        if matches!(form, Form::Base) {
+            if matches!(m.carries, Carries::Context) {
+                continue;
+            }
+            let text = member_doc(spec, m);
+            if !text.is_empty() {
+                doc(out, indent, &text);
+            }
+        }
+        let ty = match (&m.carries, form) {
+            (Carries::Object(inner), _) => {
+                let _ = writeln!(out, "{indent}{name}{opt}: {{");
+                path.push(m.name.value.clone());
+                members(out, spec, inner, path, form, &format!("{indent}  "));
+                path.pop();
+                let _ = writeln!(out, "{indent}}};");
+                continue;
+            }
+            (Carries::Context, Form::Code(code)) => {
+                context(out, spec, code, &name, indent);
+                continue;
+            }
+            (Carries::Context, _) => {
+                let _ = writeln!(out, "{indent}{name}?: Record<string, unknown>;");
+                continue;
+            }
+            (Carries::Constant(v), _) => v.to_string(),
+            (Carries::CodeName, Form::Code(c)) => c
+                .wire_names()
+                .map(string_literal)
+                .collect::<Vec<_>>()
+                .join(" | "),
+            (Carries::CodeName, Form::Unlisted) | (Carries::Category, Form::Unlisted) => {
+                "string".into()
+            }
+            (Carries::CodeName, _) => "ErrorCode".into(),
+            (Carries::Number, Form::Code(c)) => c.number.value.to_string(),
+            (Carries::Number, _) => "number".into(),
+            (Carries::Category, Form::Code(c)) => string_literal(&c.category.value),
+            (Carries::Category, _) => "Category".into(),
+            (Carries::Retryable, Form::Code(c)) => c.retryable.to_string(),
+            (Carries::Retryable, _) => "boolean".into(),
+            (Carries::Cause, Form::Code(c)) => string_literal(c.cause.as_str()),
+            (Carries::Cause, _) => "Cause".into(),
+            (Carries::Message, _) => "string".into(),
+            (Carries::Hints, _) => "string[]".into(),
+        };
+        let _ = writeln!(out, "{indent}{name}{opt}: {ty};");
+    }
+    if !fields_done {
+        fields(
+            out,
+            spec,
+            code.expect("only a code's form holds fields"),
+            indent,
+        );
+    }
+}
+
+/// What the member `m` is, for its doc comment: the spec's `doc:`, else
+/// a description of the property it carries.
+pub(crate) fn member_doc(spec: &Spec, m: &Member) -> String {
+    if let Some(d) = &m.doc {
+        return d.value.clone();
+    }
+    let env = &spec.envelope;
+    let named = env
+        .path_of("code_name")
+        .map(|p| p.last().copied().unwrap_or_default().to_string());
+    match &m.carries {
+        Carries::Constant(v) => format!("Always {v}."),
+        Carries::CodeName => "The error code; discriminates ErrorEnvelope.".into(),
+        Carries::Number => match &named {
+            Some(n) => format!("The numeric id of {n}."),
+            None => "The number of the error code; discriminates ErrorEnvelope.".into(),
+        },
+        Carries::Category => format!(
+            "The category of {}.",
+            named.as_deref().unwrap_or("the error code")
+        ),
+        Carries::Message => "What went wrong, in one line.".into(),
+        Carries::Retryable => "True when the caller can fix its call and retry.".into(),
+        Carries::Cause => "Who is to blame.".into(),
+        Carries::Hints => "General guidance for recovering, most relevant first.".into(),
+        Carries::Context => "Details about the failure.".into(),
+        Carries::Object(_) => String::new(),
+    }
+}
+
+/// The member names of the path to the discriminant (the member carrying
+/// the code's name, else its number), joined by dots: `error_code`,
+/// `error.status`.
+pub(crate) fn discriminant_path(spec: &Spec) -> String {
+    spec.envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .map(|p| p.join("."))
+        .unwrap_or_else(|| "the error code".into())
+}
+
+/// The fields declared `in: top_level` that `code` carries, in spec order.
+fn fields(out: &mut String, spec: &Spec, code: &Code, indent: &str) {
     for f in spec.fields_at(Placement::TopLevel) {
-        if required(f) {
-            let _ = writeln!(out, "  {}: {};", prop(f.wire()), ty(f));
-        } else if optional(f) {
-            let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+        if is_required(code, f) {
+            let _ = writeln!(
+                out,
+                "{indent}{}: {};",
+                prop(f.wire()),
+                field_ty(spec, code, f)
+            );
+        } else if is_optional(code, f) {
+            let _ = writeln!(out, "{indent}{}?: {};", prop(f.wire()), ts_type(f.ty()));
         }
     }
+}
+
+/// The member carrying `context` in `code`'s interface: the fields
+/// declared `in: context` that the code carries, required when one of them
+/// is.
+fn context(out: &mut String, spec: &Spec, code: &Code, name: &str, indent: &str) {
     let members: Vec<String> = spec
         .fields_at(Placement::Context)
         .filter_map(|f| {
-            if required(f) {
-                Some(format!("{}: {}", prop(f.wire()), ty(f)))
-            } else if optional(f) {
+            if is_required(code, f) {
+                Some(format!("{}: {}", prop(f.wire()), field_ty(spec, code, f)))
+            } else if is_optional(code, f) {
                 Some(format!("{}?: {}", prop(f.wire()), ts_type(f.ty())))
             } else {
                 None
             }
         })
         .collect();
-    let any_required = spec.fields_at(Placement::Context).any(required);
+    let any_required = spec
+        .fields_at(Placement::Context)
+        .any(|f| is_required(code, f));
     if members.is_empty() {
-        out.push_str("  context?: Record<string, never>;\n");
+        let _ = writeln!(out, "{indent}{name}?: Record<string, never>;");
     } else {
         let opt = if any_required { "" } else { "?" };
-        let _ = writeln!(out, "  context{opt}: {{ {} }};", members.join("; "));
+        let _ = writeln!(out, "{indent}{name}{opt}: {{ {} }};", members.join("; "));
     }
-    out.push_str("}\n\n");
+}
+
+/// The type of a field `code` requires: its constant when the code fixes
+/// one, else its declared type.
+fn field_ty(spec: &Spec, code: &Code, f: &FieldDef) -> String {
+    match spec.constant_json(code, f) {
+        Some(v) => v.to_string(),
+        None => ts_type(f.ty()),
+    }
+}
+
+fn is_required(code: &Code, f: &FieldDef) -> bool {
+    code.required_context
+        .iter()
+        .any(|r| r.value == f.name.value)
+}
+
+fn is_optional(code: &Code, f: &FieldDef) -> bool {
+    code.optional_context
+        .iter()
+        .any(|r| r.value == f.name.value)
+}
+
+/// The names of the members that tell a later code's envelope how to be
+/// handled (message, retryable, cause, hints), as the envelope spells them.
+pub(crate) fn handled_by(spec: &Spec) -> Vec<&str> {
+    ["message", "retryable", "cause", "hints"]
+        .into_iter()
+        .filter_map(|p| spec.envelope.path_of(p))
+        .map(|p| *p.last().expect("a path names its member"))
+        .collect()
+}
+
+/// True when the name of the code is on the wire (not only its number):
+/// `LISTED_CODES` and the discriminant are `ErrorCode`s.
+fn names_on_the_wire(spec: &Spec) -> bool {
+    spec.envelope.carries("code_name")
 }
 
 /// The envelope of a code this release does not list, and the union of
 /// everything a server of the same major version may send (the published
 /// schema's last variant; see `emit_schema`'s forward compatibility).
-fn unlisted(out: &mut String) {
+fn unlisted(out: &mut String, spec: &Spec) {
+    let disc = discriminant_path(spec);
+    let handles: Vec<String> = handled_by(spec)
+        .into_iter()
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let by = if handles.is_empty() {
+        String::from(".")
+    } else {
+        format!(" ({}).", handles.join(", "))
+    };
     doc(
         out,
         "",
-        "An envelope whose `error_code` this release does not list: a server of a later \
-         release of the same major version sent it. Handle it by the members every envelope \
-         has (`message`, `retryable`, `cause`, `recovery_hints`).",
+        &format!(
+            "An envelope whose `{disc}` this release does not list: a server of a later \
+             release of the same major version sent it. Handle it by the members every envelope \
+             has{by}"
+        ),
     );
-    let _ = writeln!(
+    let overridden: Vec<String> = spec
+        .envelope
+        .members
+        .iter()
+        .filter(|m| pinned(&m.carries, Form::Unlisted) && !matches!(m.carries, Carries::Context))
+        .map(|m| string_literal(&m.name.value))
+        .collect();
+    if overridden.is_empty() {
+        let _ = writeln!(
+            out,
+            "export interface {UNLISTED_ENVELOPE} extends ErrorEnvelopeBase {{"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "export interface {UNLISTED_ENVELOPE} extends Omit<ErrorEnvelopeBase, {}> {{",
+            overridden.join(" | ")
+        );
+    }
+    members(
         out,
-        "export interface {UNLISTED_ENVELOPE} extends Omit<ErrorEnvelopeBase, \"error_code\" | \"category\"> {{\n  \
-         error_code: string;\n  category: string;\n  context?: Record<string, unknown>;\n}}\n"
+        spec,
+        &spec.envelope.members,
+        &mut Vec::new(),
+        Form::Unlisted,
+        "  ",
     );
+    out.push_str("}\n\n");
+    let lists = if names_on_the_wire(spec) {
+        " (`ErrorCode`)"
+    } else {
+        ""
+    };
     doc(
         out,
         "",
-        "What any server of the same major version may send. Switch on `error_code` of an \
-         `ErrorEnvelope` once the code is one this release lists (`ErrorCode`).",
+        &format!(
+            "What any server of the same major version may send. Switch on `{disc}` of an \
+             `ErrorEnvelope` once the code is one this release lists{lists}."
+        ),
     );
     let _ = writeln!(
         out,
@@ -287,28 +539,52 @@ fn unlisted(out: &mut String) {
     );
 }
 
+/// True when the module lists the codes sent only as `violations[].code`
+/// (splice's `sent_as: violation`): with splice's envelope, or when a code
+/// is sent so.
+fn has_violation_kinds(spec: &Spec) -> bool {
+    !spec.envelope.declared || spec.emitted_codes().any(|c| c.is_violation_kind())
+}
+
 /// The declarations of what `error-envelope.js` exports.
-fn runtime_declarations(out: &mut String) {
+fn runtime_declarations(out: &mut String, spec: &Spec) {
+    let disc = discriminant_path(spec);
+    let (listed, order) = if names_on_the_wire(spec) {
+        ("ErrorCode", "in the order of `ErrorCode`")
+    } else {
+        ("number", "by number, in spec order")
+    };
     doc(
         out,
         "",
-        "Every code this release lists, in the order of `ErrorCode` (run time, from \
-         `error-envelope.js`).",
+        &format!(
+            "Every code this release lists, {order} (run time, from \
+             `error-envelope.js`)."
+        ),
     );
-    out.push_str("export declare const LISTED_CODES: readonly ErrorCode[];\n\n");
-    doc(
+    let _ = writeln!(
         out,
-        "",
-        "Codes that arrive only as `violations[].code`, never as an envelope's own \
-         `error_code` (run time, from `error-envelope.js`).",
+        "export declare const LISTED_CODES: readonly {listed}[];\n"
     );
-    out.push_str("export declare const VIOLATION_KINDS: readonly ErrorCode[];\n\n");
+    if has_violation_kinds(spec) {
+        doc(
+            out,
+            "",
+            &format!(
+                "Codes that arrive only as `violations[].code`, never as an envelope's own \
+                 `{disc}` (run time, from `error-envelope.js`)."
+            ),
+        );
+        out.push_str("export declare const VIOLATION_KINDS: readonly ErrorCode[];\n\n");
+    }
     doc(
         out,
         "",
-        "True when this release lists `env.error_code`. A type predicate: after \
-         `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and \
-         `switch (env.error_code)` narrows each case to its code.",
+        &format!(
+            "True when this release lists `env.{disc}`. A type predicate: after \
+             `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and \
+             `switch (env.{disc})` narrows each case to its code."
+        ),
     );
     let _ = writeln!(
         out,
@@ -328,29 +604,63 @@ pub fn emit_js(spec: &Spec) -> String {
     );
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
-    for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
-        let _ = writeln!(out, "  {},", string_literal(name));
+    if names_on_the_wire(spec) {
+        for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
+            let _ = writeln!(out, "  {},", string_literal(name));
+        }
+    } else {
+        for code in spec.emitted_codes() {
+            let _ = writeln!(out, "  {},", code.number.value);
+        }
     }
     out.push_str("]);\n\n");
-    doc(
-        &mut out,
-        "",
-        "Codes that arrive only as `violations[].code`, never as an envelope's own `error_code`.",
-    );
-    out.push_str("export const VIOLATION_KINDS = Object.freeze([\n");
-    for code in spec.emitted_codes().filter(|c| c.is_violation_kind()) {
-        let _ = writeln!(out, "  {},", string_literal(code.wire()));
+    let disc = discriminant_path(spec);
+    if has_violation_kinds(spec) {
+        doc(
+            &mut out,
+            "",
+            &format!(
+                "Codes that arrive only as `violations[].code`, never as an envelope's own `{disc}`."
+            ),
+        );
+        out.push_str("export const VIOLATION_KINDS = Object.freeze([\n");
+        for code in spec.emitted_codes().filter(|c| c.is_violation_kind()) {
+            let _ = writeln!(out, "  {},", string_literal(code.wire()));
+        }
+        out.push_str("]);\n\n");
     }
-    out.push_str("]);\n\nconst LISTED = new Set(LISTED_CODES);\n\n");
+    out.push_str("const LISTED = new Set(LISTED_CODES);\n\n");
     doc(
         &mut out,
         "",
-        "True when this release lists `env.error_code`; false for a code of a later release \
-         (or anything that is not an envelope).",
+        &format!(
+            "True when this release lists `env.{disc}`; false for a code of a later release \
+             (or anything that is not an envelope)."
+        ),
     );
-    out.push_str(
-        "export function isListed(env) {\n  \
-         return typeof env === \"object\" && env !== null && LISTED.has(env.error_code);\n}\n",
+    // `env.error_code`, or `env.error?.status` for a nested discriminant
+    // (whatever `env.error` is, the read cannot throw).
+    let mut access = String::from("env");
+    for (i, step) in spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+    {
+        let optional = if i == 0 { "" } else { "?" };
+        if prop(step) == step {
+            let _ = write!(access, "{optional}.{step}");
+        } else {
+            let dot = if i == 0 { "" } else { "?." };
+            let _ = write!(access, "{dot}[{}]", string_literal(step));
+        }
+    }
+    let _ = write!(
+        out,
+        "export function isListed(env) {{\n  \
+         return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n",
     );
     out
 }

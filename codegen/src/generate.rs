@@ -188,23 +188,6 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
             });
         }
     };
-    if let Some(d) = spec
-        .envelope
-        .unsupported("the TypeScript, Python and Markdown artifacts")
-    {
-        let source = std::fs::read_to_string(spec_path).unwrap_or_default();
-        return Ok(Outcome {
-            diagnostics: Some(crate::Diagnostics::new(
-                spec_path.display().to_string(),
-                source,
-                vec![d],
-            )),
-            files: Vec::new(),
-            check,
-            spec: spec_path.to_path_buf(),
-            fix,
-        });
-    }
     let mut files = Vec::new();
     for (path, expected) in artifacts(&spec) {
         let full = out_dir.join(&path);

@@ -75,6 +75,12 @@ enum Command {
     Init {
         /// The directory [default: .].
         dir: Option<PathBuf>,
+        /// The wire shape to start from: splice (splice's own envelope),
+        /// rfc9457 (problem details), google-rpc (google.rpc.Status as
+        /// Google's JSON APIs send it) or jsonrpc (a JSON-RPC 2.0 error
+        /// object).
+        #[arg(long, value_name = "SHAPE", default_value = "splice")]
+        shape: splice_codegen::init::Shape,
     },
     /// Print the Rust code that `taxonomy!` expands to, formatted.
     Rust {
@@ -182,10 +188,10 @@ fn run(command: Command) -> Result<bool, String> {
             };
             generate(&spec, &dir, check)
         }
-        Command::Init { dir } => {
+        Command::Init { dir, shape } => {
             let dir = dir.unwrap_or_else(|| PathBuf::from("."));
-            let path = splice_codegen::init::write(&dir).map_err(|e| e.to_string())?;
-            out(&splice_codegen::init::next_steps(&path, &dir));
+            let path = splice_codegen::init::write_shape(&dir, shape).map_err(|e| e.to_string())?;
+            out(&splice_codegen::init::next_steps(&path, &dir, shape));
             Ok(true)
         }
         Command::Rust { spec } => {

@@ -127,6 +127,52 @@ fn demo_markdown() {
     insta::assert_snapshot!(emit_markdown::emit(&demo()));
 }
 
+/// The TypeScript, Python and Markdown artifacts of a spec that declares
+/// its own `envelope:` (`tests/fixtures/envelopes/<name>.yaml`), one
+/// snapshot per spec; they name none of splice's envelope members.
+fn declared_envelope_artifacts(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/envelopes")
+        .join(format!("{name}.yaml"));
+    let spec = splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut all = String::new();
+    for (path, text) in generate::artifacts(&spec) {
+        if path.extension().is_some_and(|e| e == "json") {
+            continue;
+        }
+        for word in [
+            "error_code",
+            "\"success\"",
+            "success:",
+            "violations",
+            "`context`",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{name}: {} says {word}:\n{text}",
+                path.display()
+            );
+        }
+        all.push_str(&format!("===== {} =====\n{text}\n", path.display()));
+    }
+    all
+}
+
+#[test]
+fn declared_envelope_google_rpc() {
+    insta::assert_snapshot!(declared_envelope_artifacts("google_rpc"));
+}
+
+#[test]
+fn declared_envelope_jsonrpc() {
+    insta::assert_snapshot!(declared_envelope_artifacts("jsonrpc"));
+}
+
+#[test]
+fn declared_envelope_rfc9457() {
+    insta::assert_snapshot!(declared_envelope_artifacts("rfc9457"));
+}
+
 /// A scratch workspace holding `errors.yaml` = `spec`.
 fn workspace(spec: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

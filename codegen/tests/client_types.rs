@@ -619,3 +619,210 @@ fn the_constructs_fixture_reaches_every_client_artifact() {
         );
     }
 }
+
+/// One spec under `tests/fixtures/envelopes/` that declares its own
+/// `envelope:`, with its clients under `client-types/envelopes/`, and what
+/// the checkers must say about them.
+struct Declared {
+    name: &'static str,
+    /// Each error `tsc --strict` reports on `<name>_wrong.ts`, all of them.
+    ts_wrong: &'static [&'static str],
+    /// The same for `mypy --strict` on `<name>_wrong.py`.
+    py_wrong: &'static [&'static str],
+    /// What `check` (TypeScript, under node) returns for the payloads
+    /// written in the client and then the example envelopes of the docs.
+    ts_ran: &'static str,
+    /// What the Python client prints for the same.
+    py_ran: &'static str,
+}
+
+const DECLARED: &[Declared] = &[
+    Declared {
+        name: "google_rpc",
+        ts_wrong: &[
+            "google_rpc_wrong.ts(7,11): error TS2322: Type 'ErrorInfo[] | undefined' is not assignable to type 'object[]'.",
+            "google_rpc_wrong.ts(8,32): error TS2339: Property 'retryable' does not exist on type '{ code: 404; message: string; status: \"NOT_FOUND\"; details?: ErrorInfo[] | undefined; }'.",
+            "google_rpc_wrong.ts(14,12): error TS2322: Type '500' is not assignable to type '404'.",
+        ],
+        py_wrong: &[
+            "google_rpc_wrong.py:9: error: TypedDict \"NotFoundEnvelopeError\" has no key \"retryable\"",
+            "google_rpc_wrong.py:10: error: TypedDict \"NotFoundEnvelope\" has no key \"status\"",
+            "google_rpc_wrong.py:10: error: TypedDict \"InternalEnvelope\" has no key \"status\"",
+        ],
+        ts_ran: "2 codes; NOT_FOUND 0 Requested entity was not found.; INTERNAL example.com/BACKEND_DOWN; \
+                 unlisted DEADLINE_EXCEEDED 504; NOT_FOUND 0 not found; INTERNAL example domain/example reason",
+        py_ran: "ok INTERNAL example.com/BACKEND_DOWN; unlisted DEADLINE_EXCEEDED; NOT_FOUND 0 not found; \
+                 INTERNAL example domain/example reason",
+    },
+    Declared {
+        name: "jsonrpc",
+        ts_wrong: &[
+            "jsonrpc_wrong.ts(7,28): error TS2339: Property 'method' does not exist on type '{ position?: number | undefined; }'.",
+            "jsonrpc_wrong.ts(9,9): error TS2322: Type '\"2.0\"' is not assignable to type '\"1.0\"'.",
+        ],
+        py_wrong: &[
+            "jsonrpc_wrong.py:9: error: TypedDict \"ParseErrorContext\" has no key \"method\"",
+            "jsonrpc_wrong.py:10: error: TypedDict \"MethodNotFoundEnvelopeError\" has no key \"status\"",
+            "jsonrpc_wrong.py:10: error: TypedDict \"InternalErrorEnvelopeError\" has no key \"status\"",
+        ],
+        ts_ran: "3 codes; METHOD_NOT_FOUND tools/cal; PARSE_ERROR at ?; unlisted -32800; PARSE_ERROR at ?; \
+                 METHOD_NOT_FOUND example method; INTERNAL_ERROR Internal error",
+        py_ran: "ok METHOD_NOT_FOUND tools/cal; unlisted -32800; PARSE_ERROR at None; \
+                 METHOD_NOT_FOUND example method; INTERNAL_ERROR Internal error",
+    },
+    Declared {
+        name: "rfc9457",
+        ts_wrong: &[
+            "rfc9457_wrong.ts(7,16): error TS2339: Property 'balance' does not exist on type 'ServiceDownEnvelope'.",
+            "rfc9457_wrong.ts(9,14): error TS2339: Property 'category' does not exist on type 'OutOfCreditEnvelope'.",
+        ],
+        py_wrong: &[
+            "rfc9457_wrong.py:8: error: TypedDict \"ServiceDownEnvelope\" has no key \"balance\"",
+            "rfc9457_wrong.py:9: error: TypedDict \"OutOfCreditEnvelope\" has no key \"category\"",
+        ],
+        ts_ran: "2 codes; out of credit: 30 (2 accounts); unlisted https://example.com/probs/later; \
+                 out of credit: 30 (2 accounts); down: the service is down",
+        py_ran: "ok out of credit: 30 (2 accounts); unlisted https://example.com/probs/later; \
+                 out of credit: 30 (2 accounts); down: the service is down",
+    },
+];
+
+/// Issue #24 §1: the TypeScript and Python artifacts follow an envelope the
+/// spec declares (google.rpc.Status nested in `error`, a flat RFC 9457
+/// problem, a JSON-RPC error told apart by its number alone). For each
+/// fixture: `generate` writes every artifact; each example envelope of its
+/// docs validates against its schema and strict schema; a client that
+/// narrows on the (nested) discriminant, reads nested and per-code fields
+/// and types real-looking payloads passes `tsc --strict` and
+/// `mypy --strict`, and runs (node, python) over the examples; a wrong
+/// client fails with exactly the expected errors.
+#[test]
+fn declared_envelopes_reach_typescript_and_python() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/envelopes");
+    let clients = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/client-types/envelopes");
+    let tsc_bin = require_tsc();
+    let mypy_bin = require_mypy();
+    // One mypy cache for the three modules (same name, other content):
+    // typeshed is analysed once.
+    let mypy_cache = tempfile::tempdir().expect("temp dir");
+    for case in DECLARED {
+        let name = case.name;
+        let spec_path = fixtures.join(format!("{name}.yaml"));
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = dir.path();
+        let outcome = splice_codegen::generate::run_at(&spec_path, d, false).expect("generate");
+        assert!(outcome.is_success(), "{name}: {}", outcome.render());
+        let spec = splice_codegen::load_path(&spec_path)
+            .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render()));
+        let open = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&spec))
+            .expect("the schema compiles");
+        let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+            .expect("the strict schema compiles");
+        let mut examples = Vec::new();
+        for code in spec.emitted_codes() {
+            let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
+            for (which, v) in [("schema", &open), ("strict schema", &strict)] {
+                let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();
+                assert!(
+                    errors.is_empty(),
+                    "{name}: the example of {} fails its {which}: {errors:?}\n{env:#}",
+                    code.name.value
+                );
+            }
+            let path = d.join(format!("{}.json", code.name.value));
+            std::fs::write(&path, env.to_string()).unwrap();
+            examples.push(path);
+        }
+        for ext in ["ts", "py"] {
+            for file in [format!("{name}.{ext}"), format!("{name}_wrong.{ext}")] {
+                std::fs::copy(clients.join(&file), d.join(&file)).expect("copy a client");
+            }
+        }
+
+        if let Some(tsc_bin) = &tsc_bin {
+            let client = format!("{name}.ts");
+            std::fs::write(d.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
+            let (out, text) = tsc_with(tsc_bin, d, &[&client], "--declaration");
+            assert!(
+                out.status.success(),
+                "tsc --strict rejects {client}:\n{text}\n{}",
+                std::fs::read_to_string(d.join("schema/error-envelope.d.ts")).unwrap()
+            );
+            let (out, text) = run(Command::new("node")
+                .args([
+                    "--input-type=module",
+                    "-e",
+                    "import { readFileSync } from 'node:fs';\n\
+                     const { check } = await import(process.argv[1]);\n\
+                     console.log(check(process.argv.slice(2).map((p) => \
+                     JSON.parse(readFileSync(p, 'utf8')))));",
+                ])
+                .arg(d.join(format!("{name}.js")))
+                .args(&examples));
+            assert!(out.status.success(), "{client} failed under node:\n{text}");
+            assert_eq!(text.trim(), collapse(case.ts_ran), "{client} under node");
+
+            let wrong = format!("{name}_wrong.ts");
+            let (out, text) = tsc(tsc_bin, d, &[&wrong]);
+            assert!(!out.status.success(), "tsc accepted {wrong}:\n{text}");
+            for expected in case.ts_wrong {
+                assert!(
+                    text.contains(expected),
+                    "tsc rejected {wrong}, but not with `{expected}`:\n{text}"
+                );
+            }
+            assert_eq!(
+                text.matches("error TS").count(),
+                case.ts_wrong.len(),
+                "tsc reported other errors in {wrong}:\n{text}"
+            );
+        }
+
+        if let Some(mypy_bin) = &mypy_bin {
+            let schema_dir = d.join("schema");
+            let cache = mypy_cache.path();
+            let client = format!("{name}.py");
+            let (out, text) = mypy_in(
+                mypy_bin,
+                cache,
+                d,
+                &schema_dir,
+                &[&client, "schema/error_envelope.py"],
+            );
+            assert!(
+                out.status.success(),
+                "mypy --strict rejects {client} or its module:\n{text}\n{}",
+                std::fs::read_to_string(schema_dir.join("error_envelope.py")).unwrap()
+            );
+            let python = mypy_bin.with_file_name("python3");
+            let (out, text) = run(Command::new(&python)
+                .arg(&client)
+                .args(&examples)
+                .env("PYTHONPATH", &schema_dir)
+                .env("PYTHONDONTWRITEBYTECODE", "1")
+                .current_dir(d));
+            assert!(out.status.success(), "{client} failed:\n{text}");
+            assert_eq!(text.trim(), collapse(case.py_ran), "{client} under python");
+
+            let wrong = format!("{name}_wrong.py");
+            let (out, text) = mypy_in(mypy_bin, cache, d, &schema_dir, &[&wrong]);
+            assert!(!out.status.success(), "mypy accepted {wrong}:\n{text}");
+            for expected in case.py_wrong {
+                assert!(
+                    text.contains(expected),
+                    "mypy rejected {wrong}, but not with `{expected}`:\n{text}"
+                );
+            }
+            assert!(
+                text.contains(&format!("Found {} errors in 1 file", case.py_wrong.len())),
+                "mypy reported other errors in {wrong}:\n{text}"
+            );
+        }
+    }
+}
+
+/// `text` with each run of whitespace made one space (the expected outputs
+/// above are wrapped).
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,9 @@
+# Must NOT type-check: codegen/tests/client_types.rs asserts exactly these
+# errors.
+from error_envelope import ErrorEnvelope
+
+
+def wrong(env: ErrorEnvelope) -> object:
+    if env["type"] == "https://example.com/probs/service-down":
+        return env["balance"]  # only OUT_OF_CREDIT carries balance
+    return env["category"]  # not on this wire

@@ -1,0 +1,249 @@
+"""Writes the real payloads of the four taxonomies, produced by their owners' own libraries.
+
+Each taxonomy under examples/real-taxonomies/ describes an error format that already
+exists. Its payloads must come from the owner's code, not from us, or the test would only
+prove that our spec agrees with our idea of the format. So this script asks the owners'
+libraries (pinned in tests/interop-py/requirements.txt) for errors:
+
+- google-rpc: google.rpc.Status messages with standard error details, built with the
+  generated classes of googleapis-common-protos and serialized by protobuf's own
+  json_format, then put in Google's HTTP JSON mapping ({"error": {...}} with the HTTP
+  status read from code.proto's "HTTP Mapping" lines and the code's name as "status");
+- problem-details: RFC 9457's own examples (the RFC is the owner; it ships no library);
+- jsonrpc-mcp: ErrorData of the official MCP Python SDK (mcp), from the SDK's own request
+  classifier, its URL-elicitation error and its dispatcher's error constants;
+- botocore: HTTP error responses of three AWS protocols parsed by botocore's own parsers
+  into the `ClientError.response` an AWS SDK user handles.
+
+Run with the test venv's Python (see .ci/run):
+
+    tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py          # rewrite
+    tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py --check  # compare
+
+`--check` exits 1 when a committed payload differs from what the libraries produce now.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def google_rpc() -> dict[str, Any]:
+    from google.protobuf import any_pb2, duration_pb2, json_format
+    from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+    # code.proto's own "HTTP Mapping: 404 Not Found" lines, per code.
+    proto = (Path(code_pb2.__file__).parent / "code.proto").read_text()
+    http: dict[str, int] = {}
+    for mapping, name in re.findall(r"HTTP Mapping: (\d+)[^\n]*\n\s*([A-Z_]+) = \d+;", proto):
+        http[name] = int(mapping)
+
+    def pack(message: Any) -> any_pb2.Any:
+        packed = any_pb2.Any()
+        packed.Pack(message)
+        return packed
+
+    def google_json(status: status_pb2.Status) -> dict[str, Any]:
+        body = json_format.MessageToDict(status)
+        name = code_pb2.Code.Name(status.code)
+        error: dict[str, Any] = {"code": http[name], "message": body["message"], "status": name}
+        if "details" in body:
+            error["details"] = body["details"]
+        return {"error": error}
+
+    ed = error_details_pb2
+    statuses = {
+        "not-found-resource-info": status_pb2.Status(
+            code=code_pb2.NOT_FOUND,
+            message="Book shelves/1/books/7 does not exist.",
+            details=[
+                pack(ed.ResourceInfo(resource_type="library.googleapis.com/Book", resource_name="shelves/1/books/7", description="The book was never created.")),
+                pack(ed.RequestInfo(request_id="f3c2a1", serving_data="opaque")),
+            ],
+        ),
+        "resource-exhausted-quota": status_pb2.Status(
+            code=code_pb2.RESOURCE_EXHAUSTED,
+            message="Quota exceeded for quota metric 'Read requests' of service 'library.googleapis.com'.",
+            details=[
+                pack(ed.ErrorInfo(reason="RATE_LIMIT_EXCEEDED", domain="googleapis.com", metadata={"service": "library.googleapis.com", "quota_limit_value": "60"})),
+                pack(ed.QuotaFailure(violations=[ed.QuotaFailure.Violation(
+                    subject="project:1234", description="Read requests per minute", api_service="library.googleapis.com",
+                    quota_metric="library.googleapis.com/read_requests", quota_id="ReadRequestsPerMinutePerProject",
+                    quota_dimensions={"region": "us-central1"}, quota_value=60, future_quota_value=120)])),
+                pack(ed.RetryInfo(retry_delay=duration_pb2.Duration(seconds=30, nanos=500_000_000))),
+                pack(ed.Help(links=[ed.Help.Link(description="Request a higher quota limit.", url="https://cloud.google.com/docs/quotas/help/request_increase")])),
+            ],
+        ),
+        "invalid-argument-bad-request": status_pb2.Status(
+            code=code_pb2.INVALID_ARGUMENT,
+            message="The request has 2 invalid fields.",
+            details=[
+                pack(ed.BadRequest(field_violations=[
+                    ed.BadRequest.FieldViolation(field="book.title", description="must not be empty", reason="EMPTY"),
+                    ed.BadRequest.FieldViolation(field="book.isbn", description="not an ISBN-13", localized_message=ed.LocalizedMessage(locale="fr-FR", message="n'est pas un ISBN-13")),
+                ])),
+                pack(ed.LocalizedMessage(locale="fr-FR", message="La requête a 2 champs invalides.")),
+            ],
+        ),
+        "failed-precondition-tos": status_pb2.Status(
+            code=code_pb2.FAILED_PRECONDITION,
+            message="The project has not accepted the terms of service.",
+            details=[pack(ed.PreconditionFailure(violations=[ed.PreconditionFailure.Violation(type="TOS", subject="google.com/cloud", description="Terms of service not accepted")]))],
+        ),
+        "internal-debug-info": status_pb2.Status(
+            code=code_pb2.INTERNAL,
+            message="Internal error encountered.",
+            details=[pack(ed.DebugInfo(stack_entries=["library.Get", "storage.Read"], detail="checksum mismatch"))],
+        ),
+        "unavailable-no-details": status_pb2.Status(code=code_pb2.UNAVAILABLE, message="The service is currently unavailable."),
+    }
+    return {name: google_json(status) for name, status in statuses.items()}
+
+
+def problem_details() -> dict[str, Any]:
+    # RFC 9457 section 3, verbatim (the first two differ only by the extension members).
+    return {
+        "out-of-credit": {
+            "type": "https://example.com/probs/out-of-credit",
+            "title": "You do not have enough credit.",
+            "detail": "Your current balance is 30, but that costs 50.",
+            "instance": "/account/12345/msgs/abc",
+        },
+        "out-of-credit-extensions": {
+            "type": "https://example.com/probs/out-of-credit",
+            "title": "You do not have enough credit.",
+            "detail": "Your current balance is 30, but that costs 50.",
+            "instance": "/account/12345/msgs/abc",
+            "balance": 30,
+            "accounts": ["/account/12345", "/account/67890"],
+        },
+        "validation-error": {
+            "type": "https://example.net/validation-error",
+            "title": "Your request is not valid.",
+            "errors": [
+                {"detail": "must be a positive integer", "pointer": "#/age"},
+                {"detail": "must be 'green', 'red' or 'blue'", "pointer": "#/profile/color"},
+            ],
+        },
+        # Section 4.2.1: "about:blank" with the HTTP status phrase as its title.
+        "about-blank": {"type": "about:blank", "title": "Not Found", "status": 404},
+    }
+
+
+def jsonrpc_mcp() -> dict[str, Any]:
+    from mcp.shared import inbound
+    from mcp.shared.exceptions import UrlElicitationRequiredError
+    from mcp_types import ElicitRequestURLParams, ErrorData
+    from mcp_types import jsonrpc as codes
+    from mcp_types._types import ClientCapabilities, MissingRequiredClientCapabilityErrorData
+
+    def rejection(result: Any) -> dict[str, Any]:
+        assert isinstance(result, inbound.InboundLadderRejection), result
+        return ErrorData(code=result.code, message=result.message, data=result.data).model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    def data(error: ErrorData) -> dict[str, Any]:
+        return error.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    version = inbound.MODERN_PROTOCOL_VERSIONS[-1]
+    meta = {inbound.PROTOCOL_VERSION_META_KEY: version, inbound.CLIENT_CAPABILITIES_META_KEY: {}}
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
+    headers = {inbound.MCP_PROTOCOL_VERSION_HEADER: version, inbound.MCP_METHOD_HEADER: "tools/list"}
+    return {
+        "invalid-params-missing-meta": rejection(inbound.classify_inbound_request(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {}}})),
+        "header-mismatch": rejection(inbound.classify_inbound_request(
+            request, headers={**headers, inbound.MCP_METHOD_HEADER: "tools/call"})),
+        "unsupported-protocol-version": rejection(inbound.unsupported_protocol_version_rejection("2024-11-05")),
+        "url-elicitation-required": data(UrlElicitationRequiredError([ElicitRequestURLParams(
+            message="Authorization required for your files", url="https://example.com/oauth/authorize",
+            elicitation_id="auth-001")]).error),
+        "missing-required-client-capability": data(ErrorData(
+            code=codes.MISSING_REQUIRED_CLIENT_CAPABILITY, message="Missing required client capability",
+            data=MissingRequiredClientCapabilityErrorData(required_capabilities=ClientCapabilities.model_validate(
+                {"sampling": {}, "roots": {"listChanged": True}})).model_dump(mode="json", by_alias=True, exclude_none=True))),
+        "connection-closed": data(ErrorData(code=codes.CONNECTION_CLOSED, message="Connection closed")),
+        "method-not-found": data(ErrorData(code=codes.METHOD_NOT_FOUND, message="Method not found")),
+    }
+
+
+def botocore_errors() -> dict[str, Any]:
+    from botocore import parsers
+    from botocore.exceptions import ClientError
+    from botocore.model import ServiceModel
+    from botocore.loaders import Loader
+
+    loader = Loader()
+
+    def client_error(service: str, operation: str, status: int, headers: dict[str, str], body: bytes) -> dict[str, Any]:
+        model = ServiceModel(loader.load_service_model(service, "service-2"), service_name=service)
+        op = model.operation_model(operation)
+        parser = parsers.create_parser(model.metadata["protocol"])
+        parsed = parser.parse({"status_code": status, "headers": headers, "body": body}, op.output_shape)
+        response = ClientError(parsed, operation).response
+        response["ResponseMetadata"].pop("HTTPHeaders", None)
+        return dict(response)
+
+    return {
+        # awsJson1_0: DynamoDB names the error in __type.
+        "dynamodb-throughput-exceeded": client_error("dynamodb", "PutItem", 400, {"x-amzn-requestid": "4KBNVRGD25RG"},
+            b'{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",'
+            b'"message":"The level of configured provisioned throughput for the table was exceeded."}'),
+        "dynamodb-throttling": client_error("dynamodb", "GetItem", 400, {"x-amzn-requestid": "7QJ1A0B2"},
+            b'{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}'),
+        # ec2 query protocol: XML with <Errors><Error><Code>.
+        "ec2-request-limit-exceeded": client_error("ec2", "DescribeInstances", 503, {},
+            b'<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>RequestLimitExceeded</Code>'
+            b'<Message>Request limit exceeded.</Message></Error></Errors><RequestID>a7c8e3f1</RequestID></Response>'),
+        # rest-xml: S3's SlowDown.
+        "s3-slow-down": client_error("s3", "PutObject", 503, {"x-amz-request-id": "4442587FB7D0A2F9"},
+            b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>'
+            b'<RequestId>4442587FB7D0A2F9</RequestId><HostId>abc</HostId></Error>'),
+        "route53-prior-request-not-complete": client_error("route53", "ChangeResourceRecordSets", 400, {"x-amzn-requestid": "9a7b"},
+            b'<?xml version="1.0"?>\n<ErrorResponse xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><Error><Type>Sender</Type>'
+            b'<Code>PriorRequestNotComplete</Code><Message>The request was rejected because Route 53 was still processing a prior request.</Message>'
+            b'</Error><RequestId>9a7b</RequestId></ErrorResponse>'),
+        "sts-access-denied": client_error("sts", "AssumeRole", 403, {"x-amzn-requestid": "c2b1"},
+            b'<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code>'
+            b'<Message>User is not authorized to perform: sts:AssumeRole</Message></Error><RequestId>c2b1</RequestId></ErrorResponse>'),
+    }
+
+
+TAXONOMIES = {
+    "google-rpc": google_rpc,
+    "problem-details": problem_details,
+    "jsonrpc-mcp": jsonrpc_mcp,
+    "botocore": botocore_errors,
+}
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    stale = []
+    for taxonomy, produce in TAXONOMIES.items():
+        out = HERE / taxonomy / "payloads"
+        out.mkdir(parents=True, exist_ok=True)
+        for name, payload in produce().items():
+            path = out / f"{name}.json"
+            text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+            if check:
+                # Compared as JSON values: protobuf writes map entries
+                # (ErrorInfo.metadata) in no fixed order.
+                if not path.exists() or json.loads(path.read_text()) != payload:
+                    stale.append(str(path.relative_to(HERE.parent.parent)))
+            else:
+                path.write_text(text)
+    if stale:
+        print("stale payloads (the owners' libraries now produce other bytes):", *stale, sep="\n  ", file=sys.stderr)
+        print("run `tests/interop-py/.venv/bin/python examples/real-taxonomies/payloads.py` to update", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
