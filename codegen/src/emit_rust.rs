@@ -1127,7 +1127,6 @@ fn nested_structs<'e>(
                 ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
                 ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
             )]
-            #[serde(deny_unknown_fields)]
             #[allow(dead_code)]
             pub struct #name {
                 #(#fields)*
@@ -1150,13 +1149,17 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
         .unwrap_or("context");
     let context_doc =
         format!(" Details of an error that live in the envelope's `{context_name}` object.");
-    let (wire, try_from) = if env.declared {
+    // A declared envelope's objects accept members they do not declare, as
+    // its open schema does (a later release, or the transport, may add
+    // some: botocore's `ResponseMetadata`); they are not kept. splice's
+    // own envelope stays closed.
+    let (wire, container) = if env.declared {
         (
             emit_wire_envelope(spec),
             quote!(#[serde(try_from = "__SpliceWireEnvelope")]),
         )
     } else {
-        (TokenStream::new(), TokenStream::new())
+        (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
     };
     let nested = nested_structs(spec, &env.members, &mut Vec::new(), &eq);
     let doc = if env.declared {
@@ -1202,8 +1205,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
             ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
-        #[serde(deny_unknown_fields)]
-        #try_from
+        #container
         #[allow(dead_code)]
         pub struct ErrorEnvelope {
             #(#fields)*
@@ -1353,7 +1355,7 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
 
         #[doc(hidden)]
         #[derive(::serde::Deserialize, ::schemars::JsonSchema)]
-        #[serde(rename = "ErrorEnvelope", deny_unknown_fields)]
+        #[serde(rename = "ErrorEnvelope")]
         pub struct __SpliceWireEnvelope {
             #(#fields)*
         }

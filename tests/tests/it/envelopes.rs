@@ -174,3 +174,97 @@ fn jsonrpc_error_objects_are_told_apart_by_their_number() {
         "{err}"
     );
 }
+
+/// The four real taxonomies of `examples/real-taxonomies/` (#24 §7), each
+/// in its owner's wire format.
+mod real {
+    pub mod google_rpc {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/google-rpc/errors.yaml");
+    }
+    pub mod problem_details {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/problem-details/errors.yaml");
+    }
+    pub mod jsonrpc_mcp {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/jsonrpc-mcp/errors.yaml");
+    }
+    pub mod botocore {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/botocore/errors.yaml");
+    }
+}
+
+/// Every payload of `taxonomy` (produced by its owner's library, see
+/// `examples/real-taxonomies/payloads.py`): its file name and text.
+fn real_payloads(taxonomy: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/real-taxonomies")
+        .join(taxonomy)
+        .join("payloads");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no payloads in {}", dir.display());
+    out
+}
+
+/// Whether `part` is `whole` without some members of its objects.
+fn within(part: &Value, whole: &Value) -> bool {
+    match (part, whole) {
+        (Value::Object(p), Value::Object(w)) => p
+            .iter()
+            .all(|(k, v)| w.get(k).is_some_and(|wv| within(v, wv))),
+        _ => part == whole,
+    }
+}
+
+/// Each real payload parses into the generated Rust type of its taxonomy
+/// and serializes back to the same JSON, less the members its envelope
+/// does not declare (`exact`: none).
+fn real_round_trips<T>(taxonomy: &str, exact: bool) -> Vec<String>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
+    let mut failures = Vec::new();
+    for (name, text) in real_payloads(taxonomy) {
+        let original: Value = serde_json::from_str(&text).unwrap();
+        match serde_json::from_str::<T>(&text) {
+            Ok(typed) => {
+                let back = serde_json::to_value(&typed).unwrap();
+                if !within(&back, &original) || (exact && back != original) {
+                    failures.push(format!(
+                        "{taxonomy}/{name}: changed by the round trip:\n{back:#}"
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{taxonomy}/{name}: does not parse: {e}")),
+        }
+    }
+    failures
+}
+
+#[test]
+fn real_payloads_parse_with_the_generated_rust() {
+    let mut failures = real_round_trips::<real::google_rpc::ErrorEnvelope>("google-rpc", true);
+    failures.extend(real_round_trips::<real::problem_details::ErrorEnvelope>(
+        "problem-details",
+        true,
+    ));
+    failures.extend(real_round_trips::<real::jsonrpc_mcp::ErrorEnvelope>(
+        "jsonrpc-mcp",
+        true,
+    ));
+    // botocore's parsed response has `ResponseMetadata` beside `Error`: the
+    // transport's, not the error's, so the spec does not declare it.
+    failures.extend(real_round_trips::<real::botocore::ErrorEnvelope>(
+        "botocore", false,
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
