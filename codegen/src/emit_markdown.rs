@@ -389,14 +389,24 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
         }
         out.push('\n');
     }
-    out.push_str("**Recovery hints:**\n\n");
+    // An envelope without a member carrying the hints never sends them:
+    // they are the taxonomy's guidance, and a condition says when one applies.
+    let (heading, when) = if spec.envelope.carries("hints") {
+        ("**Recovery hints:**\n\n", "sent when")
+    } else {
+        (
+            "**Recovery hints** (guidance of the taxonomy; not on the wire):\n\n",
+            "when",
+        )
+    };
+    out.push_str(heading);
     for (hint, cond) in code.hints() {
         match cond {
             None => {
                 let _ = writeln!(out, "- {}", hint.value);
             }
             Some(cond) => {
-                let _ = writeln!(out, "- (sent when {}) {}", cond.describe(), hint.value);
+                let _ = writeln!(out, "- ({when} {}) {}", cond.describe(), hint.value);
             }
         }
     }

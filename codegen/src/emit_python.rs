@@ -269,11 +269,18 @@ pub fn emit(spec: &Spec) -> String {
     docstring(
         &mut out,
         "    ",
-        "What the taxonomy says about one error code.\n\n\
-         `recovery_hints` are the spec's templates: an envelope carries them with\n\
-         their `{placeholders}` filled in, the general ones always and a conditional\n\
-         one (`hint_conditions[i]` is `(field, values)`) only when its context field\n\
-         has one of the values.",
+        if spec.envelope.carries("hints") {
+            "What the taxonomy says about one error code.\n\n\
+             `recovery_hints` are the spec's templates: an envelope carries them with\n\
+             their `{placeholders}` filled in, the general ones always and a conditional\n\
+             one (`hint_conditions[i]` is `(field, values)`) only when its context field\n\
+             has one of the values."
+        } else {
+            "What the taxonomy says about one error code.\n\n\
+             `recovery_hints` are the spec's templates, with their `{placeholders}`; the\n\
+             envelope does not carry them. A conditional one (`hint_conditions[i]` is\n\
+             `(field, values)`) applies only when its context field has one of the values."
+        },
     );
     out.push('\n');
     let name_doc = match spec.envelope.path_of("code_name") {

@@ -54,11 +54,19 @@ fn demo() -> splice_codegen::spec::Spec {
 /// Another project's artifacts carry its own words or neutral ones: not
 /// the command that regenerates splice's, not MCP's transport, not "a
 /// TAXONOMY tool".
+/// So are those of every `init --shape` starter (their envelopes are
+/// declared: the emitters follow them).
 #[test]
 fn another_taxonomys_artifacts_do_not_speak_of_splice_or_mcp() {
-    let spec = splice_codegen::load_str(splice_codegen::init::STARTER, "errors.yaml")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
-    let files = generate::artifacts(&spec);
+    for (shape, starter) in splice_codegen::init::Shape::ALL {
+        let spec = splice_codegen::load_str(starter.starter(), "errors.yaml")
+            .unwrap_or_else(|d| panic!("{shape}: {}", d.render()));
+        speaks_its_own_words(&spec);
+    }
+}
+
+fn speaks_its_own_words(spec: &splice_codegen::spec::Spec) {
+    let files = generate::artifacts(spec);
     assert!(files.len() >= 5);
     for (path, text) in files {
         for word in [
