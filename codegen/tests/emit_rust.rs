@@ -196,6 +196,19 @@ fn declared_envelopes_of_other_shapes_are_supported() {
     }
 }
 
+/// Every `splice-codegen init --shape` starter expands to Rust the emitter
+/// stands behind (the real taxonomies of `examples/real-taxonomies` are
+/// compiled and fed their owners' payloads in `tests/tests/it/envelopes.rs`).
+#[test]
+fn every_init_starter_has_rust_types() {
+    for (shape, starter) in splice_codegen::init::Shape::ALL {
+        let spec = splice_codegen::load_str(starter.starter(), "errors.yaml")
+            .unwrap_or_else(|d| panic!("{shape}: {}", d.render()));
+        assert!(emit_rust::unsupported(&spec).is_none(), "{shape}");
+        syn::parse2::<syn::File>(emit_rust::emit(&spec)).expect(shape);
+    }
+}
+
 /// What the Rust types cannot follow is refused with a diagnostic at the
 /// member that causes it.
 #[test]
