@@ -26,6 +26,8 @@ use quote::{format_ident, quote};
 
 use crate::case::Case;
 use crate::context::{FieldDef, FieldType, Placement, TypeBody, TypeDef};
+use crate::envelope::{Carries, Envelope, Member};
+use crate::span::Loc;
 use crate::spec::{Cause, Code, Lifecycle, ParamType, Spec};
 use crate::template::{Segment, Template};
 
@@ -848,25 +850,457 @@ fn rename(wire: Option<&crate::span::Spanned<String>>) -> TokenStream {
     }
 }
 
-fn emit_envelope(spec: &Spec) -> TokenStream {
-    let number_type = number_type(spec);
-    let optional_field = |f: &FieldDef| {
-        let name = field_ident(f);
-        let ty = field_type(f.ty(), &TokenStream::new());
-        let doc = f.doc();
-        let rename = rename(f.wire.as_ref());
-        quote! {
-            #[doc = #doc]
-            #rename
-            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-            pub #name: ::core::option::Option<#ty>,
+/// The Rust field name of an envelope member: its wire name in
+/// lower_snake_case (`retryDelay` -> `retry_delay`, `@type` -> `r#type`);
+/// serde renames it back when the two differ.
+fn member_ident(member: &Member) -> Ident {
+    ident(&Case::LowerSnake.convert(&member.name.value))
+}
+
+/// `#[serde(rename = "...")]` for a member whose wire name is not its
+/// Rust field name; nothing otherwise (splice's members).
+fn member_rename(member: &Member) -> TokenStream {
+    let wire = &member.name.value;
+    if Case::LowerSnake.convert(wire) == *wire {
+        TokenStream::new()
+    } else {
+        quote!(#[serde(rename = #wire)])
+    }
+}
+
+/// The struct of a nested object of the envelope: `ErrorEnvelope` and the
+/// members from the top (`error` -> `ErrorEnvelopeError`).
+fn object_struct(path: &[&Member]) -> Ident {
+    let mut name = String::from("ErrorEnvelope");
+    for m in path {
+        name.push_str(&upper_camel(&m.name.value));
+    }
+    ident(&name)
+}
+
+/// The members from the top of the envelope down to the one at `names`
+/// (wire names, as [`Envelope::path_of`] gives them).
+fn resolve<'e>(envelope: &'e Envelope, names: &[&str]) -> Vec<&'e Member> {
+    let mut members: &[Member] = &envelope.members;
+    let mut out = Vec::new();
+    for name in names {
+        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
+            break;
+        };
+        if let Carries::Object(inner) = &m.carries {
+            members = inner;
         }
+        out.push(m);
+    }
+    out
+}
+
+/// Whether the object at `path` holds the fields declared `in: top_level`.
+fn holds_fields(envelope: &Envelope, path: &[&Member]) -> bool {
+    path.iter()
+        .map(|m| m.name.value.as_str())
+        .eq(envelope.fields_path())
+}
+
+/// `.a.b` for the members of `path`.
+fn access(path: &[&Member]) -> TokenStream {
+    let idents = path.iter().map(|m| member_ident(m));
+    quote!(#(.#idents)*)
+}
+
+/// Where `ErrorEnvelope` keeps what the generated code reads and writes,
+/// from the spec's `envelope:` (splice's: `.error_code`, `.recovery_hints`,
+/// `.context` and the fields at the top).
+struct Layout {
+    /// The object holding the fields declared `in: top_level`.
+    fields: TokenStream,
+    /// The member holding the `ErrorCode`: the one carrying the code name,
+    /// else the one carrying the number.
+    code: TokenStream,
+    /// No member carries the code name: the number member holds the
+    /// `ErrorCode`, on the wire as its number.
+    by_number: bool,
+    /// The member carrying the hints, and whether it is always present.
+    hints: Option<(TokenStream, bool)>,
+    /// The member carrying the context object (an `Option<ErrorContext>`).
+    context: Option<TokenStream>,
+}
+
+impl Layout {
+    fn of(envelope: &Envelope) -> Layout {
+        let path = |property: &str| envelope.path_of(property).map(|p| resolve(envelope, &p));
+        let by_number = !envelope.carries("code_name");
+        Layout {
+            fields: access(&resolve(envelope, &envelope.fields_path())),
+            code: access(&path(if by_number { "number" } else { "code_name" }).unwrap_or_default()),
+            by_number,
+            hints: path("hints").map(|p| {
+                let required = p.last().is_some_and(|m| m.required);
+                (access(&p), required)
+            }),
+            context: path("context").map(|p| access(&p)),
+        }
+    }
+}
+
+/// Why `taxonomy!` and `splice-codegen rust` cannot generate types for this
+/// spec's envelope (`None`: they can). `check` accepts these specs; the
+/// published schema follows them.
+pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
+    use crate::Diagnostic;
+    let envelope = &spec.envelope;
+    let code_property = if envelope.carries("code_name") {
+        "code_name"
+    } else {
+        "number"
     };
-    let top_level = spec.fields_at(Placement::TopLevel).map(optional_field);
+    if let Some(path) = envelope.path_of(code_property) {
+        let path = resolve(envelope, &path);
+        if let Some(m) = path.iter().find(|m| !m.required) {
+            let what = if path.last().is_some_and(|last| std::ptr::eq(*last, *m)) {
+                format!(
+                    "envelope member `{}` carries `{code_property}`",
+                    m.name.value
+                )
+            } else {
+                format!(
+                    "envelope member `{}` holds the member carrying `{code_property}`",
+                    m.name.value
+                )
+            };
+            return Some(
+                Diagnostic::new(m.name.loc, format!("{what} and is optional"))
+                    .with_label("optional here")
+                    .with_help(
+                        "the Rust types read the code from every envelope (it selects the \
+                         code's required context); remove `optional` on the way to it",
+                    ),
+            );
+        }
+    }
+    if !envelope.carries("context")
+        && let Some(f) = spec.fields_at(Placement::Context).next()
+    {
+        return Some(
+            Diagnostic::new(
+                f.name.loc,
+                format!(
+                    "field `{}` is declared `in: context` but no envelope member carries `context`",
+                    f.name()
+                ),
+            )
+            .with_help(
+                "add a member with `carries: context`, or declare the field `in: top_level`",
+            ),
+        );
+    }
+    // Two members (or a member and a top-level field) of one object whose
+    // Rust names collide, and nested structs named like another item.
+    fn walk<'e>(
+        spec: &'e Spec,
+        members: &'e [Member],
+        path: &mut Vec<&'e Member>,
+        structs: &mut Vec<(String, Loc)>,
+    ) -> Option<crate::Diagnostic> {
+        let mut seen: Vec<(String, &str, Loc)> = Vec::new();
+        let fields = spec
+            .fields_at(Placement::TopLevel)
+            .filter(|_| holds_fields(&spec.envelope, path))
+            .map(|f| (f.name().to_owned(), f.name(), f.name.loc));
+        let members_named = members.iter().map(|m| {
+            (
+                member_ident(m).to_string(),
+                m.name.value.as_str(),
+                m.name.loc,
+            )
+        });
+        for (rust, wire, loc) in members_named.chain(fields) {
+            if let Some((_, first, first_loc)) = seen.iter().find(|(r, _, _)| *r == rust) {
+                return Some(
+                    crate::Diagnostic::new(
+                        loc,
+                        format!("`{wire}` and `{first}` are both `{rust}` in the Rust types"),
+                    )
+                    .with_related(*first_loc, "first here")
+                    .with_help("the Rust field of a member is its wire name in lower_snake_case; rename one of them"),
+                );
+            }
+            seen.push((rust, wire, loc));
+        }
+        for m in members {
+            if let Carries::Object(inner) = &m.carries {
+                if !m.required {
+                    return Some(
+                        crate::Diagnostic::new(
+                            m.name.loc,
+                            format!("envelope member `{}` is an optional object", m.name.value),
+                        )
+                        .with_label("optional here")
+                        .with_help("the Rust types support optional members that carry a property, not optional objects; remove `optional`"),
+                    );
+                }
+                path.push(m);
+                structs.push((object_struct(path).to_string(), m.name.loc));
+                if let Some(d) = walk(spec, inner, path, structs) {
+                    return Some(d);
+                }
+                path.pop();
+            }
+        }
+        None
+    }
+    let mut structs = Vec::new();
+    if let Some(d) = walk(spec, &envelope.members, &mut Vec::new(), &mut structs) {
+        return Some(d);
+    }
+    for (name, loc) in structs {
+        if ITEMS.contains(&name.as_str()) || spec.type_def(&name).is_some() {
+            return Some(
+                crate::Diagnostic::new(
+                    loc,
+                    format!("this object's Rust struct `{name}` is the name of another item"),
+                )
+                .with_help("rename the member or the declared type"),
+            );
+        }
+    }
+    None
+}
+
+/// The Rust doc of an envelope member: its `doc:` in a declared envelope,
+/// else one per property (splice's envelope has exactly these).
+fn member_doc(spec: &Spec, member: &Member) -> String {
+    if spec.envelope.declared
+        && let Some(doc) = &member.doc
+    {
+        return format!(" {}", doc.value.trim());
+    }
+    match &member.carries {
+        Carries::Constant(v) => format!(" Always `{v}`."),
+        Carries::CodeName if spec.envelope.declared => " The code's name.".to_owned(),
+        Carries::CodeName => " The code, as its SCREAMING_SNAKE name.".to_owned(),
+        Carries::Number => " The numeric code.".to_owned(),
+        Carries::Category => " The code's category.".to_owned(),
+        Carries::Message => " The rendered message.".to_owned(),
+        Carries::Retryable => " Whether the caller can fix its input and retry.".to_owned(),
+        Carries::Cause => " Who is to blame.".to_owned(),
+        Carries::Hints => " The rendered recovery hints.".to_owned(),
+        Carries::Context => format!(
+            " Details that live in the `{}` object; omitted when empty.",
+            member.name.value
+        ),
+        Carries::Object(_) => format!(" The `{}` object of the envelope.", member.name.value),
+    }
+}
+
+/// The Rust type of a constant member's value.
+fn constant_type(value: &serde_json::Value) -> TokenStream {
+    match value {
+        serde_json::Value::Bool(_) => quote!(bool),
+        serde_json::Value::Number(_) => quote!(i64),
+        _ => quote!(::std::string::String),
+    }
+}
+
+/// A constant member's value as an expression.
+fn constant_value(value: &serde_json::Value) -> TokenStream {
+    match value {
+        serde_json::Value::Bool(b) => quote!(#b),
+        serde_json::Value::Number(n) => number_literal(n.as_i64().unwrap_or_default()),
+        serde_json::Value::String(s) => quote!(::std::string::String::from(#s)),
+        other => {
+            let s = other.to_string();
+            quote!(::std::string::String::from(#s))
+        }
+    }
+}
+
+/// A constant member's value as a literal to compare with.
+fn constant_pattern(value: &serde_json::Value) -> TokenStream {
+    match value {
+        serde_json::Value::String(s) => quote!(#s),
+        other => constant_value(other),
+    }
+}
+
+/// The Rust fields of one object of the envelope: its members in wire
+/// order, with the top-level fields before its `context` member (or at its
+/// end) when it is the object that holds them.
+fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
+    let env = &spec.envelope;
+    let number_type = number_type(spec);
+    let holds_fields = holds_fields(env, path);
+    let top_level: Vec<TokenStream> = if holds_fields {
+        spec.fields_at(Placement::TopLevel)
+            .map(optional_field)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    let mut placed = false;
+    for m in members {
+        let name = member_ident(m);
+        let rename = member_rename(m);
+        let doc = member_doc(spec, m);
+        let doc = quote!(#[doc = #doc]);
+        if let Carries::Context = m.carries {
+            if holds_fields {
+                out.extend(top_level.iter().cloned());
+                placed = true;
+            }
+            out.push(quote! {
+                #doc
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub #name: ::core::option::Option<ErrorContext>,
+            });
+            continue;
+        }
+        let mut attrs = TokenStream::new();
+        let ty = match &m.carries {
+            Carries::Constant(v) => constant_type(v),
+            Carries::CodeName => quote!(ErrorCode),
+            Carries::Number if Layout::of(env).by_number => {
+                let schema = number_type.to_string();
+                attrs = quote!(#[serde(with = "__splice_code_number")] #[schemars(with = #schema)]);
+                quote!(ErrorCode)
+            }
+            Carries::Number => number_type.clone(),
+            Carries::Category => quote!(Category),
+            Carries::Retryable => quote!(bool),
+            Carries::Cause => quote!(Cause),
+            Carries::Hints => quote!(::std::vec::Vec<::std::string::String>),
+            Carries::Message => quote!(::std::string::String),
+            Carries::Context => unreachable!("handled above"),
+            Carries::Object(_) => {
+                let mut inner = path.to_vec();
+                inner.push(m);
+                let ty = object_struct(&inner);
+                quote!(#ty)
+            }
+        };
+        out.push(if m.required {
+            quote! {
+                #doc
+                #rename
+                #attrs
+                pub #name: #ty,
+            }
+        } else {
+            quote! {
+                #doc
+                #rename
+                #attrs
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub #name: ::core::option::Option<#ty>,
+            }
+        });
+    }
+    if !placed {
+        out.extend(top_level);
+    }
+    out
+}
+
+/// A declared field as an optional struct field of the envelope or its
+/// context.
+fn optional_field(f: &FieldDef) -> TokenStream {
+    let name = field_ident(f);
+    let ty = field_type(f.ty(), &TokenStream::new());
+    let doc = f.doc();
+    let rename = rename(f.wire.as_ref());
+    quote! {
+        #[doc = #doc]
+        #rename
+        #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        pub #name: ::core::option::Option<#ty>,
+    }
+}
+
+/// The structs of the envelope's nested objects, depth first.
+fn nested_structs<'e>(
+    spec: &Spec,
+    members: &'e [Member],
+    path: &mut Vec<&'e Member>,
+    eq: &TokenStream,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    for m in members {
+        let Carries::Object(inner) = &m.carries else {
+            continue;
+        };
+        path.push(m);
+        let name = object_struct(path);
+        let doc = member_doc(spec, m);
+        let fields = object_fields(spec, inner, path);
+        out.extend(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[allow(dead_code)]
+            pub struct #name {
+                #(#fields)*
+            }
+        });
+        out.extend(nested_structs(spec, inner, path, eq));
+        path.pop();
+    }
+    out
+}
+
+fn emit_envelope(spec: &Spec) -> TokenStream {
+    let env = &spec.envelope;
     let in_context = spec.fields_at(Placement::Context).map(optional_field);
     let eq = eq_derive(spec);
+    let fields = object_fields(spec, &env.members, &[]);
+    let context_name = env
+        .path_of("context")
+        .and_then(|p| p.last().copied())
+        .unwrap_or("context");
+    let context_doc =
+        format!(" Details of an error that live in the envelope's `{context_name}` object.");
+    // A declared envelope's objects accept members they do not declare, as
+    // its open schema does (a later release, or the transport, may add
+    // some: botocore's `ResponseMetadata`); they are not kept. splice's
+    // own envelope stays closed.
+    let (wire, container) = if env.declared {
+        (
+            emit_wire_envelope(spec),
+            quote!(#[serde(try_from = "__SpliceWireEnvelope")]),
+        )
+    } else {
+        (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
+    };
+    let nested = nested_structs(spec, &env.members, &mut Vec::new(), &eq);
+    let doc = if env.declared {
+        let example = spec.emitted_codes().next().map_or_else(
+            || "match_not_found".to_owned(),
+            |c| c.name.value.to_ascii_lowercase(),
+        );
+        let constructor =
+            format!(" `ErrorEnvelope::{example}(..)`), which fills what the spec fixes");
+        quote! {
+            /// The JSON error envelope returned for every failed call, in the
+            /// shape `errors.yaml` declares (`envelope:`).
+            ///
+            /// Build one with the constructor named after its code (e.g.
+            #[doc = #constructor]
+            /// per code. Deserializing checks the code's required context.
+        }
+    } else {
+        quote! {
+            /// The JSON error envelope returned for every failed call.
+            ///
+            /// Build one with the constructor named after its code (e.g.
+            /// `ErrorEnvelope::match_not_found(..)`), which fills the number,
+            /// category, `retryable`, `cause`, message and hints from the spec.
+        }
+    };
     quote! {
-        /// Details of an error that live in the envelope's `context` object.
+        #[doc = #context_doc]
         /// Which fields a code carries is fixed by `errors.yaml`.
         #[derive(
             ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
@@ -879,60 +1313,257 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
             #(#in_context)*
         }
 
-        /// The JSON error envelope returned for every failed call.
-        ///
-        /// Build one with the constructor named after its code (e.g.
-        /// `ErrorEnvelope::match_not_found(..)`), which fills the number,
-        /// category, `retryable`, `cause`, message and hints from the spec.
+        #doc
         #[derive(
             ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
-        #[serde(deny_unknown_fields)]
+        #container
         #[allow(dead_code)]
         pub struct ErrorEnvelope {
-            /// Always `false`.
-            pub success: bool,
-            /// The code, as its SCREAMING_SNAKE name.
-            pub error_code: ErrorCode,
-            /// The numeric code.
-            pub code: #number_type,
-            /// The code's category.
-            pub category: Category,
-            /// The rendered message.
-            pub message: ::std::string::String,
-            /// Whether the caller can fix its input and retry.
-            pub retryable: bool,
-            /// Who is to blame.
-            pub cause: Cause,
-            /// The rendered recovery hints.
-            pub recovery_hints: ::std::vec::Vec<::std::string::String>,
-            #(#top_level)*
-            /// Details that live in the `context` object; omitted when empty.
-            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-            pub context: ::core::option::Option<ErrorContext>,
+            #(#fields)*
+        }
+
+        #nested
+        #wire
+    }
+}
+
+/// What a declared envelope deserializes through: the same members in a
+/// hidden struct, then `TryFrom` checks what serde cannot (the code's
+/// required context, the constants, a number that matches the code), so
+/// that a payload missing a code's required field is rejected like any
+/// other malformed one.
+fn emit_wire_envelope(spec: &Spec) -> TokenStream {
+    let env = &spec.envelope;
+    let layout = Layout::of(env);
+    let number_type = number_type(spec);
+    // The same fields as `ErrorEnvelope`'s: the schema of its
+    // deserialization is this struct's (schemars follows `try_from`).
+    let fields = object_fields(spec, &env.members, &[]);
+    let moves: Vec<Ident> = env.members.iter().map(member_ident).collect();
+    let holds_fields_top = env.fields_path().is_empty();
+    let top_moves = spec
+        .fields_at(Placement::TopLevel)
+        .filter(|_| holds_fields_top)
+        .map(field_ident)
+        .collect::<Vec<_>>();
+    let code = &layout.code;
+    // Constants and the number, when the code is told by its name.
+    let mut checks = Vec::new();
+    fn walk<'e>(members: &'e [Member], path: &mut Vec<&'e Member>, out: &mut Vec<Vec<&'e Member>>) {
+        for m in members {
+            path.push(m);
+            match &m.carries {
+                Carries::Object(inner) => walk(inner, path, out),
+                Carries::Constant(_) | Carries::Number => out.push(path.clone()),
+                _ => {}
+            }
+            path.pop();
+        }
+    }
+    let mut leaves = Vec::new();
+    walk(&env.members, &mut Vec::new(), &mut leaves);
+    for path in leaves {
+        let m = path.last().expect("a path names its member");
+        let at = access(&path);
+        let wire = &m.name.value;
+        let (expected, shown): (TokenStream, TokenStream) = match &m.carries {
+            Carries::Constant(v) => {
+                let value = constant_pattern(v);
+                let text = v.to_string();
+                (value, quote!(#text))
+            }
+            Carries::Number if !layout.by_number => (quote!(code.number()), quote!(code.number())),
+            _ => continue,
+        };
+        let wire = wire.replace('{', "{{").replace('}', "}}");
+        let message = format!("`{wire}` is {{}}, not {{}}");
+        checks.push(if m.required {
+            quote! {
+                if self #at != #expected {
+                    return ::core::result::Result::Err(::std::format!(#message, self #at, #shown));
+                }
+            }
+        } else {
+            quote! {
+                if let ::core::option::Option::Some(value) = &self #at {
+                    if *value != #expected {
+                        return ::core::result::Result::Err(::std::format!(#message, value, #shown));
+                    }
+                }
+            }
+        });
+    }
+    let fields_at = &layout.fields;
+    let present: Vec<TokenStream> = spec
+        .fields
+        .iter()
+        .map(|f| {
+            let name = f.name();
+            let id = field_ident(f);
+            let present = match (f.placement(), &layout.context) {
+                (Placement::TopLevel, _) => quote!(self #fields_at.#id.is_some()),
+                (Placement::Context, Some(context)) => {
+                    quote!(self #context.as_ref().is_some_and(|c| c.#id.is_some()))
+                }
+                (Placement::Context, None) => quote!(false),
+            };
+            quote!((#name, #present))
+        })
+        .collect();
+    let required = if present.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            let required = code.__splice_required();
+            for (name, present) in [#(#present),*] {
+                if !present && required.contains(&name) {
+                    return ::core::result::Result::Err(::std::format!(
+                        "`{}` requires the context field `{}`",
+                        code, name
+                    ));
+                }
+            }
+        }
+    };
+    let required_len = spec
+        .emitted_codes()
+        .map(|c| Literal::usize_unsuffixed(spec.required_fields(c).len()));
+    let number_module = if layout.by_number {
+        quote! {
+            // The code on the wire as its number (no member carries its name).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            mod __splice_code_number {
+                pub fn serialize<S: ::serde::Serializer>(
+                    code: &super::ErrorCode,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    ::serde::Serialize::serialize(&code.number(), serializer)
+                }
+
+                pub fn deserialize<'de, D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<super::ErrorCode, D::Error> {
+                    let n: #number_type = ::serde::Deserialize::deserialize(deserializer)?;
+                    super::ErrorCode::ALL
+                        .iter()
+                        .copied()
+                        .find(|code| code.number() == n)
+                        .ok_or_else(|| {
+                            <D::Error as ::serde::de::Error>::custom(::core::format_args!(
+                                "unknown error code number {}",
+                                n
+                            ))
+                        })
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #number_module
+
+        #[doc(hidden)]
+        #[derive(::serde::Deserialize, ::schemars::JsonSchema)]
+        #[serde(rename = "ErrorEnvelope")]
+        pub struct __SpliceWireEnvelope {
+            #(#fields)*
+        }
+
+        #[automatically_derived]
+        impl ::core::convert::TryFrom<__SpliceWireEnvelope> for ErrorEnvelope {
+            type Error = ::std::string::String;
+
+            fn try_from(
+                wire: __SpliceWireEnvelope,
+            ) -> ::core::result::Result<Self, ::std::string::String> {
+                let envelope = ErrorEnvelope {
+                    #(#moves: wire.#moves,)*
+                    #(#top_moves: wire.#top_moves,)*
+                };
+                envelope.__splice_check()?;
+                ::core::result::Result::Ok(envelope)
+            }
+        }
+
+        #[allow(dead_code)]
+        impl ErrorCode {
+            /// How many of `fields()` are required.
+            #[doc(hidden)]
+            pub const fn __splice_required(self) -> &'static [&'static str] {
+                const LEN: &[usize] = &[#(#required_len),*];
+                self.fields().split_at(LEN[self as usize]).0
+            }
+        }
+
+        #[allow(dead_code)]
+        impl ErrorEnvelope {
+            // What a payload must hold beyond its shape: the code's
+            // required context fields, the constants, the code's number.
+            #[doc(hidden)]
+            #[allow(deprecated, clippy::bool_comparison)]
+            fn __splice_check(&self) -> ::core::result::Result<(), ::std::string::String> {
+                let code: ErrorCode = self #code;
+                #(#checks)*
+                #required
+                ::core::result::Result::Ok(())
+            }
         }
     }
 }
 
 fn emit_constructors(spec: &Spec) -> TokenStream {
-    let none = |f: &FieldDef| {
-        let name = field_ident(f);
-        quote!(#name: ::core::option::Option::None)
+    let layout = Layout::of(&spec.envelope);
+    let literal = envelope_literal(spec, &spec.envelope.members, &mut Vec::new());
+    let env = &spec.envelope;
+    let render_message = if env.carries("message") {
+        quote!(let message = Self::__splice_render(message, args);)
+    } else {
+        quote!(let _ = message;)
     };
-    let top_level = spec.fields_at(Placement::TopLevel).map(none);
+    let render_hints = if env.carries("hints") {
+        quote! {
+            let mut recovery_hints = ::std::vec::Vec::with_capacity(hints.len());
+            for hint in hints {
+                recovery_hints.push(Self::__splice_render(hint, args));
+            }
+        }
+    } else {
+        quote!(let _ = hints;)
+    };
+    let unused_args = if env.carries("message") || env.carries("hints") {
+        TokenStream::new()
+    } else {
+        quote!(let _ = args;)
+    };
     let setters = spec.fields.iter().map(|f| {
         let setter = setter_ident(f);
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
-        let target = match f.placement() {
-            Placement::TopLevel => quote!(self.#name),
-            Placement::Context => quote! {
+        let target = match (f.placement(), &layout.context) {
+            (Placement::TopLevel, _) => {
+                let at = &layout.fields;
+                quote!(self #at.#name)
+            }
+            (Placement::Context, Some(context)) => quote! {
                 ::core::option::Option::get_or_insert_with(
-                    &mut self.context,
+                    &mut self #context,
                     <ErrorContext as ::core::default::Default>::default,
                 ).#name
             },
+            // No member carries context (`emit_rust::unsupported` refuses
+            // such a spec before this runs).
+            (Placement::Context, None) => {
+                return quote! {
+                    #[doc(hidden)]
+                    fn #setter(&mut self, value: #ty) {
+                        let _ = value;
+                    }
+                };
+            }
         };
         quote! {
             #[doc(hidden)]
@@ -966,23 +1597,10 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
                 args: &[&dyn ::core::fmt::Display],
             ) -> ErrorEnvelope {
                 let error_code = self;
-                let message = Self::__splice_render(message, args);
-                let mut recovery_hints = ::std::vec::Vec::with_capacity(hints.len());
-                for hint in hints {
-                    recovery_hints.push(Self::__splice_render(hint, args));
-                }
-                ErrorEnvelope {
-                    success: false,
-                    error_code,
-                    code: error_code.number(),
-                    category: error_code.category(),
-                    message,
-                    retryable: error_code.retryable(),
-                    cause: error_code.cause(),
-                    recovery_hints,
-                    #(#top_level,)*
-                    context: ::core::option::Option::None,
-                }
+                #render_message
+                #render_hints
+                #unused_args
+                #literal
             }
 
             // `{{` and `}}` are braces, `{i}` is `args[i]`.
@@ -1425,12 +2043,83 @@ fn emit_builders(spec: &Spec) -> TokenStream {
     }
 }
 
+/// The struct expression `__splice_envelope` returns: every member filled
+/// from the code (`error_code`) and the rendered `message` and
+/// `recovery_hints`, the fields and the context absent.
+fn envelope_literal<'e>(
+    spec: &'e Spec,
+    members: &'e [Member],
+    path: &mut Vec<&'e Member>,
+) -> TokenStream {
+    let env = &spec.envelope;
+    let name = object_struct(path);
+    let holds = holds_fields(env, path);
+    let top_level: Vec<TokenStream> = if holds {
+        spec.fields_at(Placement::TopLevel)
+            .map(|f| {
+                let name = field_ident(f);
+                quote!(#name: ::core::option::Option::None)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let by_number = Layout::of(env).by_number;
+    let mut out = Vec::new();
+    let mut placed = false;
+    for m in members {
+        let field = member_ident(m);
+        let value = match &m.carries {
+            Carries::Constant(v) => constant_value(v),
+            Carries::CodeName => quote!(error_code),
+            Carries::Number if by_number => quote!(error_code),
+            Carries::Number => quote!(error_code.number()),
+            Carries::Category => quote!(error_code.category()),
+            Carries::Message => quote!(message),
+            Carries::Retryable => quote!(error_code.retryable()),
+            Carries::Cause => quote!(error_code.cause()),
+            Carries::Hints => quote!(recovery_hints),
+            Carries::Context => {
+                if holds {
+                    out.extend(top_level.iter().cloned());
+                    placed = true;
+                }
+                out.push(quote!(#field: ::core::option::Option::None));
+                continue;
+            }
+            Carries::Object(inner) => {
+                path.push(m);
+                let value = envelope_literal(spec, inner, path);
+                path.pop();
+                value
+            }
+        };
+        let value = if m.required {
+            value
+        } else {
+            quote!(::core::option::Option::Some(#value))
+        };
+        // `error_code`, not `error_code: error_code`.
+        out.push(if field == value.to_string() {
+            quote!(#field)
+        } else {
+            quote!(#field: #value)
+        });
+    }
+    if !placed {
+        out.extend(top_level);
+    }
+    quote!(#name { #(#out,)* })
+}
+
 /// `ErrorEnvelope::__splice_select_hints`, run by every `build()`: drops
 /// the conditional hints whose condition does not hold, for the codes that
 /// have conditional hints (one match arm each; nothing for the others).
 fn emit_select_hints(spec: &Spec) -> TokenStream {
+    let layout = Layout::of(&spec.envelope);
+    let code_at = &layout.code;
     let arms = spec.emitted_codes().filter_map(|code| {
-        let select = select_hints(spec, code, &TokenStream::new());
+        let select = select_hints(spec, &layout, code, &TokenStream::new());
         if select.is_empty() {
             return None;
         }
@@ -1444,7 +2133,7 @@ fn emit_select_hints(spec: &Spec) -> TokenStream {
             #[allow(deprecated, unreachable_patterns, clippy::match_single_binding)]
             fn __splice_select_hints(&mut self) {
                 let envelope = self;
-                match envelope.error_code {
+                match envelope #code_at {
                     #(#arms)*
                     _ => {}
                 }
@@ -1457,10 +2146,15 @@ fn emit_select_hints(spec: &Spec) -> TokenStream {
 /// condition does not hold (nothing for a code with general hints only).
 /// The constructor rendered every hint in spec order, so hint `i` of the
 /// envelope is hint `i` of the spec until this runs, once.
-fn select_hints(spec: &Spec, code: &Code, prefix: &TokenStream) -> TokenStream {
+fn select_hints(spec: &Spec, layout: &Layout, code: &Code, prefix: &TokenStream) -> TokenStream {
+    let Some((hints_at, hints_required)) = &layout.hints else {
+        // No hints on the wire: nothing to select.
+        return TokenStream::new();
+    };
     if code.hint_conditions.iter().all(Option::is_none) {
         return TokenStream::new();
     }
+    let fields_at = &layout.fields;
     let keep = code.hints().map(|(_, cond)| {
         let Some(cond) = cond else {
             return quote!(true);
@@ -1474,18 +2168,33 @@ fn select_hints(spec: &Spec, code: &Code, prefix: &TokenStream) -> TokenStream {
         let name = field_ident(field);
         let ty = ident(ty);
         let variants = cond.values.iter().map(|v| ident(&upper_camel(&v.value)));
-        let value = match field.placement() {
-            Placement::TopLevel => quote!(envelope.#name.as_ref()),
-            Placement::Context => quote!(envelope.context.as_ref().and_then(|c| c.#name.as_ref())),
+        let value = match (field.placement(), &layout.context) {
+            (Placement::TopLevel, _) => quote!(envelope #fields_at.#name.as_ref()),
+            (Placement::Context, Some(context)) => {
+                quote!(envelope #context.as_ref().and_then(|c| c.#name.as_ref()))
+            }
+            (Placement::Context, None) => return quote!(false),
         };
         quote!(::core::matches!(#value, ::core::option::Option::Some(#(#prefix #ty::#variants)|*)))
     });
-    quote! {
+    let keep = quote! {
         let keep = [#(#keep),*];
         let mut keep = keep.iter();
-        envelope
-            .recovery_hints
-            .retain(|_| keep.next().copied().unwrap_or(true));
+    };
+    if *hints_required {
+        quote! {
+            #keep
+            envelope
+                #hints_at
+                .retain(|_| keep.next().copied().unwrap_or(true));
+        }
+    } else {
+        quote! {
+            #keep
+            if let ::core::option::Option::Some(hints) = &mut envelope #hints_at {
+                hints.retain(|_| keep.next().copied().unwrap_or(true));
+            }
+        }
     }
 }
 

@@ -141,45 +141,6 @@ impl Envelope {
         }
     }
 
-    /// True when the members have splice's names, nesting, presence and
-    /// properties (docs aside): the shape the Rust, TypeScript, Python and
-    /// Markdown emitters generate. Only the JSON Schema emitter follows any
-    /// declared shape so far; [`Envelope::unsupported`] says so.
-    pub fn is_splice_shape(&self) -> bool {
-        fn same(a: &[Member], b: &[Member]) -> bool {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|(x, y)| {
-                    x.name.value == y.name.value
-                        && x.required == y.required
-                        && match (&x.carries, &y.carries) {
-                            (Carries::Object(p), Carries::Object(q)) => same(p, q),
-                            (p, q) => p == q,
-                        }
-                })
-        }
-        same(&self.members, &Envelope::splice_default().members)
-    }
-
-    /// The diagnostic of an emitter that cannot follow this envelope yet
-    /// (`None`: it can). `what` names the emitter's artifacts.
-    pub fn unsupported(&self, what: &str) -> Option<crate::Diagnostic> {
-        if self.is_splice_shape() {
-            return None;
-        }
-        let loc = self.members.first().map(|m| m.name.loc).unwrap_or_default();
-        Some(
-            crate::Diagnostic::new(
-                loc,
-                format!("{what} cannot follow this `envelope` shape yet"),
-            )
-            .with_label("declared envelope")
-            .with_help(
-                "only the JSON Schema follows a declared envelope so far; `splice-codegen check` \
-                 accepts the spec, and the other artifacts need splice's own member layout",
-            ),
-        )
-    }
-
     /// The path (member names from the top) of the member carrying
     /// `property` (a [`Carries::as_str`] spelling), if any.
     pub fn path_of(&self, property: &str) -> Option<Vec<&str>> {

@@ -199,7 +199,7 @@ fn run(command: Command) -> Result<bool, String> {
             let Some(spec) = load(&path) else {
                 return Ok(false);
             };
-            if let Some(d) = spec.envelope.unsupported("the Rust types") {
+            if let Some(d) = splice_codegen::emit_rust::unsupported(&spec) {
                 let source = std::fs::read_to_string(&path).unwrap_or_default();
                 report(&splice_codegen::Diagnostics::new(
                     path.display().to_string(),

@@ -25,6 +25,7 @@ mod e2e_protocol_eras;
 mod e2e_sandbox;
 mod e2e_stdio;
 mod e2e_undo;
+mod envelopes;
 mod interop;
 mod interop_py;
 mod repair_corpus;

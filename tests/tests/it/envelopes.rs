@@ -1,0 +1,270 @@
+//! `taxonomy!` on specs that declare another wire shape (`envelope:`):
+//! google.rpc.Status, RFC 9457 problem details and a JSON-RPC error object.
+//! The generated Rust reads a payload as its owner writes it, writes it back
+//! byte for byte (as JSON values), builds the same shape from a constructor,
+//! agrees with the published schema, and rejects a payload that lacks a
+//! code's required context.
+
+use serde_json::{Value, json};
+
+mod google {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/google_rpc.yaml");
+}
+
+mod problem {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/rfc9457_rs.yaml");
+}
+
+mod jsonrpc {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/jsonrpc_rs.yaml");
+}
+
+/// Parses `payload` as `T`, serializes it back and checks the JSON is the
+/// same value (member order aside).
+fn round_trip<T>(payload: &str) -> T
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
+    let typed: T = serde_json::from_str(payload)
+        .unwrap_or_else(|e| panic!("the payload does not parse: {e}\n{payload}"));
+    let back = serde_json::to_value(&typed).expect("serializes");
+    let original: Value = serde_json::from_str(payload).expect("the payload is JSON");
+    assert_eq!(back, original, "the round trip changed the payload");
+    typed
+}
+
+/// `envelope` validates against the open schema of its taxonomy.
+fn valid(schema: &str, envelope: &Value) {
+    let schema: Value = serde_json::from_str(schema).expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(envelope)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{envelope}\n{errors:#?}");
+}
+
+#[test]
+fn google_rpc_status_round_trips_and_is_built_in_its_shape() {
+    use google::{ErrorCode, ErrorEnvelope, ErrorInfo};
+    let payload = r#"{"error": {"code": 404, "message": "not found", "status": "NOT_FOUND",
+        "details": [{"reason": "BUCKET_MISSING", "domain": "storage.googleapis.com"}]}}"#;
+    let envelope: ErrorEnvelope = round_trip(payload);
+    assert_eq!(envelope.error.status, ErrorCode::NotFound);
+    assert_eq!(envelope.error.details.as_ref().map(Vec::len), Some(1));
+    // Optional context absent: not emitted.
+    round_trip::<ErrorEnvelope>(
+        r#"{"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}}"#,
+    );
+
+    let built = ErrorEnvelope::internal(vec![ErrorInfo {
+        reason: "INVARIANT".into(),
+        domain: "example.com".into(),
+    }])
+    .build();
+    let json = serde_json::to_value(&built).unwrap();
+    assert_eq!(
+        json,
+        json!({"error": {"code": 500, "message": "internal error", "status": "INTERNAL",
+            "details": [{"reason": "INVARIANT", "domain": "example.com"}]}})
+    );
+    valid(google::ENVELOPE_SCHEMA, &json);
+    let minimal = serde_json::to_value(ErrorEnvelope::not_found().build()).unwrap();
+    assert_eq!(
+        minimal,
+        json!({"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}})
+    );
+    valid(google::ENVELOPE_SCHEMA, &minimal);
+}
+
+#[test]
+fn google_rpc_status_without_required_context_or_with_a_wrong_number_is_rejected() {
+    use google::ErrorEnvelope;
+    let missing = r#"{"error": {"code": 500, "message": "internal error", "status": "INTERNAL"}}"#;
+    let err = serde_json::from_str::<ErrorEnvelope>(missing).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`INTERNAL` requires the context field `details`"),
+        "{err}"
+    );
+    let wrong = r#"{"error": {"code": 400, "message": "not found", "status": "NOT_FOUND"}}"#;
+    let err = serde_json::from_str::<ErrorEnvelope>(wrong).unwrap_err();
+    assert!(err.to_string().contains("`code` is 400, not 404"), "{err}");
+    // An unknown code is refused, as splice's own envelope refuses one.
+    let unknown = r#"{"error": {"code": 409, "message": "x", "status": "ABORTED"}}"#;
+    assert!(serde_json::from_str::<ErrorEnvelope>(unknown).is_err());
+}
+
+#[test]
+fn rfc9457_problem_details_round_trip_flat() {
+    use problem::{ErrorCode, ErrorEnvelope};
+    // RFC 9457 section 3's example.
+    let payload = r#"{
+        "type": "https://example.com/probs/out-of-credit",
+        "title": "You do not have enough credit.",
+        "status": 403,
+        "detail": "Your current balance is 30, but that costs 50.",
+        "instance": "/account/12345/msgs/abc",
+        "balance": 30,
+        "accounts": ["/account/12345", "/account/67890"]
+    }"#;
+    let envelope: ErrorEnvelope = round_trip(payload);
+    assert_eq!(envelope.r#type, ErrorCode::OutOfCredit);
+    assert_eq!(envelope.balance, Some(30));
+
+    let built = ErrorEnvelope::out_of_credit(30, 50)
+        .instance("/account/12345/msgs/abc")
+        .accounts(vec!["/account/12345".into(), "/account/67890".into()])
+        .build();
+    assert_eq!(
+        serde_json::to_value(&built).unwrap(),
+        serde_json::from_str::<Value>(payload).unwrap()
+    );
+    valid(
+        problem::ENVELOPE_SCHEMA,
+        &serde_json::to_value(&built).unwrap(),
+    );
+
+    let missing = r#"{"type": "https://example.com/probs/out-of-credit",
+        "title": "You do not have enough credit.", "status": 403, "detail": "No credit."}"#;
+    let err = serde_json::from_str::<ErrorEnvelope>(missing).unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "`https://example.com/probs/out-of-credit` requires the context field `balance`"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn jsonrpc_error_objects_are_told_apart_by_their_number() {
+    use jsonrpc::{ErrorCode, ErrorEnvelope};
+    // As MCP's Python SDK serializes `ErrorData` (`exclude_none`).
+    let payload = r#"{"code": -32002, "message": "Resource not found",
+        "data": {"uri": "file:///missing.txt"}}"#;
+    let envelope: ErrorEnvelope = round_trip(payload);
+    assert_eq!(envelope.code, ErrorCode::ResourceNotFound);
+    assert_eq!(
+        envelope.data.as_ref().and_then(|d| d.uri.as_deref()),
+        Some("file:///missing.txt")
+    );
+    round_trip::<ErrorEnvelope>(r#"{"code": -32601, "message": "Method not found"}"#);
+
+    let built = ErrorEnvelope::invalid_params()
+        .detail("`uri` is missing")
+        .build();
+    let json = serde_json::to_value(&built).unwrap();
+    assert_eq!(
+        json,
+        json!({"code": -32602, "message": "Invalid params", "data": {"detail": "`uri` is missing"}})
+    );
+    valid(jsonrpc::ENVELOPE_SCHEMA, &json);
+
+    let missing = r#"{"code": -32002, "message": "Resource not found"}"#;
+    let err = serde_json::from_str::<ErrorEnvelope>(missing).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`RESOURCE_NOT_FOUND` requires the context field `uri`"),
+        "{err}"
+    );
+    let unknown = r#"{"code": -32099, "message": "Server error"}"#;
+    let err = serde_json::from_str::<ErrorEnvelope>(unknown).unwrap_err();
+    assert!(
+        err.to_string().contains("unknown error code number -32099"),
+        "{err}"
+    );
+}
+
+/// The four real taxonomies of `examples/real-taxonomies/` (#24 §7), each
+/// in its owner's wire format.
+mod real {
+    pub mod google_rpc {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/google-rpc/errors.yaml");
+    }
+    pub mod problem_details {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/problem-details/errors.yaml");
+    }
+    pub mod jsonrpc_mcp {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/jsonrpc-mcp/errors.yaml");
+    }
+    pub mod botocore {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/botocore/errors.yaml");
+    }
+}
+
+/// Every payload of `taxonomy` (produced by its owner's library, see
+/// `examples/real-taxonomies/payloads.py`): its file name and text.
+fn real_payloads(taxonomy: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/real-taxonomies")
+        .join(taxonomy)
+        .join("payloads");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no payloads in {}", dir.display());
+    out
+}
+
+/// Whether `part` is `whole` without some members of its objects.
+fn within(part: &Value, whole: &Value) -> bool {
+    match (part, whole) {
+        (Value::Object(p), Value::Object(w)) => p
+            .iter()
+            .all(|(k, v)| w.get(k).is_some_and(|wv| within(v, wv))),
+        _ => part == whole,
+    }
+}
+
+/// Each real payload parses into the generated Rust type of its taxonomy
+/// and serializes back to the same JSON, less the members its envelope
+/// does not declare (`exact`: none).
+fn real_round_trips<T>(taxonomy: &str, exact: bool) -> Vec<String>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
+    let mut failures = Vec::new();
+    for (name, text) in real_payloads(taxonomy) {
+        let original: Value = serde_json::from_str(&text).unwrap();
+        match serde_json::from_str::<T>(&text) {
+            Ok(typed) => {
+                let back = serde_json::to_value(&typed).unwrap();
+                if !within(&back, &original) || (exact && back != original) {
+                    failures.push(format!(
+                        "{taxonomy}/{name}: changed by the round trip:\n{back:#}"
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{taxonomy}/{name}: does not parse: {e}")),
+        }
+    }
+    failures
+}
+
+#[test]
+fn real_payloads_parse_with_the_generated_rust() {
+    let mut failures = real_round_trips::<real::google_rpc::ErrorEnvelope>("google-rpc", true);
+    failures.extend(real_round_trips::<real::problem_details::ErrorEnvelope>(
+        "problem-details",
+        true,
+    ));
+    failures.extend(real_round_trips::<real::jsonrpc_mcp::ErrorEnvelope>(
+        "jsonrpc-mcp",
+        true,
+    ));
+    // botocore's parsed response has `ResponseMetadata` beside `Error`: the
+    // transport's, not the error's, so the spec does not declare it.
+    failures.extend(real_round_trips::<real::botocore::ErrorEnvelope>(
+        "botocore", false,
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
