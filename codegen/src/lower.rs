@@ -1372,10 +1372,14 @@ impl Lower {
                     Diagnostic::new(key.loc, format!("unknown key `{}` in {owner}", key.value))
                         .with_label("unknown key");
                 // `{ doc: The limit, in bytes. }`: the comma ended the value
-                // and its rest became a key without a value.
+                // and its rest became a key without a value. A single word
+                // is taken for the rest of a value when it ends like a
+                // sentence (`{ doc: The reason, UPPER_SNAKE_CASE. }`); keys
+                // never do.
                 let valueless =
                     matches!(&v.kind, NodeKind::Scalar(text, Style::Plain) if text.is_empty());
-                if valueless && key.value.contains(' ') {
+                let prose = key.value.contains(' ') || key.value.ends_with(['.', '!', '?', ')']);
+                if valueless && prose {
                     d = d.with_help(format!(
                         "`{}` looks like the rest of the previous value: inside `{{ ... }}` a comma \
                          ends a value; quote the value (\"...\") that contains the comma",
