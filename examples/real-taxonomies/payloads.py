@@ -37,15 +37,22 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
+def http_mapping() -> dict[str, int]:
+    """code.proto's own "HTTP Mapping: 404 Not Found" lines, by code name."""
+    from google.rpc import code_pb2
+
+    proto = (Path(code_pb2.__file__).parent / "code.proto").read_text()
+    return {
+        name: int(status)
+        for status, name in re.findall(r"HTTP Mapping: (\d+)[^\n]*\n\s*([A-Z_]+) = \d+;", proto)
+    }
+
+
 def google_rpc() -> dict[str, Any]:
     from google.protobuf import any_pb2, duration_pb2, json_format
     from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-    # code.proto's own "HTTP Mapping: 404 Not Found" lines, per code.
-    proto = (Path(code_pb2.__file__).parent / "code.proto").read_text()
-    http: dict[str, int] = {}
-    for mapping, name in re.findall(r"HTTP Mapping: (\d+)[^\n]*\n\s*([A-Z_]+) = \d+;", proto):
-        http[name] = int(mapping)
+    http = http_mapping()
 
     def pack(message: Any) -> any_pb2.Any:
         packed = any_pb2.Any()
@@ -223,14 +230,10 @@ def owner_data() -> dict[str, dict[str, Any]]:
     from botocore.retries import standard
     from mcp.shared import inbound
 
-    proto = (Path(code_pb2.__file__).parent / "code.proto").read_text()
     return {
         "google-rpc": {
             "codes": {name: number for name, number in code_pb2.Code.items()},
-            "http_mapping": {
-                name: int(status)
-                for status, name in re.findall(r"HTTP Mapping: (\d+)[^\n]*\n\s*([A-Z_]+) = \d+;", proto)
-            },
+            "http_mapping": http_mapping(),
         },
         "jsonrpc-mcp": {"http_status": {str(k): v for k, v in inbound.ERROR_CODE_HTTP_STATUS.items()}},
         "botocore": {

@@ -30,18 +30,12 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use splice_codegen::spec::Spec;
 
-const TAXONOMIES: [&str; 4] = ["google-rpc", "problem-details", "jsonrpc-mcp", "botocore"];
+mod common;
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
+use common::{TAXONOMIES, dir, in_ci, payloads, spec};
 
 fn root() -> PathBuf {
     dir().join("../..")
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
 /// `Some(path)` if the tool exists; otherwise panics in CI, or prints why
@@ -69,24 +63,6 @@ fn run(cmd: &mut Command) -> (Output, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     (out, text)
-}
-
-fn spec(taxonomy: &str) -> Spec {
-    splice_codegen::load_path(&dir().join(taxonomy).join("errors.yaml"))
-        .unwrap_or_else(|d| panic!("{}", d.render()))
-}
-
-fn payloads(taxonomy: &str) -> Vec<(String, Value)> {
-    let mut out: Vec<(String, Value)> = std::fs::read_dir(dir().join(taxonomy).join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            let v = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            (p.file_stem().unwrap().to_string_lossy().into_owned(), v)
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
 }
 
 /// The top-level members a payload may have for the generated types: the
@@ -217,7 +193,8 @@ fn project(taxonomy: &str, d: &Path) -> usize {
         "import json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, is_listed\n\n",
     );
     let mut names = Vec::new();
-    for (i, (name, payload)) in payloads.iter().enumerate() {
+    for (i, p) in payloads.iter().enumerate() {
+        let (name, payload) = (p.stem(), &p.value);
         let _ = writeln!(
             ts,
             "// {name}.json\nconst env{i}: ErrorEnvelope = {};\n",
@@ -254,9 +231,9 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     let (name, what, edit) = wrong(taxonomy);
     let mut bad = payloads
         .iter()
-        .find(|(n, _)| n == name)
+        .find(|p| p.stem() == name)
         .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
-        .1
+        .value
         .clone();
     edit(&mut bad);
     std::fs::write(
@@ -281,12 +258,7 @@ fn project(taxonomy: &str, d: &Path) -> usize {
 }
 
 fn payload_paths(taxonomy: &str) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir().join(taxonomy).join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
+    payloads(taxonomy).into_iter().map(|p| p.path).collect()
 }
 
 #[test]

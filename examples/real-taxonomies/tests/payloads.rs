@@ -19,16 +19,9 @@ use std::process::Command;
 use serde_json::{Value, json};
 use splice_codegen::spec::Spec;
 
-const TAXONOMIES: [&str; 4] = ["google-rpc", "problem-details", "jsonrpc-mcp", "botocore"];
+mod common;
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn spec(taxonomy: &str) -> Spec {
-    let path = dir().join(taxonomy).join("errors.yaml");
-    splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()))
-}
+use common::{TAXONOMIES, dir, in_ci, payloads, spec};
 
 fn schema(taxonomy: &str) -> Value {
     let path = dir()
@@ -36,23 +29,6 @@ fn schema(taxonomy: &str) -> Value {
         .join("schema/error-envelope.schema.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
-}
-
-fn payloads(taxonomy: &str) -> Vec<(String, Value)> {
-    let mut out: Vec<(String, Value)> = std::fs::read_dir(dir().join(taxonomy).join("payloads"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                serde_json::from_str(&text).unwrap(),
-            )
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
 }
 
 /// The code a payload names, read at the member the spec's envelope says
@@ -97,14 +73,15 @@ fn every_real_payload_is_valid_as_a_listed_code() {
         let validator = jsonschema::validator_for(&schema).unwrap();
         let payloads = payloads(t);
         assert!(payloads.len() >= 4, "{t}: only {} payloads", payloads.len());
-        for (name, payload) in payloads {
+        for p in &payloads {
+            let (name, payload) = (p.file_name(), &p.value);
             let errors: Vec<String> = validator
-                .iter_errors(&payload)
+                .iter_errors(payload)
                 .map(|e| e.to_string())
                 .collect();
             assert!(errors.is_empty(), "{t}/{name} is invalid: {errors:#?}");
             assert!(
-                listed_code(&spec, &payload).is_some(),
+                listed_code(&spec, payload).is_some(),
                 "{t}/{name} names no code that {t}/errors.yaml lists: {payload}"
             );
             seen += 1;
@@ -115,10 +92,11 @@ fn every_real_payload_is_valid_as_a_listed_code() {
 
 /// One real payload of `taxonomy`, changed by `edit`.
 fn changed(taxonomy: &str, payload: &str, edit: impl FnOnce(&mut Value)) -> Value {
-    let (_, mut value) = payloads(taxonomy)
+    let mut value = payloads(taxonomy)
         .into_iter()
-        .find(|(n, _)| n == payload)
-        .unwrap_or_else(|| panic!("{taxonomy}/{payload}"));
+        .find(|p| p.file_name() == payload)
+        .unwrap_or_else(|| panic!("{taxonomy}/{payload}"))
+        .value;
     edit(&mut value);
     value
 }
@@ -314,10 +292,6 @@ fn the_specs_agree_with_the_owners_tables() {
             assert_eq!(in_class, in_list && code.retryable, "{}", code.name.value);
         }
     }
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
 /// The test venv's Python with the owners' libraries importable, installing
