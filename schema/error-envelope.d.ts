@@ -849,3 +849,42 @@ export declare const VIOLATION_KINDS: readonly ErrorCode[];
 
 /** True when this release lists `env.error_code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error_code)` narrows each case to its code. */
 export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
+
+/**
+ * What the taxonomy says about one error code (run time: `CODES`, `codeInfo`).
+ *
+ * `recoveryHints` are the spec's templates: an envelope carries them with their `{placeholders}` filled in, the general ones always and a conditional one (`hintConditions[i]` is `[field, values]`) only when its context field has one of the values.
+ */
+export interface CodeInfo {
+  /** The code, e.g. the value of `error_code`. */
+  readonly name: ErrorCode;
+  /** Its numeric id (the envelope's `code`). */
+  readonly number: number;
+  /** Its category. */
+  readonly category: Category;
+  /** True when the caller can fix its call and retry. */
+  readonly retryable: boolean;
+  /** Who is to blame. */
+  readonly cause: Cause;
+  /** One-line title. */
+  readonly title: string;
+  /** Recovery hint templates, most relevant first. */
+  readonly recoveryHints: readonly string[];
+  /** Per hint: `null` (general), or the field and values for which it is sent. */
+  readonly hintConditions: readonly (readonly [field: string, values: readonly string[]] | null)[];
+  /** Context fields every envelope of this code carries (wire names). */
+  readonly requiredFields: readonly string[];
+  /** Context fields an envelope of this code may carry (wire names). */
+  readonly optionalFields: readonly string[];
+  /** The taxonomy version that deprecated the code, if it is deprecated. */
+  readonly deprecatedSince: string | null;
+  /** The code to use instead, if it is deprecated. */
+  readonly replacedBy: ErrorCode | null;
+}
+
+/** Every code this release lists, by name (its aliases too), in spec order (run time, from `error-envelope.js`). */
+export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;
+
+/** The `CodeInfo` of the code `env.error_code` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
+export declare function codeInfo(env: ErrorEnvelope): CodeInfo;
+export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;

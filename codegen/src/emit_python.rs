@@ -545,13 +545,53 @@ fn is_listed(out: &mut String, spec: &Spec) {
         "LISTED_NUMBERS"
     };
     let _ = writeln!(out, "    return {} in {set}", subscript("env", &path));
+    code_info_fn(out, spec, &path);
+}
+
+/// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
+/// TypeScript's `codeInfo`), read at the discriminant's `path`; `None` for a
+/// code of a later release. Without the code's name on the wire, by number.
+fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
+    let by_name = spec.envelope.carries("code_name");
+    if !by_name {
+        blank_lines(out, 2);
+        comment(out, "", "Every listed code's `CodeInfo`, by number.");
+        out.push_str(
+            "_BY_NUMBER: typing.Final[dict[int, CodeInfo]] = {\n    \
+             info.number: info for info in CODES.values()\n}\n",
+        );
+    }
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def code_info(env: {ANY_ENVELOPE}) -> CodeInfo | None:"
+    );
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "What the taxonomy says about the code `{}` names: its number, category,\n\
+             retryability and the rest of its `CodeInfo`, also what the envelope does not carry.\n\
+             None for a code of a later release.",
+            discriminant_path(spec)
+        ),
+    );
+    let table = if by_name { "CODES" } else { "_BY_NUMBER" };
+    let _ = writeln!(out, "    return {table}.get({})", subscript("env", path));
 }
 
 fn code_info(out: &mut String, spec: &Spec, code: &Code) {
     let (since, replaced_by) = match &code.lifecycle {
         Lifecycle::Deprecated {
             since, replaced_by, ..
-        } => (py_str(&since.value.to_string()), py_str(&replaced_by.value)),
+        } => (
+            py_str(&since.value.to_string()),
+            // In its wire name, as `ErrorCodeName` spells it.
+            py_str(
+                spec.code(&replaced_by.value)
+                    .map_or(replaced_by.value.as_str(), |c| c.wire()),
+            ),
+        ),
         _ => ("None".to_string(), "None".to_string()),
     };
     let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));

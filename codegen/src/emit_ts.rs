@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use crate::context::{FieldDef, FieldType, Placement};
 use crate::emit_markdown::GENERATED_HEADER;
 use crate::envelope::{Carries, Member};
-use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
+use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 /// The declarations of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -591,6 +591,183 @@ fn runtime_declarations(out: &mut String, spec: &Spec) {
         out,
         "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
     );
+    code_info_declarations(out, spec);
+}
+
+/// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each
+/// code, at run time. A client reads a received code's category,
+/// retryability, retry classes and attributes here, also when the envelope
+/// does not carry them (google.rpc.Status has no `retryable` on the wire).
+/// The same table as Python's `CODES`, in camelCase.
+fn code_info_declarations(out: &mut String, spec: &Spec) {
+    let hints = if spec.envelope.carries("hints") {
+        "`recoveryHints` are the spec's templates: an envelope carries them with their \
+         `{placeholders}` filled in, the general ones always and a conditional one \
+         (`hintConditions[i]` is `[field, values]`) only when its context field has one of \
+         the values."
+    } else {
+        "`recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope \
+         does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) \
+         applies only when its context field has one of the values."
+    };
+    doc(
+        out,
+        "",
+        &format!(
+            "What the taxonomy says about one error code (run time: `CODES`, `codeInfo`).\n\n{hints}"
+        ),
+    );
+    out.push_str("export interface CodeInfo {\n");
+    let name_doc = match spec.envelope.path_of("code_name") {
+        Some(path) => format!("The code, e.g. the value of `{}`.", path.join(".")),
+        None => "The code's name.".to_string(),
+    };
+    let number_doc = match spec.envelope.path_of("number") {
+        Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
+        None => "Its numeric id.".to_string(),
+    };
+    let category_ty = if spec.envelope.carries("category") {
+        "Category".to_string()
+    } else {
+        spec.categories
+            .iter()
+            .map(|c| string_literal(&c.key.value))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let cause_ty = if spec.envelope.carries("cause") {
+        "Cause".to_string()
+    } else {
+        Cause::ALL
+            .iter()
+            .map(|c| string_literal(c.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut rows: Vec<(String, &str, String)> = vec![
+        (name_doc, "name", "ErrorCode".into()),
+        (number_doc, "number", "number".into()),
+        ("Its category.".into(), "category", category_ty),
+        (
+            format!("True when {}.", spec.retry_meaning()),
+            "retryable",
+            "boolean".into(),
+        ),
+        ("Who is to blame.".into(), "cause", cause_ty),
+        ("One-line title.".into(), "title", "string".into()),
+    ];
+    if !spec.retry.classes.is_empty() {
+        let classes: Vec<String> = spec
+            .retry
+            .classes
+            .iter()
+            .map(|c| format!("`{}` ({})", c.name.value, c.doc.value.trim_end_matches('.')))
+            .collect();
+        let ty = spec
+            .retry
+            .classes
+            .iter()
+            .map(|c| string_literal(&c.name.value))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        rows.push((
+            format!("The retry classes of the code: {}.", classes.join("; ")),
+            "retryClasses",
+            format!("readonly ({ty})[]"),
+        ));
+    }
+    if !spec.attributes.is_empty() {
+        let members: Vec<String> = spec
+            .attributes
+            .iter()
+            .map(|a| {
+                let ty = match a.ty.value {
+                    AttributeType::String => "string",
+                    AttributeType::Integer => "number",
+                    AttributeType::Boolean => "boolean",
+                };
+                let opt = if a.required { "" } else { "?" };
+                format!("readonly {}{opt}: {ty}", prop(&a.name.value))
+            })
+            .collect();
+        let docs: Vec<String> = spec
+            .attributes
+            .iter()
+            .map(|a| {
+                format!(
+                    "`{}` ({}, {})",
+                    a.name.value,
+                    a.ty.value.as_str(),
+                    a.doc.value.trim_end_matches('.')
+                )
+            })
+            .collect();
+        rows.push((
+            format!("The code's per-code attributes: {}.", docs.join("; ")),
+            "attributes",
+            format!("{{ {} }}", members.join("; ")),
+        ));
+    }
+    for (text, name, ty) in [
+        (
+            "Recovery hint templates, most relevant first.",
+            "recoveryHints",
+            "readonly string[]",
+        ),
+        (
+            "Per hint: `null` (general), or the field and values for which it is sent.",
+            "hintConditions",
+            "readonly (readonly [field: string, values: readonly string[]] | null)[]",
+        ),
+        (
+            "Context fields every envelope of this code carries (wire names).",
+            "requiredFields",
+            "readonly string[]",
+        ),
+        (
+            "Context fields an envelope of this code may carry (wire names).",
+            "optionalFields",
+            "readonly string[]",
+        ),
+        (
+            "The taxonomy version that deprecated the code, if it is deprecated.",
+            "deprecatedSince",
+            "string | null",
+        ),
+        (
+            "The code to use instead, if it is deprecated.",
+            "replacedBy",
+            "ErrorCode | null",
+        ),
+    ] {
+        rows.push((text.into(), name, ty.into()));
+    }
+    for (text, name, ty) in rows {
+        doc(out, "  ", &text);
+        let _ = writeln!(out, "  readonly {name}: {ty};");
+    }
+    out.push_str("}\n\n");
+    doc(
+        out,
+        "",
+        "Every code this release lists, by name (its aliases too), in spec order (run time, \
+         from `error-envelope.js`).",
+    );
+    out.push_str("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;\n\n");
+    let disc = discriminant_path(spec);
+    doc(
+        out,
+        "",
+        &format!(
+            "The `CodeInfo` of the code `env.{disc}` names: always one for an `ErrorEnvelope`; \
+             `undefined` for a code of a later release (or anything that is not an envelope)."
+        ),
+    );
+    out.push_str("export declare function codeInfo(env: ErrorEnvelope): CodeInfo;\n");
+    let _ = writeln!(
+        out,
+        "export declare function codeInfo(env: {ANY_ENVELOPE}): CodeInfo | undefined;\n"
+    );
 }
 
 /// `schema/error-envelope.js`: the run-time half of the module whose types
@@ -639,8 +816,40 @@ pub fn emit_js(spec: &Spec) -> String {
              (or anything that is not an envelope)."
         ),
     );
-    // `env.error_code`, or `env.error?.status` for a nested discriminant
-    // (whatever `env.error` is, the read cannot throw).
+    let access = discriminant_access(spec);
+    let _ = write!(
+        out,
+        "export function isListed(env) {{\n  \
+         return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n\n",
+    );
+    code_table(&mut out, spec);
+    doc(
+        &mut out,
+        "",
+        &format!(
+            "The `CodeInfo` of the code `env.{disc}` names; undefined for a code of a later \
+             release (or anything that is not an envelope)."
+        ),
+    );
+    let lookup = if names_on_the_wire(spec) {
+        "typeof key === \"string\" && Object.hasOwn(CODES, key) ? CODES[key] : undefined"
+    } else {
+        "BY_NUMBER.get(key)"
+    };
+    let _ = write!(
+        out,
+        "export function codeInfo(env) {{\n  \
+         if (typeof env !== \"object\" || env === null) return undefined;\n  \
+         const key = {access};\n  \
+         return {lookup};\n}}\n",
+    );
+    out
+}
+
+/// How the run time reads the discriminant of `env`: `env.error_code`, or
+/// `env.error?.status` for a nested one (whatever `env.error` is, the read
+/// cannot throw).
+fn discriminant_access(spec: &Spec) -> String {
     let mut access = String::from("env");
     for (i, step) in spec
         .envelope
@@ -658,12 +867,129 @@ pub fn emit_js(spec: &Spec) -> String {
             let _ = write!(access, "{dot}[{}]", string_literal(step));
         }
     }
-    let _ = write!(
+    access
+}
+
+/// `CODES` (and, without the code's name on the wire, `BY_NUMBER`): one
+/// frozen `CodeInfo` per emitted code, keyed by its wire name, an alias
+/// key naming the same object.
+fn code_table(out: &mut String, spec: &Spec) {
+    doc(
         out,
-        "export function isListed(env) {{\n  \
-         return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n",
+        "",
+        "What the taxonomy says about each code it lists, by name (its aliases too), in spec order.",
     );
-    out
+    out.push_str("const CODE_TABLE = {\n");
+    let strings = |items: Vec<String>| format!("Object.freeze([{}])", items.join(", "));
+    for code in spec.emitted_codes() {
+        let _ = writeln!(out, "  {}: Object.freeze({{", string_literal(code.wire()));
+        let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
+        let _ = writeln!(out, "    number: {},", code.number.value);
+        let _ = writeln!(
+            out,
+            "    category: {},",
+            string_literal(&code.category.value)
+        );
+        let _ = writeln!(out, "    retryable: {},", code.retryable);
+        let _ = writeln!(out, "    cause: {},", string_literal(code.cause.as_str()));
+        let _ = writeln!(out, "    title: {},", string_literal(&code.title.value));
+        if !spec.retry.classes.is_empty() {
+            let classes = code
+                .retry_classes
+                .iter()
+                .map(|c| string_literal(&c.value))
+                .collect();
+            let _ = writeln!(out, "    retryClasses: {},", strings(classes));
+        }
+        if !spec.attributes.is_empty() {
+            let pairs: Vec<String> = code
+                .attributes
+                .iter()
+                .map(|a| format!("{}: {}", prop(&a.name.value), a.value.value))
+                .collect();
+            let pairs = if pairs.is_empty() {
+                String::new()
+            } else {
+                format!(" {} ", pairs.join(", "))
+            };
+            let _ = writeln!(out, "    attributes: Object.freeze({{{pairs}}}),");
+        }
+        let hints = code
+            .recovery_hints
+            .iter()
+            .map(|h| string_literal(&h.value))
+            .collect();
+        let _ = writeln!(out, "    recoveryHints: {},", strings(hints));
+        let conditions = code
+            .hints()
+            .map(|(_, cond)| match cond {
+                None => "null".to_string(),
+                Some(c) => {
+                    let field = spec.field(&c.field.value);
+                    let def = field.and_then(|f| spec.type_def(f.ty().named()?));
+                    let values = c
+                        .values
+                        .iter()
+                        .map(|v| {
+                            string_literal(def.map_or(v.value.as_str(), |d| d.wire_of(&v.value)))
+                        })
+                        .collect();
+                    format!(
+                        "Object.freeze([{}, {}])",
+                        string_literal(field.map_or(c.field.value.as_str(), |f| f.wire())),
+                        strings(values)
+                    )
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "    hintConditions: {},", strings(conditions));
+        let names = |fields: Vec<&FieldDef>| {
+            strings(fields.iter().map(|f| string_literal(f.wire())).collect())
+        };
+        let _ = writeln!(
+            out,
+            "    requiredFields: {},",
+            names(spec.required_fields(code))
+        );
+        let _ = writeln!(
+            out,
+            "    optionalFields: {},",
+            names(spec.optional_fields(code))
+        );
+        let (since, replaced_by) = match &code.lifecycle {
+            Lifecycle::Deprecated {
+                since, replaced_by, ..
+            } => (
+                string_literal(&since.value.to_string()),
+                // In its wire name, as `ErrorCode` spells it.
+                string_literal(
+                    spec.code(&replaced_by.value)
+                        .map_or(replaced_by.value.as_str(), |c| c.wire()),
+                ),
+            ),
+            _ => ("null".to_string(), "null".to_string()),
+        };
+        let _ = writeln!(out, "    deprecatedSince: {since},");
+        let _ = writeln!(out, "    replacedBy: {replaced_by},");
+        out.push_str("  }),\n");
+    }
+    out.push_str("};\n");
+    for code in spec.emitted_codes() {
+        for alias in &code.aliases {
+            let _ = writeln!(
+                out,
+                "CODE_TABLE[{}] = CODE_TABLE[{}];",
+                string_literal(&alias.value),
+                string_literal(code.wire())
+            );
+        }
+    }
+    out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
+    if !names_on_the_wire(spec) {
+        out.push_str(
+            "const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));\n\n",
+        );
+    }
 }
 
 fn ts_type(ty: &FieldType) -> String {
@@ -703,7 +1029,11 @@ fn doc(out: &mut String, indent: &str, text: &str) {
     } else {
         let _ = writeln!(out, "{indent}/**");
         for line in lines {
-            let _ = writeln!(out, "{indent} * {line}");
+            if line.is_empty() {
+                let _ = writeln!(out, "{indent} *");
+            } else {
+                let _ = writeln!(out, "{indent} * {line}");
+            }
         }
         let _ = writeln!(out, "{indent} */");
     }
@@ -749,6 +1079,62 @@ mod tests {
         assert!(ts.contains(
             "export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;"
         ));
+    }
+
+    #[test]
+    fn the_code_table_comes_from_the_spec_and_is_declared() {
+        let spec = fixture();
+        let js = emit_js(&spec);
+        assert!(js.contains(
+            "  \"DISK_FULL\": Object.freeze({\n    name: \"DISK_FULL\",\n    number: 4000,\n    \
+             category: \"external\",\n    retryable: false,\n    cause: \"environment\",\n"
+        ));
+        assert!(
+            js.contains("    deprecatedSince: \"2.0.0\",\n    replacedBy: \"MATCH_NOT_FOUND\",\n")
+        );
+        assert!(js.contains("export const CODES = Object.freeze(CODE_TABLE);"));
+        assert!(js.contains(
+            "  const key = env.error_code;\n  \
+             return typeof key === \"string\" && Object.hasOwn(CODES, key) ? CODES[key] : undefined;\n"
+        ));
+        assert!(!js.contains("GONE"), "removed codes are not in the table");
+        // No retry classes or attributes declared: no such members.
+        assert!(!js.contains("retryClasses") && !js.contains("attributes:"));
+        let ts = emit(&spec);
+        assert!(ts.contains("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;"));
+        assert!(ts.contains("export declare function codeInfo(env: ErrorEnvelope): CodeInfo;\n"));
+        assert!(ts.contains(
+            "export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;\n"
+        ));
+        assert!(ts.contains("  readonly category: Category;\n"));
+    }
+
+    /// A code deprecated in favour of one whose wire name is not its
+    /// identifier: `replacedBy` (and Python's `replaced_by`) name it as
+    /// `ErrorCode` spells it, and the aliases key the same entry.
+    #[test]
+    fn the_code_table_names_codes_on_the_wire() {
+        let text = format!(
+            "{}  OLD_THROTTLED:\n    number: 3\n    category: server\n    since: 1.0.0\n    \
+             title: the old throttling code\n    message: throttled\n    \
+             recovery_hints: [Wait, then retry]\n    \
+             deprecated: {{ since: 1.0.0, replaced_by: THROTTLED }}\n    \
+             explanation: Replaced.\n",
+            include_str!("../tests/fixtures/constructs.yaml")
+        );
+        let spec =
+            crate::load_str(&text, "constructs.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+        let js = emit_js(&spec);
+        assert!(
+            js.contains("    replacedBy: \"ThrottlingException\",\n"),
+            "{js}"
+        );
+        assert!(js.contains("CODE_TABLE[\"Throttling\"] = CODE_TABLE[\"ThrottlingException\"];\n"));
+        let py = crate::emit_python::emit(&spec);
+        assert!(
+            py.contains("        replaced_by=\"ThrottlingException\",\n"),
+            "{py}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ and then run by codegen/tests/client_types.rs.
 Type level: narrowing an `ErrorEnvelope` on `error_code` gives the code's own
 TypedDict, with literal `code`/`category`/`retryable`/`cause` and its required
 fields. Run time: every example envelope of docs/errors.md has a known
-error_code whose `CODES` entry agrees with it.
+error_code whose `CODES` entry (`code_info(env)`) agrees with it.
 
 Usage: python3 consumer.py <workspace root> (with schema/ on PYTHONPATH).
 """
@@ -21,6 +21,7 @@ from error_envelope import (
     ErrorEnvelope,
     MatchNotFoundEnvelope,
     UnlistedCodeEnvelope,
+    code_info,
     is_listed,
 )
 
@@ -85,8 +86,8 @@ def examples(markdown: str) -> list[ErrorEnvelope]:
 
 def check(env: ErrorEnvelope) -> None:
     name: str = env["error_code"]
-    info = CODES.get(name)
-    if info is None:
+    info = code_info(env)
+    if info is None or info is not CODES.get(name):
         raise SystemExit(f"unknown error_code {name!r}")
     assert ErrorCode(name) == info.name
     got = (env["code"], env["category"], env["retryable"], env["cause"])
@@ -116,7 +117,7 @@ def main() -> None:
         check(env)
         if not is_listed(env):
             raise SystemExit(f"{env['error_code']}: not listed")
-    if handle(LATER) != "A_LATER_CODE (a_later_category): m" or is_listed(LATER):
+    if handle(LATER) != "A_LATER_CODE (a_later_category): m" or is_listed(LATER) or code_info(LATER):
         raise SystemExit("an unlisted code is not handled as one")
     missing = set(CODES) - {env["error_code"] for env in envelopes}
     if missing:

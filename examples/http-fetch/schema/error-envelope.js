@@ -21,3 +21,99 @@ const LISTED = new Set(LISTED_CODES);
 export function isListed(env) {
   return typeof env === "object" && env !== null && LISTED.has(env.error_code);
 }
+
+/** What the taxonomy says about each code it lists, by name (its aliases too), in spec order. */
+const CODE_TABLE = {
+  "INVALID_URL": Object.freeze({
+    name: "INVALID_URL",
+    number: 100,
+    category: "request",
+    retryable: true,
+    cause: "input",
+    title: "the URL cannot be parsed",
+    recoveryHints: Object.freeze(["Send an absolute URL with its scheme, e.g. https://example.com/page"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze(["url"]),
+    optionalFields: Object.freeze([]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "UNSUPPORTED_SCHEME": Object.freeze({
+    name: "UNSUPPORTED_SCHEME",
+    number: 101,
+    category: "request",
+    retryable: true,
+    cause: "input",
+    title: "the URL's scheme is not fetched",
+    recoveryHints: Object.freeze(["Use one of the schemes listed in allowed_schemes"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze(["url", "allowed_schemes"]),
+    optionalFields: Object.freeze([]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "HOST_UNREACHABLE": Object.freeze({
+    name: "HOST_UNREACHABLE",
+    number: 200,
+    category: "network",
+    retryable: false,
+    cause: "environment",
+    title: "the host could not be reached",
+    recoveryHints: Object.freeze(["Check the host name for typos", "Tell the user if the host should be reachable: the network may be down"]),
+    hintConditions: Object.freeze([null, null]),
+    requiredFields: Object.freeze(["url"]),
+    optionalFields: Object.freeze([]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "TIMED_OUT": Object.freeze({
+    name: "TIMED_OUT",
+    number: 201,
+    category: "network",
+    retryable: true,
+    cause: "environment",
+    title: "the host did not answer in time",
+    recoveryHints: Object.freeze(["Retry once; a slow host often answers the second time"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze(["url", "timeout_ms"]),
+    optionalFields: Object.freeze([]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "HTTP_ERROR": Object.freeze({
+    name: "HTTP_ERROR",
+    number: 300,
+    category: "remote",
+    retryable: false,
+    cause: "environment",
+    title: "the host answered with an error status",
+    recoveryHints: Object.freeze(["A 404 means the page does not exist: check the URL", "A 5xx status is the host's own failure: retry later or tell the user"]),
+    hintConditions: Object.freeze([null, null]),
+    requiredFields: Object.freeze(["url", "http_status"]),
+    optionalFields: Object.freeze(["redirects"]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "RATE_LIMITED": Object.freeze({
+    name: "RATE_LIMITED",
+    number: 301,
+    category: "remote",
+    retryable: true,
+    cause: "environment",
+    title: "the host asked the caller to slow down",
+    recoveryHints: Object.freeze(["Wait retry_after_ms milliseconds (when given) before retrying"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze(["url"]),
+    optionalFields: Object.freeze(["retry_after_ms"]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+};
+export const CODES = Object.freeze(CODE_TABLE);
+
+/** The `CodeInfo` of the code `env.error_code` names; undefined for a code of a later release (or anything that is not an envelope). */
+export function codeInfo(env) {
+  if (typeof env !== "object" || env === null) return undefined;
+  const key = env.error_code;
+  return typeof key === "string" && Object.hasOwn(CODES, key) ? CODES[key] : undefined;
+}

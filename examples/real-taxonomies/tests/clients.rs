@@ -5,7 +5,10 @@
 //! codes' envelopes, each with its own constants and context), in TypeScript
 //! (`tsc --strict`) and in Python (`mypy --strict`), and then run: node and
 //! python call the generated `isListed` / `is_listed` on each one, which
-//! must say it is a code the taxonomy lists. One payload per taxonomy is
+//! must say it is a code the taxonomy lists, and the generated `codeInfo` /
+//! `code_info` must give each one the `CodeInfo` the spec says its code has
+//! (number, category, `retryable`, cause, retry classes, attributes), also
+//! where the envelope does not carry them. One payload per taxonomy is
 //! also changed the way a wrong server would send it (a constant of another
 //! code, a member of the wrong type, a required member missing) and both
 //! type checkers must refuse it, so a module whose types accepted anything
@@ -28,11 +31,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use splice_codegen::case::Case;
 use splice_codegen::spec::Spec;
 
 mod common;
 
-use common::{TAXONOMIES, dir, in_ci, payloads, spec};
+use common::{TAXONOMIES, dir, expected_code_info, in_ci, payloads, spec};
 
 fn root() -> PathBuf {
     dir().join("../..")
@@ -187,10 +191,10 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     let payloads = payloads(taxonomy);
 
     let mut ts = String::from(
-        "import { isListed, type AnyErrorEnvelope, type ErrorEnvelope } from \"./schema/error-envelope.js\";\n\n",
+        "import { codeInfo, isListed, type AnyErrorEnvelope, type CodeInfo, type ErrorEnvelope } from \"./schema/error-envelope.js\";\n\n",
     );
     let mut py_src = String::from(
-        "import json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, is_listed\n\n",
+        "import dataclasses\nimport json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, code_info, is_listed\n\n",
     );
     let mut names = Vec::new();
     for (i, p) in payloads.iter().enumerate() {
@@ -213,7 +217,12 @@ fn project(taxonomy: &str, d: &Path) -> usize {
         "export const typed: ErrorEnvelope[] = [{}];\n\n\
          /** Whether the generated isListed takes each payload (as parsed) for a listed code. */\n\
          export function check(parsed: AnyErrorEnvelope[]): string {{\n  \
-         return parsed.map((e) => (isListed(e) ? \"listed\" : \"unlisted\")).join(\" \");\n}}",
+         return parsed.map((e) => (isListed(e) ? \"listed\" : \"unlisted\")).join(\" \");\n}}\n\n\
+         /** A listed envelope always has its CodeInfo (no `undefined` under --strict). */\n\
+         export const infos: CodeInfo[] = typed.map((e) => codeInfo(e));\n\n\
+         /** The generated codeInfo of each payload (as parsed), as JSON. */\n\
+         export function info(parsed: AnyErrorEnvelope[]): string {{\n  \
+         return JSON.stringify(parsed.map((e) => codeInfo(e) ?? null));\n}}",
         names.join(", ")
     );
     let _ = writeln!(
@@ -221,7 +230,9 @@ fn project(taxonomy: &str, d: &Path) -> usize {
         "typed: list[ErrorEnvelope] = [{}]\n\n\n\
          def main() -> None:\n    \
          parsed: list[AnyErrorEnvelope] = [json.load(open(p)) for p in sys.argv[1:]]\n    \
-         print(\" \".join(\"listed\" if is_listed(e) else \"unlisted\" for e in parsed))\n\n\n\
+         print(\" \".join(\"listed\" if is_listed(e) else \"unlisted\" for e in parsed))\n    \
+         infos = [code_info(e) for e in parsed]\n    \
+         print(json.dumps([None if i is None else dataclasses.asdict(i) for i in infos]))\n\n\n\
          if __name__ == \"__main__\":\n    main()",
         names.join(", ")
     );
@@ -259,6 +270,32 @@ fn project(taxonomy: &str, d: &Path) -> usize {
 
 fn payload_paths(taxonomy: &str) -> Vec<PathBuf> {
     payloads(taxonomy).into_iter().map(|p| p.path).collect()
+}
+
+/// `infos` (the JSON array a client printed, one `CodeInfo` per payload of
+/// `taxonomy`, in order) holds what the spec says of each payload's code;
+/// `key` spells a key of [`expected_code_info`] as the client does.
+fn agrees_with_spec(taxonomy: &str, infos: &str, key: impl Fn(&str) -> String, what: &str) {
+    let spec = spec(taxonomy);
+    let infos: Vec<Value> = serde_json::from_str(infos)
+        .unwrap_or_else(|e| panic!("{taxonomy}: {what} printed no JSON array ({e}): {infos}"));
+    let payloads = payloads(taxonomy);
+    assert_eq!(infos.len(), payloads.len(), "{taxonomy}: {what}");
+    for (p, info) in payloads.iter().zip(&infos) {
+        let want = expected_code_info(&spec, &p.value);
+        let Value::Object(want) = want else {
+            panic!("{taxonomy}/{}: no listed code", p.file_name());
+        };
+        for (k, v) in &want {
+            assert_eq!(
+                info.get(key(k)),
+                Some(v),
+                "{taxonomy}/{}: {what}(...).{} is not what the spec says: {info}",
+                p.file_name(),
+                key(k)
+            );
+        }
+    }
 }
 
 #[test]
@@ -299,13 +336,17 @@ fn typescript_types_every_real_payload() {
                 "--input-type=module",
                 "-e",
                 "import { readFileSync } from 'node:fs';\n\
-                 const { check } = await import(process.argv[1]);\n\
-                 console.log(check(process.argv.slice(2).map((p) => JSON.parse(readFileSync(p, 'utf8')))));",
+                 const { check, info } = await import(process.argv[1]);\n\
+                 const parsed = process.argv.slice(2).map((p) => JSON.parse(readFileSync(p, 'utf8')));\n\
+                 console.log(check(parsed));\n\
+                 console.log(info(parsed));",
             ])
             .arg(d.join("payloads.js"))
             .args(payload_paths(t)));
         assert!(out.status.success(), "{t}: node:\n{text}");
-        assert_eq!(text.trim(), vec!["listed"; n].join(" "), "{t}: isListed");
+        let (listed, infos) = text.trim().split_once('\n').unwrap_or((text.trim(), ""));
+        assert_eq!(listed, vec!["listed"; n].join(" "), "{t}: isListed");
+        agrees_with_spec(t, infos, |k| k.to_string(), "codeInfo");
 
         let (out, text) = run(Command::new("node")
             .arg(&tsc)
@@ -359,7 +400,9 @@ fn python_types_every_real_payload() {
             .env("PYTHONDONTWRITEBYTECODE", "1")
             .current_dir(d));
         assert!(out.status.success(), "{t}: python:\n{text}");
-        assert_eq!(text.trim(), vec!["listed"; n].join(" "), "{t}: is_listed");
+        let (listed, infos) = text.trim().split_once('\n').unwrap_or((text.trim(), ""));
+        assert_eq!(listed, vec!["listed"; n].join(" "), "{t}: is_listed");
+        agrees_with_spec(t, infos, |k| Case::LowerSnake.convert(k), "code_info");
 
         let (out, text) = mypy_run("wrong.py");
         assert!(

@@ -17,11 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
-use splice_codegen::spec::Spec;
 
 mod common;
 
-use common::{TAXONOMIES, dir, in_ci, payloads, spec};
+use common::{TAXONOMIES, dir, in_ci, listed_code, payloads, spec};
 
 fn schema(taxonomy: &str) -> Value {
     let path = dir()
@@ -29,30 +28,6 @@ fn schema(taxonomy: &str) -> Value {
         .join("schema/error-envelope.schema.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
-}
-
-/// The code a payload names, read at the member the spec's envelope says
-/// carries the code's name (else its number), matched against the spec's
-/// listed codes by wire name, alias or number.
-fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
-    let env = &spec.envelope;
-    let (path, by_name) = match env.path_of("code_name") {
-        Some(p) => (p, true),
-        None => (env.path_of("number").expect("a code on the wire"), false),
-    };
-    let mut at = payload;
-    for step in path {
-        at = at.get(step)?;
-    }
-    spec.emitted_codes()
-        .find(|c| {
-            if by_name {
-                c.wire_names().any(|w| Some(w) == at.as_str())
-            } else {
-                Some(c.number.value) == at.as_i64()
-            }
-        })
-        .map(|c| c.name.value.as_str())
 }
 
 #[test]

@@ -587,3 +587,11 @@ def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     `UnlistedCodeEnvelope` when it is false.
     """
     return env["Error"]["Code"] in CODES
+
+
+def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
+    """What the taxonomy says about the code `Error.Code` names: its number, category,
+    retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
+    None for a code of a later release.
+    """
+    return CODES.get(env["Error"]["Code"])

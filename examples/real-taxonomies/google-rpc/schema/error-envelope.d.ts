@@ -374,3 +374,44 @@ export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** True when this release lists `env.error.status`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error.status)` narrows each case to its code. */
 export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
+
+/**
+ * What the taxonomy says about one error code (run time: `CODES`, `codeInfo`).
+ *
+ * `recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) applies only when its context field has one of the values.
+ */
+export interface CodeInfo {
+  /** The code, e.g. the value of `error.status`. */
+  readonly name: ErrorCode;
+  /** Its numeric id. */
+  readonly number: number;
+  /** Its category. */
+  readonly category: "caller" | "service";
+  /** True when the same request may succeed if retried unchanged, with backoff (AIP-194). */
+  readonly retryable: boolean;
+  /** Who is to blame. */
+  readonly cause: "input" | "environment" | "server";
+  /** One-line title. */
+  readonly title: string;
+  /** The retry classes of the code: `transient` (Retry the same request with exponential backoff (AIP-194: UNAVAILABLE)); `throttling` (Retry after the delay of the RetryInfo detail, or with exponential backoff); `higher_level` (Retry the whole read-modify-write sequence, not the failed request alone). */
+  readonly retryClasses: readonly ("transient" | "throttling" | "higher_level")[];
+  /** Recovery hint templates, most relevant first. */
+  readonly recoveryHints: readonly string[];
+  /** Per hint: `null` (general), or the field and values for which it is sent. */
+  readonly hintConditions: readonly (readonly [field: string, values: readonly string[]] | null)[];
+  /** Context fields every envelope of this code carries (wire names). */
+  readonly requiredFields: readonly string[];
+  /** Context fields an envelope of this code may carry (wire names). */
+  readonly optionalFields: readonly string[];
+  /** The taxonomy version that deprecated the code, if it is deprecated. */
+  readonly deprecatedSince: string | null;
+  /** The code to use instead, if it is deprecated. */
+  readonly replacedBy: ErrorCode | null;
+}
+
+/** Every code this release lists, by name (its aliases too), in spec order (run time, from `error-envelope.js`). */
+export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;
+
+/** The `CodeInfo` of the code `env.error.status` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
+export declare function codeInfo(env: ErrorEnvelope): CodeInfo;
+export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;

@@ -1013,3 +1013,11 @@ def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     `UnlistedCodeEnvelope` when it is false.
     """
     return env["error"]["status"] in CODES
+
+
+def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
+    """What the taxonomy says about the code `error.status` names: its number, category,
+    retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
+    None for a code of a later release.
+    """
+    return CODES.get(env["error"]["status"])

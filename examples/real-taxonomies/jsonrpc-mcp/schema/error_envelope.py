@@ -576,3 +576,17 @@ def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     `UnlistedCodeEnvelope` when it is false.
     """
     return env["code"] in LISTED_NUMBERS
+
+
+# Every listed code's `CodeInfo`, by number.
+_BY_NUMBER: typing.Final[dict[int, CodeInfo]] = {
+    info.number: info for info in CODES.values()
+}
+
+
+def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
+    """What the taxonomy says about the code `code` names: its number, category,
+    retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
+    None for a code of a later release.
+    """
+    return _BY_NUMBER.get(env["code"])

@@ -75,3 +75,44 @@ export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** True when this release lists `env.type`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.type)` narrows each case to its code. */
 export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
+
+/**
+ * What the taxonomy says about one error code (run time: `CODES`, `codeInfo`).
+ *
+ * `recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) applies only when its context field has one of the values.
+ */
+export interface CodeInfo {
+  /** The code, e.g. the value of `type`. */
+  readonly name: ErrorCode;
+  /** Its numeric id. */
+  readonly number: number;
+  /** Its category. */
+  readonly category: "client";
+  /** True when the same request may succeed when sent again unchanged. */
+  readonly retryable: boolean;
+  /** Who is to blame. */
+  readonly cause: "input" | "environment" | "server";
+  /** One-line title. */
+  readonly title: string;
+  /** The code's per-code attributes: `http_status` (integer, The HTTP status code the API answers this problem type with). */
+  readonly attributes: { readonly http_status?: number };
+  /** Recovery hint templates, most relevant first. */
+  readonly recoveryHints: readonly string[];
+  /** Per hint: `null` (general), or the field and values for which it is sent. */
+  readonly hintConditions: readonly (readonly [field: string, values: readonly string[]] | null)[];
+  /** Context fields every envelope of this code carries (wire names). */
+  readonly requiredFields: readonly string[];
+  /** Context fields an envelope of this code may carry (wire names). */
+  readonly optionalFields: readonly string[];
+  /** The taxonomy version that deprecated the code, if it is deprecated. */
+  readonly deprecatedSince: string | null;
+  /** The code to use instead, if it is deprecated. */
+  readonly replacedBy: ErrorCode | null;
+}
+
+/** Every code this release lists, by name (its aliases too), in spec order (run time, from `error-envelope.js`). */
+export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;
+
+/** The `CodeInfo` of the code `env.type` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
+export declare function codeInfo(env: ErrorEnvelope): CodeInfo;
+export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;

@@ -14,3 +14,60 @@ const LISTED = new Set(LISTED_CODES);
 export function isListed(env) {
   return typeof env === "object" && env !== null && LISTED.has(env.type);
 }
+
+/** What the taxonomy says about each code it lists, by name (its aliases too), in spec order. */
+const CODE_TABLE = {
+  "about:blank": Object.freeze({
+    name: "about:blank",
+    number: 1,
+    category: "client",
+    retryable: false,
+    cause: "input",
+    title: "the problem has no semantics beyond the HTTP status code",
+    attributes: Object.freeze({}),
+    recoveryHints: Object.freeze(["Act on the HTTP status code; this problem type carries nothing beyond it"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze([]),
+    optionalFields: Object.freeze(["title", "status", "instance"]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "https://example.com/probs/out-of-credit": Object.freeze({
+    name: "https://example.com/probs/out-of-credit",
+    number: 2,
+    category: "client",
+    retryable: false,
+    cause: "input",
+    title: "the account does not have enough credit",
+    attributes: Object.freeze({ http_status: 403 }),
+    recoveryHints: Object.freeze(["Add credit to the account, or pay from one of the listed accounts, then send the request again"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze([]),
+    optionalFields: Object.freeze(["title", "status", "instance", "balance", "accounts"]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+  "https://example.net/validation-error": Object.freeze({
+    name: "https://example.net/validation-error",
+    number: 3,
+    category: "client",
+    retryable: false,
+    cause: "input",
+    title: "the request is not valid",
+    attributes: Object.freeze({ http_status: 422 }),
+    recoveryHints: Object.freeze(["Fix each part named by a `pointer` in `errors`, then send the request again"]),
+    hintConditions: Object.freeze([null]),
+    requiredFields: Object.freeze([]),
+    optionalFields: Object.freeze(["title", "status", "instance", "errors"]),
+    deprecatedSince: null,
+    replacedBy: null,
+  }),
+};
+export const CODES = Object.freeze(CODE_TABLE);
+
+/** The `CodeInfo` of the code `env.type` names; undefined for a code of a later release (or anything that is not an envelope). */
+export function codeInfo(env) {
+  if (typeof env !== "object" || env === null) return undefined;
+  const key = env.type;
+  return typeof key === "string" && Object.hasOwn(CODES, key) ? CODES[key] : undefined;
+}

@@ -67,3 +67,56 @@ pub fn payloads(taxonomy: &str) -> Vec<Payload> {
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
+
+/// The code a payload names, read at the member the spec's envelope says
+/// carries the code's name (else its number), matched against the spec's
+/// listed codes by wire name, alias or number.
+pub fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
+    let env = &spec.envelope;
+    let (path, by_name) = match env.path_of("code_name") {
+        Some(p) => (p, true),
+        None => (env.path_of("number").expect("a code on the wire"), false),
+    };
+    let mut at = payload;
+    for step in path {
+        at = at.get(step)?;
+    }
+    spec.emitted_codes()
+        .find(|c| {
+            if by_name {
+                c.wire_names().any(|w| Some(w) == at.as_str())
+            } else {
+                Some(c.number.value) == at.as_i64()
+            }
+        })
+        .map(|c| c.name.value.as_str())
+}
+
+/// What the generated `CodeInfo` of the code `payload` names must hold,
+/// from the spec, in TypeScript's camelCase keys (Python's are the same in
+/// snake_case): its wire name, number, category, `retryable`, cause, and its
+/// retry classes and attributes when the spec declares any.
+pub fn expected_code_info(spec: &Spec, payload: &Value) -> Value {
+    let Some(code) = listed_code(spec, payload).and_then(|name| spec.code(name)) else {
+        return Value::Null;
+    };
+    let mut info = serde_json::json!({
+        "name": code.wire(),
+        "number": code.number.value,
+        "category": code.category.value,
+        "retryable": code.retryable,
+        "cause": code.cause.as_str(),
+    });
+    if !spec.retry.classes.is_empty() {
+        info["retryClasses"] = code.retry_classes.iter().map(|c| c.value.clone()).collect();
+    }
+    if !spec.attributes.is_empty() {
+        info["attributes"] = code
+            .attributes
+            .iter()
+            .map(|a| (a.name.value.clone(), a.value.value.clone()))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+    }
+    info
+}
