@@ -1,7 +1,7 @@
 //! The time-of-check/time-of-use race, for real: a thread swaps `root/dir`
 //! between a real directory and a symlink to a directory outside the root,
 //! as fast as it can (`renameat2(RENAME_EXCHANGE)`, so the name always
-//! exists), while other threads run 10,000 edit calls on `root/dir/f`
+//! exists), while other threads run at least 10,000 edit calls on `root/dir/f`
 //! through the real tool path (`tools::multi_edit`: resolution, read, engine,
 //! commit). The outside directory must come out byte-identical, no call may
 //! return its content, and every call must either succeed or fail with a
@@ -26,6 +26,9 @@ use splice_server::tools::multi_edit;
 
 const CALLS: usize = 10_000;
 const CALLERS: usize = 2;
+/// How many times its share of [`CALLS`] a caller may run, at most, while
+/// waiting for the race to have run (see `race_ran`).
+const MAX_ROUNDS: usize = 20;
 
 /// Every entry under `dir`, recursively: relative path => bytes (symlinks as
 /// their target).
@@ -106,12 +109,32 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
 
     let file = root.join("dir/f").to_str().unwrap().to_string();
     let counts = Arc::new(std::sync::Mutex::new(BTreeMap::<String, usize>::new()));
+    // The race really ran once the flipper flipped often and calls landed on
+    // both sides of the flip. On a loaded machine the flipper can be starved
+    // for a while, so each caller goes on past its share of CALLS (up to
+    // MAX_ROUNDS times it) until that holds, instead of the test depending
+    // on the scheduler.
+    let race_ran = {
+        let (counts, flips) = (counts.clone(), flips.clone());
+        move || {
+            let counts = counts.lock().unwrap();
+            flips.load(Ordering::Relaxed) > 1000
+                && counts.get("ok").is_some_and(|&n| n > 0)
+                && counts.get("PATH_OUTSIDE_ROOTS").is_some_and(|&n| n > 0)
+        }
+    };
     let callers: Vec<_> = (0..CALLERS)
         .map(|t| {
-            let (cfg, committer, counts, file) =
-                (cfg.clone(), committer.clone(), counts.clone(), file.clone());
+            let (cfg, committer, counts, file, race_ran) = (
+                cfg.clone(),
+                committer.clone(),
+                counts.clone(),
+                file.clone(),
+                race_ran.clone(),
+            );
             std::thread::spawn(move || {
-                for k in 0..CALLS / CALLERS {
+                let share = CALLS / CALLERS;
+                for k in (0..share * MAX_ROUNDS).take_while(|&k| k < share || !race_ran()) {
                     let (from, to) = if (k + t) % 2 == 0 {
                         ("tick", "tock")
                     } else {
@@ -172,7 +195,7 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
         "{} flips; outcomes: {counts:?}",
         flips.load(Ordering::Relaxed)
     );
-    assert_eq!(counts.values().sum::<usize>(), CALLS);
+    assert!(counts.values().sum::<usize>() >= CALLS, "{counts:?}");
     assert_eq!(snapshot(&outside), before, "the outside directory changed");
     // The race really ran: calls landed on both sides of the flip.
     assert!(counts.get("ok").copied().unwrap_or(0) > 0, "{counts:?}");
