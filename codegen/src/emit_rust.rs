@@ -1396,6 +1396,61 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
         });
     }
     let fields_at = &layout.fields;
+    // Each code's `constants:` (google.rpc's HTTP status of NOT_FOUND is
+    // 404): what the schema pins with `const` and the TypeScript and Python
+    // types with literal types, a payload must hold here too.
+    let constant_arms: Vec<TokenStream> = spec
+        .emitted_codes()
+        .filter_map(|code| {
+            let checks: Vec<TokenStream> = spec
+                .fields
+                .iter()
+                .filter_map(|f| {
+                    let value = code.constant(f.name())?;
+                    let expected = constant_literal(spec, f, value);
+                    let shown = spec.constant_json(code, f)?.to_string();
+                    let id = field_ident(f);
+                    let got = match (f.placement(), &layout.context) {
+                        (Placement::TopLevel, _) => quote!(self #fields_at.#id.as_ref()),
+                        (Placement::Context, Some(context)) => {
+                            quote!(self #context.as_ref().and_then(|c| c.#id.as_ref()))
+                        }
+                        (Placement::Context, None) => return None,
+                    };
+                    let wire = f.wire().replace('{', "{{").replace('}', "}}");
+                    let message = format!("`{wire}` of `{{}}` is {{}}, not {{}}");
+                    Some(quote! {
+                        let got = #got;
+                        if got != ::core::option::Option::Some(&#expected) {
+                            let got = match got {
+                                ::core::option::Option::Some(v) => ::std::format!("{:?}", v),
+                                ::core::option::Option::None => ::std::string::String::from("absent"),
+                            };
+                            return ::core::result::Result::Err(::std::format!(
+                                #message, code, got, #shown
+                            ));
+                        }
+                    })
+                })
+                .collect();
+            if checks.is_empty() {
+                return None;
+            }
+            let variant = variant_ident(code);
+            Some(quote!(ErrorCode::#variant => { #(#checks)* }))
+        })
+        .collect();
+    let constants = if constant_arms.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            #[allow(unreachable_patterns)]
+            match code {
+                #(#constant_arms)*
+                _ => {}
+            }
+        }
+    };
     let present: Vec<TokenStream> = spec
         .fields
         .iter()
@@ -1502,12 +1557,14 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
         #[allow(dead_code)]
         impl ErrorEnvelope {
             // What a payload must hold beyond its shape: the code's
-            // required context fields, the constants, the code's number.
+            // required context fields, the constants (the envelope's and
+            // the code's own), the code's number.
             #[doc(hidden)]
             #[allow(deprecated, clippy::bool_comparison)]
             fn __splice_check(&self) -> ::core::result::Result<(), ::std::string::String> {
                 let code: ErrorCode = self #code;
                 #(#checks)*
+                #constants
                 #required
                 ::core::result::Result::Ok(())
             }

@@ -125,6 +125,15 @@ fn rfc9457_problem_details_round_trip_flat() {
         &serde_json::to_value(&built).unwrap(),
     );
 
+    // `status` is the code's constant (403): the schema's `const`, and here.
+    let wrong = payload.replace("403", "429");
+    let err = serde_json::from_str::<ErrorEnvelope>(&wrong).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`status` of `https://example.com/probs/out-of-credit` is 429, not 403"),
+        "{err}"
+    );
+
     let missing = r#"{"type": "https://example.com/probs/out-of-credit",
         "title": "You do not have enough credit.", "status": 403, "detail": "No credit."}"#;
     let err = serde_json::from_str::<ErrorEnvelope>(missing).unwrap_err();
@@ -248,6 +257,26 @@ where
         }
     }
     failures
+}
+
+/// A real payload with a code's constant changed, as a wrong server would
+/// send it, is refused as the schema and the TypeScript and Python types
+/// refuse it: google.rpc's NOT_FOUND with the HTTP status of INTERNAL.
+#[test]
+fn a_real_payload_with_another_codes_constant_is_refused() {
+    let (_, text) = real_payloads("google-rpc")
+        .into_iter()
+        .find(|(name, _)| name == "not-found-resource-info.json")
+        .expect("the NOT_FOUND payload");
+    let mut payload: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(payload["error"]["code"], 404);
+    payload["error"]["code"] = 500.into();
+    let err = serde_json::from_value::<real::google_rpc::ErrorEnvelope>(payload).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`code` of `NOT_FOUND` is 500, not 404"),
+        "{err}"
+    );
 }
 
 #[test]
