@@ -632,19 +632,18 @@ fn code_info(out: &mut String, spec: &Spec, code: &Code) {
     let _ = writeln!(
         out,
         "        hint_conditions={},",
-        py_tuple(code.hints().map(|(_, cond)| match cond {
-            None => "None".to_string(),
-            Some(c) => {
-                let field = spec.field(&c.field.value);
-                let def = field.and_then(|f| spec.type_def(f.ty().named()?));
-                let value = |v: &str| def.map_or(v, |d| d.wire_of(v)).to_owned();
-                format!(
-                    "({}, {})",
-                    py_str(field.map_or(c.field.value.as_str(), |f| f.wire())),
-                    py_tuple_inline(c.values.iter().map(|v| py_str(&value(&v.value))))
-                )
-            }
-        }))
+        py_tuple(
+            spec.hint_conditions_on_the_wire(code)
+                .into_iter()
+                .map(|cond| match cond {
+                    None => "None".to_string(),
+                    Some((field, values)) => format!(
+                        "({}, {})",
+                        py_str(field),
+                        py_tuple_inline(values.into_iter().map(py_str))
+                    ),
+                })
+        )
     );
     let _ = writeln!(
         out,

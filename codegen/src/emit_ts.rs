@@ -920,26 +920,16 @@ fn code_table(out: &mut String, spec: &Spec) {
             .map(|h| string_literal(&h.value))
             .collect();
         let _ = writeln!(out, "    recoveryHints: {},", strings(hints));
-        let conditions = code
-            .hints()
-            .map(|(_, cond)| match cond {
+        let conditions = spec
+            .hint_conditions_on_the_wire(code)
+            .into_iter()
+            .map(|cond| match cond {
                 None => "null".to_string(),
-                Some(c) => {
-                    let field = spec.field(&c.field.value);
-                    let def = field.and_then(|f| spec.type_def(f.ty().named()?));
-                    let values = c
-                        .values
-                        .iter()
-                        .map(|v| {
-                            string_literal(def.map_or(v.value.as_str(), |d| d.wire_of(&v.value)))
-                        })
-                        .collect();
-                    format!(
-                        "Object.freeze([{}, {}])",
-                        string_literal(field.map_or(c.field.value.as_str(), |f| f.wire())),
-                        strings(values)
-                    )
-                }
+                Some((field, values)) => format!(
+                    "Object.freeze([{}, {}])",
+                    string_literal(field),
+                    strings(values.into_iter().map(string_literal).collect())
+                ),
             })
             .collect();
         let _ = writeln!(out, "    hintConditions: {},", strings(conditions));

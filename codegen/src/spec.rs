@@ -502,6 +502,28 @@ impl Spec {
         })
     }
 
+    /// Per recovery hint of `code`: `None` when it is always sent, else the
+    /// field it depends on and the values for which it is sent, both in
+    /// their wire spelling (as the client tables `CODES` give them).
+    pub fn hint_conditions_on_the_wire<'s>(
+        &'s self,
+        code: &'s Code,
+    ) -> Vec<Option<(&'s str, Vec<&'s str>)>> {
+        code.hints()
+            .map(|(_, cond)| {
+                let c = cond?;
+                let field = self.field(&c.field.value);
+                let def = field.and_then(|f| self.type_def(f.ty().named()?));
+                let values = c
+                    .values
+                    .iter()
+                    .map(|v| def.map_or(v.value.as_str(), |d| d.wire_of(&v.value)))
+                    .collect();
+                Some((field.map_or(c.field.value.as_str(), |f| f.wire()), values))
+            })
+            .collect()
+    }
+
     /// The required context fields of `code`, in canonical order.
     pub fn required_fields(&self, code: &Code) -> Vec<&crate::context::FieldDef> {
         self.fields
