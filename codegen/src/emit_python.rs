@@ -52,7 +52,7 @@ use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
 use crate::emit_markdown::GENERATED_HEADER;
-use crate::emit_ts::discriminant_path;
+use crate::emit_ts::{CodeInfoDocs, discriminant_path};
 use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
@@ -283,57 +283,26 @@ pub fn emit(spec: &Spec) -> String {
         },
     );
     out.push('\n');
-    let name_doc = match spec.envelope.path_of("code_name") {
-        Some(path) => format!("The code, e.g. the value of {}.", path.join(".")),
-        None => "The code's name.".to_string(),
-    };
-    let number_doc = match spec.envelope.path_of("number") {
-        Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
-        None => "Its numeric id.".to_string(),
-    };
-    let retryable_doc = format!("True when {}.", spec.retry_meaning());
-    let mut declared: Vec<(&str, &str, String)> = Vec::new();
-    if !spec.retry.classes.is_empty() {
-        let classes: Vec<String> = spec
-            .retry
-            .classes
-            .iter()
-            .map(|c| format!("{} ({})", c.name.value, c.doc.value.trim_end_matches('.')))
-            .collect();
-        declared.push((
+    let docs = CodeInfoDocs::of(spec);
+    let declared_fields = [
+        (
             "retry_classes",
             "tuple[str, ...]",
-            format!("The retry classes of the code: {}.", classes.join("; ")),
-        ));
-    }
-    if !spec.attributes.is_empty() {
-        let attrs: Vec<String> = spec
-            .attributes
-            .iter()
-            .map(|a| {
-                format!(
-                    "{} ({}, {})",
-                    a.name.value,
-                    a.ty.value.as_str(),
-                    a.doc.value.trim_end_matches('.')
-                )
-            })
-            .collect();
-        declared.push((
+            docs.retry_classes.as_deref(),
+        ),
+        (
             "attributes",
             "typing.Mapping[str, str | int | bool]",
-            format!("The code's per-code attributes: {}.", attrs.join("; ")),
-        ));
-    }
-    let declared_fields = declared
-        .iter()
-        .map(|(f, t, d)| (*f, *t, d.as_str()))
-        .collect::<Vec<_>>();
+            docs.attributes.as_deref(),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(f, t, d)| Some((f, t, d?)));
     for (field, ty, text) in [
-        ("name", "ErrorCodeName", name_doc.as_str()),
-        ("number", "int", number_doc.as_str()),
+        ("name", "ErrorCodeName", docs.name.as_str()),
+        ("number", "int", docs.number.as_str()),
         ("category", "Category", "Its category."),
-        ("retryable", "bool", retryable_doc.as_str()),
+        ("retryable", "bool", docs.retryable.as_str()),
         ("cause", "Cause", "Who is to blame."),
         ("title", "str", "One-line title."),
     ]

@@ -594,6 +594,59 @@ fn runtime_declarations(out: &mut String, spec: &Spec) {
     code_info_declarations(out, spec);
 }
 
+/// The descriptions of the `CodeInfo` members that come from the spec, in
+/// both client tables (this module's and Python's `CodeInfo`); the retry
+/// classes and attributes only when the spec declares any.
+pub(crate) struct CodeInfoDocs {
+    pub name: String,
+    pub number: String,
+    pub retryable: String,
+    pub retry_classes: Option<String>,
+    pub attributes: Option<String>,
+}
+
+impl CodeInfoDocs {
+    pub(crate) fn of(spec: &Spec) -> CodeInfoDocs {
+        let retry_classes = (!spec.retry.classes.is_empty()).then(|| {
+            let classes: Vec<String> = spec
+                .retry
+                .classes
+                .iter()
+                .map(|c| format!("{} ({})", c.name.value, c.doc.value.trim_end_matches('.')))
+                .collect();
+            format!("The retry classes of the code: {}.", classes.join("; "))
+        });
+        let attributes = (!spec.attributes.is_empty()).then(|| {
+            let attrs: Vec<String> = spec
+                .attributes
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{} ({}, {})",
+                        a.name.value,
+                        a.ty.value.as_str(),
+                        a.doc.value.trim_end_matches('.')
+                    )
+                })
+                .collect();
+            format!("The code's per-code attributes: {}.", attrs.join("; "))
+        });
+        CodeInfoDocs {
+            name: match spec.envelope.path_of("code_name") {
+                Some(path) => format!("The code, e.g. the value of {}.", path.join(".")),
+                None => "The code's name.".to_string(),
+            },
+            number: match spec.envelope.path_of("number") {
+                Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
+                None => "Its numeric id.".to_string(),
+            },
+            retryable: format!("True when {}.", spec.retry_meaning()),
+            retry_classes,
+            attributes,
+        }
+    }
+}
+
 /// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each
 /// code, at run time. A client reads a received code's category,
 /// retryability, retry classes and attributes here, also when the envelope
@@ -618,14 +671,7 @@ fn code_info_declarations(out: &mut String, spec: &Spec) {
         ),
     );
     out.push_str("export interface CodeInfo {\n");
-    let name_doc = match spec.envelope.path_of("code_name") {
-        Some(path) => format!("The code, e.g. the value of `{}`.", path.join(".")),
-        None => "The code's name.".to_string(),
-    };
-    let number_doc = match spec.envelope.path_of("number") {
-        Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
-        None => "Its numeric id.".to_string(),
-    };
+    let docs = CodeInfoDocs::of(spec);
     let category_ty = if spec.envelope.carries("category") {
         "Category".to_string()
     } else {
@@ -645,24 +691,14 @@ fn code_info_declarations(out: &mut String, spec: &Spec) {
             .join(" | ")
     };
     let mut rows: Vec<(String, &str, String)> = vec![
-        (name_doc, "name", "ErrorCode".into()),
-        (number_doc, "number", "number".into()),
+        (docs.name, "name", "ErrorCode".into()),
+        (docs.number, "number", "number".into()),
         ("Its category.".into(), "category", category_ty),
-        (
-            format!("True when {}.", spec.retry_meaning()),
-            "retryable",
-            "boolean".into(),
-        ),
+        (docs.retryable, "retryable", "boolean".into()),
         ("Who is to blame.".into(), "cause", cause_ty),
         ("One-line title.".into(), "title", "string".into()),
     ];
-    if !spec.retry.classes.is_empty() {
-        let classes: Vec<String> = spec
-            .retry
-            .classes
-            .iter()
-            .map(|c| format!("`{}` ({})", c.name.value, c.doc.value.trim_end_matches('.')))
-            .collect();
+    if let Some(text) = docs.retry_classes {
         let ty = spec
             .retry
             .classes
@@ -670,13 +706,9 @@ fn code_info_declarations(out: &mut String, spec: &Spec) {
             .map(|c| string_literal(&c.name.value))
             .collect::<Vec<_>>()
             .join(" | ");
-        rows.push((
-            format!("The retry classes of the code: {}.", classes.join("; ")),
-            "retryClasses",
-            format!("readonly ({ty})[]"),
-        ));
+        rows.push((text, "retryClasses", format!("readonly ({ty})[]")));
     }
-    if !spec.attributes.is_empty() {
+    if let Some(text) = docs.attributes {
         let members: Vec<String> = spec
             .attributes
             .iter()
@@ -690,23 +722,7 @@ fn code_info_declarations(out: &mut String, spec: &Spec) {
                 format!("readonly {}{opt}: {ty}", prop(&a.name.value))
             })
             .collect();
-        let docs: Vec<String> = spec
-            .attributes
-            .iter()
-            .map(|a| {
-                format!(
-                    "`{}` ({}, {})",
-                    a.name.value,
-                    a.ty.value.as_str(),
-                    a.doc.value.trim_end_matches('.')
-                )
-            })
-            .collect();
-        rows.push((
-            format!("The code's per-code attributes: {}.", docs.join("; ")),
-            "attributes",
-            format!("{{ {} }}", members.join("; ")),
-        ));
+        rows.push((text, "attributes", format!("{{ {} }}", members.join("; "))));
     }
     for (text, name, ty) in [
         (

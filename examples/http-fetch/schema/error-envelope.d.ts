@@ -169,7 +169,7 @@ export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
  * `recoveryHints` are the spec's templates: an envelope carries them with their `{placeholders}` filled in, the general ones always and a conditional one (`hintConditions[i]` is `[field, values]`) only when its context field has one of the values.
  */
 export interface CodeInfo {
-  /** The code, e.g. the value of `error_code`. */
+  /** The code, e.g. the value of error_code. */
   readonly name: ErrorCode;
   /** Its numeric id (the envelope's `code`). */
   readonly number: number;

@@ -214,7 +214,7 @@ export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
  * `recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) applies only when its context field has one of the values.
  */
 export interface CodeInfo {
-  /** The code, e.g. the value of `Error.Code`. */
+  /** The code, e.g. the value of Error.Code. */
   readonly name: ErrorCode;
   /** Its numeric id. */
   readonly number: number;
@@ -226,9 +226,9 @@ export interface CodeInfo {
   readonly cause: "input" | "environment" | "server";
   /** One-line title. */
   readonly title: string;
-  /** The retry classes of the code: `throttling` (Throttled (standard mode's _THROTTLED_ERROR_CODES): retried after an exponential backoff, charging the retry quota); `transient` (Transient (standard mode's _TRANSIENT_ERROR_CODES): retried with backoff). */
+  /** The retry classes of the code: throttling (Throttled (standard mode's _THROTTLED_ERROR_CODES): retried after an exponential backoff, charging the retry quota); transient (Transient (standard mode's _TRANSIENT_ERROR_CODES): retried with backoff). */
   readonly retryClasses: readonly ("throttling" | "transient")[];
-  /** The code's per-code attributes: `legacy_http_status` (integer, The HTTP status that _retry.json's legacy policy for this code also requires). */
+  /** The code's per-code attributes: legacy_http_status (integer, The HTTP status that _retry.json's legacy policy for this code also requires). */
   readonly attributes: { readonly legacy_http_status?: number };
   /** Recovery hint templates, most relevant first. */
   readonly recoveryHints: readonly string[];

@@ -381,7 +381,7 @@ export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
  * `recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) applies only when its context field has one of the values.
  */
 export interface CodeInfo {
-  /** The code, e.g. the value of `error.status`. */
+  /** The code, e.g. the value of error.status. */
   readonly name: ErrorCode;
   /** Its numeric id. */
   readonly number: number;
@@ -393,7 +393,7 @@ export interface CodeInfo {
   readonly cause: "input" | "environment" | "server";
   /** One-line title. */
   readonly title: string;
-  /** The retry classes of the code: `transient` (Retry the same request with exponential backoff (AIP-194: UNAVAILABLE)); `throttling` (Retry after the delay of the RetryInfo detail, or with exponential backoff); `higher_level` (Retry the whole read-modify-write sequence, not the failed request alone). */
+  /** The retry classes of the code: transient (Retry the same request with exponential backoff (AIP-194: UNAVAILABLE)); throttling (Retry after the delay of the RetryInfo detail, or with exponential backoff); higher_level (Retry the whole read-modify-write sequence, not the failed request alone). */
   readonly retryClasses: readonly ("transient" | "throttling" | "higher_level")[];
   /** Recovery hint templates, most relevant first. */
   readonly recoveryHints: readonly string[];

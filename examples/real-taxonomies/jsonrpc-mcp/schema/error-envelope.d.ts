@@ -206,7 +206,7 @@ export interface CodeInfo {
   readonly cause: "input" | "environment" | "server";
   /** One-line title. */
   readonly title: string;
-  /** The code's per-code attributes: `http_status` (integer, The HTTP status of a streamable HTTP response carrying the code (mcp's ERROR_CODE_HTTP_STATUS)). */
+  /** The code's per-code attributes: http_status (integer, The HTTP status of a streamable HTTP response carrying the code (mcp's ERROR_CODE_HTTP_STATUS)). */
   readonly attributes: { readonly http_status?: number };
   /** Recovery hint templates, most relevant first. */
   readonly recoveryHints: readonly string[];

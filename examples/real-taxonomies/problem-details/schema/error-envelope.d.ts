@@ -82,7 +82,7 @@ export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
  * `recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) applies only when its context field has one of the values.
  */
 export interface CodeInfo {
-  /** The code, e.g. the value of `type`. */
+  /** The code, e.g. the value of type. */
   readonly name: ErrorCode;
   /** Its numeric id. */
   readonly number: number;
@@ -94,7 +94,7 @@ export interface CodeInfo {
   readonly cause: "input" | "environment" | "server";
   /** One-line title. */
   readonly title: string;
-  /** The code's per-code attributes: `http_status` (integer, The HTTP status code the API answers this problem type with). */
+  /** The code's per-code attributes: http_status (integer, The HTTP status code the API answers this problem type with). */
   readonly attributes: { readonly http_status?: number };
   /** Recovery hint templates, most relevant first. */
   readonly recoveryHints: readonly string[];
