@@ -10,6 +10,11 @@
 //! through a per-code builder that only has methods for the fields that code
 //! may carry, so a wrong field is a compile error at the call site.
 //!
+//! A client reads what a server sends as `AnyErrorEnvelope`
+//! ([`emit_any_envelope`]): a listed code's `ErrorEnvelope`, or an
+//! `UnlistedCodeEnvelope` for a code of a later release, as the schema's last
+//! variant and the TypeScript and Python types allow.
+//!
 //! The emitted items land in the module that invokes the macro, next to the
 //! user's own items, so the generated code is defensive: absolute paths
 //! (`::core::`, `::std::`, `::serde::`, `::schemars::`), no glob imports, and
@@ -68,6 +73,8 @@ pub const ITEMS: &[&str] = &[
     "UnknownErrorCode",
     "ErrorContext",
     "ErrorEnvelope",
+    "AnyErrorEnvelope",
+    "UnlistedCodeEnvelope",
     "builder",
     "SCHEMA_ID",
     "ENVELOPE_SCHEMA",
@@ -84,6 +91,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let constructors = emit_constructors(spec);
     let builders = emit_builders(spec);
     let select_hints = emit_select_hints(spec);
+    let any = emit_any_envelope(spec);
     let schema = emit_schema_constants(spec);
     quote! {
         #schema
@@ -95,6 +103,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
         #constructors
         #builders
         #select_hints
+        #any
     }
 }
 
@@ -1041,6 +1050,7 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
                 }
                 path.push(m);
                 structs.push((object_struct(path).to_string(), m.name.loc));
+                structs.push((unlisted_struct(path).to_string(), m.name.loc));
                 if let Some(d) = walk(spec, inner, path, structs) {
                     return Some(d);
                 }
@@ -1567,6 +1577,512 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
                 #constants
                 #required
                 ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// The Rust name of the struct of the unlisted envelope's object at `path`
+/// (`UnlistedCodeEnvelope`, `UnlistedCodeEnvelopeError`).
+fn unlisted_struct(path: &[&Member]) -> Ident {
+    let mut name = String::from(crate::spec::UNLISTED_ENVELOPE);
+    for m in path {
+        name.push_str(&upper_camel(&m.name.value));
+    }
+    ident(&name)
+}
+
+/// The fields of the unlisted envelope's object `members` at `path`: the
+/// declared members, with the code's name as sent (a `String`), its number
+/// (the number type), its category as a `String` (a later release may add
+/// one); and, in the object that holds them, the top-level fields whose
+/// values cannot change meaning in a later release (strings, numbers,
+/// booleans, lists and maps of them), each optional. The context and the
+/// other fields are not kept: a later code may carry in them what this
+/// release cannot type (a later code, a new enum value).
+fn unlisted_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
+    fn plain(ty: &FieldType) -> bool {
+        match ty {
+            FieldType::ErrorCode | FieldType::Enum(_) | FieldType::Struct(_) => false,
+            FieldType::ArrayOf(inner) | FieldType::Map(inner) => plain(inner),
+            _ => true,
+        }
+    }
+    let number_type = number_type(spec);
+    let mut out: Vec<TokenStream> = if holds_fields(&spec.envelope, path) {
+        spec.fields_at(Placement::TopLevel)
+            .filter(|f| plain(f.ty()))
+            .map(optional_field)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for m in members {
+        let ty = match &m.carries {
+            Carries::Context => continue,
+            Carries::Constant(v) => constant_type(v),
+            Carries::CodeName | Carries::Category | Carries::Message => {
+                quote!(::std::string::String)
+            }
+            Carries::Number => number_type.clone(),
+            Carries::Retryable => quote!(bool),
+            Carries::Cause => quote!(Cause),
+            Carries::Hints => quote!(::std::vec::Vec<::std::string::String>),
+            Carries::Object(_) => {
+                let mut inner = path.to_vec();
+                inner.push(m);
+                let ty = unlisted_struct(&inner);
+                quote!(#ty)
+            }
+        };
+        let name = member_ident(m);
+        let rename = member_rename(m);
+        let doc = match &m.carries {
+            Carries::CodeName => {
+                String::from(" The code's name as sent: one this release does not list.")
+            }
+            Carries::Number if !spec.envelope.carries("code_name") => {
+                String::from(" The code's number as sent: one this release does not list.")
+            }
+            Carries::Category => {
+                String::from(" The code's category as sent; may be one this release does not list.")
+            }
+            _ => member_doc(spec, m),
+        };
+        out.push(if m.required {
+            quote! {
+                #[doc = #doc]
+                #rename
+                pub #name: #ty,
+            }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub #name: ::core::option::Option<#ty>,
+            }
+        });
+    }
+    out
+}
+
+/// The structs of the unlisted envelope's nested objects, depth first.
+fn unlisted_structs<'e>(
+    spec: &Spec,
+    members: &'e [Member],
+    path: &mut Vec<&'e Member>,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    for m in members {
+        let Carries::Object(inner) = &m.carries else {
+            continue;
+        };
+        path.push(m);
+        let name = unlisted_struct(path);
+        let doc = member_doc(spec, m);
+        let fields = unlisted_fields(spec, inner, path);
+        out.extend(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize,
+            )]
+            #[allow(dead_code)]
+            pub struct #name {
+                #(#fields)*
+            }
+        });
+        out.extend(unlisted_structs(spec, inner, path));
+        path.pop();
+    }
+    out
+}
+
+/// `AnyErrorEnvelope`: what a client of this release reads from a server of
+/// any later release of the same major version, as the TypeScript and
+/// Python modules' `AnyErrorEnvelope` and the schema's last variant
+/// (`UnlistedCodeEnvelope`) allow. Deserializing buffers the envelope once
+/// ([`emit_any_value`]), looks at its code, and reads it as an
+/// `ErrorEnvelope` (every check of a listed code, with its precise error)
+/// or, for a code this release does not list, as an `UnlistedCodeEnvelope`.
+/// A removed code's name, or a removed or reserved number, is refused as
+/// the schema refuses it.
+fn emit_any_envelope(spec: &Spec) -> TokenStream {
+    let env = &spec.envelope;
+    let layout = Layout::of(env);
+    let fields = unlisted_fields(spec, &env.members, &[]);
+    let nested = unlisted_structs(spec, &env.members, &mut Vec::new());
+    let code_path: Vec<&str> = env
+        .path_of(if layout.by_number {
+            "number"
+        } else {
+            "code_name"
+        })
+        .unwrap_or_default();
+    let discriminant = code_path.last().copied().unwrap_or("code");
+    let unlisted = if layout.by_number {
+        // Numbers that no release may send: removed codes' and reserved.
+        let never = spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_emitted())
+            .map(|c| c.number.value)
+            .chain(spec.reserved.iter().map(|r| r.number.value))
+            .map(Literal::i64_unsuffixed);
+        let message = format!(
+            "`{}` is {{}}, a number no release may send (removed or reserved)",
+            discriminant.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            let number: ::core::option::Option<i128> = match value.at(&[#(#code_path),*]) {
+                ::core::option::Option::Some(__splice_any::Value::I64(n)) => ::core::option::Option::Some(i128::from(*n)),
+                ::core::option::Option::Some(__splice_any::Value::U64(n)) => ::core::option::Option::Some(i128::from(*n)),
+                _ => ::core::option::Option::None,
+            };
+            let unlisted = match number {
+                ::core::option::Option::Some(n) => {
+                    if [#(#never),*].contains(&n) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!(#message, n),
+                        ));
+                    }
+                    !ErrorCode::ALL.iter().any(|code| i128::from(code.number()) == n)
+                }
+                // Not a number: `ErrorEnvelope` says what is wrong.
+                ::core::option::Option::None => false,
+            };
+        }
+    } else {
+        let never = spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_emitted())
+            .flat_map(|c| c.wire_names().map(str::to_owned).collect::<Vec<_>>());
+        let message = format!(
+            "`{}` is `{{}}`, a removed code, which no release may send",
+            discriminant.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            let unlisted = match value.at(&[#(#code_path),*]) {
+                ::core::option::Option::Some(__splice_any::Value::Str(name)) => {
+                    let never: &[&str] = &[#(#never),*];
+                    if never.contains(&name.as_str()) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!(#message, name),
+                        ));
+                    }
+                    <ErrorCode as ::core::str::FromStr>::from_str(name).is_err()
+                }
+                // Absent or not a string: `ErrorEnvelope` says what is wrong.
+                _ => false,
+            };
+        }
+    };
+    let message = env.path_of("message").map(|p| {
+        let path = resolve(env, &p);
+        let at = access(&path);
+        let required = path.iter().all(|m| m.required);
+        let get = if required {
+            quote!(::core::option::Option::Some(e #at.as_str()))
+        } else {
+            quote!(e #at.as_deref())
+        };
+        quote! {
+            /// The envelope's message, whichever code it has.
+            pub fn message(&self) -> ::core::option::Option<&str> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => #get,
+                    AnyErrorEnvelope::Unlisted(e) => #get,
+                }
+            }
+        }
+    });
+    let value = emit_any_value();
+    let unlisted_doc = format!(
+        " An envelope whose `{discriminant}` this release does not list: a server of a later \
+         release of the same major version sent it. Its members are the envelope's own (the \
+         code as sent, the message and what else every envelope has); its context, which this \
+         release cannot type, is not kept. Read one through `AnyErrorEnvelope`."
+    );
+    quote! {
+        #[doc = #unlisted_doc]
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize,
+        )]
+        #[allow(dead_code)]
+        pub struct UnlistedCodeEnvelope {
+            #(#fields)*
+        }
+
+        #nested
+
+        /// What any server of the same major version may send: an envelope
+        /// of a code this release lists, or of a later code. Deserialize a
+        /// received error as this type to keep working when the server is
+        /// newer; `ErrorEnvelope` refuses a code it does not list.
+        #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::serde::Serialize)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyErrorEnvelope {
+            /// A code this release lists, checked as `ErrorEnvelope` checks it.
+            Listed(ErrorEnvelope),
+            /// A code of a later release.
+            Unlisted(UnlistedCodeEnvelope),
+        }
+
+        #[allow(dead_code)]
+        impl AnyErrorEnvelope {
+            /// The envelope, if this release lists its code.
+            pub fn listed(&self) -> ::core::option::Option<&ErrorEnvelope> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => ::core::option::Option::Some(e),
+                    AnyErrorEnvelope::Unlisted(_) => ::core::option::Option::None,
+                }
+            }
+
+            /// The envelope of a listed code, or the unlisted one.
+            pub fn into_listed(self) -> ::core::result::Result<ErrorEnvelope, UnlistedCodeEnvelope> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => ::core::result::Result::Ok(e),
+                    AnyErrorEnvelope::Unlisted(e) => ::core::result::Result::Err(e),
+                }
+            }
+
+            #message
+        }
+
+        #[automatically_derived]
+        impl ::core::convert::From<ErrorEnvelope> for AnyErrorEnvelope {
+            fn from(envelope: ErrorEnvelope) -> Self {
+                AnyErrorEnvelope::Listed(envelope)
+            }
+        }
+
+        #[automatically_derived]
+        impl<'de> ::serde::Deserialize<'de> for AnyErrorEnvelope {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let value: __splice_any::Value = ::serde::Deserialize::deserialize(deserializer)?;
+                #unlisted
+                let value = <__splice_any::Value as ::serde::de::IntoDeserializer<'de, D::Error>>::into_deserializer(value);
+                if unlisted {
+                    <UnlistedCodeEnvelope as ::serde::Deserialize>::deserialize(value).map(AnyErrorEnvelope::Unlisted)
+                } else {
+                    <ErrorEnvelope as ::serde::Deserialize>::deserialize(value).map(AnyErrorEnvelope::Listed)
+                }
+            }
+        }
+
+        #value
+    }
+}
+
+/// A JSON value held in memory and read again, so that
+/// `AnyErrorEnvelope` can look at an envelope's code before choosing its
+/// type, with any serde format (the generated code depends on `serde`, not
+/// on `serde_json`). Replaying it calls the same visitor methods the format
+/// called, so a listed code's envelope gets the errors it gets read
+/// directly.
+fn emit_any_value() -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(dead_code)]
+        pub mod __splice_any {
+            /// A value as the format gave it.
+            pub enum Value {
+                Null,
+                Bool(bool),
+                I64(i64),
+                U64(u64),
+                F64(f64),
+                Str(::std::string::String),
+                Seq(::std::vec::Vec<Value>),
+                Map(::std::vec::Vec<(::std::string::String, Value)>),
+            }
+
+            impl Value {
+                /// The value at `path` (object keys), if every step is an object
+                /// holding the key.
+                pub fn at(&self, path: &[&str]) -> ::core::option::Option<&Value> {
+                    let mut value = self;
+                    for key in path {
+                        let Value::Map(entries) = value else {
+                            return ::core::option::Option::None;
+                        };
+                        value = &entries.iter().find(|(k, _)| k == key)?.1;
+                    }
+                    ::core::option::Option::Some(value)
+                }
+            }
+
+            struct Visitor;
+
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Value;
+
+                fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str("an error envelope")
+                }
+                fn visit_unit<E>(self) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Null)
+                }
+                fn visit_none<E>(self) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Null)
+                }
+                fn visit_some<D: ::serde::Deserializer<'de>>(
+                    self,
+                    deserializer: D,
+                ) -> ::core::result::Result<Value, D::Error> {
+                    deserializer.deserialize_any(Visitor)
+                }
+                fn visit_bool<E>(self, v: bool) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Bool(v))
+                }
+                fn visit_i64<E>(self, v: i64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::I64(v))
+                }
+                fn visit_u64<E>(self, v: u64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::U64(v))
+                }
+                fn visit_f64<E>(self, v: f64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::F64(v))
+                }
+                fn visit_str<E>(self, v: &str) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Str(::std::borrow::ToOwned::to_owned(v)))
+                }
+                fn visit_string<E>(self, v: ::std::string::String) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Str(v))
+                }
+                fn visit_seq<A: ::serde::de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> ::core::result::Result<Value, A::Error> {
+                    let mut items = ::std::vec::Vec::new();
+                    while let ::core::option::Option::Some(item) = seq.next_element_seed(Seed)? {
+                        items.push(item);
+                    }
+                    ::core::result::Result::Ok(Value::Seq(items))
+                }
+                fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> ::core::result::Result<Value, A::Error> {
+                    let mut entries = ::std::vec::Vec::new();
+                    while let ::core::option::Option::Some(key) = map.next_key::<::std::string::String>()? {
+                        let value = map.next_value_seed(Seed)?;
+                        entries.push((key, value));
+                    }
+                    ::core::result::Result::Ok(Value::Map(entries))
+                }
+            }
+
+            struct Seed;
+
+            impl<'de> ::serde::de::DeserializeSeed<'de> for Seed {
+                type Value = Value;
+
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    self,
+                    deserializer: D,
+                ) -> ::core::result::Result<Value, D::Error> {
+                    deserializer.deserialize_any(Visitor)
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for Value {
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Value, D::Error> {
+                    deserializer.deserialize_any(Visitor)
+                }
+            }
+
+            /// `value` read again, with the errors of format `E`.
+            pub struct Replay<E> {
+                value: Value,
+                error: ::core::marker::PhantomData<E>,
+            }
+
+            impl<'de, E: ::serde::de::Error> ::serde::de::IntoDeserializer<'de, E> for Value {
+                type Deserializer = Replay<E>;
+
+                fn into_deserializer(self) -> Replay<E> {
+                    Replay { value: self, error: ::core::marker::PhantomData }
+                }
+            }
+
+            impl<'de, E: ::serde::de::Error> ::serde::de::Deserializer<'de> for Replay<E> {
+                type Error = E;
+
+                fn deserialize_any<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Null => visitor.visit_unit(),
+                        Value::Bool(v) => visitor.visit_bool(v),
+                        Value::I64(v) => visitor.visit_i64(v),
+                        Value::U64(v) => visitor.visit_u64(v),
+                        Value::F64(v) => visitor.visit_f64(v),
+                        Value::Str(v) => visitor.visit_string(v),
+                        Value::Seq(items) => {
+                            let mut seq = ::serde::de::value::SeqDeserializer::new(items.into_iter());
+                            let out = visitor.visit_seq(&mut seq)?;
+                            seq.end()?;
+                            ::core::result::Result::Ok(out)
+                        }
+                        Value::Map(entries) => {
+                            let mut map = ::serde::de::value::MapDeserializer::new(entries.into_iter());
+                            let out = visitor.visit_map(&mut map)?;
+                            map.end()?;
+                            ::core::result::Result::Ok(out)
+                        }
+                    }
+                }
+
+                fn deserialize_option<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Null => visitor.visit_none(),
+                        _ => visitor.visit_some(self),
+                    }
+                }
+
+                fn deserialize_enum<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    _name: &'static str,
+                    _variants: &'static [&'static str],
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Str(v) => visitor.visit_enum(
+                            <::std::string::String as ::serde::de::IntoDeserializer<'de, E>>::into_deserializer(v),
+                        ),
+                        Value::Map(entries) => visitor.visit_enum(::serde::de::value::MapAccessDeserializer::new(
+                            ::serde::de::value::MapDeserializer::new(entries.into_iter()),
+                        )),
+                        value => Replay::<E> { value, error: ::core::marker::PhantomData }.deserialize_any(visitor),
+                    }
+                }
+
+                fn deserialize_newtype_struct<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    _name: &'static str,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    visitor.visit_newtype_struct(self)
+                }
+
+                ::serde::forward_to_deserialize_any! {
+                    bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                    bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+                    identifier ignored_any
+                }
             }
         }
     }
@@ -2451,6 +2967,8 @@ mod tests {
                 syn::Item::Mod(i) => Some(i.ident.to_string()),
                 _ => None,
             })
+            // Hidden helpers (`#[doc(hidden)]`) that callers never name.
+            .filter(|name| !name.starts_with("__splice"))
             .collect();
         defined.sort();
         let mut expected: Vec<String> = ITEMS.iter().map(|s| s.to_string()).collect();

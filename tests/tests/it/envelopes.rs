@@ -297,3 +297,140 @@ fn real_payloads_parse_with_the_generated_rust() {
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Read as `AnyErrorEnvelope` (what a client of this release should read
+/// a received error as), every real payload is its listed code, exactly as
+/// `ErrorEnvelope` reads it: the value is buffered, looked at and replayed
+/// into the same checks.
+#[test]
+fn real_payloads_are_listed_when_read_as_any_envelope() {
+    fn listed<T, L>(taxonomy: &str, is_listed: fn(&T) -> bool) -> Vec<String>
+    where
+        T: serde::de::DeserializeOwned + serde::Serialize,
+        L: serde::de::DeserializeOwned + serde::Serialize,
+    {
+        let mut failures = real_round_trips::<T>(taxonomy, false);
+        for (name, text) in real_payloads(taxonomy) {
+            let any: T = serde_json::from_str(&text).unwrap();
+            let direct: L = serde_json::from_str(&text).unwrap();
+            if !is_listed(&any) {
+                failures.push(format!("{taxonomy}/{name}: read as unlisted"));
+            }
+            if serde_json::to_value(&any).unwrap() != serde_json::to_value(&direct).unwrap() {
+                failures.push(format!("{taxonomy}/{name}: differs from ErrorEnvelope"));
+            }
+        }
+        failures
+    }
+    use real::{botocore as b, google_rpc as g, jsonrpc_mcp as j, problem_details as p};
+    let mut failures =
+        listed::<g::AnyErrorEnvelope, g::ErrorEnvelope>("google-rpc", |e| e.listed().is_some());
+    failures.extend(listed::<p::AnyErrorEnvelope, p::ErrorEnvelope>(
+        "problem-details",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<j::AnyErrorEnvelope, j::ErrorEnvelope>(
+        "jsonrpc-mcp",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<b::AnyErrorEnvelope, b::ErrorEnvelope>(
+        "botocore",
+        |e| e.listed().is_some(),
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The real payload `name` of `taxonomy` as JSON.
+fn real_payload(taxonomy: &str, name: &str) -> Value {
+    let (_, text) = real_payloads(taxonomy)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{taxonomy}/{name}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A code of a later release, in each real format, is read as unlisted
+/// with the code as sent and the message (`ErrorEnvelope` refuses it): a
+/// client built against this release keeps working against a newer server,
+/// as the TypeScript and Python `AnyErrorEnvelope` do.
+#[test]
+fn a_later_code_in_each_real_format_is_read_as_unlisted() {
+    // google.rpc: a status name this release does not list, with details.
+    let mut payload = real_payload("google-rpc", "resource-exhausted-quota.json");
+    payload["error"]["status"] = "SOMETHING_NEW".into();
+    payload["error"]["code"] = 429.into();
+    assert!(serde_json::from_value::<real::google_rpc::ErrorEnvelope>(payload.clone()).is_err());
+    let any: real::google_rpc::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    let message = payload["error"]["message"].as_str().unwrap();
+    assert_eq!(any.message(), Some(message));
+    let unlisted = any.clone().into_listed().unwrap_err();
+    assert_eq!(unlisted.error.status, "SOMETHING_NEW");
+    assert_eq!(unlisted.error.http_status, Some(429));
+    // What it keeps is written back as received; the details, which this
+    // release could not type, are not kept.
+    let back = serde_json::to_value(&any).unwrap();
+    assert!(within(&back, &payload), "{back:#}");
+    assert!(back["error"].get("details").is_none(), "{back:#}");
+
+    // RFC 9457: a problem type URI this release does not list.
+    let mut payload = real_payload("problem-details", "out-of-credit.json");
+    payload["type"] = "https://example.com/probs/new-kind".into();
+    let any: real::problem_details::AnyErrorEnvelope =
+        serde_json::from_value(payload.clone()).unwrap();
+    assert!(any.listed().is_none());
+    assert_eq!(
+        any.message(),
+        Some("Your current balance is 30, but that costs 50.")
+    );
+    assert_eq!(serde_json::to_value(&any).unwrap(), payload);
+
+    // JSON-RPC: a number no release lists or reserves.
+    let payload = json!({"code": -31999, "message": "Something new"});
+    let any: real::jsonrpc_mcp::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    assert_eq!(any.clone().into_listed().unwrap_err().code, -31999);
+    assert_eq!(any.message(), Some("Something new"));
+
+    // botocore: an error code string of a later service model.
+    let mut payload = real_payload("botocore", "s3-slow-down.json");
+    payload["Error"]["Code"] = "BrandNewException".into();
+    let any: real::botocore::AnyErrorEnvelope = serde_json::from_value(payload).unwrap();
+    assert_eq!(
+        any.clone().into_listed().unwrap_err().error.code,
+        "BrandNewException"
+    );
+    assert_eq!(any.message(), Some("Please reduce your request rate."));
+}
+
+/// A listed code read as `AnyErrorEnvelope` is checked as `ErrorEnvelope`
+/// checks it, with the same precise error; a number reserved in the spec is
+/// refused even though no release lists it, as the schema refuses it.
+#[test]
+fn any_envelope_keeps_the_listed_checks_and_refuses_reserved_numbers() {
+    let mut payload = real_payload("google-rpc", "not-found-resource-info.json");
+    payload["error"]["code"] = 500.into();
+    let direct =
+        serde_json::from_value::<real::google_rpc::ErrorEnvelope>(payload.clone()).unwrap_err();
+    let any = serde_json::from_value::<real::google_rpc::AnyErrorEnvelope>(payload).unwrap_err();
+    assert_eq!(any.to_string(), direct.to_string());
+    assert!(any.to_string().contains("is 500, not 404"), "{any}");
+
+    // A listed code without its required `data` (MCP's
+    // UrlElicitationRequired carries its elicitations).
+    let mut payload = real_payload("jsonrpc-mcp", "url-elicitation-required.json");
+    payload.as_object_mut().unwrap().remove("data");
+    let direct =
+        serde_json::from_value::<real::jsonrpc_mcp::ErrorEnvelope>(payload.clone()).unwrap_err();
+    let any = serde_json::from_value::<real::jsonrpc_mcp::AnyErrorEnvelope>(payload).unwrap_err();
+    assert_eq!(any.to_string(), direct.to_string());
+
+    // -32002 was MCP's "resource not found", retired and reserved.
+    let err = serde_json::from_value::<real::jsonrpc_mcp::AnyErrorEnvelope>(
+        json!({"code": -32002, "message": "Resource not found"}),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`code` is -32002, a number no release may send"),
+        "{err}"
+    );
+}

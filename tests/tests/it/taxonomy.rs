@@ -655,3 +655,56 @@ fn every_active_code_is_produced_by_an_end_to_end_test_in_its_declared_form() {
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
+
+/// splice's own envelope read as `AnyErrorEnvelope`: a listed code is the
+/// closed `ErrorEnvelope` (an unknown member is still refused); a code of a
+/// later splice, even in a category this release does not know, keeps its
+/// message, `retryable`, `cause` and hints, which is what an agent needs to
+/// decide its next call; a removed code's name is refused, as the schema
+/// refuses it.
+#[test]
+fn any_envelope_reads_later_codes_and_refuses_removed_ones() {
+    use expanded::AnyErrorEnvelope;
+    let sample = &samples()[0];
+    let json = serde_json::to_value(&sample.full).unwrap();
+    let any: AnyErrorEnvelope = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(any.listed(), Some(&sample.full));
+
+    let mut surprise = json.clone();
+    surprise["surprise"] = Value::Bool(true);
+    let err = serde_json::from_value::<AnyErrorEnvelope>(surprise).unwrap_err();
+    assert!(
+        err.to_string().contains("unknown field `surprise`"),
+        "{err}"
+    );
+
+    let later = serde_json::json!({
+        "success": false,
+        "error_code": "QUOTA_SPENT",
+        "code": 9001,
+        "category": "accounting",
+        "message": "The session's edit quota is spent",
+        "retryable": false,
+        "cause": "environment",
+        "recovery_hints": ["Start a new session"],
+        "file_path": "/w/a.txt",
+        "context": {"quota": 100}
+    });
+    let unlisted = serde_json::from_value::<AnyErrorEnvelope>(later)
+        .unwrap()
+        .into_listed()
+        .unwrap_err();
+    assert_eq!(unlisted.error_code, "QUOTA_SPENT");
+    assert_eq!(unlisted.category, "accounting");
+    assert!(!unlisted.retryable);
+    assert_eq!(unlisted.recovery_hints, ["Start a new session"]);
+
+    let mut removed = json;
+    removed["error_code"] = "UNKNOWN_TOOL".into();
+    let err = serde_json::from_value::<AnyErrorEnvelope>(removed).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`error_code` is `UNKNOWN_TOOL`, a removed code"),
+        "{err}"
+    );
+}
