@@ -536,6 +536,18 @@ impl Differ {
                     format!("envelope member `{path}` made always present"),
                 );
             }
+            if let (Some(oa), Some(na)) = (&o.absent_means, &n.absent_means)
+                && oa.value != na.value
+            {
+                // Clients read an envelope without it as the old code.
+                self.breaking(
+                    Some(na.loc),
+                    format!(
+                        "an envelope without member `{path}` meant `{}` and now means `{}`",
+                        oa.value, na.value
+                    ),
+                );
+            }
             if o.doc.as_ref().map(|d| &d.value) != n.doc.as_ref().map(|d| &d.value) {
                 self.compatible(loc(n), format!("doc of envelope member `{path}` reworded"));
             }
@@ -2137,6 +2149,46 @@ codes:
             Compat::Breaking,
             "carried `constant` (false) and now carries `constant` (true)",
         );
+    }
+
+    /// `absent_means` (RFC 9457's absent `type` is `about:blank`): adding it
+    /// makes the code name optional, which old clients reject; pointing it at
+    /// another code changes what old clients read an envelope without it as;
+    /// dropping it makes the member always present again, which they accept.
+    #[test]
+    fn the_code_of_an_envelope_without_its_name_is_compared() {
+        const SHAPE: &str =
+            "envelope:\n  error_code: { carries: code_name }\n  message: { carries: message }\n";
+        let with = |code: &str| {
+            SHAPE.replace(
+                "{ carries: code_name }",
+                &format!("{{ carries: code_name, absent_means: {code} }}"),
+            )
+        };
+        let bump = |s: String, v: &str| s.replace("version: 1.0.0", &format!("version: {v}"));
+        let old = spec(&format!("{SHAPE}{BASE}"));
+        let r = diff(
+            &old,
+            &spec(&bump(format!("{}{BASE}", with("DISK_FULL")), "2.0.0")),
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "envelope member `error_code` made optional",
+        );
+        let old = spec(&format!("{}{BASE}", with("DISK_FULL")));
+        let r = diff(
+            &old,
+            &spec(&bump(format!("{}{BASE}", with("EMPTY_EDITS")), "2.0.0")),
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "an envelope without member `error_code` meant `DISK_FULL` and now means `EMPTY_EDITS`",
+        );
+        let r = diff(&old, &spec(&bump(format!("{SHAPE}{BASE}"), "1.1.0")));
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(&r, Compat::Compatible, "`error_code` made always present");
     }
 
     #[test]

@@ -170,7 +170,13 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
          Every error is one JSON object with these members, in this order; a member marked \
          optional may be absent.\n\n",
     );
-    fn list(out: &mut String, members: &[Member], depth: usize, meaning: &str) {
+    // The wire name of the code an envelope without its code name has.
+    let absent = env
+        .absent_code()
+        .and_then(|a| spec.code(&a.value))
+        .map(|c| c.wire().to_owned())
+        .unwrap_or_default();
+    fn list(out: &mut String, members: &[Member], depth: usize, meaning: &str, absent: &str) {
         for m in members {
             let indent = "  ".repeat(depth);
             let what = match &m.carries {
@@ -189,10 +195,12 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
             };
             // `context` is present exactly when the code carries a field
             // of it, which its own words say.
-            let optional = if m.required || matches!(m.carries, Carries::Context) {
-                ""
+            let optional = if m.absent_means.is_some() {
+                format!(", optional: absent means `{absent}`")
+            } else if m.required || matches!(m.carries, Carries::Context) {
+                String::new()
             } else {
-                ", optional"
+                ", optional".to_owned()
             };
             let doc = m
                 .doc
@@ -201,11 +209,11 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
                 .unwrap_or_default();
             let _ = writeln!(out, "{indent}- `{}` ({what}{optional}){doc}", m.name.value);
             if let Carries::Object(inner) = &m.carries {
-                list(out, inner, depth + 1, meaning);
+                list(out, inner, depth + 1, meaning, absent);
             }
         }
     }
-    list(out, &env.members, 0, spec.retry_meaning());
+    list(out, &env.members, 0, spec.retry_meaning(), &absent);
     out.push('\n');
     let holder = env.fields_path();
     let beside = env

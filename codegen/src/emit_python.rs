@@ -513,8 +513,31 @@ fn is_listed(out: &mut String, spec: &Spec) {
     } else {
         "LISTED_NUMBERS"
     };
-    let _ = writeln!(out, "    return {} in {set}", subscript("env", &path));
+    let _ = writeln!(
+        out,
+        "    return {} in {set}",
+        discriminant_read(spec, &path)
+    );
     code_info_fn(out, spec, &path);
+}
+
+/// How the run time reads the discriminant at `path` of `env`:
+/// `env["error_code"]`, or, when the spec names the code of an envelope
+/// without it (`absent_means`), `env.get("type", "about:blank")`.
+fn discriminant_read(spec: &Spec, path: &[&str]) -> String {
+    let absent = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value));
+    match (absent, path.split_last()) {
+        (Some(code), Some((last, parents))) => format!(
+            "{}.get({}, {})",
+            subscript("env", parents),
+            py_str(last),
+            py_str(code.wire())
+        ),
+        _ => subscript("env", path),
+    }
 }
 
 /// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
@@ -546,7 +569,11 @@ fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
         ),
     );
     let table = if by_name { "CODES" } else { "_BY_NUMBER" };
-    let _ = writeln!(out, "    return {table}.get({})", subscript("env", path));
+    let _ = writeln!(
+        out,
+        "    return {table}.get({})",
+        discriminant_read(spec, path)
+    );
 }
 
 fn code_info(out: &mut String, spec: &Spec, code: &Code) {
@@ -886,7 +913,14 @@ fn envelope_dicts(
             (Carries::Message, _) => "str".into(),
             (Carries::Hints, _) => "list[str]".into(),
         };
-        let ty = if m.required || matches!(m.carries, Carries::Context) {
+        // A code name with `absent_means` may be left out by that code's
+        // envelopes only; an unlisted code names itself.
+        let required = match (&m.absent_means, dicts.code) {
+            (Some(absent), Some(c)) => c.name.value != absent.value,
+            (Some(_), None) => true,
+            _ => m.required,
+        };
+        let ty = if required || matches!(m.carries, Carries::Context) {
             ty
         } else {
             format!("typing.NotRequired[{ty}]")

@@ -911,6 +911,34 @@ fn holds_fields(envelope: &Envelope, path: &[&Member]) -> bool {
         .eq(envelope.fields_path())
 }
 
+/// Whether the Rust types hold `m` as a value rather than an `Option`: a
+/// required member, or the code name with `absent_means` (an envelope
+/// without it reads as that code, see [`absent_default`]).
+fn in_every_envelope(m: &Member) -> bool {
+    m.required || m.absent_means.is_some()
+}
+
+/// The function serde calls for a code name that `absent_means` lets an
+/// envelope leave out: it returns that code.
+fn absent_default(spec: &Spec) -> TokenStream {
+    let Some(code) = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value))
+    else {
+        return TokenStream::new();
+    };
+    let variant = variant_ident(code);
+    quote! {
+        /// The code of an envelope without its code name (`absent_means`).
+        #[doc(hidden)]
+        #[allow(deprecated)]
+        fn __splice_absent_code() -> ErrorCode {
+            ErrorCode::#variant
+        }
+    }
+}
+
 /// `.a.b` for the members of `path`.
 fn access(path: &[&Member]) -> TokenStream {
     let idents = path.iter().map(|m| member_ident(m));
@@ -965,7 +993,7 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
     };
     if let Some(path) = envelope.path_of(code_property) {
         let path = resolve(envelope, &path);
-        if let Some(m) = path.iter().find(|m| !m.required) {
+        if let Some(m) = path.iter().find(|m| !in_every_envelope(m)) {
             let what = if path.last().is_some_and(|last| std::ptr::eq(*last, *m)) {
                 format!(
                     "envelope member `{}` carries `{code_property}`",
@@ -1190,7 +1218,10 @@ fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Token
                 quote!(#ty)
             }
         };
-        out.push(if m.required {
+        if m.absent_means.is_some() {
+            attrs = quote!(#attrs #[serde(default = "__splice_absent_code")]);
+        }
+        out.push(if in_every_envelope(m) {
             quote! {
                 #doc
                 #rename
@@ -1285,6 +1316,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
         (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
     };
     let nested = nested_structs(spec, &env.members, &mut Vec::new(), &eq);
+    let absent = absent_default(spec);
     let doc = if env.declared {
         let example = spec.emitted_codes().next().map_or_else(
             || "match_not_found".to_owned(),
@@ -1336,6 +1368,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
 
         #nested
         #wire
+        #absent
     }
 }
 
@@ -1649,7 +1682,7 @@ fn unlisted_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Tok
             }
             _ => member_doc(spec, m),
         };
-        out.push(if m.required {
+        out.push(if in_every_envelope(m) {
             quote! {
                 #[doc = #doc]
                 #rename
@@ -2667,7 +2700,7 @@ fn envelope_literal<'e>(
                 value
             }
         };
-        let value = if m.required {
+        let value = if in_every_envelope(m) {
             value
         } else {
             quote!(::core::option::Option::Some(#value))

@@ -434,7 +434,14 @@ fn object_body(
             },
             _ => carried(spec, member, form),
         };
-        if member.required {
+        // A code name with `absent_means` may be left out by that code's
+        // envelopes only: every other code, listed or not, names itself.
+        let present = match (&member.absent_means, form) {
+            (Some(absent), Form::Variant(code)) => code.name.value != absent.value,
+            (Some(_), Form::Unlisted) => true,
+            _ => member.required,
+        };
+        if present {
             required.push(name.clone());
         }
         props.insert(name, schema);

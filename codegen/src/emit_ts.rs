@@ -289,7 +289,14 @@ fn members(
             continue;
         }
         let name = prop(&m.name.value);
-        let opt = if m.required { "" } else { "?" };
+        // A code name with `absent_means` may be left out by that code's
+        // envelopes only; an unlisted code names itself.
+        let required = match (&m.absent_means, form) {
+            (Some(absent), Form::Code(c)) => c.name.value != absent.value,
+            (Some(_), Form::Unlisted) => true,
+            _ => m.required,
+        };
+        let opt = if required { "" } else { "?" };
         if matches!(form, Form::Base) {
             if matches!(m.carries, Carries::Context) {
                 continue;
@@ -882,6 +889,14 @@ fn discriminant_access(spec: &Spec) -> String {
             let dot = if i == 0 { "" } else { "?." };
             let _ = write!(access, "{dot}[{}]", string_literal(step));
         }
+    }
+    // An envelope without its code name has the `absent_means` code.
+    if let Some(code) = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value))
+    {
+        access = format!("({access} ?? {})", string_literal(code.wire()));
     }
     access
 }

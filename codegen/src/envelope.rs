@@ -90,6 +90,10 @@ pub struct Member {
     pub required: bool,
     /// One-line description; emitters fall back to a default per property.
     pub doc: Option<Spanned<String>>,
+    /// On the member carrying the code name: the code an envelope without
+    /// the member has (`absent_means:`; RFC 9457's absent `type` is
+    /// `about:blank`). Such a member is optional.
+    pub absent_means: Option<Spanned<String>>,
 }
 
 impl Member {
@@ -99,6 +103,7 @@ impl Member {
             carries,
             required: true,
             doc: doc.map(|d| Spanned::new(d.to_string(), Loc::default())),
+            absent_means: None,
         }
     }
 }
@@ -161,6 +166,19 @@ impl Envelope {
         }
         let mut path = Vec::new();
         walk(&self.members, property, &mut path).then_some(path)
+    }
+
+    /// The code an envelope without its code-name member has
+    /// ([`Member::absent_means`]), if the spec names one.
+    pub fn absent_code(&self) -> Option<&Spanned<String>> {
+        fn walk(members: &[Member]) -> Option<&Spanned<String>> {
+            members.iter().find_map(|m| match &m.carries {
+                Carries::Object(inner) => walk(inner),
+                Carries::CodeName => m.absent_means.as_ref(),
+                _ => None,
+            })
+        }
+        walk(&self.members)
     }
 
     /// True when some member carries `property`.

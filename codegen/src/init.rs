@@ -96,6 +96,8 @@ taxonomy:
 
 # The wire shape: a flat object. `type` tells problem types apart (each
 # code's `wire:` name is its URI); `detail` is the occurrence's message.
+# A problem without `type` is "about:blank" (RFC 9457 3.1.1): to accept one,
+# add a code with `wire: "about:blank"` and `absent_means: <ITS NAME>` on `type`.
 envelope:
   type: { carries: code_name, doc: "A URI reference that identifies the problem type." }
   detail: { carries: message, optional: true, doc: "An explanation of this occurrence." }

@@ -37,7 +37,14 @@ const TOP_KEYS: &[&str] = &[
 const RETRY_KEYS: &[&str] = &["meaning", "classes"];
 const ATTRIBUTE_KEYS: &[&str] = &["type", "doc", "format", "required"];
 const ATTRIBUTE_TYPES: &[&str] = &["string", "integer", "boolean"];
-const ENVELOPE_MEMBER_KEYS: &[&str] = &["carries", "value", "members", "optional", "doc"];
+const ENVELOPE_MEMBER_KEYS: &[&str] = &[
+    "carries",
+    "value",
+    "members",
+    "optional",
+    "absent_means",
+    "doc",
+];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
 const UNION_KEYS: &[&str] = &["discriminator", "variants"];
@@ -534,12 +541,31 @@ impl Lower {
                 );
                 broken = true;
             }
+            let absent_means = f
+                .get("absent_means")
+                .and_then(|n| self.string(n, "absent_means", &what));
+            if let (Some(a), Some(c)) = (&absent_means, &carries)
+                && !matches!(c, Carries::CodeName)
+            {
+                self.push(
+                    Diagnostic::new(
+                        a.loc,
+                        format!("{what} has `absent_means` but does not carry `code_name`"),
+                    )
+                    .with_help("`absent_means:` names the code of an envelope without the member that carries the code's name; move it there or remove it"),
+                );
+                broken = true;
+            }
             match carries {
                 Some(carries) => out.push(EnvMember {
                     name,
-                    required: !optional && !matches!(carries, Carries::Context),
+                    // A code name with `absent_means` may be absent.
+                    required: !optional
+                        && absent_means.is_none()
+                        && !matches!(carries, Carries::Context),
                     carries,
                     doc,
+                    absent_means,
                 }),
                 None => broken = true,
             }

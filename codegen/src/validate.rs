@@ -57,6 +57,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
             v.retry_class_names(draft, list, &format!("category `{}`", c.key.value));
         }
     }
+    v.absent_means(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
         v.code(draft, code, version);
@@ -239,6 +240,44 @@ impl Validator<'_> {
                     .with_help(format!(
                         "add `attributes: {{ {}: ... }}` to the code",
                         def.name.value
+                    )),
+                );
+            }
+        }
+    }
+
+    /// `absent_means:` names an emitted code.
+    fn absent_means(&mut self, draft: &Draft) {
+        let Some(code) = draft.envelope.as_ref().and_then(|e| e.absent_code()) else {
+            return;
+        };
+        let what = "`absent_means` of the member carrying `code_name`";
+        match draft.codes.iter().find(|c| c.name.value == code.value) {
+            Some(c) if c.removed.is_some() => self.push(
+                Diagnostic::new(
+                    code.loc,
+                    format!("{what} names removed code `{}`", code.value),
+                )
+                .with_label("removed")
+                .with_help("a removed code never appears in an envelope; name an emitted code"),
+            ),
+            Some(_) => {}
+            None => {
+                let names: Vec<&str> = draft
+                    .codes
+                    .iter()
+                    .filter(|c| c.removed.is_none())
+                    .map(|c| c.name.value.as_str())
+                    .collect();
+                self.push(
+                    Diagnostic::new(
+                        code.loc,
+                        format!("{what} names unknown code `{}`", code.value),
+                    )
+                    .with_help(suggest(
+                        &code.value,
+                        &names,
+                        "name a code of this spec (its identifier, not its wire name)",
                     )),
                 );
             }

@@ -143,6 +143,9 @@ def problem_details() -> dict[str, Any]:
         },
         # Section 4.2.1: "about:blank" with the HTTP status phrase as its title.
         "about-blank": {"type": "about:blank", "title": "Not Found", "status": 404},
+        # Section 3.1.1: "When this member is not present, its value is assumed to
+        # be 'about:blank'." The same problem, as servers that leave `type` out send it.
+        "no-type": {"title": "Not Found", "status": 404},
     }
 
 

@@ -234,16 +234,51 @@ fn within(part: &Value, whole: &Value) -> bool {
     }
 }
 
+/// Writes into `payload` the code name that `taxonomy`'s `absent_means`
+/// gives an envelope without one: the Rust types read such an envelope as
+/// that code and write its name (RFC 9457's problem without `type` is
+/// written back with `"type": "about:blank"`, what it means).
+fn fill_absent_code(taxonomy: &str, payload: &mut Value) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/real-taxonomies")
+        .join(taxonomy)
+        .join("errors.yaml");
+    let spec = splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()));
+    let Some(code) = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value))
+    else {
+        return;
+    };
+    let at = spec
+        .envelope
+        .path_of("code_name")
+        .expect("absent_means is on the code name");
+    let (last, parents) = at.split_last().expect("a path names its member");
+    let mut object = payload;
+    for step in parents {
+        object = &mut object[*step];
+    }
+    if let Value::Object(o) = object
+        && !o.contains_key(*last)
+    {
+        o.insert((*last).to_owned(), code.wire().into());
+    }
+}
+
 /// Each real payload parses into the generated Rust type of its taxonomy
 /// and serializes back to the same JSON, less the members its envelope
-/// does not declare (`exact`: none).
+/// does not declare (`exact`: none), and with the `absent_means` code
+/// written where the payload left its name out.
 fn real_round_trips<T>(taxonomy: &str, exact: bool) -> Vec<String>
 where
     T: serde::de::DeserializeOwned + serde::Serialize,
 {
     let mut failures = Vec::new();
     for (name, text) in real_payloads(taxonomy) {
-        let original: Value = serde_json::from_str(&text).unwrap();
+        let mut original: Value = serde_json::from_str(&text).unwrap();
+        fill_absent_code(taxonomy, &mut original);
         match serde_json::from_str::<T>(&text) {
             Ok(typed) => {
                 let back = serde_json::to_value(&typed).unwrap();
@@ -433,4 +468,19 @@ fn any_envelope_keeps_the_listed_checks_and_refuses_reserved_numbers() {
             .contains("`code` is -32002, a number no release may send"),
         "{err}"
     );
+}
+
+/// RFC 9457 3.1.1: a problem without `type` is `about:blank`. The spec says
+/// so (`absent_means: ABOUT_BLANK`), and the Rust types read it so, through
+/// `AnyErrorEnvelope` too, then write the name it stood for.
+#[test]
+fn a_problem_without_type_is_about_blank() {
+    use real::problem_details::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    let payload = real_payload("problem-details", "no-type.json");
+    assert!(payload.get("type").is_none());
+    let env: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    assert_eq!(env.r#type, ErrorCode::AboutBlank);
+    assert_eq!(serde_json::to_value(&env).unwrap()["type"], "about:blank");
+    let any: AnyErrorEnvelope = serde_json::from_value(payload).unwrap();
+    assert_eq!(any.listed(), Some(&env));
 }

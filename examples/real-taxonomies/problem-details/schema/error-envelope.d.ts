@@ -17,15 +17,15 @@ export interface ValidationProblem {
 
 /** The fields every error envelope carries. */
 export interface ErrorEnvelopeBase {
-  /** A URI reference that identifies the problem type (RFC 9457 3.1.1). */
-  type: ErrorCode;
+  /** A URI reference that identifies the problem type (RFC 9457 3.1.1); absent, it is about:blank. */
+  type?: ErrorCode;
   /** A human-readable explanation specific to this occurrence of the problem (RFC 9457 3.1.4). */
   detail?: string;
 }
 
 /** `ABOUT_BLANK` (1): the problem has no semantics beyond the HTTP status code. */
 export interface AboutBlankEnvelope extends ErrorEnvelopeBase {
-  type: "about:blank";
+  type?: "about:blank";
   title?: string;
   status?: number;
   instance?: string;

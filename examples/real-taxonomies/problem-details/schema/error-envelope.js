@@ -12,7 +12,7 @@ const LISTED = new Set(LISTED_CODES);
 
 /** True when this release lists `env.type`; false for a code of a later release (or anything that is not an envelope). */
 export function isListed(env) {
-  return typeof env === "object" && env !== null && LISTED.has(env.type);
+  return typeof env === "object" && env !== null && LISTED.has((env.type ?? "about:blank"));
 }
 
 /** What the taxonomy says about each code it lists, by name (its aliases too), in spec order. */
@@ -68,6 +68,6 @@ export const CODES = Object.freeze(CODE_TABLE);
 /** The `CodeInfo` of the code `env.type` names; undefined for a code of a later release (or anything that is not an envelope). */
 export function codeInfo(env) {
   if (typeof env !== "object" || env === null) return undefined;
-  const key = env.type;
+  const key = (env.type ?? "about:blank");
   return typeof key === "string" && Object.hasOwn(CODES, key) ? CODES[key] : undefined;
 }

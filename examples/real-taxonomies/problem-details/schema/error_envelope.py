@@ -62,8 +62,8 @@ class ValidationProblem(typing.TypedDict):
 class AboutBlankEnvelope(typing.TypedDict):
     """`ABOUT_BLANK` (1): the problem has no semantics beyond the HTTP status code."""
 
-    # A URI reference that identifies the problem type (RFC 9457 3.1.1).
-    type: typing.Literal["about:blank"]
+    # A URI reference that identifies the problem type (RFC 9457 3.1.1); absent, it is about:blank.
+    type: typing.NotRequired[typing.Literal["about:blank"]]
     # A human-readable explanation specific to this occurrence of the problem (RFC 9457 3.1.4).
     detail: typing.NotRequired[str]
     # A short, human-readable summary of the problem type; it does not change between occurrences except for localization (RFC 9457 3.1.3).
@@ -77,7 +77,7 @@ class AboutBlankEnvelope(typing.TypedDict):
 class OutOfCreditEnvelope(typing.TypedDict):
     """`OUT_OF_CREDIT` (2): the account does not have enough credit."""
 
-    # A URI reference that identifies the problem type (RFC 9457 3.1.1).
+    # A URI reference that identifies the problem type (RFC 9457 3.1.1); absent, it is about:blank.
     type: typing.Literal["https://example.com/probs/out-of-credit"]
     # A human-readable explanation specific to this occurrence of the problem (RFC 9457 3.1.4).
     detail: typing.NotRequired[str]
@@ -96,7 +96,7 @@ class OutOfCreditEnvelope(typing.TypedDict):
 class ValidationErrorEnvelope(typing.TypedDict):
     """`VALIDATION_ERROR` (3): the request is not valid."""
 
-    # A URI reference that identifies the problem type (RFC 9457 3.1.1).
+    # A URI reference that identifies the problem type (RFC 9457 3.1.1); absent, it is about:blank.
     type: typing.Literal["https://example.net/validation-error"]
     # A human-readable explanation specific to this occurrence of the problem (RFC 9457 3.1.4).
     detail: typing.NotRequired[str]
@@ -238,7 +238,7 @@ def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     `ErrorEnvelope` (then `type` narrows it) when it is true, and an
     `UnlistedCodeEnvelope` when it is false.
     """
-    return env["type"] in CODES
+    return env.get("type", "about:blank") in CODES
 
 
 def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
@@ -246,4 +246,4 @@ def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
     retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
     None for a code of a later release.
     """
-    return CODES.get(env["type"])
+    return CODES.get(env.get("type", "about:blank"))

@@ -70,17 +70,23 @@ pub fn payloads(taxonomy: &str) -> Vec<Payload> {
 
 /// The code a payload names, read at the member the spec's envelope says
 /// carries the code's name (else its number), matched against the spec's
-/// listed codes by wire name, alias or number.
+/// listed codes by wire name, alias or number; without it, the
+/// `absent_means` code.
 pub fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
     let env = &spec.envelope;
     let (path, by_name) = match env.path_of("code_name") {
         Some(p) => (p, true),
         None => (env.path_of("number").expect("a code on the wire"), false),
     };
+    let (last, parents) = path.split_last()?;
     let mut at = payload;
-    for step in path {
+    for step in parents {
         at = at.get(step)?;
     }
+    let Some(at) = at.get(last) else {
+        // Without its code name, an envelope is the `absent_means` code.
+        return env.absent_code().map(|a| a.value.as_str());
+    };
     spec.emitted_codes()
         .find(|c| {
             if by_name {
