@@ -1259,12 +1259,21 @@ fn optional_field(f: &FieldDef) -> TokenStream {
     }
 }
 
+/// Which envelope type a nested object's struct belongs to.
+#[derive(Clone, Copy)]
+enum Family<'t> {
+    /// `ErrorEnvelope` (`ErrorEnvelopeError`), with the spec's `Eq` derive.
+    Listed(&'t TokenStream),
+    /// `UnlistedCodeEnvelope` (`UnlistedCodeEnvelopeError`).
+    Unlisted,
+}
+
 /// The structs of the envelope's nested objects, depth first.
 fn nested_structs<'e>(
     spec: &Spec,
     members: &'e [Member],
     path: &mut Vec<&'e Member>,
-    eq: &TokenStream,
+    family: Family<'_>,
 ) -> TokenStream {
     let mut out = TokenStream::new();
     for m in members {
@@ -1272,21 +1281,34 @@ fn nested_structs<'e>(
             continue;
         };
         path.push(m);
-        let name = object_struct(path);
         let doc = member_doc(spec, m);
-        let fields = object_fields(spec, inner, path);
+        let (name, fields, derives) = match family {
+            Family::Listed(eq) => (
+                object_struct(path),
+                object_fields(spec, inner, path),
+                quote! {
+                    ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                    ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+                },
+            ),
+            Family::Unlisted => (
+                unlisted_struct(path),
+                unlisted_fields(spec, inner, path),
+                quote! {
+                    ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
+                    ::serde::Serialize, ::serde::Deserialize,
+                },
+            ),
+        };
         out.extend(quote! {
             #[doc = #doc]
-            #[derive(
-                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
-                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
-            )]
+            #[derive(#derives)]
             #[allow(dead_code)]
             pub struct #name {
                 #(#fields)*
             }
         });
-        out.extend(nested_structs(spec, inner, path, eq));
+        out.extend(nested_structs(spec, inner, path, family));
         path.pop();
     }
     out
@@ -1315,7 +1337,7 @@ fn emit_envelope(spec: &Spec) -> TokenStream {
     } else {
         (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
     };
-    let nested = nested_structs(spec, &env.members, &mut Vec::new(), &eq);
+    let nested = nested_structs(spec, &env.members, &mut Vec::new(), Family::Listed(&eq));
     let absent = absent_default(spec);
     let doc = if env.declared {
         let example = spec.emitted_codes().next().map_or_else(
@@ -1700,38 +1722,6 @@ fn unlisted_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Tok
     out
 }
 
-/// The structs of the unlisted envelope's nested objects, depth first.
-fn unlisted_structs<'e>(
-    spec: &Spec,
-    members: &'e [Member],
-    path: &mut Vec<&'e Member>,
-) -> TokenStream {
-    let mut out = TokenStream::new();
-    for m in members {
-        let Carries::Object(inner) = &m.carries else {
-            continue;
-        };
-        path.push(m);
-        let name = unlisted_struct(path);
-        let doc = member_doc(spec, m);
-        let fields = unlisted_fields(spec, inner, path);
-        out.extend(quote! {
-            #[doc = #doc]
-            #[derive(
-                ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
-                ::serde::Serialize, ::serde::Deserialize,
-            )]
-            #[allow(dead_code)]
-            pub struct #name {
-                #(#fields)*
-            }
-        });
-        out.extend(unlisted_structs(spec, inner, path));
-        path.pop();
-    }
-    out
-}
-
 /// `AnyErrorEnvelope`: what a client of this release reads from a server of
 /// any later release of the same major version, as the TypeScript and
 /// Python modules' `AnyErrorEnvelope` and the schema's last variant
@@ -1745,7 +1735,7 @@ fn emit_any_envelope(spec: &Spec) -> TokenStream {
     let env = &spec.envelope;
     let layout = Layout::of(env);
     let fields = unlisted_fields(spec, &env.members, &[]);
-    let nested = unlisted_structs(spec, &env.members, &mut Vec::new());
+    let nested = nested_structs(spec, &env.members, &mut Vec::new(), Family::Unlisted);
     let code_path: Vec<&str> = env
         .path_of(if layout.by_number {
             "number"

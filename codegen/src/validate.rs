@@ -251,34 +251,46 @@ impl Validator<'_> {
         let Some(code) = draft.envelope.as_ref().and_then(|e| e.absent_code()) else {
             return;
         };
-        let what = "`absent_means` of the member carrying `code_name`";
-        match draft.codes.iter().find(|c| c.name.value == code.value) {
+        self.emitted_code(
+            draft,
+            &code.value,
+            code.loc,
+            "`absent_means` of the member carrying `code_name`",
+            "name a code of this spec by its identifier (not its wire name)",
+        );
+    }
+
+    /// `name`, written at `loc` by `subject`, is an emitted code of the spec:
+    /// not removed, not unknown (then a "did you mean", else `otherwise`).
+    fn emitted_code(
+        &mut self,
+        draft: &Draft,
+        name: &str,
+        loc: Loc,
+        subject: &str,
+        otherwise: &str,
+    ) {
+        match draft.codes.iter().find(|c| c.name.value == name) {
             Some(c) if c.removed.is_some() => self.push(
-                Diagnostic::new(
-                    code.loc,
-                    format!("{what} names removed code `{}`", code.value),
-                )
-                .with_label("removed")
-                .with_help("a removed code never appears in an envelope; name an emitted code"),
+                Diagnostic::new(loc, format!("{subject} names removed code `{name}`"))
+                    .with_label("removed")
+                    .with_help("a removed code never appears in an envelope; name an emitted code"),
             ),
             Some(_) => {}
             None => {
-                let names: Vec<&str> = draft
+                let names = draft
                     .codes
                     .iter()
                     .filter(|c| c.removed.is_none())
-                    .map(|c| c.name.value.as_str())
-                    .collect();
+                    .map(|c| c.name.value.as_str());
+                let help = match did_you_mean(name, names) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => otherwise.to_owned(),
+                };
                 self.push(
-                    Diagnostic::new(
-                        code.loc,
-                        format!("{what} names unknown code `{}`", code.value),
-                    )
-                    .with_help(suggest(
-                        &code.value,
-                        &names,
-                        "name a code of this spec (its identifier, not its wire name)",
-                    )),
+                    Diagnostic::new(loc, format!("{subject} names unknown code `{name}`"))
+                        .with_label("not a code of this spec")
+                        .with_help(help),
                 );
             }
         }
@@ -1722,37 +1734,15 @@ impl Validator<'_> {
                 if text == EXAMPLE_SELF {
                     return;
                 }
-                match draft.codes.iter().find(|c| c.name.value == text) {
-                    Some(c) if c.removed.is_some() => self.push(
-                        Diagnostic::new(node.loc, format!("{subject} names removed code `{text}`"))
-                            .with_label("removed")
-                            .with_help(
-                                "a removed code never appears in an envelope; name an emitted code",
-                            ),
+                self.emitted_code(
+                    draft,
+                    text,
+                    node.loc,
+                    &subject,
+                    &format!(
+                        "name a code of this spec, or write `{EXAMPLE_SELF}` for the code of the envelope"
                     ),
-                    Some(_) => {}
-                    None => {
-                        let names = draft
-                            .codes
-                            .iter()
-                            .filter(|c| c.removed.is_none())
-                            .map(|c| c.name.value.as_str());
-                        let help = match did_you_mean(text, names) {
-                            Some(c) => format!("did you mean `{c}`?"),
-                            None => format!(
-                                "name a code of this spec, or write `{EXAMPLE_SELF}` for the code of the envelope"
-                            ),
-                        };
-                        self.push(
-                            Diagnostic::new(
-                                node.loc,
-                                format!("{subject} names unknown code `{text}`"),
-                            )
-                            .with_label("not a code of this spec")
-                            .with_help(help),
-                        );
-                    }
-                }
+                );
             }
             FieldType::Enum(t) => {
                 let Some(values) = draft

@@ -12,7 +12,9 @@
 //! also changed the way a wrong server would send it (a constant of another
 //! code, a member of the wrong type, a required member missing) and both
 //! type checkers must refuse it, so a module whose types accepted anything
-//! would fail here.
+//! would fail here. And one payload per taxonomy is given a code of a later
+//! release: `isListed` / `is_listed` must say so, and `codeInfo` /
+//! `code_info` give nothing for it.
 //!
 //! A payload member the envelope does not declare (botocore's
 //! `ResponseMetadata`, the transport metadata botocore adds to every
@@ -170,8 +172,41 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
     }
 }
 
+/// A payload of `taxonomy` with a code no release of the spec lists, as a
+/// server of a later release would send it (the same edits as the Rust
+/// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
+/// type URI, JSON-RPC number and AWS error code.
+fn later(taxonomy: &str) -> Value {
+    let (name, edit): (&str, Edit) = match taxonomy {
+        "google-rpc" => (
+            "resource-exhausted-quota",
+            Box::new(|v| v["error"]["status"] = "SOMETHING_NEW".into()),
+        ),
+        "problem-details" => (
+            "out-of-credit",
+            Box::new(|v| v["type"] = "https://example.com/probs/new-kind".into()),
+        ),
+        "jsonrpc-mcp" => (
+            "method-not-found",
+            Box::new(|v| v["code"] = (-31999).into()),
+        ),
+        "botocore" => (
+            "s3-slow-down",
+            Box::new(|v| v["Error"]["Code"] = "BrandNewException".into()),
+        ),
+        other => panic!("{other}"),
+    };
+    let mut payload = payloads(taxonomy)
+        .into_iter()
+        .find(|p| p.stem() == name)
+        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
+        .value;
+    edit(&mut payload);
+    payload
+}
+
 /// Writes the scratch project of `taxonomy`: its generated modules under
-/// `schema/`, the typed payloads, and a wrong one.
+/// `schema/`, the typed payloads, a wrong one, and `later.json` ([`later`]).
 fn project(taxonomy: &str, d: &Path) -> usize {
     let spec = spec(taxonomy);
     let schema = d.join("schema");
@@ -188,6 +223,7 @@ fn project(taxonomy: &str, d: &Path) -> usize {
         .unwrap();
     }
     std::fs::write(d.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
+    std::fs::write(d.join("later.json"), later(taxonomy).to_string()).unwrap();
     let payloads = payloads(taxonomy);
 
     let mut ts = String::from(
@@ -298,6 +334,15 @@ fn agrees_with_spec(taxonomy: &str, infos: &str, key: impl Fn(&str) -> String, w
     }
 }
 
+/// `infos` (a JSON array as text) without its last element, and that
+/// element.
+fn without_last(infos: &str) -> (String, Value) {
+    let mut all: Vec<Value> =
+        serde_json::from_str(infos).unwrap_or_else(|e| panic!("not a JSON array ({e}): {infos}"));
+    let last = all.pop().expect("one CodeInfo per payload");
+    (Value::Array(all).to_string(), last)
+}
+
 #[test]
 fn typescript_types_every_real_payload() {
     let Some(tsc) = tool(
@@ -342,11 +387,19 @@ fn typescript_types_every_real_payload() {
                  console.log(info(parsed));",
             ])
             .arg(d.join("payloads.js"))
-            .args(payload_paths(t)));
+            .args(payload_paths(t))
+            .arg(d.join("later.json")));
         assert!(out.status.success(), "{t}: node:\n{text}");
         let (listed, infos) = text.trim().split_once('\n').unwrap_or((text.trim(), ""));
-        assert_eq!(listed, vec!["listed"; n].join(" "), "{t}: isListed");
-        agrees_with_spec(t, infos, |k| k.to_string(), "codeInfo");
+        // Every real payload is listed; a later code is not, and has no CodeInfo.
+        assert_eq!(
+            listed,
+            format!("{} unlisted", vec!["listed"; n].join(" ")),
+            "{t}: isListed"
+        );
+        let (infos, last) = without_last(infos);
+        assert_eq!(last, Value::Null, "{t}: codeInfo of a later code");
+        agrees_with_spec(t, &infos, |k| k.to_string(), "codeInfo");
 
         let (out, text) = run(Command::new("node")
             .arg(&tsc)
@@ -396,13 +449,20 @@ fn python_types_every_real_payload() {
         let (out, text) = run(Command::new(mypy.with_file_name("python3"))
             .arg("payloads.py")
             .args(payload_paths(t))
+            .arg(d.join("later.json"))
             .env("PYTHONPATH", d.join("schema"))
             .env("PYTHONDONTWRITEBYTECODE", "1")
             .current_dir(d));
         assert!(out.status.success(), "{t}: python:\n{text}");
         let (listed, infos) = text.trim().split_once('\n').unwrap_or((text.trim(), ""));
-        assert_eq!(listed, vec!["listed"; n].join(" "), "{t}: is_listed");
-        agrees_with_spec(t, infos, |k| Case::LowerSnake.convert(k), "code_info");
+        assert_eq!(
+            listed,
+            format!("{} unlisted", vec!["listed"; n].join(" ")),
+            "{t}: is_listed"
+        );
+        let (infos, last) = without_last(infos);
+        assert_eq!(last, Value::Null, "{t}: code_info of a later code");
+        agrees_with_spec(t, &infos, |k| Case::LowerSnake.convert(k), "code_info");
 
         let (out, text) = mypy_run("wrong.py");
         assert!(
