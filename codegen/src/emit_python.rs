@@ -913,13 +913,7 @@ fn envelope_dicts(
             (Carries::Message, _) => "str".into(),
             (Carries::Hints, _) => "list[str]".into(),
         };
-        // A code name with `absent_means` may be left out by that code's
-        // envelopes only; an unlisted code names itself.
-        let required = match (&m.absent_means, dicts.code) {
-            (Some(absent), Some(c)) => c.name.value != absent.value,
-            (Some(_), None) => true,
-            _ => m.required,
-        };
+        let required = m.required_for(dicts.code.map(|c| c.name.value.as_str()));
         let ty = if required || matches!(m.carries, Carries::Context) {
             ty
         } else {

@@ -434,12 +434,10 @@ fn object_body(
             },
             _ => carried(spec, member, form),
         };
-        // A code name with `absent_means` may be left out by that code's
-        // envelopes only: every other code, listed or not, names itself.
-        let present = match (&member.absent_means, form) {
-            (Some(absent), Form::Variant(code)) => code.name.value != absent.value,
-            (Some(_), Form::Unlisted) => true,
-            _ => member.required,
+        let present = match form {
+            Form::Variant(code) => member.required_for(Some(&code.name.value)),
+            Form::Unlisted => member.required_for(None),
+            Form::OutputShape => member.required,
         };
         if present {
             required.push(name.clone());

@@ -289,12 +289,10 @@ fn members(
             continue;
         }
         let name = prop(&m.name.value);
-        // A code name with `absent_means` may be left out by that code's
-        // envelopes only; an unlisted code names itself.
-        let required = match (&m.absent_means, form) {
-            (Some(absent), Form::Code(c)) => c.name.value != absent.value,
-            (Some(_), Form::Unlisted) => true,
-            _ => m.required,
+        let required = match form {
+            Form::Code(c) => m.required_for(Some(&c.name.value)),
+            Form::Unlisted => m.required_for(None),
+            Form::Base => m.required,
         };
         let opt = if required { "" } else { "?" };
         if matches!(form, Form::Base) {

@@ -97,6 +97,18 @@ pub struct Member {
 }
 
 impl Member {
+    /// Whether the member is in every envelope of one code: `Some(name)`
+    /// for a listed code, `None` for a code this release does not list. Only
+    /// a code name with `absent_means` differs from [`Member::required`]:
+    /// the code it names may leave it out, every other code names itself.
+    pub fn required_for(&self, code: Option<&str>) -> bool {
+        match (&self.absent_means, code) {
+            (Some(absent), Some(name)) => name != absent.value,
+            (Some(_), None) => true,
+            (None, _) => self.required,
+        }
+    }
+
     fn plain(name: &str, carries: Carries, doc: Option<&str>) -> Member {
         Member {
             name: Spanned::new(name.to_string(), Loc::default()),
