@@ -1892,7 +1892,7 @@ fn emit_any_envelope(spec: &Spec) -> TokenStream {
 
 /// A JSON value held in memory and read again, so that
 /// `AnyErrorEnvelope` can look at an envelope's code before choosing its
-/// type, with any serde format (the generated code depends on `serde`, not
+/// type, with any self-describing serde format (the generated code depends on `serde`, not
 /// on `serde_json`). Replaying it calls the same visitor methods the format
 /// called, so a listed code's envelope gets the errors it gets read
 /// directly.
@@ -1971,7 +1971,7 @@ fn emit_any_value() -> TokenStream {
                     mut seq: A,
                 ) -> ::core::result::Result<Value, A::Error> {
                     let mut items = ::std::vec::Vec::new();
-                    while let ::core::option::Option::Some(item) = seq.next_element_seed(Seed)? {
+                    while let ::core::option::Option::Some(item) = seq.next_element::<Value>()? {
                         items.push(item);
                     }
                     ::core::result::Result::Ok(Value::Seq(items))
@@ -1982,23 +1982,10 @@ fn emit_any_value() -> TokenStream {
                 ) -> ::core::result::Result<Value, A::Error> {
                     let mut entries = ::std::vec::Vec::new();
                     while let ::core::option::Option::Some(key) = map.next_key::<::std::string::String>()? {
-                        let value = map.next_value_seed(Seed)?;
+                        let value = map.next_value::<Value>()?;
                         entries.push((key, value));
                     }
                     ::core::result::Result::Ok(Value::Map(entries))
-                }
-            }
-
-            struct Seed;
-
-            impl<'de> ::serde::de::DeserializeSeed<'de> for Seed {
-                type Value = Value;
-
-                fn deserialize<D: ::serde::Deserializer<'de>>(
-                    self,
-                    deserializer: D,
-                ) -> ::core::result::Result<Value, D::Error> {
-                    deserializer.deserialize_any(Visitor)
                 }
             }
 
