@@ -47,6 +47,10 @@ pub enum Placement {
     TopLevel,
     /// A member of the envelope's `context` object (`context.snippet`, ...).
     Context,
+    /// A member of the envelope's outermost object, beside the object that
+    /// holds the code when that one is nested: botocore's
+    /// `ResponseMetadata` beside `Error`.
+    Envelope,
 }
 
 impl Placement {
@@ -55,6 +59,7 @@ impl Placement {
         match self {
             Placement::TopLevel => "top_level",
             Placement::Context => "context",
+            Placement::Envelope => "envelope",
         }
     }
 }

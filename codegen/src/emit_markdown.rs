@@ -323,10 +323,14 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
         } else {
             format!("`{}`", holder.join("."))
         };
-        let others = match spec.envelope.path_of("context") {
-            Some(path) => format!("; the others are members of `{}`", path.join(".")),
-            None => String::new(),
-        };
+        let mut others = String::new();
+        if spec.fields_at(Placement::Envelope).next().is_some() {
+            others
+                .push_str("; fields `in: envelope` are members of the envelope's outermost object");
+        }
+        if let Some(path) = spec.envelope.path_of("context") {
+            others.push_str(&format!("; the others are members of `{}`", path.join(".")));
+        }
         let _ = writeln!(
             out,
             "The context fields declared in `errors.yaml`. Top-level fields are members of \
@@ -550,6 +554,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         values.push((p.name.value.clone(), value));
     }
     let mut top = Map::new();
+    let mut root = Map::new();
     let mut context = Map::new();
     let shown: Vec<&FieldDef> = spec
         .fields
@@ -562,7 +567,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         .collect();
     let ordered = shown
         .iter()
-        .filter(|f| f.placement() == Placement::TopLevel)
+        .filter(|f| f.placement() != Placement::Context)
         .chain(shown.iter().filter(|f| f.placement() == Placement::Context));
     for &field in ordered {
         let written = field.example.as_ref().map(|e| &e.value);
@@ -571,6 +576,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         let value = to_wire(spec, field.ty(), &value, 0);
         match field.placement() {
             Placement::TopLevel => top.insert(field.wire().into(), value),
+            Placement::Envelope => root.insert(field.wire().into(), value),
             Placement::Context => context.insert(field.wire().into(), value),
         };
     }
@@ -597,6 +603,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         message: json!(render(&code.message.value, &values)),
         hints,
         top,
+        root,
         context,
         fields_path: spec.envelope.fields_path(),
     };
@@ -611,6 +618,8 @@ struct Example<'a> {
     hints: Value,
     /// The top-level fields, on the wire.
     top: Map<String, Value>,
+    /// The fields `in: envelope`, on the wire.
+    root: Map<String, Value>,
     /// The context fields, on the wire.
     context: Map<String, Value>,
     /// Where the top-level fields go.
@@ -619,15 +628,22 @@ struct Example<'a> {
 
 impl Example<'_> {
     /// The envelope object at `path` whose members are `members`: the
-    /// top-level fields come before its `context` member, or at its end.
+    /// fields it holds (top-level, or `in: envelope` in the outermost) come
+    /// before its `context` member, or at its end.
     fn object(&self, members: &[Member], path: &mut Vec<String>) -> Map<String, Value> {
         let mut obj = Map::new();
-        let holds_fields = self.fields_path == *path;
-        let mut fields_done = !holds_fields;
+        let mut held = Map::new();
+        if self.fields_path == *path {
+            held.extend(self.top.clone());
+        }
+        if path.is_empty() {
+            held.extend(self.root.clone());
+        }
+        let mut fields_done = held.is_empty();
         for m in members {
             let name = m.name.value.clone();
             if matches!(m.carries, Carries::Context) && !fields_done {
-                obj.extend(self.top.clone());
+                obj.extend(held.clone());
                 fields_done = true;
             }
             let value = match &m.carries {
@@ -651,7 +667,7 @@ impl Example<'_> {
             obj.insert(name, value);
         }
         if !fields_done {
-            obj.extend(self.top.clone());
+            obj.extend(held);
         }
         obj
     }
@@ -865,6 +881,7 @@ fn placement_name(spec: &Spec, p: Placement) -> String {
             format!("`{}`", spec.envelope.fields_path().join("."))
         }
         Placement::TopLevel => "top level".into(),
+        Placement::Envelope => "envelope (outermost object)".into(),
         Placement::Context => format!(
             "`{}`",
             spec.envelope

@@ -811,9 +811,11 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             since.value, replaced_by.value
         );
     }
-    let fields: Vec<Key> = spec
-        .fields_at(Placement::TopLevel)
-        .filter_map(declared)
+    let fields: Vec<(Placement, Key)> = spec
+        .fields
+        .iter()
+        .filter(|f| f.placement() != Placement::Context)
+        .filter_map(|f| Some((f.placement(), declared(f)?)))
         .collect();
     // As in the schema: `context` is required when a context field is.
     let context_required = spec.fields_at(Placement::Context).any(required);
@@ -844,8 +846,8 @@ struct Dicts<'a> {
     /// The `TypedDict` of the top level; a nested object's is this name
     /// followed by its path (`NotFoundEnvelopeError`).
     name: String,
-    /// The keys of the code's top-level fields.
-    fields: &'a [Key],
+    /// The keys of the code's fields `in: top_level` and `in: envelope`.
+    fields: &'a [(Placement, Key)],
     /// The type of the member carrying `context`.
     context_ty: &'a str,
 }
@@ -873,12 +875,22 @@ fn envelope_dicts(
         }
         name
     };
-    let holds_fields = dicts.code.is_some() && spec.envelope.fields_path() == *path;
-    let mut fields_done = !holds_fields;
+    let holder = spec.envelope.fields_path() == *path;
+    let held: Vec<Key> = dicts
+        .fields
+        .iter()
+        .filter(|(placement, _)| match placement {
+            Placement::TopLevel => holder,
+            Placement::Envelope => path.is_empty(),
+            Placement::Context => false,
+        })
+        .map(|(_, key)| key.clone())
+        .collect();
+    let mut fields_done = held.is_empty();
     let mut keys = Vec::new();
     for m in object {
         if matches!(m.carries, Carries::Context) && !fields_done {
-            keys.extend(dicts.fields.iter().map(Key::clone));
+            keys.extend(held.iter().cloned());
             fields_done = true;
         }
         let unlisted = dicts.code.is_none();
@@ -941,7 +953,7 @@ fn envelope_dicts(
         });
     }
     if !fields_done {
-        keys.extend(dicts.fields.iter().map(Key::clone));
+        keys.extend(held);
     }
     typed_dict(out, &dict_name(path), doc, &keys);
 }

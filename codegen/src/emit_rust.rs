@@ -904,11 +904,11 @@ fn resolve<'e>(envelope: &'e Envelope, names: &[&str]) -> Vec<&'e Member> {
     out
 }
 
-/// Whether the object at `path` holds the fields declared `in: top_level`.
-fn holds_fields(envelope: &Envelope, path: &[&Member]) -> bool {
-    path.iter()
-        .map(|m| m.name.value.as_str())
-        .eq(envelope.fields_path())
+/// The declared fields the object at `path` holds: `in: top_level` in the
+/// object holding the code, `in: envelope` in the outermost one.
+fn held_fields<'s>(spec: &'s Spec, path: &[&Member]) -> Vec<&'s FieldDef> {
+    let names: Vec<&str> = path.iter().map(|m| m.name.value.as_str()).collect();
+    spec.fields_held_at(&names).collect()
 }
 
 /// Whether the Rust types hold `m` as a value rather than an `Option`: a
@@ -1041,8 +1041,12 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
     ) -> Option<crate::Diagnostic> {
         let mut seen: Vec<(String, &str, Loc)> = Vec::new();
         let fields = spec
-            .fields_at(Placement::TopLevel)
-            .filter(|_| holds_fields(&spec.envelope, path))
+            .fields_held_at(
+                &path
+                    .iter()
+                    .map(|m| m.name.value.as_str())
+                    .collect::<Vec<_>>(),
+            )
             .map(|f| (f.name().to_owned(), f.name(), f.name.loc));
         let members_named = members.iter().map(|m| {
             (
@@ -1167,14 +1171,12 @@ fn constant_pattern(value: &serde_json::Value) -> TokenStream {
 fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
     let env = &spec.envelope;
     let number_type = number_type(spec);
-    let holds_fields = holds_fields(env, path);
-    let top_level: Vec<TokenStream> = if holds_fields {
-        spec.fields_at(Placement::TopLevel)
-            .map(optional_field)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let held: Vec<TokenStream> = held_fields(spec, path)
+        .into_iter()
+        .map(optional_field)
+        .collect();
+    let holds_fields = !held.is_empty();
+    let top_level = held;
     let mut out = Vec::new();
     let mut placed = false;
     for m in members {
@@ -1407,10 +1409,8 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
     // deserialization is this struct's (schemars follows `try_from`).
     let fields = object_fields(spec, &env.members, &[]);
     let moves: Vec<Ident> = env.members.iter().map(member_ident).collect();
-    let holds_fields_top = env.fields_path().is_empty();
-    let top_moves = spec
-        .fields_at(Placement::TopLevel)
-        .filter(|_| holds_fields_top)
+    let top_moves = held_fields(spec, &[])
+        .into_iter()
         .map(field_ident)
         .collect::<Vec<_>>();
     let code = &layout.code;
@@ -1477,6 +1477,7 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
                     let id = field_ident(f);
                     let got = match (f.placement(), &layout.context) {
                         (Placement::TopLevel, _) => quote!(self #fields_at.#id.as_ref()),
+                        (Placement::Envelope, _) => quote!(self.#id.as_ref()),
                         (Placement::Context, Some(context)) => {
                             quote!(self #context.as_ref().and_then(|c| c.#id.as_ref()))
                         }
@@ -1524,6 +1525,7 @@ fn emit_wire_envelope(spec: &Spec) -> TokenStream {
             let id = field_ident(f);
             let present = match (f.placement(), &layout.context) {
                 (Placement::TopLevel, _) => quote!(self #fields_at.#id.is_some()),
+                (Placement::Envelope, _) => quote!(self.#id.is_some()),
                 (Placement::Context, Some(context)) => {
                     quote!(self #context.as_ref().is_some_and(|c| c.#id.is_some()))
                 }
@@ -2118,6 +2120,7 @@ fn emit_constructors(spec: &Spec) -> TokenStream {
                 let at = &layout.fields;
                 quote!(self #at.#name)
             }
+            (Placement::Envelope, _) => quote!(self.#name),
             (Placement::Context, Some(context)) => quote! {
                 ::core::option::Option::get_or_insert_with(
                     &mut self #context,
@@ -2623,17 +2626,14 @@ fn envelope_literal<'e>(
 ) -> TokenStream {
     let env = &spec.envelope;
     let name = object_struct(path);
-    let holds = holds_fields(env, path);
-    let top_level: Vec<TokenStream> = if holds {
-        spec.fields_at(Placement::TopLevel)
-            .map(|f| {
-                let name = field_ident(f);
-                quote!(#name: ::core::option::Option::None)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let top_level: Vec<TokenStream> = held_fields(spec, path)
+        .into_iter()
+        .map(|f| {
+            let name = field_ident(f);
+            quote!(#name: ::core::option::Option::None)
+        })
+        .collect();
+    let holds = !top_level.is_empty();
     let by_number = Layout::of(env).by_number;
     let mut out = Vec::new();
     let mut placed = false;
@@ -2740,6 +2740,7 @@ fn select_hints(spec: &Spec, layout: &Layout, code: &Code, prefix: &TokenStream)
         let variants = cond.values.iter().map(|v| ident(&upper_camel(&v.value)));
         let value = match (field.placement(), &layout.context) {
             (Placement::TopLevel, _) => quote!(envelope #fields_at.#name.as_ref()),
+            (Placement::Envelope, _) => quote!(envelope.#name.as_ref()),
             (Placement::Context, Some(context)) => {
                 quote!(envelope #context.as_ref().and_then(|c| c.#name.as_ref()))
             }

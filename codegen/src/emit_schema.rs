@@ -383,14 +383,15 @@ fn object_body(
     form: Form<'_>,
     openness: Openness,
 ) -> (Map<String, Value>, Vec<String>) {
-    let holds_fields = spec.envelope.fields_path() == *path;
+    let here: Vec<&str> = path.iter().map(String::as_str).collect();
+    let held: Vec<&FieldDef> = spec.fields_held_at(&here).collect();
     let mut props = Map::new();
     let mut required: Vec<String> = Vec::new();
-    let mut fields_done = !holds_fields;
+    let mut fields_done = held.is_empty();
     for member in members {
         let name = member.name.value.clone();
         if matches!(member.carries, Carries::Context) && !fields_done {
-            top_level_fields(spec, form, openness, &mut props, &mut required);
+            held_fields(spec, &held, form, openness, &mut props, &mut required);
             fields_done = true;
         }
         let schema = match &member.carries {
@@ -445,7 +446,7 @@ fn object_body(
         props.insert(name, schema);
     }
     if !fields_done {
-        top_level_fields(spec, form, openness, &mut props, &mut required);
+        held_fields(spec, &held, form, openness, &mut props, &mut required);
     }
     (props, required)
 }
@@ -463,18 +464,20 @@ fn is_required(code: &Code, f: &FieldDef) -> bool {
         .any(|r| r.value == f.name.value)
 }
 
-/// The fields declared `in: top_level`, in canonical order (not the code's
-/// list order, so reordering a list in the spec does not churn the
+/// The fields an object holds (`in: top_level` in the object holding the
+/// code, `in: envelope` in the outermost one), in canonical order (not the
+/// code's list order, so reordering a list in the spec does not churn the
 /// artifact): those a code carries in its variant, every one (typed, not
 /// required) in the output shape, none in the unlisted variant.
-fn top_level_fields(
+fn held_fields(
     spec: &Spec,
+    held: &[&FieldDef],
     form: Form<'_>,
     openness: Openness,
     props: &mut Map<String, Value>,
     required: &mut Vec<String>,
 ) {
-    for field in spec.fields_at(Placement::TopLevel) {
+    for &field in held {
         match form {
             Form::Variant(code) if carries_field(code, field) => {
                 props.insert(

@@ -273,13 +273,18 @@ fn members(
         Form::Code(code) => Some(code),
         _ => None,
     };
-    let holds_fields = code.is_some() && spec.envelope.fields_path() == *path;
-    let mut fields_done = !holds_fields;
+    let here: Vec<&str> = path.iter().map(String::as_str).collect();
+    let held: Vec<&FieldDef> = match code {
+        Some(_) => spec.fields_held_at(&here).collect(),
+        None => Vec::new(),
+    };
+    let mut fields_done = held.is_empty();
     for m in object {
         if matches!(m.carries, Carries::Context) && !fields_done {
             fields(
                 out,
                 spec,
+                &held,
                 code.expect("only a code's form holds fields"),
                 indent,
             );
@@ -348,6 +353,7 @@ fn members(
         fields(
             out,
             spec,
+            &held,
             code.expect("only a code's form holds fields"),
             indent,
         );
@@ -395,9 +401,10 @@ pub(crate) fn discriminant_path(spec: &Spec) -> String {
         .unwrap_or_else(|| "the error code".into())
 }
 
-/// The fields declared `in: top_level` that `code` carries, in spec order.
-fn fields(out: &mut String, spec: &Spec, code: &Code, indent: &str) {
-    for f in spec.fields_at(Placement::TopLevel) {
+/// The fields of an object (`held`: `in: top_level` or `in: envelope`)
+/// that `code` carries, in spec order.
+fn fields(out: &mut String, spec: &Spec, held: &[&FieldDef], code: &Code, indent: &str) {
+    for &f in held {
         if is_required(code, f) {
             let _ = writeln!(
                 out,

@@ -234,6 +234,12 @@ impl Envelope {
             .collect()
     }
 
+    /// The names of the outermost object's members, beside which the fields
+    /// declared `in: envelope` live.
+    pub fn names_at_root(&self) -> Vec<&str> {
+        self.members.iter().map(|m| m.name.value.as_str()).collect()
+    }
+
     /// The wire name of the member carrying the code name, else the number:
     /// what tells one code's envelope from another's.
     pub fn discriminant(&self) -> Option<&str> {

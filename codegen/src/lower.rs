@@ -57,7 +57,7 @@ const FIELD_KEYS: &[&str] = &[
 /// An enum value written as a mapping, to give it a wire spelling.
 const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
 const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
-const PLACEMENTS: &[&str] = &["top_level", "context"];
+const PLACEMENTS: &[&str] = &["top_level", "context", "envelope"];
 const TAXONOMY_KEYS: &[&str] = &["name", "version", "base_uri", "description", "range_block"];
 const CATEGORY_KEYS: &[&str] = &[
     "range",
@@ -800,6 +800,7 @@ impl Lower {
                 match s.value.as_str() {
                     "top_level" => Some(Spanned::new(Placement::TopLevel, s.loc)),
                     "context" => Some(Spanned::new(Placement::Context, s.loc)),
+                    "envelope" => Some(Spanned::new(Placement::Envelope, s.loc)),
                     other => {
                         self.push(
                             Diagnostic::new(

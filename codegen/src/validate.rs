@@ -660,21 +660,39 @@ impl Validator<'_> {
     /// enum values are unique, and no object contains itself without an
     /// array in between (it would have no finite value).
     fn declarations(&mut self, draft: &Draft) {
+        let default_envelope = crate::envelope::Envelope::splice_default();
+        let envelope = draft.envelope.as_ref().unwrap_or(&default_envelope);
+        for f in &draft.fields {
+            if let Some(p) = &f.placement
+                && p.value == crate::context::Placement::Envelope
+                && envelope.fields_path().is_empty()
+            {
+                self.push(
+                    Diagnostic::new(
+                        p.loc,
+                        format!(
+                            "field `{}` is declared `in: envelope`, but the code is already in the envelope's outermost object",
+                            f.name.value
+                        ),
+                    )
+                    .with_help(
+                        "`in: envelope` places a field beside the object that holds the code when that \
+                         object is nested (botocore's `ResponseMetadata` beside `Error`); here write `in: top_level`",
+                    ),
+                );
+            }
+        }
         if let Some(envelope) = &draft.envelope {
-            let beside = envelope.names_beside_fields();
             for f in &draft.fields {
-                let top_level = f
-                    .placement
-                    .as_ref()
-                    .is_none_or(|p| p.value == crate::context::Placement::TopLevel);
-                if top_level && beside.contains(&f.name.value.as_str()) {
+                let (beside, object) = beside_field(envelope, f);
+                if beside.contains(&f.name.value.as_str()) {
                     self.push(
                         Diagnostic::new(
                             f.name.loc,
                             format!("field name `{}` is an envelope member", f.name.value),
                         )
                         .with_help(format!(
-                            "{} are members of the envelope object the top-level fields live in; choose another name",
+                            "{} are members of {object}; choose another name",
                             list(&beside)
                         )),
                     );
@@ -772,14 +790,9 @@ impl Validator<'_> {
     fn wire_names(&mut self, draft: &Draft) {
         use crate::context::Placement;
         if let Some(envelope) = &draft.envelope {
-            let beside = envelope.names_beside_fields();
             for f in &draft.fields {
-                let top_level = f
-                    .placement
-                    .as_ref()
-                    .is_none_or(|p| p.value == Placement::TopLevel);
+                let (beside, object) = beside_field(envelope, f);
                 if let Some(w) = &f.wire
-                    && top_level
                     && beside.contains(&w.value.as_str())
                 {
                     self.push(
@@ -791,14 +804,14 @@ impl Validator<'_> {
                             ),
                         )
                         .with_help(format!(
-                            "{} are members of the envelope object the top-level fields live in; choose another wire name",
+                            "{} are members of {object}; choose another wire name",
                             list(&beside)
                         )),
                     );
                 }
             }
         }
-        for placement in [Placement::TopLevel, Placement::Context] {
+        for placement in [Placement::TopLevel, Placement::Context, Placement::Envelope] {
             let fields: Vec<(&Spanned<String>, bool, String)> = draft
                 .fields
                 .iter()
@@ -1979,4 +1992,25 @@ fn cycle_from<'d>(
         steps.pop();
     }
     None
+}
+
+/// The envelope member names a field may not take (as name or wire name),
+/// and the object they belong to, for the help: the members beside the
+/// field's object. A context field lives in its own object.
+fn beside_field<'e>(
+    envelope: &'e crate::envelope::Envelope,
+    f: &crate::draft::DraftField,
+) -> (Vec<&'e str>, &'static str) {
+    use crate::context::Placement;
+    match f.placement.as_ref().map(|p| p.value) {
+        None | Some(Placement::TopLevel) => (
+            envelope.names_beside_fields(),
+            "the envelope object the top-level fields live in",
+        ),
+        Some(Placement::Envelope) => (
+            envelope.names_at_root(),
+            "the envelope's outermost object, where fields `in: envelope` live",
+        ),
+        Some(Placement::Context) => (Vec::new(), "the context object"),
+    }
 }

@@ -16,12 +16,13 @@
 //! release: `isListed` / `is_listed` must say so, and `codeInfo` /
 //! `code_info` give nothing for it.
 //!
-//! A payload member the envelope does not declare (botocore's
-//! `ResponseMetadata`, the transport metadata botocore adds to every
-//! response) is passed through a spread in TypeScript, where excess members
-//! are allowed the way a `JSON.parse`d value carries them, and left out of
-//! the Python literal, since a `TypedDict` literal may not have undeclared
-//! keys; the run-time `is_listed` still sees the whole payload.
+//! A payload member the envelope does not declare is passed through a
+//! spread in TypeScript, where excess members are allowed the way a
+//! `JSON.parse`d value carries them, and left out of the Python literal,
+//! since a `TypedDict` literal may not have undeclared keys; the run-time
+//! `is_listed` still sees the whole payload. (botocore's `ResponseMetadata`,
+//! the transport metadata beside `Error`, is declared, as a field `in:
+//! envelope`, so its payloads are typed whole.)
 //!
 //! tsc comes from `tests/interop/node_modules` (pinned by its
 //! package-lock), mypy from `tests/interop-py/.venv` (hashes pinned); both
@@ -72,7 +73,8 @@ fn run(cmd: &mut Command) -> (Output, String) {
 }
 
 /// The top-level members a payload may have for the generated types: the
-/// envelope's own, and the top-level fields when they live at the top.
+/// envelope's own, and the fields that live at the top (`in: top_level`
+/// in a flat envelope, `in: envelope`).
 fn declared_top(spec: &Spec) -> Vec<String> {
     let mut names: Vec<String> = spec
         .envelope
@@ -80,12 +82,7 @@ fn declared_top(spec: &Spec) -> Vec<String> {
         .iter()
         .map(|m| m.name.value.clone())
         .collect();
-    if spec.envelope.fields_path().is_empty() {
-        names.extend(
-            spec.fields_at(splice_codegen::context::Placement::TopLevel)
-                .map(|f| f.wire().to_owned()),
-        );
-    }
+    names.extend(spec.fields_held_at(&[]).map(|f| f.wire().to_owned()));
     names
 }
 

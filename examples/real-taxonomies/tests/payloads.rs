@@ -166,6 +166,23 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["Error"]["Type"] = json!(1)
             }),
         ),
+        (
+            "botocore",
+            "ResponseMetadata (a field `in: envelope`) with the HTTP status as text",
+            changed("botocore", "s3-slow-down.json", |v| {
+                v["ResponseMetadata"]["HTTPStatusCode"] = json!("503")
+            }),
+        ),
+        (
+            "botocore",
+            "ResponseMetadata without its HTTP status",
+            changed("botocore", "s3-slow-down.json", |v| {
+                v["ResponseMetadata"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("HTTPStatusCode");
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);

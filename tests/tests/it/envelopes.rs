@@ -325,12 +325,53 @@ fn real_payloads_parse_with_the_generated_rust() {
         "jsonrpc-mcp",
         true,
     ));
-    // botocore's parsed response has `ResponseMetadata` beside `Error`: the
-    // transport's, not the error's, so the spec does not declare it.
+    // botocore's parsed response has `ResponseMetadata` beside `Error`,
+    // declared as a field `in: envelope`: written back unchanged too.
     failures.extend(real_round_trips::<real::botocore::ErrorEnvelope>(
-        "botocore", false,
+        "botocore", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A field `in: envelope` (botocore's `ResponseMetadata`) is a field of
+/// `ErrorEnvelope` itself, beside the nested `Error`: read from a real
+/// payload, set by the builder, written beside `Error`, and valid against
+/// the schema, which refuses it with a wrong type.
+#[test]
+fn a_field_in_the_envelope_lives_beside_the_code_object() {
+    use real::botocore::{ErrorCode, ErrorEnvelope, ResponseMetadata};
+    let (_, text) = real_payloads("botocore")
+        .into_iter()
+        .find(|(name, _)| name == "s3-slow-down.json")
+        .expect("the S3 SlowDown payload");
+    let read: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+    assert_eq!(read.error.code, ErrorCode::SlowDown);
+    let metadata = read
+        .response_metadata
+        .as_ref()
+        .expect("ResponseMetadata is read");
+    assert_eq!(metadata.http_status_code, 503);
+    assert_eq!(metadata.request_id.as_deref(), Some("4442587FB7D0A2F9"));
+
+    let built = ErrorEnvelope::slow_down("Please reduce your request rate.")
+        .response_metadata(ResponseMetadata {
+            request_id: Some("4442587FB7D0A2F9".into()),
+            host_id: Some(String::new()),
+            http_status_code: 503,
+            http_headers: None,
+            retry_attempts: None,
+        })
+        .build();
+    assert_eq!(built, read);
+    let json = serde_json::to_value(&built).unwrap();
+    assert_eq!(json, serde_json::from_str::<Value>(&text).unwrap());
+    valid(real::botocore::ENVELOPE_SCHEMA, &json);
+
+    let mut wrong = json.clone();
+    wrong["ResponseMetadata"]["HTTPStatusCode"] = json!("503");
+    assert!(serde_json::from_value::<ErrorEnvelope>(wrong.clone()).is_err());
+    let schema: Value = serde_json::from_str(real::botocore::ENVELOPE_SCHEMA).unwrap();
+    assert!(!jsonschema::validator_for(&schema).unwrap().is_valid(&wrong));
 }
 
 /// Read as `AnyErrorEnvelope` (what a client of this release should read

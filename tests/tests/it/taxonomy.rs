@@ -190,7 +190,8 @@ fn constructors_fill_the_envelope_from_the_spec() {
 /// A context field of an envelope's JSON, at its placement.
 fn field_of<'v>(envelope: &'v Value, field: &FieldDef) -> Option<&'v Value> {
     match field.placement() {
-        Placement::TopLevel => envelope.get(field.name()),
+        // splice's envelope is flat: its outermost object holds the code.
+        Placement::TopLevel | Placement::Envelope => envelope.get(field.name()),
         Placement::Context => envelope.get("context")?.get(field.name()),
     }
 }
@@ -230,7 +231,9 @@ fn the_published_schema_rejects_an_envelope_missing_a_required_field() {
         for field in spec.required_fields(spec_code) {
             let mut json = serde_json::to_value(&sample.minimal).unwrap();
             match field.placement() {
-                Placement::TopLevel => json.as_object_mut().unwrap().remove(field.name()),
+                Placement::TopLevel | Placement::Envelope => {
+                    json.as_object_mut().unwrap().remove(field.name())
+                }
                 Placement::Context => json["context"]
                     .as_object_mut()
                     .unwrap()
