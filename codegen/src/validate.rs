@@ -692,8 +692,8 @@ impl Validator<'_> {
                             format!("field name `{}` is an envelope member", f.name.value),
                         )
                         .with_help(format!(
-                            "{} are members of {object}; choose another name",
-                            list(&beside)
+                            "{} of {object}; choose another name",
+                            members_phrase(&beside)
                         )),
                     );
                 }
@@ -804,8 +804,8 @@ impl Validator<'_> {
                             ),
                         )
                         .with_help(format!(
-                            "{} are members of {object}; choose another wire name",
-                            list(&beside)
+                            "{} of {object}; choose another wire name",
+                            members_phrase(&beside)
                         )),
                     );
                 }
@@ -1992,6 +1992,14 @@ fn cycle_from<'d>(
         steps.pop();
     }
     None
+}
+
+/// `` `a` is a member`` or `` `a`, `b` and `c` are members``.
+fn members_phrase(names: &[&str]) -> String {
+    match names.len() {
+        1 => format!("{} is a member", crate::diagnostic::list_all(names)),
+        _ => format!("{} are members", crate::diagnostic::list_all(names)),
+    }
 }
 
 /// The envelope member names a field may not take (as name or wire name),
