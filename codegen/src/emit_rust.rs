@@ -83,6 +83,19 @@ pub const ITEMS: &[&str] = &[
 
 /// The items of the generated module, as tokens (what the proc macro returns).
 pub fn emit(spec: &Spec) -> TokenStream {
+    emit_with(spec, &|text| {
+        raw_str_repr(text)
+            .and_then(|repr| repr.parse().ok())
+            .unwrap_or_else(|| proc_macro2::Literal::string(text))
+    })
+}
+
+/// [`emit`], with `literal` making the string literals of the schema
+/// constants, given their text. `taxonomy!` has the compiler lex a
+/// [`raw_str_repr`] directly, since `proc_macro2`'s parse first checks the
+/// text with its own lexer, which in a dependency built without
+/// optimisation costs about 0.5 s on 20 MB of schema.
+pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) -> TokenStream {
     let category = emit_category(spec);
     let cause = emit_cause();
     let error_code = emit_error_code(spec);
@@ -92,7 +105,7 @@ pub fn emit(spec: &Spec) -> TokenStream {
     let builders = emit_builders(spec);
     let select_hints = emit_select_hints(spec);
     let any = emit_any_envelope(spec);
-    let schema = emit_schema_constants(spec);
+    let schema = emit_schema_constants(spec, literal);
     quote! {
         #schema
         #category
@@ -110,10 +123,13 @@ pub fn emit(spec: &Spec) -> TokenStream {
 /// The published envelope schema and its `$id`, so a server serves and
 /// names exactly the schema its types were compiled from, without reading
 /// or parsing a file at run time.
-fn emit_schema_constants(spec: &Spec) -> TokenStream {
+fn emit_schema_constants(
+    spec: &Spec,
+    literal: &dyn Fn(&str) -> proc_macro2::Literal,
+) -> TokenStream {
     let id = spec.taxonomy.schema_id();
-    let text = crate::emit_schema::emit_string(spec);
-    let shape = crate::emit_schema::emit_output_shape_string(spec);
+    let text = literal(&crate::emit_schema::emit_string(spec));
+    let shape = literal(&crate::emit_schema::emit_output_shape_string(spec));
     quote! {
         /// The `$id` of the envelope JSON Schema (`taxonomy.schema_base_uri`
         /// and the major version).
@@ -130,6 +146,27 @@ fn emit_schema_constants(spec: &Spec) -> TokenStream {
         #[allow(dead_code)]
         pub const ENVELOPE_OUTPUT_SHAPE: &str = #shape;
     }
+}
+
+/// `text` as a raw string literal, `r#"..."#` with as many `#` as it
+/// needs; `None` for text a raw literal cannot hold (a carriage return).
+/// The schema constants are most of a large taxonomy's expansion (20 MB of
+/// the 26 MB of 1,000 codes with 100 fields each): an ordinary literal
+/// escapes every quote of the JSON, and the compiler then keeps both the
+/// escaped text and the value. A raw literal is the text itself
+/// (`macros/README.md`, "Build time and memory at scale").
+pub fn raw_str_repr(text: &str) -> Option<String> {
+    if text.contains('\r') {
+        return None;
+    }
+    // One `#` more than the longest run of them after a quote.
+    let mut longest = 0;
+    for (i, _) in text.match_indices('"') {
+        let run = text[i + 1..].bytes().take_while(|&b| b == b'#').count();
+        longest = longest.max(run);
+    }
+    let hashes = "#".repeat(longest + 1);
+    Some(format!("r{hashes}\"{text}\"{hashes}"))
 }
 
 /// The generated items as formatted Rust source (for `splice-codegen rust`,
@@ -3025,5 +3062,25 @@ mod tests {
             docs,
             quote!(#[doc = " a\n ```text\n x\n ```\n ```rust\n y\n ```"]).to_string()
         );
+    }
+
+    #[test]
+    fn raw_literals_hold_their_text_whatever_quotes_and_hashes_it_has() {
+        for text in [
+            "",
+            "{\"$ref\": \"#/$defs/X\"}",
+            "\"## and \"### and a lone # and \\ and \\n",
+            "ends with a quote\"",
+        ] {
+            let repr = raw_str_repr(text).expect("no carriage return");
+            assert!(repr.starts_with('r'), "{repr}");
+            let lit: syn::LitStr = syn::parse_str(&repr).expect("a valid literal");
+            assert_eq!(lit.value(), text, "{repr}");
+        }
+        assert_eq!(
+            raw_str_repr("{\"a\": \"#b\"}").unwrap(),
+            "r##\"{\"a\": \"#b\"}\"##"
+        );
+        assert_eq!(raw_str_repr("line\r\n"), None);
     }
 }
