@@ -1077,13 +1077,8 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
         structs: &mut Vec<(String, Loc)>,
     ) -> Option<crate::Diagnostic> {
         let mut seen: Vec<(String, &str, Loc)> = Vec::new();
-        let fields = spec
-            .fields_held_at(
-                &path
-                    .iter()
-                    .map(|m| m.name.value.as_str())
-                    .collect::<Vec<_>>(),
-            )
+        let fields = held_fields(spec, path)
+            .into_iter()
             .map(|f| (f.name().to_owned(), f.name(), f.name.loc));
         let members_named = members.iter().map(|m| {
             (
@@ -1208,12 +1203,11 @@ fn constant_pattern(value: &serde_json::Value) -> TokenStream {
 fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
     let env = &spec.envelope;
     let number_type = number_type(spec);
-    let held: Vec<TokenStream> = held_fields(spec, path)
+    let top_level: Vec<TokenStream> = held_fields(spec, path)
         .into_iter()
         .map(optional_field)
         .collect();
-    let holds_fields = !held.is_empty();
-    let top_level = held;
+    let holds_fields = !top_level.is_empty();
     let mut out = Vec::new();
     let mut placed = false;
     for m in members {

@@ -1,5 +1,7 @@
 //! `taxonomy!` on specs that declare another wire shape (`envelope:`):
-//! google.rpc.Status, RFC 9457 problem details and a JSON-RPC error object.
+//! google.rpc.Status, RFC 9457 problem details, a JSON-RPC error object and
+//! an error object nested in a response with fields of its own (`in:
+//! envelope`).
 //! The generated Rust reads a payload as its owner writes it, writes it back
 //! byte for byte (as JSON values), builds the same shape from a constructor,
 //! agrees with the published schema, and rejects a payload that lacks a
@@ -17,6 +19,10 @@ mod problem {
 
 mod jsonrpc {
     splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/jsonrpc_rs.yaml");
+}
+
+mod outer {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/outer_fields_rs.yaml");
 }
 
 /// Parses `payload` as `T`, serializes it back and checks the JSON is the
@@ -331,6 +337,50 @@ fn real_payloads_parse_with_the_generated_rust() {
         "botocore", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A required field `in: envelope` is a constructor argument, written in
+/// the outermost object beside `error` (the top-level field stays inside
+/// it); an optional one is set by the builder; an enum one selects a hint
+/// like any other field; reading an envelope without the required one fails.
+#[test]
+fn fields_in_the_envelope_are_built_read_and_required() {
+    use outer::{ErrorEnvelope, Level, Trace};
+    let minimal = serde_json::to_value(ErrorEnvelope::not_found("r-1", "bucket").build()).unwrap();
+    assert_eq!(
+        minimal,
+        json!({"error": {"code": "NOT_FOUND", "message": "bucket was not found",
+            "hints": ["Check the name of the resource"], "resource": "bucket"},
+            "request_id": "r-1"})
+    );
+    valid(outer::ENVELOPE_SCHEMA, &minimal);
+
+    let full = ErrorEnvelope::not_found("r-1", "bucket")
+        .trace(Trace {
+            span_id: "s-9".into(),
+        })
+        .hint_level(Level::Full)
+        .build();
+    let json = serde_json::to_value(&full).unwrap();
+    assert_eq!(json["trace"], json!({"spanId": "s-9"}));
+    assert_eq!(json["hint_level"], json!("full"));
+    assert_eq!(
+        json["error"]["hints"],
+        json!(["Check the name of the resource", "Ask for the full trace"])
+    );
+    valid(outer::ENVELOPE_SCHEMA, &json);
+    assert_eq!(round_trip::<ErrorEnvelope>(&json.to_string()), full);
+
+    let mut without = minimal.clone();
+    without.as_object_mut().unwrap().remove("request_id");
+    let err = serde_json::from_value::<ErrorEnvelope>(without.clone()).unwrap_err();
+    assert!(err.to_string().contains("request_id"), "{err}");
+    let schema: Value = serde_json::from_str(outer::ENVELOPE_SCHEMA).unwrap();
+    assert!(
+        !jsonschema::validator_for(&schema)
+            .unwrap()
+            .is_valid(&without)
+    );
 }
 
 /// A field `in: envelope` (botocore's `ResponseMetadata`) is a field of
