@@ -193,6 +193,8 @@ types:
       variants:
         ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo
 
+# Fields `in: top_level` live inside `error`, beside `status`; a field
+# `in: envelope` would live beside `error` itself (a response's own members).
 fields:
   http_status:
     type: int32
