@@ -553,8 +553,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         let value = example_value(spec, code, &p.name.value, &ty, None);
         values.push((p.name.value.clone(), value));
     }
-    let mut top = Map::new();
-    let mut root = Map::new();
+    let mut outside: Vec<(&FieldDef, Value)> = Vec::new();
     let mut context = Map::new();
     let shown: Vec<&FieldDef> = spec
         .fields
@@ -575,10 +574,11 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         values.push((field.name().to_string(), value.clone()));
         let value = to_wire(spec, field.ty(), &value, 0);
         match field.placement() {
-            Placement::TopLevel => top.insert(field.wire().into(), value),
-            Placement::Envelope => root.insert(field.wire().into(), value),
-            Placement::Context => context.insert(field.wire().into(), value),
-        };
+            Placement::TopLevel | Placement::Envelope => outside.push((field, value)),
+            Placement::Context => {
+                context.insert(field.wire().into(), value);
+            }
+        }
     }
     // As the server sends it: general hints, and each conditional one whose
     // field has one of its values in this example.
@@ -602,10 +602,9 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         code,
         message: json!(render(&code.message.value, &values)),
         hints,
-        top,
-        root,
+        spec,
+        outside,
         context,
-        fields_path: spec.envelope.fields_path(),
     };
     let env = example.object(&spec.envelope.members, &mut Vec::new());
     Some(Value::Object(env))
@@ -616,14 +615,12 @@ struct Example<'a> {
     code: &'a Code,
     message: Value,
     hints: Value,
-    /// The top-level fields, on the wire.
-    top: Map<String, Value>,
-    /// The fields `in: envelope`, on the wire.
-    root: Map<String, Value>,
+    spec: &'a Spec,
+    /// The fields outside the context object (`in: top_level` and `in:
+    /// envelope`) and their values on the wire.
+    outside: Vec<(&'a FieldDef, Value)>,
     /// The context fields, on the wire.
     context: Map<String, Value>,
-    /// Where the top-level fields go.
-    fields_path: Vec<&'a str>,
 }
 
 impl Example<'_> {
@@ -632,13 +629,13 @@ impl Example<'_> {
     /// before its `context` member, or at its end.
     fn object(&self, members: &[Member], path: &mut Vec<String>) -> Map<String, Value> {
         let mut obj = Map::new();
-        let mut held = Map::new();
-        if self.fields_path == *path {
-            held.extend(self.top.clone());
-        }
-        if path.is_empty() {
-            held.extend(self.root.clone());
-        }
+        let here: Vec<&str> = path.iter().map(String::as_str).collect();
+        let held: Map<String, Value> = self
+            .spec
+            .fields_held_at(&here)
+            .filter_map(|f| self.outside.iter().find(|(g, _)| g.name() == f.name()))
+            .map(|(f, value)| (f.wire().to_owned(), value.clone()))
+            .collect();
         let mut fields_done = held.is_empty();
         for m in members {
             let name = m.name.value.clone();

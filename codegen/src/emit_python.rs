@@ -811,11 +811,11 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             since.value, replaced_by.value
         );
     }
-    let fields: Vec<(Placement, Key)> = spec
+    let fields: Vec<(&str, Key)> = spec
         .fields
         .iter()
         .filter(|f| f.placement() != Placement::Context)
-        .filter_map(|f| Some((f.placement(), declared(f)?)))
+        .filter_map(|f| Some((f.name(), declared(f)?)))
         .collect();
     // As in the schema: `context` is required when a context field is.
     let context_required = spec.fields_at(Placement::Context).any(required);
@@ -846,8 +846,9 @@ struct Dicts<'a> {
     /// The `TypedDict` of the top level; a nested object's is this name
     /// followed by its path (`NotFoundEnvelopeError`).
     name: String,
-    /// The keys of the code's fields `in: top_level` and `in: envelope`.
-    fields: &'a [(Placement, Key)],
+    /// The keys of the code's fields `in: top_level` and `in: envelope`, by
+    /// field name.
+    fields: &'a [(&'a str, Key)],
     /// The type of the member carrying `context`.
     context_ty: &'a str,
 }
@@ -875,15 +876,10 @@ fn envelope_dicts(
         }
         name
     };
-    let holder = spec.envelope.fields_path() == *path;
-    let held: Vec<Key> = dicts
-        .fields
-        .iter()
-        .filter(|(placement, _)| match placement {
-            Placement::TopLevel => holder,
-            Placement::Envelope => path.is_empty(),
-            Placement::Context => false,
-        })
+    let here: Vec<&str> = path.iter().map(String::as_str).collect();
+    let held: Vec<Key> = spec
+        .fields_held_at(&here)
+        .filter_map(|f| dicts.fields.iter().find(|(name, _)| *name == f.name()))
         .map(|(_, key)| key.clone())
         .collect();
     let mut fields_done = held.is_empty();

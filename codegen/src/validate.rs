@@ -660,30 +660,28 @@ impl Validator<'_> {
     /// enum values are unique, and no object contains itself without an
     /// array in between (it would have no finite value).
     fn declarations(&mut self, draft: &Draft) {
-        let default_envelope = crate::envelope::Envelope::splice_default();
-        let envelope = draft.envelope.as_ref().unwrap_or(&default_envelope);
-        for f in &draft.fields {
-            if let Some(p) = &f.placement
-                && p.value == crate::context::Placement::Envelope
-                && envelope.fields_path().is_empty()
-            {
-                self.push(
-                    Diagnostic::new(
-                        p.loc,
-                        format!(
-                            "field `{}` is declared `in: envelope`, but the code is already in the envelope's outermost object",
-                            f.name.value
-                        ),
-                    )
-                    .with_help(
-                        "`in: envelope` places a field beside the object that holds the code when that \
-                         object is nested (botocore's `ResponseMetadata` beside `Error`); here write `in: top_level`",
-                    ),
-                );
-            }
-        }
+        // `draft.envelope` is splice's when the spec declares none; `None`
+        // only for a declared one that failed to load (already reported).
         if let Some(envelope) = &draft.envelope {
             for f in &draft.fields {
+                if let Some(p) = &f.placement
+                    && p.value == crate::context::Placement::Envelope
+                    && envelope.fields_path().is_empty()
+                {
+                    self.push(
+                        Diagnostic::new(
+                            p.loc,
+                            format!(
+                                "field `{}` is declared `in: envelope`, but the code is already in the envelope's outermost object",
+                                f.name.value
+                            ),
+                        )
+                        .with_help(
+                            "`in: envelope` places a field beside the object that holds the code when that \
+                             object is nested (botocore's `ResponseMetadata` beside `Error`); here write `in: top_level`",
+                        ),
+                    );
+                }
                 let (beside, object) = beside_field(envelope, f);
                 if beside.contains(&f.name.value.as_str()) {
                     self.push(

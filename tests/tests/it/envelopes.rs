@@ -305,11 +305,7 @@ where
 /// refuse it: google.rpc's NOT_FOUND with the HTTP status of INTERNAL.
 #[test]
 fn a_real_payload_with_another_codes_constant_is_refused() {
-    let (_, text) = real_payloads("google-rpc")
-        .into_iter()
-        .find(|(name, _)| name == "not-found-resource-info.json")
-        .expect("the NOT_FOUND payload");
-    let mut payload: Value = serde_json::from_str(&text).unwrap();
+    let mut payload = real_payload("google-rpc", "not-found-resource-info.json");
     assert_eq!(payload["error"]["code"], 404);
     payload["error"]["code"] = 500.into();
     let err = serde_json::from_value::<real::google_rpc::ErrorEnvelope>(payload).unwrap_err();
@@ -390,11 +386,8 @@ fn fields_in_the_envelope_are_built_read_and_required() {
 #[test]
 fn a_field_in_the_envelope_lives_beside_the_code_object() {
     use real::botocore::{ErrorCode, ErrorEnvelope, ResponseMetadata};
-    let (_, text) = real_payloads("botocore")
-        .into_iter()
-        .find(|(name, _)| name == "s3-slow-down.json")
-        .expect("the S3 SlowDown payload");
-    let read: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+    let payload = real_payload("botocore", "s3-slow-down.json");
+    let read: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
     assert_eq!(read.error.code, ErrorCode::SlowDown);
     let metadata = read
         .response_metadata
@@ -414,7 +407,7 @@ fn a_field_in_the_envelope_lives_beside_the_code_object() {
         .build();
     assert_eq!(built, read);
     let json = serde_json::to_value(&built).unwrap();
-    assert_eq!(json, serde_json::from_str::<Value>(&text).unwrap());
+    assert_eq!(json, payload);
     valid(real::botocore::ENVELOPE_SCHEMA, &json);
 
     let mut wrong = json.clone();
