@@ -242,13 +242,15 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let answer = serde_json::from_slice::<Value>(&line)
+        let answer = serde_json::from_slice::<AnswerHead>(&line)
             .ok()
-            .filter(|v| v.get("method").is_none());
-        if let Some(error) = answer.as_ref().and_then(|v| v.get("error")) {
-            log_error_answer(answer.as_ref().and_then(|v| v.get("id")), error);
+            .filter(|head| head.method.is_none());
+        if let Some(head) = &answer
+            && let Some(error) = &head.error
+        {
+            log_error_answer(head.id.as_ref(), error);
         }
-        let answer_id = answer.and_then(|v| v.get("id").map(Value::to_string));
+        let answer_id = answer.and_then(|head| head.id.as_ref().map(Value::to_string));
         {
             let mut out = shared.out.lock().await;
             set_writing(&shared, true);
@@ -268,6 +270,29 @@ async fn write_client(from_rmcp: DuplexStream, shared: Arc<Shared>) {
             crate::answer_gate::note_written();
         }
     }
+}
+
+/// What [`write_client`] reads of a line rmcp writes: a request or a
+/// notification has a `method`; an answer has the `id` of the request it
+/// answers (JSON `null` included) and maybe an `error`. The `result`, most
+/// of the line, is skipped without being built.
+#[derive(serde::Deserialize)]
+struct AnswerHead {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<serde::de::IgnoredAny>,
+    error: Option<Value>,
+}
+
+/// A member that is there, even as `null` (which `Option` alone reads as
+/// absent), as `Value::get` sees it.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 /// One readable log line for a JSON-RPC error rmcp answers with (rmcp's own
@@ -690,5 +715,34 @@ mod tests {
         assert_eq!(m.as_deref(), Some("tools/call"));
         let (id, _) = scan(r#"{"params":{"x":[1,2,{"id":9}]}, "id" : 12 }"#);
         assert_eq!(id, Some(json!(12)));
+    }
+
+    #[test]
+    fn an_answer_is_told_from_a_request_by_its_head() {
+        let head = |line: &str| serde_json::from_slice::<AnswerHead>(line.as_bytes()).unwrap();
+        let ok = head(
+            r#"{"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"{\"id\":9}"}]}}"#,
+        );
+        assert_eq!(
+            (ok.id, ok.method.is_none(), ok.error),
+            (Some(json!("a")), true, None)
+        );
+        // An answer to a request whose id could not be read has `id: null`:
+        // it is still an answer, and its id is JSON `null`.
+        let err =
+            head(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}"#);
+        assert_eq!(err.id, Some(Value::Null));
+        assert_eq!(
+            err.error,
+            Some(json!({"code": -32700, "message": "parse error"}))
+        );
+        // A request to the client (`roots/list`) and a notification have a method.
+        assert!(
+            head(r#"{"jsonrpc":"2.0","id":0,"method":"roots/list"}"#)
+                .method
+                .is_some()
+        );
+        let note = head(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#);
+        assert!(note.method.is_some() && note.id.is_none());
     }
 }
