@@ -13,7 +13,7 @@
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
-//                  only the small-edit comparison (all six sides, full count),
+//                  only the small-edit comparison (all seven sides, full count),
 //                  printed to stderr with its target; writes no report. For
 //                  iterating on the most common call in a minute or two.
 //   --only model-context
@@ -304,6 +304,25 @@ class Filesystem extends McpSide {
   async edit(path, edits) {
     const r = await this.raw(path, edits);
     if (r.isError) throw new Error(`filesystem edit failed: ${r.content?.[0]?.text}`);
+    return r;
+  }
+}
+
+/**
+ * The floor as an MCP server (`splice-bench-floor --mcp`), reached through
+ * the same SDK client as splice: the floor's edit plus the least a server
+ * must do to speak MCP (no output schema, a one-line text result). Beside
+ * the plain floor it says how much of a server's small edit is the protocol
+ * and the client rather than the server's own work.
+ */
+class FloorMcp extends McpSide {
+  constructor(bin) {
+    super("floor (MCP)", bin, ["--mcp"]);
+  }
+
+  async edit(path, edits) {
+    const r = await this.call("edit", { path, edits, fsync: true });
+    if (r.isError) throw new Error(`floor (MCP) edit failed: ${r.content?.[0]?.text}`);
     return r;
   }
 }
@@ -828,6 +847,10 @@ function report(r) {
     "(twice, to prove uniqueness), splice the buffer, write a temp file, `fsync` it, `rename` it over",
     "the target, `fsync` the directory. The floor runs as one long-lived process reading one request",
     "per line on stdin, so its numbers exclude process start, like the servers' over one connection.",
+    "For the small edit the floor is also run as an MCP server (`splice-bench-floor --mcp`: the same",
+    "edit behind `initialize`, `tools/list` and `tools/call`, a one-line text result and no output",
+    "schema) through the same client as the servers, which shows what the protocol and the client",
+    "cost before a server does any work of its own.",
     "",
     "Both servers are driven by the same official TypeScript SDK client (`Client` +",
     "`StdioClientTransport`) from one Node process; inside each workload the sides alternate",
@@ -885,6 +908,7 @@ function report(r) {
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
     `| Small edit with recording for undo off (\`--undo-max-transactions 0\`), p50 / p99; in the last column, recording on / off | ${ms(small["splice (recording off)"].p50)} / ${ms(small["splice (recording off)"].p99)} ms | | | | ${ratio(small["splice (recording off)"].p50, f)} | ${ratio(small["splice (recording off)"].p50, fl)} (on / off ${ratio(s, small["splice (recording off)"].p50)}) |`,
+    `| Small edit: the floor as an MCP server through the same SDK client (\`splice-bench-floor --mcp\`: the floor's work, a one-line text result, no output schema), p50; in the last column, splice / this | | | ${ms(small["floor (MCP)"].p50)} ms | | | ${ratio(s, small["floor (MCP)"].p50)} |`,
     `| Small edit with \`.bak\` backup (splice default), p50 / p99 | ${ms(small["splice (backup on)"].p50)} / ${ms(small["splice (backup on)"].p99)} ms | | | | | ${ratio(small["splice (backup on)"].p50, fl)} |`,
     `| Small edit in a directory of ${plan.crowded.files.toLocaleString("en-US")} other files, p50 (N=${r.crowded.splice.n}) | ${ms(r.crowded.splice.p50)} ms | ${ms(r.crowded.filesystem.p50)} ms | ${ms(r.crowded.floor.p50)} ms | | ${ratio(r.crowded.splice.p50, r.crowded.filesystem.p50)} | ${ratio(r.crowded.splice.p50, r.crowded.floor.p50)} |`,
     `| ${sizeLabel(plan.bigFile.size)} file, ${plan.bigFile.edits} distinct edits in one call (N=${r.bigFile.splice.n}) | ${ms(r.bigFile.splice.p50)} ms | ${ms(r.bigFile.filesystem.p50)} ms | ${ms(r.bigFile.floor.p50)} ms | ${ms(r.bigFile["floor (no fsync)"].p50)} ms | ${ratio(r.bigFile.splice.p50, r.bigFile.filesystem.p50)} | ${ratio(r.bigFile.splice.p50, r.bigFile.floor.p50)} |`,
@@ -898,7 +922,8 @@ function report(r) {
     `| Peak RSS (VmHWM) after all workloads, ${sizeLabel(plan.sweep.at(-1).size)} files included | ${mib(r.rss.peak.splice)} | ${mib(r.rss.peak.filesystem)} | ${mib(r.rss.peak.floor)} | | ${ratio(r.rss.peak.splice, r.rss.peak.filesystem)} | ${ratio(r.rss.peak.splice, r.rss.peak.floor)} |`,
     "",
     `Where splice's small-edit time goes: ${ms(small.splice.cpu)} ms of server CPU per call, ${ms(small.splice.sys)} ms of it in the kernel; ` +
-      `the rest of its ${ms(s)} ms median is waiting${r.fsyncs ? `, mostly on its ${r.fsyncs.splice} fsync calls per edit (the floor makes ${r.fsyncs.floor})` : ""}.`,
+      `the rest of its ${ms(s)} ms median is waiting${r.fsyncs ? `, mostly on its ${r.fsyncs.splice} fsync calls per edit (the floor makes ${r.fsyncs.floor})` : ""}. ` +
+      protocolShare(small),
     "",
     ...coldStartText(r.cold),
     "",
@@ -1158,7 +1183,7 @@ async function smallEditOnly() {
   const all = [
     new Splice(opts.splice), new Splice(opts.splice, { record: false }), new Splice(opts.splice, { backup: true }),
     ...(opts.baseline ? [new Splice(opts.baseline, { name: "splice (baseline)" })] : []),
-    new Filesystem(), new Floor(opts.floor), new Floor(opts.floor, { fsync: false }),
+    new Filesystem(), new Floor(opts.floor), new Floor(opts.floor, { fsync: false }), new FloorMcp(opts.floor),
   ];
   try {
     for (const side of [...all, flusher]) await side.start();
@@ -1169,6 +1194,7 @@ async function smallEditOnly() {
     for (const [name, r] of Object.entries(small)) {
       log(`${name.padEnd(24)} p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (${ratio(r.p50, small.floor.p50)} the floor)  server CPU ${ms(r.cpu)} ms/call`);
     }
+    log(protocolShare(small));
     const t = smallEditTarget(small);
     log(`${t.met ? "met   " : "MISSED"} ${t.text}`);
   } finally {
@@ -1209,7 +1235,8 @@ async function main() {
   const fsServer = new Filesystem();
   const floor = new Floor(opts.floor);
   const floorNoSync = new Floor(opts.floor, { fsync: false });
-  const all = [splice, spliceNoRecord, spliceBak, fsServer, floor, floorNoSync];
+  const floorMcp = new FloorMcp(opts.floor);
+  const all = [splice, spliceNoRecord, spliceBak, fsServer, floor, floorNoSync, floorMcp];
   for (const side of all) await side.start();
   await flusher.start();
   result.rss = {
@@ -1285,6 +1312,22 @@ async function main() {
     // Keep only the raw results; the bench files themselves can be large.
     for (const name of readdirSync(work)) if (name !== "results.json") rmSync(join(work, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * How much of the small edit is MCP itself: the floor's edit served over MCP
+ * through the same SDK client, against the plain floor and against splice.
+ */
+function protocolShare(small) {
+  const fl = small.floor.p50;
+  const mcp = small["floor (MCP)"].p50;
+  const s = small.splice.p50;
+  return (
+    `The same edit served by the floor as an MCP server through the same client takes ${ms(mcp)} ms ` +
+    `(${ratio(mcp, fl)} the floor): ${((mcp - fl) * 1000).toFixed(0)} µs of every call are the protocol and the SDK client ` +
+    `(JSON-RPC framing, the client's parsing of the result) before a server does anything of its own; ` +
+    `splice's own work on top of that is ${((s - mcp) * 1000).toFixed(0)} µs (${ratio(s, mcp)} the MCP floor).`
+  );
 }
 
 /** Issue #25's goal for the default small edit (recording for undo on). */

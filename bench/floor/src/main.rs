@@ -31,6 +31,16 @@
 //! `{"ok":false,"error":"..."}`; a malformed request gets an error reply and
 //! the loop goes on.
 //!
+//! With `--mcp` the same edit is served as an MCP server instead: newline-
+//! delimited JSON-RPC on stdin/stdout, answering `initialize`, `ping`,
+//! `tools/list` (one tool, `edit`, whose arguments are the request above and
+//! which declares no output schema) and `tools/call`, whose result is the
+//! reply above as one text block (`isError` on failure). It is the least an
+//! MCP server must add to the floor, so the driver, calling it through the
+//! same SDK client as splice, can say how much of a server's time is the
+//! protocol and the client rather than the server's own work
+//! (see [`serve_mcp`]).
+//!
 //! One request is not an edit but a service to the driver: `{"syncfs":
 //! "/dir"}` runs `syncfs(2)` on the file system holding `/dir` and replies
 //! `{"ok":true}`. The driver sends it, untimed, before every timed edit, so
@@ -59,6 +69,9 @@ struct Request {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--mcp") {
+        return serve_mcp();
+    }
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut counter: u64 = 0;
@@ -97,6 +110,64 @@ fn main() {
     }
 }
 
+/// The floor as an MCP server: one JSON-RPC message per line, answered in
+/// order on the one thread that reads them, with nothing but the edit
+/// between the request and its answer. Notifications (no `id`) get no
+/// answer; an unknown method gets JSON-RPC's -32601.
+fn serve_mcp() {
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut counter: u64 = 0;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let Some(id) = message.get("id").cloned() else {
+            continue;
+        };
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        let answer = match message.get("method").and_then(Value::as_str) {
+            Some("initialize") => json!({"result": {
+                "protocolVersion": params.get("protocolVersion").cloned().unwrap_or(json!("2025-06-18")),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "splice-bench-floor", "version": env!("CARGO_PKG_VERSION")},
+            }}),
+            Some("ping") => json!({"result": {}}),
+            Some("tools/list") => json!({"result": {"tools": [{
+                "name": "edit",
+                "description": "The floor's durable edit: {path, edits: [{old, new, all}], fsync}.",
+                "inputSchema": {"type": "object"},
+            }]}}),
+            Some("tools/call") => {
+                counter += 1;
+                let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+                let reply = match decode_value(&arguments).and_then(|req| run(&req, counter)) {
+                    Ok((replacements, bytes)) => {
+                        json!({"ok": true, "replacements": replacements, "bytes": bytes})
+                    }
+                    Err(error) => json!({"ok": false, "error": error}),
+                };
+                let failed = reply["ok"] != json!(true);
+                json!({"result": {
+                    "content": [{"type": "text", "text": reply.to_string()}],
+                    "isError": failed,
+                }})
+            }
+            _ => json!({"error": {"code": -32601, "message": "method not found"}}),
+        };
+        let mut answer = answer;
+        answer["jsonrpc"] = json!("2.0");
+        answer["id"] = id;
+        if writeln!(out, "{answer}")
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
 /// The directory of a `{"syncfs": DIR}` request, if `line` is one.
 fn syncfs_request(line: &str) -> Option<PathBuf> {
     let value: Value = serde_json::from_str(line).ok()?;
@@ -117,6 +188,10 @@ fn syncfs(dir: &Path) -> io::Result<()> {
 
 fn decode(line: &str) -> Result<Request, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("bad request json: {e}"))?;
+    decode_value(&value)
+}
+
+fn decode_value(value: &Value) -> Result<Request, String> {
     let path = value
         .get("path")
         .and_then(Value::as_str)
