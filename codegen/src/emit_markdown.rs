@@ -629,10 +629,9 @@ impl Example<'_> {
     /// before its `context` member, or at its end.
     fn object(&self, members: &[Member], path: &mut Vec<String>) -> Map<String, Value> {
         let mut obj = Map::new();
-        let here: Vec<&str> = path.iter().map(String::as_str).collect();
         let held: Map<String, Value> = self
             .spec
-            .fields_held_at(&here)
+            .fields_held_at(path)
             .filter_map(|f| self.outside.iter().find(|(g, _)| g.name() == f.name()))
             .map(|(f, value)| (f.wire().to_owned(), value.clone()))
             .collect();

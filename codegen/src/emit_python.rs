@@ -876,9 +876,8 @@ fn envelope_dicts(
         }
         name
     };
-    let here: Vec<&str> = path.iter().map(String::as_str).collect();
     let held: Vec<Key> = spec
-        .fields_held_at(&here)
+        .fields_held_at(path)
         .filter_map(|f| dicts.fields.iter().find(|(name, _)| *name == f.name()))
         .map(|(_, key)| key.clone())
         .collect();

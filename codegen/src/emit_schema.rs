@@ -383,8 +383,7 @@ fn object_body(
     form: Form<'_>,
     openness: Openness,
 ) -> (Map<String, Value>, Vec<String>) {
-    let here: Vec<&str> = path.iter().map(String::as_str).collect();
-    let held: Vec<&FieldDef> = spec.fields_held_at(&here).collect();
+    let held: Vec<&FieldDef> = spec.fields_held_at(path).collect();
     let mut props = Map::new();
     let mut required: Vec<String> = Vec::new();
     let mut fields_done = held.is_empty();

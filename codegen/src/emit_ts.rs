@@ -273,9 +273,8 @@ fn members(
         Form::Code(code) => Some(code),
         _ => None,
     };
-    let here: Vec<&str> = path.iter().map(String::as_str).collect();
     let held: Vec<&FieldDef> = match code {
-        Some(_) => spec.fields_held_at(&here).collect(),
+        Some(_) => spec.fields_held_at(path).collect(),
         None => Vec::new(),
     };
     let mut fields_done = held.is_empty();

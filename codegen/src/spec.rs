@@ -489,12 +489,16 @@ impl Spec {
     /// The declared fields that live in the envelope object at `path` (empty:
     /// the outermost), in canonical order: those `in: top_level` in the
     /// object holding the code, those `in: envelope` in the outermost one.
-    pub fn fields_held_at<'s>(
+    pub fn fields_held_at<'s, S: AsRef<str>>(
         &'s self,
-        path: &[&str],
-    ) -> impl Iterator<Item = &'s crate::context::FieldDef> + use<'s> {
+        path: &[S],
+    ) -> impl Iterator<Item = &'s crate::context::FieldDef> + use<'s, S> {
         use crate::context::Placement;
-        let holder = self.envelope.fields_path() == path;
+        let holder = self
+            .envelope
+            .fields_path()
+            .into_iter()
+            .eq(path.iter().map(AsRef::as_ref));
         let outermost = path.is_empty();
         self.fields.iter().filter(move |f| match f.placement.value {
             Placement::TopLevel => holder,

@@ -127,7 +127,7 @@ fn serve_mcp() {
             continue;
         };
         let params = message.get("params").cloned().unwrap_or(Value::Null);
-        let answer = match message.get("method").and_then(Value::as_str) {
+        let mut answer = match message.get("method").and_then(Value::as_str) {
             Some("initialize") => json!({"result": {
                 "protocolVersion": params.get("protocolVersion").cloned().unwrap_or(json!("2025-06-18")),
                 "capabilities": {"tools": {}},
@@ -156,7 +156,6 @@ fn serve_mcp() {
             }
             _ => json!({"error": {"code": -32601, "message": "method not found"}}),
         };
-        let mut answer = answer;
         answer["jsonrpc"] = json!("2.0");
         answer["id"] = id;
         if writeln!(out, "{answer}")

@@ -82,7 +82,10 @@ fn declared_top(spec: &Spec) -> Vec<String> {
         .iter()
         .map(|m| m.name.value.clone())
         .collect();
-    names.extend(spec.fields_held_at(&[]).map(|f| f.wire().to_owned()));
+    names.extend(
+        spec.fields_held_at::<&str>(&[])
+            .map(|f| f.wire().to_owned()),
+    );
     names
 }
 
