@@ -213,6 +213,44 @@ pub enum TypeBody {
     /// One of several object types, told apart by a discriminator member
     /// (`union:`; google.rpc `details[]` keyed by `@type`).
     Union(Union),
+    /// A value of one of several scalar types, told apart by its JSON type
+    /// (`one_of:`; JSON-RPC's `id`: a string, a number or `null`).
+    OneOf(OneOf),
+}
+
+/// An untagged union of scalars: each value is a JSON value of one of
+/// `types` (no two of the same JSON type), or `null` when `null` is set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneOf {
+    /// Built-in scalar types (`string`, `integer`, `int32`, `int64`,
+    /// `float`, `boolean`), in the order written.
+    pub types: Vec<Spanned<FieldType>>,
+    /// Where `null` was listed, if it was: the value may be JSON `null`.
+    pub null: Option<crate::span::Loc>,
+}
+
+impl OneOf {
+    /// The Rust variant name of a member type (`String`, `Int64`, ...).
+    pub fn variant(ty: &FieldType) -> &'static str {
+        match ty {
+            FieldType::String => "String",
+            FieldType::Integer => "Integer",
+            FieldType::Int32 => "Int32",
+            FieldType::Int64 => "Int64",
+            FieldType::Float => "Float",
+            FieldType::Boolean => "Boolean",
+            _ => unreachable!("`one_of` holds built-in scalars only (checked by validate)"),
+        }
+    }
+
+    /// The spec's spelling of the whole list: `string | int64 | null`.
+    pub fn spelling(&self) -> String {
+        let mut parts: Vec<String> = self.types.iter().map(|t| t.value.spelling()).collect();
+        if self.null.is_some() {
+            parts.push("null".into());
+        }
+        parts.join(" | ")
+    }
 }
 
 /// A tagged union: each value is an object of one of `variants`, with the
@@ -270,6 +308,14 @@ impl TypeDef {
     pub fn union(&self) -> Option<&Union> {
         match &self.body {
             TypeBody::Union(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The scalar union of a `one_of:` type; `None` otherwise.
+    pub fn one_of(&self) -> Option<&OneOf> {
+        match &self.body {
+            TypeBody::OneOf(o) => Some(o),
             _ => None,
         }
     }

@@ -324,6 +324,14 @@ fn erase_locs(mut s: Spec) -> Spec {
                     z(&mut v.tag.loc);
                 }
             }
+            crate::context::TypeBody::OneOf(o) => {
+                for t in &mut o.types {
+                    z(&mut t.loc);
+                }
+                if let Some(l) = &mut o.null {
+                    z(l);
+                }
+            }
         }
         for w in t.wires.iter_mut().flatten() {
             z(&mut w.loc);
@@ -690,17 +698,26 @@ impl Differ {
                         }
                     }
                 }
-                (None, None) => match (o.union(), n.union()) {
-                    (None, None) => self.members(name, o, n),
-                    (Some(ou), Some(nu)) => self.union(name, ou, nu),
+                (None, None) => match (o.union(), n.union(), o.one_of(), n.one_of()) {
+                    (None, None, None, None) => self.members(name, o, n),
+                    (Some(ou), Some(nu), _, _) => self.union(name, ou, nu),
+                    (_, _, Some(oo), Some(no)) => self.one_of(name, oo, no, n.name.loc),
                     _ => self.breaking(
                         Some(n.name.loc),
-                        format!("type `{name}` changed between an object and a union"),
+                        format!(
+                            "type `{name}` changed from {} to {}",
+                            type_kind(o),
+                            type_kind(n)
+                        ),
                     ),
                 },
                 _ => self.breaking(
                     Some(n.name.loc),
-                    format!("type `{name}` changed between an object and an enum"),
+                    format!(
+                        "type `{name}` changed from {} to {}",
+                        type_kind(o),
+                        type_kind(n)
+                    ),
                 ),
             }
         }
@@ -745,6 +762,48 @@ impl Differ {
                 self.added(
                     Some(nv.ty.loc),
                     format!("variant `{}` added to union `{name}`", nv.ty.value),
+                );
+            }
+        }
+    }
+
+    /// A union of scalars: a type (or `null`) added lets the server send
+    /// values old clients reject (breaking, as a member made `nullable`
+    /// is); one dropped only narrows what it sends (compatible).
+    fn one_of(
+        &mut self,
+        name: &str,
+        o: &crate::context::OneOf,
+        n: &crate::context::OneOf,
+        at: Loc,
+    ) {
+        let spelled = |x: &crate::context::OneOf| -> Vec<(String, Loc)> {
+            let mut v: Vec<(String, Loc)> = x
+                .types
+                .iter()
+                .map(|t| (t.value.spelling(), t.loc))
+                .collect();
+            if let Some(l) = x.null {
+                v.push(("null".to_owned(), l));
+            }
+            v
+        };
+        let (os, ns) = (spelled(o), spelled(n));
+        for (t, loc) in &ns {
+            if !os.iter().any(|(u, _)| u == t) {
+                self.breaking(
+                    Some(*loc),
+                    format!(
+                        "`{t}` added to `one_of` of type `{name}` (clients of the older schema reject such values)"
+                    ),
+                );
+            }
+        }
+        for (t, _) in &os {
+            if !ns.iter().any(|(u, _)| u == t) {
+                self.compatible(
+                    Some(at),
+                    format!("`{t}` dropped from `one_of` of type `{name}` (the server sends less)"),
                 );
             }
         }
@@ -1390,6 +1449,17 @@ impl Differ {
     }
 }
 
+/// What kind of type a declared type is, for "changed from an object to a
+/// union".
+fn type_kind(t: &crate::context::TypeDef) -> &'static str {
+    match t.body {
+        crate::context::TypeBody::Object(_) => "an object",
+        crate::context::TypeBody::Enum(_) => "an enum",
+        crate::context::TypeBody::Union(_) => "a tagged union",
+        crate::context::TypeBody::OneOf(_) => "a union of scalars",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1779,6 +1849,30 @@ codes:
                 "      extra: { type: float, optional: true, doc: New. }\n      metadata:",
                 Compat::Compatible,
                 "optional member `extra` added to `Detail`",
+            ),
+            (
+                "one_of: [int64, string, \"null\"]",
+                "one_of: [int64, string, boolean, \"null\"]",
+                Compat::Breaking,
+                "`boolean` added to `one_of` of type `RequestId`",
+            ),
+            (
+                "one_of: [int64, string, \"null\"]",
+                "one_of: [int32, string, \"null\"]",
+                Compat::Breaking,
+                "`int32` added to `one_of` of type `RequestId`",
+            ),
+            (
+                "one_of: [int64, string, \"null\"]",
+                "one_of: [int64, string]",
+                Compat::Compatible,
+                "`null` dropped from `one_of` of type `RequestId`",
+            ),
+            (
+                "    one_of: [int64, string, \"null\"]",
+                "    enum: [abc, b]",
+                Compat::Breaking,
+                "type `RequestId` changed from a union of scalars to an enum",
             ),
         ] {
             only(&changed(from, to), compat, needle);

@@ -44,6 +44,8 @@ pub(crate) struct DraftType {
     pub wires: Vec<Option<Spanned<String>>>,
     /// `union:` as written: the discriminator and (type, tag) pairs.
     pub union: Option<DraftUnion>,
+    /// `one_of:` as written: scalar type spellings and `null`.
+    pub one_of: Option<Vec<Spanned<String>>>,
 }
 
 /// A `union:` as written: the discriminator and (type name, tag) pairs.
@@ -261,6 +263,17 @@ impl Draft {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                     (None, Some(values)) => TypeBody::Enum(values.clone()),
+                    (None, None) if t.one_of.is_some() => {
+                        let written = t.one_of.as_ref()?;
+                        TypeBody::OneOf(crate::context::OneOf {
+                            types: written
+                                .iter()
+                                .filter(|w| w.value != "null")
+                                .map(|w| Some(Spanned::new(self.resolve(&w.value).ok()?, w.loc)))
+                                .collect::<Option<Vec<_>>>()?,
+                            null: written.iter().find(|w| w.value == "null").map(|w| w.loc),
+                        })
+                    }
                     (None, None) => {
                         let (discriminator, variants) = t.union.clone()?;
                         TypeBody::Union(crate::context::Union {

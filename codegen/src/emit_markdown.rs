@@ -372,6 +372,20 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
         }
         out.push('\n');
     }
+    for def in spec.types.iter() {
+        let Some(o) = def.one_of() else { continue };
+        let _ = writeln!(
+            out,
+            "**`{}`**: {} One of: {}.\n",
+            def.name.value,
+            def.doc.value,
+            o.spelling()
+                .split(" | ")
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     for def in spec.types.iter().filter(|d| d.is_object()) {
         let _ = writeln!(out, "**`{}`**: {}\n", def.name.value, def.doc.value);
         out.push_str("| member | type | required | description |\n| --- | --- | --- | --- |\n");
@@ -831,6 +845,13 @@ fn type_example(spec: &Spec, code: &Code, name: &str, ty: &FieldType, depth: usi
                 map.insert(u.discriminator.value.clone(), json!(v.tag.value));
             }
             obj
+        }
+        FieldType::Struct(t) if spec.type_def(t).and_then(|d| d.one_of()).is_some() => {
+            // The first member type's example (or `null` when it is all).
+            match spec.type_def(t).and_then(|d| d.one_of()?.types.first()) {
+                Some(first) => type_example(spec, code, name, &first.value, depth + 1),
+                None => Value::Null,
+            }
         }
         FieldType::Struct(t) => {
             let mut obj = Map::new();

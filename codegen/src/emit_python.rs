@@ -202,6 +202,27 @@ pub fn emit(spec: &Spec) -> String {
         }
     }
     let mut defined: HashSet<&str> = HashSet::new();
+    // Unions of scalars reference built-in types only.
+    for def in &spec.types {
+        if let Some(o) = def.one_of() {
+            comment(&mut out, "", &def.doc.value);
+            let mut types: Vec<String> = o
+                .types
+                .iter()
+                .map(|t| py_type(&t.value, &defined))
+                .collect();
+            if o.null.is_some() {
+                types.push("None".into());
+            }
+            let _ = writeln!(
+                out,
+                "{}: typing.TypeAlias = {}\n",
+                def.name.value,
+                types.join(" | ")
+            );
+            defined.insert(&def.name.value);
+        }
+    }
     for def in spec.types.iter().filter(|d| d.is_object()) {
         object_type(&mut out, def, &defined);
         defined.insert(&def.name.value);

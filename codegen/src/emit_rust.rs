@@ -787,7 +787,7 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
         .types
         .iter()
         .filter(|def| matches!(def.body, TypeBody::Object(_)))
-        .map(|def| emit_support_struct(def, &eq));
+        .map(|def| emit_support_struct(spec, def, &eq));
     // A tagged union: an internally tagged enum of the variants' structs.
     let unions = spec.types.iter().filter_map(|def| {
         let u = def.union()?;
@@ -817,10 +817,70 @@ fn emit_support_types(spec: &Spec) -> TokenStream {
             }
         })
     });
+    // A union of scalars: an untagged enum, one variant per JSON type
+    // (the members differ in JSON type, so serde's first match is the
+    // only one); `null` is a unit variant, read from and written as `null`.
+    let one_ofs = spec.types.iter().filter_map(|def| {
+        let o = def.one_of()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let variants = o.types.iter().map(|t| {
+            let variant = ident(crate::context::OneOf::variant(&t.value));
+            let ty = field_type(&t.value, &TokenStream::new());
+            let doc = format!("A JSON value of type `{}`.", t.value.spelling());
+            quote! {
+                #[doc = #doc]
+                #variant(#ty),
+            }
+        });
+        let null = o.null.map(|_| {
+            quote! {
+                /// JSON `null`.
+                Null,
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(untagged)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+                #null
+            }
+        })
+    });
+    let present = spec
+        .types
+        .iter()
+        .filter_map(|d| d.one_of())
+        .any(|o| o.null.is_some())
+        .then(|| {
+            quote! {
+                /// Reads a value that is present, `null` included, as `Some`
+                /// (see `null_as_value` in splice-codegen).
+                #[doc(hidden)]
+                #[allow(dead_code)]
+                fn __splice_present<'de, D, T>(
+                    deserializer: D,
+                ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    T::deserialize(deserializer).map(::core::option::Option::Some)
+                }
+            }
+        });
     quote! {
         #(#enums)*
         #(#structs)*
         #(#unions)*
+        #(#one_ofs)*
+        #present
     }
 }
 
@@ -832,7 +892,12 @@ fn eq_derive(spec: &Spec) -> TokenStream {
             .types
             .iter()
             .flat_map(|t| t.members())
-            .any(|m| m.ty.value.holds_float());
+            .any(|m| m.ty.value.holds_float())
+        || spec
+            .types
+            .iter()
+            .filter_map(|t| t.one_of())
+            .any(|o| o.types.iter().any(|t| t.value.holds_float()));
     if float {
         TokenStream::new()
     } else {
@@ -840,7 +905,7 @@ fn eq_derive(spec: &Spec) -> TokenStream {
     }
 }
 
-fn emit_support_struct(def: &TypeDef, eq: &TokenStream) -> TokenStream {
+fn emit_support_struct(spec: &Spec, def: &TypeDef, eq: &TokenStream) -> TokenStream {
     let name = ident(&def.name.value);
     let doc = &def.doc.value;
     let fields = def.members().iter().map(|m| {
@@ -862,10 +927,12 @@ fn emit_support_struct(def: &TypeDef, eq: &TokenStream) -> TokenStream {
                 pub #field: #ty,
             }
         } else {
+            let null = null_as_value(spec, &m.ty.value);
             quote! {
                 #[doc = #doc]
                 #rename
                 #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                #null
                 pub #field: ::core::option::Option<#ty>,
             }
         }
@@ -1205,7 +1272,7 @@ fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Token
     let number_type = number_type(spec);
     let top_level: Vec<TokenStream> = held_fields(spec, path)
         .into_iter()
-        .map(optional_field)
+        .map(|f| optional_field(spec, f))
         .collect();
     let holds_fields = !top_level.is_empty();
     let mut out = Vec::new();
@@ -1279,16 +1346,37 @@ fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Token
 
 /// A declared field as an optional struct field of the envelope or its
 /// context.
-fn optional_field(f: &FieldDef) -> TokenStream {
+fn optional_field(spec: &Spec, f: &FieldDef) -> TokenStream {
     let name = field_ident(f);
     let ty = field_type(f.ty(), &TokenStream::new());
     let doc = f.doc();
     let rename = rename(f.wire.as_ref());
+    let null = null_as_value(spec, f.ty());
     quote! {
         #[doc = #doc]
         #rename
         #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+        #null
         pub #name: ::core::option::Option<#ty>,
+    }
+}
+
+/// For an `Option` of a type with a `null` of its own (a `one_of` that
+/// lists `null`, such as JSON-RPC's `id`): serde reads a `null` sent as
+/// that value (`Some(RequestId::Null)`), not as absent, so it is written
+/// back. Empty for any other type.
+fn null_as_value(spec: &Spec, ty: &FieldType) -> TokenStream {
+    let null = match ty {
+        FieldType::Struct(t) => spec
+            .type_def(t)
+            .and_then(|d| d.one_of())
+            .is_some_and(|o| o.null.is_some()),
+        _ => false,
+    };
+    if null {
+        quote!(#[serde(deserialize_with = "__splice_present")])
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -1349,7 +1437,9 @@ fn nested_structs<'e>(
 
 fn emit_envelope(spec: &Spec) -> TokenStream {
     let env = &spec.envelope;
-    let in_context = spec.fields_at(Placement::Context).map(optional_field);
+    let in_context = spec
+        .fields_at(Placement::Context)
+        .map(|f| optional_field(spec, f));
     let eq = eq_derive(spec);
     let fields = object_fields(spec, &env.members, &[]);
     let context_name = env

@@ -127,10 +127,11 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     let mut defs = Map::new();
     defs.insert("ErrorCode".into(), error_code_def(spec));
     for def in &spec.types {
-        let schema = match (def.values(), def.union()) {
-            (Some(_), _) => enum_schema(def.wire_values().into_iter()),
-            (None, Some(u)) => union_schema(spec, def, u, Openness::Closed),
-            (None, None) => struct_schema(def, Openness::Closed),
+        let schema = match (def.values(), def.union(), def.one_of()) {
+            (Some(_), _, _) => enum_schema(def.wire_values().into_iter()),
+            (None, Some(u), _) => union_schema(spec, def, u, Openness::Closed),
+            (None, None, Some(o)) => one_of_schema(def, o),
+            (None, None, None) => struct_schema(def, Openness::Closed),
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
     }
@@ -741,6 +742,11 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     for def in &spec.types {
+        if let Some(o) = def.one_of() {
+            defs.insert(def.name.value.clone(), one_of_schema(def, o));
+        }
+    }
+    for def in &spec.types {
         if def.values().is_some() {
             let mut schema = enum_schema(def.wire_values().into_iter());
             schema["title"] = json!(def.name.value);
@@ -784,6 +790,21 @@ fn union_schema(
         "description": def.doc.value,
         "oneOf": variants,
     })
+}
+
+/// A union of scalars: `anyOf` each member type's schema (and `null`).
+/// The members differ in JSON type, so at most one matches a value;
+/// `anyOf` spares validators the check that no second one does.
+fn one_of_schema(def: &TypeDef, o: &crate::context::OneOf) -> Value {
+    let mut any_of: Vec<Value> = o
+        .types
+        .iter()
+        .map(|t| type_schema(&t.value, Openness::Closed))
+        .collect();
+    if o.null.is_some() {
+        any_of.push(json!({"type": "null"}));
+    }
+    json!({"title": def.name.value, "description": def.doc.value, "anyOf": any_of})
 }
 
 fn struct_schema(def: &TypeDef, openness: Openness) -> Value {

@@ -87,6 +87,17 @@ pub fn emit(spec: &Spec) -> String {
         }
     }
     for def in &spec.types {
+        if let Some(o) = def.one_of() {
+            doc(&mut out, "", &def.doc.value);
+            let _ = writeln!(out, "export type {} =", def.name.value);
+            let null = o.null.map(|_| "null".to_owned());
+            union(
+                &mut out,
+                o.types.iter().map(|t| ts_type(&t.value)).chain(null),
+            );
+        }
+    }
+    for def in &spec.types {
         if let Some(u) = def.union() {
             doc(&mut out, "", &def.doc.value);
             let _ = writeln!(out, "export type {} =", def.name.value);

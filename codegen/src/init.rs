@@ -238,7 +238,9 @@ taxonomy:
     response.
 
 # The wire shape: `code` (the number) tells errors apart; `data` holds the
-# fields declared `in: context`, present when a code carries one.
+# fields declared `in: context`, present when a code carries one. To describe
+# the whole response instead ({"jsonrpc": "2.0", "id": ..., "error": {...}},
+# the id a `one_of: [int64, string, "null"]` type), see jsonrpc-mcp's errors.yaml.
 envelope:
   code: { carries: number, doc: The error code. }
   message: { carries: message, doc: A short description of the error. }

@@ -46,7 +46,7 @@ const ENVELOPE_MEMBER_KEYS: &[&str] = &[
     "doc",
 ];
 const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
-const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union"];
+const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union", "one_of"];
 const UNION_KEYS: &[&str] = &["discriminator", "variants"];
 const MEMBER_KEYS: &[&str] = &[
     "type", "optional", "doc", "wire", "nullable", "pattern", "format",
@@ -697,6 +697,46 @@ impl Lower {
                 });
                 Some((discriminator?, variants?))
             });
+            let one_of = f.get("one_of").and_then(|n| {
+                let NodeKind::Seq(items) = &n.kind else {
+                    self.push(wrong_type(
+                        n,
+                        "one_of",
+                        &owner,
+                        "a list of scalar types, e.g. `[string, int64, \"null\"]`",
+                    ));
+                    return None;
+                };
+                let mut out = Vec::new();
+                for item in items {
+                    // `null` written plainly is YAML's null; it means the
+                    // JSON null here, as the quoted `"null"` does.
+                    if let (NodeKind::Scalar(..), Some(ScalarType::Null)) =
+                        (&item.kind, item.scalar_type())
+                    {
+                        out.push(Spanned::new("null".to_owned(), item.loc));
+                        continue;
+                    }
+                    if let Some(t) = self.string(item, "one_of", &owner) {
+                        out.push(t);
+                    }
+                }
+                Some(out)
+            });
+            let kinds = ["members", "enum", "union", "one_of"];
+            let written: Vec<&str> = kinds.into_iter().filter(|k| f.get(k).is_some()).collect();
+            if written.len() > 1 && written.contains(&"one_of") {
+                self.push(
+                    Diagnostic::new(
+                        f.key_loc("one_of").unwrap_or(name.loc),
+                        format!(
+                            "{owner} has `one_of` and `{}`",
+                            written.iter().find(|k| **k != "one_of").unwrap_or(&"members")
+                        ),
+                    )
+                    .with_help("a type is an object (`members`), an enum (`enum`), a tagged union (`union`) or a union of scalars (`one_of`)"),
+                );
+            }
             if f.get("union").is_some() && (f.get("members").is_some() || f.get("enum").is_some()) {
                 self.push(
                     Diagnostic::new(
@@ -707,7 +747,7 @@ impl Lower {
                 );
             }
             match (f.get("members"), f.get("enum")) {
-                (None, None) if f.get("union").is_some() => {}
+                (None, None) if f.get("union").is_some() || f.get("one_of").is_some() => {}
                 (Some(_), Some(_)) => self.push(
                     Diagnostic::new(
                         f.key_loc("enum").unwrap_or(name.loc),
@@ -734,6 +774,7 @@ impl Lower {
                 values,
                 wires,
                 union,
+                one_of,
             });
         }
         out

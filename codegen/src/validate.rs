@@ -699,6 +699,7 @@ impl Validator<'_> {
         }
         self.wire_names(draft);
         self.unions(draft);
+        self.one_ofs(draft);
         self.string_constraints(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
@@ -933,6 +934,95 @@ impl Validator<'_> {
                         .with_help("the union sets the discriminator from the tag; drop the member"),
                     );
                 }
+            }
+        }
+    }
+
+    /// A `one_of:` lists built-in scalar types and `null`, each JSON type
+    /// at most once (a reader tells the members apart by the JSON type of
+    /// the value alone), and at least two of them.
+    fn one_ofs(&mut self, draft: &Draft) {
+        const SCALARS: &[&str] = &[
+            "string", "integer", "int32", "int64", "float", "boolean", "null",
+        ];
+        for t in &draft.types {
+            let Some(written) = &t.one_of else {
+                continue;
+            };
+            let owner = format!("`one_of` of type `{}`", t.name.value);
+            // The JSON type each entry reads as, with the entry that took it.
+            let mut taken: Vec<(&str, &Spanned<String>)> = Vec::new();
+            for w in written {
+                let json = match w.value.as_str() {
+                    "string" => "string",
+                    "integer" | "int32" | "int64" => "integer",
+                    "float" => "number",
+                    "boolean" => "boolean",
+                    "null" => "null",
+                    other => {
+                        let help = if draft.types.iter().any(|d| d.name.value == other) {
+                            format!(
+                                "`one_of` lists built-in scalar types only ({}); a declared type goes in `members`, or in a tagged `union` if it is an object",
+                                list(SCALARS)
+                            )
+                        } else {
+                            suggest(other, SCALARS, "the scalar types are")
+                        };
+                        self.push(
+                            Diagnostic::new(
+                                w.loc,
+                                format!("`{other}` in {owner} is not a scalar type"),
+                            )
+                            .with_label("not a scalar")
+                            .with_help(help),
+                        );
+                        continue;
+                    }
+                };
+                let clash = taken.iter().find(|(j, _)| {
+                    *j == json
+                        || (json, *j) == ("number", "integer")
+                        || (json, *j) == ("integer", "number")
+                });
+                if let Some((j, first)) = clash {
+                    let what = if first.value == w.value {
+                        format!("`{}` is listed twice in {owner}", w.value)
+                    } else {
+                        format!(
+                            "`{}` and `{}` in {owner} are both JSON {}",
+                            first.value,
+                            w.value,
+                            if json == "integer" && *j == "integer" {
+                                "integers"
+                            } else {
+                                "numbers"
+                            }
+                        )
+                    };
+                    let (label, help) = if first.value == w.value {
+                        ("listed again", "remove one of them")
+                    } else {
+                        (
+                            "second of its JSON type",
+                            "a reader tells the members apart by the value's JSON type alone; keep one of them (the wider one, e.g. `int64` or `float`)",
+                        )
+                    };
+                    self.push(
+                        Diagnostic::new(w.loc, what)
+                            .with_label(label)
+                            .with_related(first.loc, "first here")
+                            .with_help(help),
+                    );
+                    continue;
+                }
+                taken.push((json, w));
+            }
+            if written.len() < 2 {
+                let loc = written.first().map_or(t.name.loc, |w| w.loc);
+                self.push(
+                    Diagnostic::new(loc, format!("{owner} has fewer than two types"))
+                        .with_help("list two or more, e.g. `one_of: [string, int64, \"null\"]`; for one type, use it directly"),
+                );
             }
         }
     }
@@ -1836,6 +1926,38 @@ impl Validator<'_> {
                     what,
                     path,
                 );
+            }
+            FieldType::Struct(t)
+                if draft
+                    .types
+                    .iter()
+                    .any(|d| &d.name.value == t && d.one_of.is_some()) =>
+            {
+                let Some(written) = draft
+                    .types
+                    .iter()
+                    .find(|d| &d.name.value == t)
+                    .and_then(|d| d.one_of.as_ref())
+                else {
+                    return;
+                };
+                let fits = |w: &str| match (w, scalar) {
+                    ("null", Some(ScalarType::Null)) => true,
+                    ("string", Some(ScalarType::Str)) => true,
+                    ("boolean", Some(ScalarType::Bool(_))) => true,
+                    ("float", Some(ScalarType::Int(_) | ScalarType::Float)) => true,
+                    ("integer", Some(ScalarType::Int(n))) => u64::try_from(n).is_ok(),
+                    ("int32", Some(ScalarType::Int(n))) => i32::try_from(n).is_ok(),
+                    ("int64", Some(ScalarType::Int(n))) => i64::try_from(n).is_ok(),
+                    _ => false,
+                };
+                if !written.iter().any(|w| fits(&w.value)) {
+                    let spelled: Vec<&str> = written.iter().map(|w| w.value.as_str()).collect();
+                    self.push(mismatch(
+                        &format!("a value of type `{t}`"),
+                        format!("`{t}` is one of {}", list(&spelled)),
+                    ));
+                }
             }
             FieldType::Struct(t) => {
                 let Some(members) = draft

@@ -10,8 +10,10 @@ libraries (pinned in tests/interop-py/requirements.txt) for errors:
   json_format, then put in Google's HTTP JSON mapping ({"error": {...}} with the HTTP
   status read from code.proto's "HTTP Mapping" lines and the code's name as "status");
 - problem-details: RFC 9457's own examples (the RFC is the owner; it ships no library);
-- jsonrpc-mcp: ErrorData of the official MCP Python SDK (mcp), from the SDK's own request
-  classifier, its URL-elicitation error and its dispatcher's error constants;
+- jsonrpc-mcp: JSON-RPC error responses as the official MCP Python SDK's (mcp) streamable
+  HTTP server writes them (its `_write`, with `"id": null` when the id is unknown), from the
+  SDK's own request classifier, its exception-to-wire boundary (a URL-elicitation error, an
+  `MCPError`, a handler crash) and its dispatcher's error constants;
 - botocore: HTTP error responses of three AWS protocols parsed by botocore's own parsers
   into the `ClientError.response` an AWS SDK user handles.
 
@@ -29,6 +31,7 @@ specs. `--check` exits 1 when a committed file differs from what the libraries p
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
 from pathlib import Path
@@ -150,18 +153,51 @@ def problem_details() -> dict[str, Any]:
 
 
 def jsonrpc_mcp() -> dict[str, Any]:
+    import anyio
+    from mcp.server import _streamable_http_modern as modern
     from mcp.shared import inbound
-    from mcp.shared.exceptions import UrlElicitationRequiredError
+    from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
     from mcp_types import ElicitRequestURLParams, ErrorData
     from mcp_types import jsonrpc as codes
     from mcp_types._types import ClientCapabilities, MissingRequiredClientCapabilityErrorData
+    from mcp_types.jsonrpc import JSONRPCError
 
-    def rejection(result: Any) -> dict[str, Any]:
+    # Every payload is the body the SDK's streamable HTTP server writes: its own
+    # `_write` (which puts `"id": null` back when the id is unknown), or its
+    # `_write_rejection` for the inbound classifier's rejections, run against a
+    # recording ASGI `send`.
+    def body(write: Any, *args: Any) -> dict[str, Any]:
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        anyio.run(write, *args, {"type": "http"}, receive, send)
+        return json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
+
+    def rejection(result: Any, request_id: Any) -> dict[str, Any]:
         assert isinstance(result, inbound.InboundLadderRejection), result
-        return ErrorData(code=result.code, message=result.message, data=result.data).model_dump(mode="json", by_alias=True, exclude_none=True)
+        return body(modern._write_rejection, result, request_id)
 
-    def data(error: ErrorData) -> dict[str, Any]:
-        return error.model_dump(mode="json", by_alias=True, exclude_none=True)
+    # A handler that raises `exc`, answered by the SDK's exception-to-wire
+    # boundary for request `request_id`.
+    # The SDK logs the traceback of a crashing handler; that one is intended.
+    def raised(exc: Exception, request_id: Any) -> dict[str, Any]:
+        async def handler() -> dict[str, Any]:
+            raise exc
+
+        logging.disable(logging.CRITICAL)
+        try:
+            reply = anyio.run(modern._to_jsonrpc_response, request_id, handler())
+        finally:
+            logging.disable(logging.NOTSET)
+        return body(modern._write, reply)
+
+    def error(data: ErrorData, request_id: Any) -> dict[str, Any]:
+        return body(modern._write, JSONRPCError(jsonrpc="2.0", id=request_id, error=data))
 
     version = inbound.MODERN_PROTOCOL_VERSIONS[-1]
     meta = {inbound.PROTOCOL_VERSION_META_KEY: version, inbound.CLIENT_CAPABILITIES_META_KEY: {}}
@@ -169,19 +205,21 @@ def jsonrpc_mcp() -> dict[str, Any]:
     headers = {inbound.MCP_PROTOCOL_VERSION_HEADER: version, inbound.MCP_METHOD_HEADER: "tools/list"}
     return {
         "invalid-params-missing-meta": rejection(inbound.classify_inbound_request(
-            {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {}}})),
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {}}}), 1),
         "header-mismatch": rejection(inbound.classify_inbound_request(
-            request, headers={**headers, inbound.MCP_METHOD_HEADER: "tools/call"})),
-        "unsupported-protocol-version": rejection(inbound.unsupported_protocol_version_rejection("2024-11-05")),
-        "url-elicitation-required": data(UrlElicitationRequiredError([ElicitRequestURLParams(
+            request, headers={**headers, inbound.MCP_METHOD_HEADER: "tools/call"}), "req-7"),
+        "unsupported-protocol-version": rejection(inbound.unsupported_protocol_version_rejection("2024-11-05"), 2),
+        "invalid-request-body": body(modern._write, modern._INVALID_BODY),
+        "url-elicitation-required": raised(UrlElicitationRequiredError([ElicitRequestURLParams(
             message="Authorization required for your files", url="https://example.com/oauth/authorize",
-            elicitation_id="auth-001")]).error),
-        "missing-required-client-capability": data(ErrorData(
+            elicitation_id="auth-001")]), "call-42"),
+        "missing-required-client-capability": raised(MCPError.from_error_data(ErrorData(
             code=codes.MISSING_REQUIRED_CLIENT_CAPABILITY, message="Missing required client capability",
             data=MissingRequiredClientCapabilityErrorData(required_capabilities=ClientCapabilities.model_validate(
-                {"sampling": {}, "roots": {"listChanged": True}})).model_dump(mode="json", by_alias=True, exclude_none=True))),
-        "connection-closed": data(ErrorData(code=codes.CONNECTION_CLOSED, message="Connection closed")),
-        "method-not-found": data(ErrorData(code=codes.METHOD_NOT_FOUND, message="Method not found")),
+                {"sampling": {}, "roots": {"listChanged": True}})).model_dump(mode="json", by_alias=True, exclude_none=True))), 3),
+        "internal-error": raised(RuntimeError("handler internals never reach the wire"), 4),
+        "connection-closed": error(ErrorData(code=codes.CONNECTION_CLOSED, message="Connection closed"), 5),
+        "method-not-found": error(ErrorData(code=codes.METHOD_NOT_FOUND, message="Method not found"), 6),
     }
 
 

@@ -5,9 +5,9 @@
 //!   `google.rpc.Status`, with the standard error details keyed by `@type`;
 //! - `problem-details/`: RFC 9457 problem details, a problem type per code
 //!   named by its `type` URI;
-//! - `jsonrpc-mcp/`: the JSON-RPC 2.0 error object with JSON-RPC's and the
-//!   Model Context Protocol's codes, as the official MCP Python SDK defines
-//!   them;
+//! - `jsonrpc-mcp/`: the JSON-RPC 2.0 error response (`jsonrpc`, the
+//!   request's `id`, the `error` object) with JSON-RPC's and the Model
+//!   Context Protocol's codes, as the official MCP Python SDK defines them;
 //! - `botocore/`: the AWS error codes botocore's retry modes classify, in the
 //!   `ClientError.response` its parsers produce.
 //!

@@ -159,7 +159,7 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
         "jsonrpc-mcp" => (
             "unsupported-protocol-version",
             "the versions the server supports as one string",
-            Box::new(|v| v["data"]["supported"] = "2026-07-28".into()),
+            Box::new(|v| v["error"]["data"]["supported"] = "2026-07-28".into()),
         ),
         "botocore" => (
             "dynamodb-throttling",
@@ -188,7 +188,7 @@ fn later(taxonomy: &str) -> Value {
         ),
         "jsonrpc-mcp" => (
             "method-not-found",
-            Box::new(|v| v["code"] = (-31999).into()),
+            Box::new(|v| v["error"]["code"] = (-31999).into()),
         ),
         "botocore" => (
             "s3-slow-down",

@@ -125,14 +125,14 @@ fn payloads_wrong_in_one_way_are_refused() {
             "jsonrpc-mcp",
             "UNSUPPORTED_PROTOCOL_VERSION without its required data",
             changed("jsonrpc-mcp", "unsupported-protocol-version.json", |v| {
-                v.as_object_mut().unwrap().remove("data");
+                v["error"].as_object_mut().unwrap().remove("data");
             }),
         ),
         (
             "jsonrpc-mcp",
             "an elicitation without its url",
             changed("jsonrpc-mcp", "url-elicitation-required.json", |v| {
-                v["data"]["elicitations"][0]
+                v["error"]["data"]["elicitations"][0]
                     .as_object_mut()
                     .unwrap()
                     .remove("url");
@@ -142,14 +142,35 @@ fn payloads_wrong_in_one_way_are_refused() {
             "jsonrpc-mcp",
             "a code as a string",
             changed("jsonrpc-mcp", "method-not-found.json", |v| {
-                v["code"] = json!("-32601")
+                v["error"]["code"] = json!("-32601")
             }),
         ),
         (
             "jsonrpc-mcp",
             "a reserved number (-32002, retired)",
             changed("jsonrpc-mcp", "method-not-found.json", |v| {
-                v["code"] = json!(-32002)
+                v["error"]["code"] = json!(-32002)
+            }),
+        ),
+        (
+            "jsonrpc-mcp",
+            "a request id that is an object",
+            changed("jsonrpc-mcp", "method-not-found.json", |v| {
+                v["id"] = json!({"n": 6})
+            }),
+        ),
+        (
+            "jsonrpc-mcp",
+            "a response without its id",
+            changed("jsonrpc-mcp", "invalid-request-body.json", |v| {
+                v.as_object_mut().unwrap().remove("id");
+            }),
+        ),
+        (
+            "jsonrpc-mcp",
+            "a JSON-RPC version other than 2.0",
+            changed("jsonrpc-mcp", "method-not-found.json", |v| {
+                v["jsonrpc"] = json!("1.0")
             }),
         ),
         (

@@ -508,9 +508,10 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
     );
 
     // JSON-RPC: a number no release lists or reserves.
-    let payload = json!({"code": -31999, "message": "Something new"});
+    let payload =
+        json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -31999, "message": "Something new"}});
     let any: real::jsonrpc_mcp::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
-    assert_eq!(any.clone().into_listed().unwrap_err().code, -31999);
+    assert_eq!(any.clone().into_listed().unwrap_err().error.code, -31999);
     assert_eq!(any.message(), Some("Something new"));
 
     // botocore: an error code string of a later service model.
@@ -522,6 +523,27 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
         "BrandNewException"
     );
     assert_eq!(any.message(), Some("Please reduce your request rate."));
+}
+
+/// JSON-RPC's `id` is a number, a string or `null` (a `one_of` type): each
+/// is read as the value sent, `null` included (not as an absent id), and
+/// written back as sent; a value of another JSON type is refused.
+#[test]
+fn a_jsonrpc_id_keeps_its_json_type() {
+    use real::jsonrpc_mcp::{ErrorEnvelope, RequestId};
+    for (name, id) in [
+        ("header-mismatch.json", RequestId::String("req-7".into())),
+        ("method-not-found.json", RequestId::Int64(6)),
+        ("invalid-request-body.json", RequestId::Null),
+    ] {
+        let payload = real_payload("jsonrpc-mcp", name);
+        let env: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(env.id, Some(id), "{name}");
+        assert_eq!(serde_json::to_value(&env).unwrap(), payload, "{name}");
+    }
+    let mut payload = real_payload("jsonrpc-mcp", "method-not-found.json");
+    payload["id"] = true.into();
+    assert!(serde_json::from_value::<ErrorEnvelope>(payload).is_err());
 }
 
 /// A listed code read as `AnyErrorEnvelope` is checked as `ErrorEnvelope`
@@ -540,7 +562,7 @@ fn any_envelope_keeps_the_listed_checks_and_refuses_reserved_numbers() {
     // A listed code without its required `data` (MCP's
     // UrlElicitationRequired carries its elicitations).
     let mut payload = real_payload("jsonrpc-mcp", "url-elicitation-required.json");
-    payload.as_object_mut().unwrap().remove("data");
+    payload["error"].as_object_mut().unwrap().remove("data");
     let direct =
         serde_json::from_value::<real::jsonrpc_mcp::ErrorEnvelope>(payload.clone()).unwrap_err();
     let any = serde_json::from_value::<real::jsonrpc_mcp::AnyErrorEnvelope>(payload).unwrap_err();
@@ -548,7 +570,7 @@ fn any_envelope_keeps_the_listed_checks_and_refuses_reserved_numbers() {
 
     // -32002 was MCP's "resource not found", retired and reserved.
     let err = serde_json::from_value::<real::jsonrpc_mcp::AnyErrorEnvelope>(
-        json!({"code": -32002, "message": "Resource not found"}),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32002, "message": "Resource not found"}}),
     )
     .unwrap_err();
     assert!(

@@ -16,6 +16,12 @@ export type ErrorCode =
   | "REQUEST_TIMEOUT"
   | "REQUEST_CANCELLED";
 
+/** The id of the request the error answers (mcp_types.jsonrpc.RequestId, an integer or a string), or null when it could not be determined (JSON-RPC 2.0 section 5). */
+export type RequestId =
+  | number
+  | string
+  | null;
+
 /** The client's roots capability. */
 export interface RootsCapability {
   /** Whether the client notifies changes of its roots. */
@@ -60,10 +66,15 @@ export interface ErrorContext {
 
 /** The fields every error envelope carries. */
 export interface ErrorEnvelopeBase {
-  /** The error code (JSON-RPC 2.0 section 5.1). */
-  code: number;
-  /** A short description of the error. */
-  message: string;
+  /** The JSON-RPC version; always "2.0". */
+  jsonrpc: "2.0";
+  /** The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData). */
+  error: {
+    /** The error code (JSON-RPC 2.0 section 5.1). */
+    code: number;
+    /** A short description of the error. */
+    message: string;
+  };
 }
 
 /**
@@ -71,8 +82,12 @@ export interface ErrorEnvelopeBase {
  * Attributes: `http_status` 400.
  */
 export interface ParseErrorEnvelope extends ErrorEnvelopeBase {
-  code: -32700;
-  data?: Record<string, never>;
+  error: {
+    code: -32700;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /**
@@ -80,8 +95,12 @@ export interface ParseErrorEnvelope extends ErrorEnvelopeBase {
  * Attributes: `http_status` 400.
  */
 export interface InvalidRequestEnvelope extends ErrorEnvelopeBase {
-  code: -32600;
-  data?: Record<string, never>;
+  error: {
+    code: -32600;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /**
@@ -89,8 +108,12 @@ export interface InvalidRequestEnvelope extends ErrorEnvelopeBase {
  * Attributes: `http_status` 404.
  */
 export interface MethodNotFoundEnvelope extends ErrorEnvelopeBase {
-  code: -32601;
-  data?: Record<string, never>;
+  error: {
+    code: -32601;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /**
@@ -98,14 +121,22 @@ export interface MethodNotFoundEnvelope extends ErrorEnvelopeBase {
  * Attributes: `http_status` 400.
  */
 export interface InvalidParamsEnvelope extends ErrorEnvelopeBase {
-  code: -32602;
-  data?: Record<string, never>;
+  error: {
+    code: -32602;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /** `INTERNAL_ERROR` (-32603): an internal error occurred on the receiver. */
 export interface InternalErrorEnvelope extends ErrorEnvelopeBase {
-  code: -32603;
-  data?: Record<string, never>;
+  error: {
+    code: -32603;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /**
@@ -113,8 +144,12 @@ export interface InternalErrorEnvelope extends ErrorEnvelopeBase {
  * Attributes: `http_status` 400.
  */
 export interface HeaderMismatchEnvelope extends ErrorEnvelopeBase {
-  code: -32020;
-  data?: Record<string, never>;
+  error: {
+    code: -32020;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /**
@@ -122,8 +157,12 @@ export interface HeaderMismatchEnvelope extends ErrorEnvelopeBase {
  * Attributes: `http_status` 400.
  */
 export interface MissingRequiredClientCapabilityEnvelope extends ErrorEnvelopeBase {
-  code: -32021;
-  data: { requiredCapabilities: ClientCapabilities };
+  error: {
+    code: -32021;
+    message: string;
+    data: { requiredCapabilities: ClientCapabilities };
+  };
+  id: RequestId;
 }
 
 /**
@@ -131,35 +170,55 @@ export interface MissingRequiredClientCapabilityEnvelope extends ErrorEnvelopeBa
  * Attributes: `http_status` 400.
  */
 export interface UnsupportedProtocolVersionEnvelope extends ErrorEnvelopeBase {
-  code: -32022;
-  data: { supported: string[]; requested: string };
+  error: {
+    code: -32022;
+    message: string;
+    data: { supported: string[]; requested: string };
+  };
+  id: RequestId;
 }
 
 /** `URL_ELICITATION_REQUIRED` (-32042): a URL-mode elicitation is required first. */
 export interface UrlElicitationRequiredEnvelope extends ErrorEnvelopeBase {
-  code: -32042;
-  data: { elicitations: UrlElicitation[] };
+  error: {
+    code: -32042;
+    message: string;
+    data: { elicitations: UrlElicitation[] };
+  };
+  id: RequestId;
 }
 
 /** `CONNECTION_CLOSED` (-32000): the connection closed before a response arrived. */
 export interface ConnectionClosedEnvelope extends ErrorEnvelopeBase {
-  code: -32000;
-  data?: Record<string, never>;
+  error: {
+    code: -32000;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /** `REQUEST_TIMEOUT` (-32001): the request timed out waiting for its response. */
 export interface RequestTimeoutEnvelope extends ErrorEnvelopeBase {
-  code: -32001;
-  data?: Record<string, never>;
+  error: {
+    code: -32001;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
 /** `REQUEST_CANCELLED` (-32800): the request was cancelled. */
 export interface RequestCancelledEnvelope extends ErrorEnvelopeBase {
-  code: -32800;
-  data?: Record<string, never>;
+  error: {
+    code: -32800;
+    message: string;
+    data?: Record<string, never>;
+  };
+  id: RequestId;
 }
 
-/** An error envelope: switch on `code` to narrow it to one code. */
+/** An error envelope: switch on `error.code` to narrow it to one code. */
 export type ErrorEnvelope =
   | ParseErrorEnvelope
   | InvalidRequestEnvelope
@@ -174,18 +233,22 @@ export type ErrorEnvelope =
   | RequestTimeoutEnvelope
   | RequestCancelledEnvelope;
 
-/** An envelope whose `code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has (`message`). */
-export interface UnlistedCodeEnvelope extends ErrorEnvelopeBase {
-  data?: Record<string, unknown>;
+/** An envelope whose `error.code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has (`message`). */
+export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error"> {
+  error: {
+    code: number;
+    message: string;
+    data?: Record<string, unknown>;
+  };
 }
 
-/** What any server of the same major version may send. Switch on `code` of an `ErrorEnvelope` once the code is one this release lists. */
+/** What any server of the same major version may send. Switch on `error.code` of an `ErrorEnvelope` once the code is one this release lists. */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
 /** Every code this release lists, by number, in spec order (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly number[];
 
-/** True when this release lists `env.code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.code)` narrows each case to its code. */
+/** True when this release lists `env.error.code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error.code)` narrows each case to its code. */
 export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
 
 /**
@@ -196,7 +259,7 @@ export declare function isListed(env: AnyErrorEnvelope): env is ErrorEnvelope;
 export interface CodeInfo {
   /** The code's name. */
   readonly name: ErrorCode;
-  /** Its numeric id (the envelope's `code`). */
+  /** Its numeric id (the envelope's `error.code`). */
   readonly number: number;
   /** Its category. */
   readonly category: "jsonrpc" | "mcp" | "sdk";
@@ -225,6 +288,6 @@ export interface CodeInfo {
 /** Every code this release lists, by name (its aliases too), in spec order (run time, from `error-envelope.js`). */
 export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;
 
-/** The `CodeInfo` of the code `env.code` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
+/** The `CodeInfo` of the code `env.error.code` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
 export declare function codeInfo(env: ErrorEnvelope): CodeInfo;
 export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;

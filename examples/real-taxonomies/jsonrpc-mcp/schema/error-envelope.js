@@ -19,9 +19,9 @@ export const LISTED_CODES = Object.freeze([
 
 const LISTED = new Set(LISTED_CODES);
 
-/** True when this release lists `env.code`; false for a code of a later release (or anything that is not an envelope). */
+/** True when this release lists `env.error.code`; false for a code of a later release (or anything that is not an envelope). */
 export function isListed(env) {
-  return typeof env === "object" && env !== null && LISTED.has(env.code);
+  return typeof env === "object" && env !== null && LISTED.has(env.error?.code);
 }
 
 /** What the taxonomy says about each code it lists, by name (its aliases too), in spec order. */
@@ -36,7 +36,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Send one well-formed JSON-RPC message per frame"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -51,7 +51,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Send a request object with jsonrpc \"2.0\", an id, a method and object params"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -66,7 +66,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 404 }),
     recoveryHints: Object.freeze(["Call only methods of the negotiated protocol version and the peer's declared capabilities"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -81,7 +81,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Fix the parameters the message names; the method's schema says what they must be"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -96,7 +96,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({}),
     recoveryHints: Object.freeze(["Report the error to the server's maintainers; the request itself may be fine"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -111,7 +111,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Send the Mcp-Method, Mcp-Name and MCP-Protocol-Version headers with the body's values"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -126,7 +126,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Declare the capabilities in `requiredCapabilities` and send the request again"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze(["requiredCapabilities"]),
+    requiredFields: Object.freeze(["id", "requiredCapabilities"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -141,7 +141,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({ http_status: 400 }),
     recoveryHints: Object.freeze(["Send the request again with one of the `supported` protocol versions"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze(["supported", "requested"]),
+    requiredFields: Object.freeze(["id", "supported", "requested"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -156,7 +156,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({}),
     recoveryHints: Object.freeze(["Have the user complete each elicitation at its URL, then send the request again"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze(["elicitations"]),
+    requiredFields: Object.freeze(["id", "elicitations"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -171,7 +171,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({}),
     recoveryHints: Object.freeze(["Reconnect and send the request again; it may or may not have been processed"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -186,7 +186,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({}),
     recoveryHints: Object.freeze(["Send the request again with a longer timeout"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -201,7 +201,7 @@ const CODE_TABLE = {
     attributes: Object.freeze({}),
     recoveryHints: Object.freeze(["Send the request again only if its result is still wanted"]),
     hintConditions: Object.freeze([null]),
-    requiredFields: Object.freeze([]),
+    requiredFields: Object.freeze(["id"]),
     optionalFields: Object.freeze([]),
     deprecatedSince: null,
     replacedBy: null,
@@ -211,9 +211,9 @@ export const CODES = Object.freeze(CODE_TABLE);
 
 const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));
 
-/** The `CodeInfo` of the code `env.code` names; undefined for a code of a later release (or anything that is not an envelope). */
+/** The `CodeInfo` of the code `env.error.code` names; undefined for a code of a later release (or anything that is not an envelope). */
 export function codeInfo(env) {
   if (typeof env !== "object" || env === null) return undefined;
-  const key = env.code;
+  const key = env.error?.code;
   return BY_NUMBER.get(key);
 }

@@ -4,8 +4,9 @@
 
 Envelopes arrive as parsed JSON: annotate the dict as `AnyErrorEnvelope` (a
 server of a later minor release may send a code this module does not list),
-narrow it with `is_listed(env)` to `ErrorEnvelope`, then compare
-`env["code"]` with a code number to narrow it to that code's
+narrow it with `is_listed(env)` to `ErrorEnvelope`, then take
+`err = env["error"]` and compare `err["code"]` with a code number
+to narrow `err` to that code's
 TypedDict. `CODES` maps every code to its number, category, retryability,
 cause and recovery hints. Standard library only; Python 3.11 or later.
 """
@@ -69,6 +70,9 @@ Cause: typing.TypeAlias = typing.Literal[
     "server",
 ]
 
+# The id of the request the error answers (mcp_types.jsonrpc.RequestId, an integer or a string), or null when it could not be determined (JSON-RPC 2.0 section 5).
+RequestId: typing.TypeAlias = int | str | None
+
 
 class RootsCapability(typing.TypedDict):
     """The client's roots capability."""
@@ -104,11 +108,11 @@ class UrlElicitation(typing.TypedDict):
 
 
 class ParseErrorContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `PARSE_ERROR`."""
+    """The `data` object of an envelope whose error.code is `PARSE_ERROR`."""
 
 
-class ParseErrorEnvelope(typing.TypedDict):
-    """`PARSE_ERROR` (-32700): invalid JSON was received."""
+class ParseErrorEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32700]
@@ -118,12 +122,23 @@ class ParseErrorEnvelope(typing.TypedDict):
     data: typing.NotRequired[ParseErrorContext]
 
 
+class ParseErrorEnvelope(typing.TypedDict):
+    """`PARSE_ERROR` (-32700): invalid JSON was received."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: ParseErrorEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class InvalidRequestContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `INVALID_REQUEST`."""
+    """The `data` object of an envelope whose error.code is `INVALID_REQUEST`."""
 
 
-class InvalidRequestEnvelope(typing.TypedDict):
-    """`INVALID_REQUEST` (-32600): the message is not a valid request object."""
+class InvalidRequestEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32600]
@@ -133,12 +148,23 @@ class InvalidRequestEnvelope(typing.TypedDict):
     data: typing.NotRequired[InvalidRequestContext]
 
 
+class InvalidRequestEnvelope(typing.TypedDict):
+    """`INVALID_REQUEST` (-32600): the message is not a valid request object."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: InvalidRequestEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class MethodNotFoundContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `METHOD_NOT_FOUND`."""
+    """The `data` object of an envelope whose error.code is `METHOD_NOT_FOUND`."""
 
 
-class MethodNotFoundEnvelope(typing.TypedDict):
-    """`METHOD_NOT_FOUND` (-32601): the method does not exist or is not available."""
+class MethodNotFoundEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32601]
@@ -148,12 +174,23 @@ class MethodNotFoundEnvelope(typing.TypedDict):
     data: typing.NotRequired[MethodNotFoundContext]
 
 
+class MethodNotFoundEnvelope(typing.TypedDict):
+    """`METHOD_NOT_FOUND` (-32601): the method does not exist or is not available."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: MethodNotFoundEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class InvalidParamsContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `INVALID_PARAMS`."""
+    """The `data` object of an envelope whose error.code is `INVALID_PARAMS`."""
 
 
-class InvalidParamsEnvelope(typing.TypedDict):
-    """`INVALID_PARAMS` (-32602): invalid method parameters."""
+class InvalidParamsEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32602]
@@ -163,12 +200,23 @@ class InvalidParamsEnvelope(typing.TypedDict):
     data: typing.NotRequired[InvalidParamsContext]
 
 
+class InvalidParamsEnvelope(typing.TypedDict):
+    """`INVALID_PARAMS` (-32602): invalid method parameters."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: InvalidParamsEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class InternalErrorContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `INTERNAL_ERROR`."""
+    """The `data` object of an envelope whose error.code is `INTERNAL_ERROR`."""
 
 
-class InternalErrorEnvelope(typing.TypedDict):
-    """`INTERNAL_ERROR` (-32603): an internal error occurred on the receiver."""
+class InternalErrorEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32603]
@@ -178,12 +226,23 @@ class InternalErrorEnvelope(typing.TypedDict):
     data: typing.NotRequired[InternalErrorContext]
 
 
+class InternalErrorEnvelope(typing.TypedDict):
+    """`INTERNAL_ERROR` (-32603): an internal error occurred on the receiver."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: InternalErrorEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class HeaderMismatchContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `HEADER_MISMATCH`."""
+    """The `data` object of an envelope whose error.code is `HEADER_MISMATCH`."""
 
 
-class HeaderMismatchEnvelope(typing.TypedDict):
-    """`HEADER_MISMATCH` (-32020): HTTP headers do not match the request body."""
+class HeaderMismatchEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32020]
@@ -193,15 +252,26 @@ class HeaderMismatchEnvelope(typing.TypedDict):
     data: typing.NotRequired[HeaderMismatchContext]
 
 
+class HeaderMismatchEnvelope(typing.TypedDict):
+    """`HEADER_MISMATCH` (-32020): HTTP headers do not match the request body."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: HeaderMismatchEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class MissingRequiredClientCapabilityContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `MISSING_REQUIRED_CLIENT_CAPABILITY`."""
+    """The `data` object of an envelope whose error.code is `MISSING_REQUIRED_CLIENT_CAPABILITY`."""
 
     # The client capabilities the request needs.
     requiredCapabilities: typing.Required[ClientCapabilities]
 
 
-class MissingRequiredClientCapabilityEnvelope(typing.TypedDict):
-    """`MISSING_REQUIRED_CLIENT_CAPABILITY` (-32021): the server requires a client capability the request did not declare."""
+class MissingRequiredClientCapabilityEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32021]
@@ -211,8 +281,19 @@ class MissingRequiredClientCapabilityEnvelope(typing.TypedDict):
     data: typing.Required[MissingRequiredClientCapabilityContext]
 
 
+class MissingRequiredClientCapabilityEnvelope(typing.TypedDict):
+    """`MISSING_REQUIRED_CLIENT_CAPABILITY` (-32021): the server requires a client capability the request did not declare."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: MissingRequiredClientCapabilityEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class UnsupportedProtocolVersionContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `UNSUPPORTED_PROTOCOL_VERSION`."""
+    """The `data` object of an envelope whose error.code is `UNSUPPORTED_PROTOCOL_VERSION`."""
 
     # The protocol versions the server supports.
     supported: typing.Required[list[str]]
@@ -220,8 +301,8 @@ class UnsupportedProtocolVersionContext(typing.TypedDict):
     requested: typing.Required[str]
 
 
-class UnsupportedProtocolVersionEnvelope(typing.TypedDict):
-    """`UNSUPPORTED_PROTOCOL_VERSION` (-32022): the request's protocol version is not supported."""
+class UnsupportedProtocolVersionEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32022]
@@ -231,15 +312,26 @@ class UnsupportedProtocolVersionEnvelope(typing.TypedDict):
     data: typing.Required[UnsupportedProtocolVersionContext]
 
 
+class UnsupportedProtocolVersionEnvelope(typing.TypedDict):
+    """`UNSUPPORTED_PROTOCOL_VERSION` (-32022): the request's protocol version is not supported."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: UnsupportedProtocolVersionEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class UrlElicitationRequiredContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `URL_ELICITATION_REQUIRED`."""
+    """The `data` object of an envelope whose error.code is `URL_ELICITATION_REQUIRED`."""
 
     # The URL elicitations to complete before the request can proceed.
     elicitations: typing.Required[list[UrlElicitation]]
 
 
-class UrlElicitationRequiredEnvelope(typing.TypedDict):
-    """`URL_ELICITATION_REQUIRED` (-32042): a URL-mode elicitation is required first."""
+class UrlElicitationRequiredEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32042]
@@ -249,12 +341,23 @@ class UrlElicitationRequiredEnvelope(typing.TypedDict):
     data: typing.Required[UrlElicitationRequiredContext]
 
 
+class UrlElicitationRequiredEnvelope(typing.TypedDict):
+    """`URL_ELICITATION_REQUIRED` (-32042): a URL-mode elicitation is required first."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: UrlElicitationRequiredEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class ConnectionClosedContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `CONNECTION_CLOSED`."""
+    """The `data` object of an envelope whose error.code is `CONNECTION_CLOSED`."""
 
 
-class ConnectionClosedEnvelope(typing.TypedDict):
-    """`CONNECTION_CLOSED` (-32000): the connection closed before a response arrived."""
+class ConnectionClosedEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32000]
@@ -264,12 +367,23 @@ class ConnectionClosedEnvelope(typing.TypedDict):
     data: typing.NotRequired[ConnectionClosedContext]
 
 
+class ConnectionClosedEnvelope(typing.TypedDict):
+    """`CONNECTION_CLOSED` (-32000): the connection closed before a response arrived."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: ConnectionClosedEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class RequestTimeoutContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `REQUEST_TIMEOUT`."""
+    """The `data` object of an envelope whose error.code is `REQUEST_TIMEOUT`."""
 
 
-class RequestTimeoutEnvelope(typing.TypedDict):
-    """`REQUEST_TIMEOUT` (-32001): the request timed out waiting for its response."""
+class RequestTimeoutEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32001]
@@ -279,12 +393,23 @@ class RequestTimeoutEnvelope(typing.TypedDict):
     data: typing.NotRequired[RequestTimeoutContext]
 
 
+class RequestTimeoutEnvelope(typing.TypedDict):
+    """`REQUEST_TIMEOUT` (-32001): the request timed out waiting for its response."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: RequestTimeoutEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
 class RequestCancelledContext(typing.TypedDict):
-    """The `data` object of an envelope whose code is `REQUEST_CANCELLED`."""
+    """The `data` object of an envelope whose error.code is `REQUEST_CANCELLED`."""
 
 
-class RequestCancelledEnvelope(typing.TypedDict):
-    """`REQUEST_CANCELLED` (-32800): the request was cancelled."""
+class RequestCancelledEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # The error code (JSON-RPC 2.0 section 5.1).
     code: typing.Literal[-32800]
@@ -294,7 +419,18 @@ class RequestCancelledEnvelope(typing.TypedDict):
     data: typing.NotRequired[RequestCancelledContext]
 
 
-# An error envelope: compare `code` with a code number to narrow it to one code.
+class RequestCancelledEnvelope(typing.TypedDict):
+    """`REQUEST_CANCELLED` (-32800): the request was cancelled."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: RequestCancelledEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.Required[RequestId]
+
+
+# An error envelope: compare `error.code` with a code number to narrow it to one code.
 ErrorEnvelope: typing.TypeAlias = typing.Union[
     ParseErrorEnvelope,
     InvalidRequestEnvelope,
@@ -311,8 +447,8 @@ ErrorEnvelope: typing.TypeAlias = typing.Union[
 ]
 
 
-class UnlistedCodeEnvelope(typing.TypedDict):
-    """An envelope whose `code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has."""
+class UnlistedCodeEnvelopeError(typing.TypedDict):
+    """The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData)."""
 
     # A code number this release does not list.
     code: int
@@ -320,6 +456,15 @@ class UnlistedCodeEnvelope(typing.TypedDict):
     message: str
     # Additional information about the error.
     data: typing.NotRequired[dict[str, object]]
+
+
+class UnlistedCodeEnvelope(typing.TypedDict):
+    """An envelope whose `error.code` this release does not list: a server of a later release of the same major version sent it. Handle it by the members every envelope has."""
+
+    # The JSON-RPC version; always "2.0".
+    jsonrpc: typing.Literal["2.0"]
+    # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
+    error: UnlistedCodeEnvelopeError
 
 
 # What any server of the same major version may send; `is_listed` narrows it.
@@ -337,7 +482,7 @@ class CodeInfo:
 
     # The code's name.
     name: ErrorCodeName
-    # Its numeric id (the envelope's `code`).
+    # Its numeric id (the envelope's `error.code`).
     number: int
     # Its category.
     category: Category
@@ -375,7 +520,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 400},
         recovery_hints=("Send one well-formed JSON-RPC message per frame",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -390,7 +535,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 400},
         recovery_hints=("Send a request object with jsonrpc \"2.0\", an id, a method and object params",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -405,7 +550,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 404},
         recovery_hints=("Call only methods of the negotiated protocol version and the peer's declared capabilities",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -420,7 +565,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 400},
         recovery_hints=("Fix the parameters the message names; the method's schema says what they must be",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -435,7 +580,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={},
         recovery_hints=("Report the error to the server's maintainers; the request itself may be fine",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -450,7 +595,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 400},
         recovery_hints=("Send the Mcp-Method, Mcp-Name and MCP-Protocol-Version headers with the body's values",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -465,7 +610,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={"http_status": 400},
         recovery_hints=("Declare the capabilities in `requiredCapabilities` and send the request again",),
         hint_conditions=(None,),
-        required_fields=("requiredCapabilities",),
+        required_fields=(
+            "id",
+            "requiredCapabilities",
+        ),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -481,6 +629,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         recovery_hints=("Send the request again with one of the `supported` protocol versions",),
         hint_conditions=(None,),
         required_fields=(
+            "id",
             "supported",
             "requested",
         ),
@@ -498,7 +647,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={},
         recovery_hints=("Have the user complete each elicitation at its URL, then send the request again",),
         hint_conditions=(None,),
-        required_fields=("elicitations",),
+        required_fields=(
+            "id",
+            "elicitations",
+        ),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -513,7 +665,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={},
         recovery_hints=("Reconnect and send the request again; it may or may not have been processed",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -528,7 +680,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={},
         recovery_hints=("Send the request again with a longer timeout",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -543,7 +695,7 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
         attributes={},
         recovery_hints=("Send the request again only if its result is still wanted",),
         hint_conditions=(None,),
-        required_fields=(),
+        required_fields=("id",),
         optional_fields=(),
         deprecated_since=None,
         replaced_by=None,
@@ -572,10 +724,10 @@ LISTED_NUMBERS: typing.Final[frozenset[int]] = frozenset(
 
 def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `code` narrows it) when it is true, and an
+    `ErrorEnvelope` (then `error.code` narrows it) when it is true, and an
     `UnlistedCodeEnvelope` when it is false.
     """
-    return env["code"] in LISTED_NUMBERS
+    return env["error"]["code"] in LISTED_NUMBERS
 
 
 # Every listed code's `CodeInfo`, by number.
@@ -585,8 +737,8 @@ _BY_NUMBER: typing.Final[dict[int, CodeInfo]] = {
 
 
 def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
-    """What the taxonomy says about the code `code` names: its number, category,
+    """What the taxonomy says about the code `error.code` names: its number, category,
     retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
     None for a code of a later release.
     """
-    return _BY_NUMBER.get(env["code"])
+    return _BY_NUMBER.get(env["error"]["code"])

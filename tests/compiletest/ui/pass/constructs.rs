@@ -62,4 +62,24 @@ fn main() {
     assert_eq!("Throttling".parse::<ErrorCode>(), Ok(ErrorCode::Throttled));
     assert_eq!("ThrottlingException".parse::<ErrorCode>(), Ok(ErrorCode::Throttled));
     assert_eq!(ErrorCode::Throttled.as_str(), "ThrottlingException");
+
+    // A union of scalars (`one_of: [int64, string, "null"]`): each value
+    // keeps its JSON type, and a `null` sent is the value `Null`, written
+    // back as `null`, while an absent id stays absent.
+    for (id, wire) in [
+        (RequestId::Int64(-7), serde_json::json!(-7)),
+        (RequestId::String("r-1".into()), serde_json::json!("r-1")),
+        (RequestId::Null, serde_json::Value::Null),
+    ] {
+        let envelope = ErrorEnvelope::throttled("2s", Vec::new()).request_id(id.clone()).build();
+        let json = serde_json::to_value(&envelope).unwrap();
+        assert_eq!(json["requestId"], wire);
+        assert!(json.as_object().unwrap().contains_key("requestId"));
+        let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
+        assert_eq!(back.request_id, Some(id));
+    }
+    let json = serde_json::to_value(ErrorEnvelope::throttled("2s", Vec::new()).build()).unwrap();
+    assert!(!json.as_object().unwrap().contains_key("requestId"));
+    let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
+    assert_eq!(back.request_id, None);
 }
