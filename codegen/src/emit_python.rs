@@ -283,7 +283,7 @@ pub fn emit(spec: &Spec) -> String {
         }
         out.push_str("]\n");
     }
-    unlisted(&mut out, spec);
+    unlisted(&mut out, spec, &defined);
 
     blank_lines(&mut out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass CodeInfo:\n");
@@ -476,7 +476,22 @@ fn how_to_narrow(spec: &Spec) -> String {
 /// The envelope of a code this release does not list, and the union of
 /// everything a server of the same major version may send (the published
 /// schema's last variant; see `emit_schema`'s forward compatibility).
-fn unlisted(out: &mut String, spec: &Spec) {
+fn unlisted(out: &mut String, spec: &Spec, defined: &HashSet<&str>) {
+    // Fields `in: envelope` frame every code's error (JSON-RPC's `id`), so
+    // an unlisted code's envelope may carry them too.
+    let fields: Vec<(&str, Key)> = spec
+        .fields_at(Placement::Envelope)
+        .map(|f| {
+            (
+                f.name(),
+                Key {
+                    name: f.wire().to_string(),
+                    ty: format!("typing.NotRequired[{}]", py_type(f.ty(), defined)),
+                    doc: f.doc().to_string(),
+                },
+            )
+        })
+        .collect();
     envelope_dicts(
         out,
         spec,
@@ -485,7 +500,7 @@ fn unlisted(out: &mut String, spec: &Spec) {
         &Dicts {
             code: None,
             name: UNLISTED_ENVELOPE.to_string(),
-            fields: &[],
+            fields: &fields,
             context_ty: "typing.NotRequired[dict[str, object]]",
         },
         &format!(

@@ -1774,10 +1774,12 @@ fn unlisted_struct(path: &[&Member]) -> Ident {
 /// declared members (what the schema's unlisted variant and the TypeScript
 /// and Python `UnlistedCodeEnvelope` have), with the code's name as sent (a
 /// `String`), its number (the number type) and its category as a `String`
-/// (a later release may add one). Neither the context nor the declared
-/// fields are kept: a later code may carry in them what this release cannot
-/// type (a later code, a new enum value), and a struct with every declared
-/// field would double the build cost of a large spec's serde derives
+/// (a later release may add one), and at the top the fields `in: envelope`
+/// (the format's frame, such as JSON-RPC's `id`), read leniently. Neither
+/// the context nor the other declared fields are kept: they are the code's,
+/// a later code may carry in them what this release cannot type (a later
+/// code, a new enum value), and a struct with every declared field would
+/// double the build cost of a large spec's serde derives
 /// (`bench/macro-scale`: +0.4 s at 1,000 codes and 100 fields).
 fn unlisted_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
     let number_type = number_type(spec);
@@ -1828,6 +1830,25 @@ fn unlisted_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<Tok
                 pub #name: ::core::option::Option<#ty>,
             }
         });
+    }
+    // The fields `in: envelope` frame every code's error (JSON-RPC's `id`,
+    // botocore's `ResponseMetadata`), so the outermost object keeps them,
+    // read leniently: a value this release cannot type (a later enum value)
+    // is dropped, as the context is, rather than refusing the envelope.
+    if path.is_empty() {
+        for f in spec.fields_at(Placement::Envelope) {
+            let name = field_ident(f);
+            let ty = field_type(f.ty(), &TokenStream::new());
+            let doc = f.doc();
+            let rename = rename(f.wire.as_ref());
+            out.push(quote! {
+                #[doc = #doc]
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                #[serde(deserialize_with = "__splice_any::lenient")]
+                pub #name: ::core::option::Option<#ty>,
+            });
+        }
     }
     out
 }
@@ -2034,6 +2055,21 @@ fn emit_any_value() -> TokenStream {
                 Str(::std::string::String),
                 Seq(::std::vec::Vec<Value>),
                 Map(::std::vec::Vec<(::std::string::String, Value)>),
+            }
+
+            /// Reads a value of `T`, or `None` when the value is not one of
+            /// `T` (a field of an unlisted code's envelope that a later
+            /// release may fill with what this one cannot type).
+            pub fn lenient<'de, D, T>(
+                deserializer: D,
+            ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                let value: Value = ::serde::Deserialize::deserialize(deserializer)?;
+                let value = <Value as ::serde::de::IntoDeserializer<'de, D::Error>>::into_deserializer(value);
+                ::core::result::Result::Ok(<T as ::serde::Deserialize>::deserialize(value).ok())
             }
 
             impl Value {

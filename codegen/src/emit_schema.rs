@@ -468,7 +468,9 @@ fn is_required(code: &Code, f: &FieldDef) -> bool {
 /// code, `in: envelope` in the outermost one), in canonical order (not the
 /// code's list order, so reordering a list in the spec does not churn the
 /// artifact): those a code carries in its variant, every one (typed, not
-/// required) in the output shape, none in the unlisted variant.
+/// required) in the output shape, and in the unlisted variant those `in:
+/// envelope` (typed, not required): they frame every code's error (the
+/// request's `id` of a JSON-RPC response), while the others are the code's.
 fn held_fields(
     spec: &Spec,
     held: &[&FieldDef],
@@ -493,6 +495,10 @@ fn held_fields(
                     field.wire().into(),
                     type_schema(field.ty(), Openness::Closed),
                 );
+            }
+            // The format's own frame (JSON-RPC's `id`), whatever the code.
+            Form::Unlisted if field.placement() == Placement::Envelope => {
+                props.insert(field.wire().into(), field_schema(field, openness));
             }
             _ => {}
         }

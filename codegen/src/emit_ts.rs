@@ -542,6 +542,12 @@ fn unlisted(out: &mut String, spec: &Spec) {
         Form::Unlisted,
         "  ",
     );
+    // Fields `in: envelope` frame every code's error (JSON-RPC's `id`), so
+    // an unlisted code's envelope may carry them too.
+    for f in spec.fields_at(Placement::Envelope) {
+        doc(out, "  ", f.doc());
+        let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+    }
     out.push_str("}\n\n");
     let lists = if names_on_the_wire(spec) {
         " (`ErrorCode`)"

@@ -227,10 +227,10 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     let payloads = payloads(taxonomy);
 
     let mut ts = String::from(
-        "import { codeInfo, isListed, type AnyErrorEnvelope, type CodeInfo, type ErrorEnvelope } from \"./schema/error-envelope.js\";\n\n",
+        "import { codeInfo, isListed, type AnyErrorEnvelope, type CodeInfo, type ErrorEnvelope, type UnlistedCodeEnvelope } from \"./schema/error-envelope.js\";\n\n",
     );
     let mut py_src = String::from(
-        "import dataclasses\nimport json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, code_info, is_listed\n\n",
+        "import dataclasses\nimport json\nimport sys\n\nfrom error_envelope import AnyErrorEnvelope, ErrorEnvelope, UnlistedCodeEnvelope, code_info, is_listed\n\n",
     );
     let mut names = Vec::new();
     for (i, p) in payloads.iter().enumerate() {
@@ -247,6 +247,23 @@ fn project(taxonomy: &str, d: &Path) -> usize {
             py(&Value::Object(inside))
         );
         names.push(format!("env{i}"));
+    }
+    // A later code's envelope keeps the format's frame (the fields `in:
+    // envelope`: JSON-RPC's `id`, botocore's `ResponseMetadata`), typed; a
+    // literal with a key the type lacks fails both checkers.
+    if matches!(taxonomy, "jsonrpc-mcp" | "botocore") {
+        let later = later(taxonomy);
+        let _ = writeln!(
+            ts,
+            "// later.json\nexport const later: UnlistedCodeEnvelope = {};\n",
+            ts_literal(&spec, &later)
+        );
+        let (inside, _) = split(&spec, &later);
+        let _ = writeln!(
+            py_src,
+            "# later.json\nlater: UnlistedCodeEnvelope = {}\n",
+            py(&Value::Object(inside))
+        );
     }
     let _ = writeln!(
         ts,

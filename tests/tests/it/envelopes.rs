@@ -507,22 +507,44 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
         json!({"type": payload["type"], "detail": payload["detail"]})
     );
 
-    // JSON-RPC: a number no release lists or reserves.
+    // JSON-RPC: a number no release lists or reserves. The response's `id`
+    // (a field `in: envelope`, the format's frame) is kept and written back;
+    // one this release cannot type is dropped, not refused.
     let payload =
         json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -31999, "message": "Something new"}});
     let any: real::jsonrpc_mcp::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
-    assert_eq!(any.clone().into_listed().unwrap_err().error.code, -31999);
+    let unlisted = any.clone().into_listed().unwrap_err();
+    assert_eq!(unlisted.error.code, -31999);
+    assert_eq!(unlisted.id, Some(real::jsonrpc_mcp::RequestId::Int64(9)));
     assert_eq!(any.message(), Some("Something new"));
+    assert_eq!(serde_json::to_value(&any).unwrap(), payload);
+    let mut null_id = payload.clone();
+    null_id["id"] = serde_json::Value::Null;
+    let any: real::jsonrpc_mcp::AnyErrorEnvelope = serde_json::from_value(null_id.clone()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&any).unwrap(),
+        null_id,
+        "a null id stays null"
+    );
+    let mut odd_id = payload.clone();
+    odd_id["id"] = json!({"not": "an id"});
+    let any: real::jsonrpc_mcp::AnyErrorEnvelope = serde_json::from_value(odd_id).unwrap();
+    assert_eq!(any.into_listed().unwrap_err().id, None);
 
     // botocore: an error code string of a later service model.
     let mut payload = real_payload("botocore", "s3-slow-down.json");
     payload["Error"]["Code"] = "BrandNewException".into();
-    let any: real::botocore::AnyErrorEnvelope = serde_json::from_value(payload).unwrap();
-    assert_eq!(
-        any.clone().into_listed().unwrap_err().error.code,
-        "BrandNewException"
-    );
+    let any: real::botocore::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    let unlisted = any.clone().into_listed().unwrap_err();
+    assert_eq!(unlisted.error.code, "BrandNewException");
     assert_eq!(any.message(), Some("Please reduce your request rate."));
+    // `ResponseMetadata` (`in: envelope`) frames every code's error: kept.
+    let metadata = unlisted.response_metadata.expect("ResponseMetadata kept");
+    assert_eq!(metadata.http_status_code, 503);
+    assert_eq!(
+        serde_json::to_value(&any).unwrap()["ResponseMetadata"],
+        payload["ResponseMetadata"]
+    );
 }
 
 /// JSON-RPC's `id` is a number, a string or `null` (a `one_of` type): each

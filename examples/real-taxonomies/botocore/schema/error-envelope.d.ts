@@ -223,6 +223,8 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "Error"> {
     Code: string;
     Message: string;
   };
+  /** The response's transport metadata, beside `Error`. */
+  ResponseMetadata?: ResponseMetadata;
 }
 
 /** What any server of the same major version may send. Switch on `Error.Code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */

@@ -369,6 +369,8 @@ class UnlistedCodeEnvelope(typing.TypedDict):
 
     # The error the service returned, as botocore parsed it from any AWS protocol.
     Error: UnlistedCodeEnvelopeError
+    # The response's transport metadata, beside `Error`.
+    ResponseMetadata: typing.NotRequired[ResponseMetadata]
 
 
 # What any server of the same major version may send; `is_listed` narrows it.

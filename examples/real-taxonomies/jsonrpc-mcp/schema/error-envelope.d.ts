@@ -240,6 +240,8 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error"> {
     message: string;
     data?: Record<string, unknown>;
   };
+  /** The id of the request the error answers, or null. */
+  id?: RequestId;
 }
 
 /** What any server of the same major version may send. Switch on `error.code` of an `ErrorEnvelope` once the code is one this release lists. */

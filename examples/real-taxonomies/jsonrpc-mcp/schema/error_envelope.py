@@ -465,6 +465,8 @@ class UnlistedCodeEnvelope(typing.TypedDict):
     jsonrpc: typing.Literal["2.0"]
     # The error object (JSON-RPC 2.0 section 5.1; mcp_types.jsonrpc.ErrorData).
     error: UnlistedCodeEnvelopeError
+    # The id of the request the error answers, or null.
+    id: typing.NotRequired[RequestId]
 
 
 # What any server of the same major version may send; `is_listed` narrows it.
