@@ -9,7 +9,7 @@
 //!
 //! A project with an existing wire format starts from its shape instead
 //! ([`Shape`]): RFC 9457 problem details, google.rpc.Status as Google's JSON
-//! APIs send it, or a JSON-RPC 2.0 error object. Each starter declares that
+//! APIs send it, or a JSON-RPC 2.0 error response. Each starter declares that
 //! `envelope:` and one code in it; `examples/real-taxonomies/` holds whole
 //! taxonomies of each kind.
 
@@ -223,10 +223,11 @@ codes:
     explanation: Some requested entity (a file or a directory, for example) was not found.
 "#;
 
-/// A JSON-RPC 2.0 error object: the number tells codes apart, `data` holds
-/// the context.
-pub const STARTER_JSONRPC: &str = r#"# The errors of my-rpc-server, as JSON-RPC 2.0 error objects:
-#   {"code": -32602, "message": "...", "data": {...}}
+/// A JSON-RPC 2.0 error response: `jsonrpc`, the request's `id` (a number,
+/// a string or `null`) and the error object, whose number tells codes
+/// apart and whose `data` holds the context.
+pub const STARTER_JSONRPC: &str = r#"# The errors of my-rpc-server, as JSON-RPC 2.0 error responses:
+#   {"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "...", "data": {...}}}
 # Format: docs/spec-format.md of splice. Check: `splice-codegen check errors.yaml`.
 # JSON-RPC's and MCP's codes: examples/real-taxonomies/jsonrpc-mcp/ of splice.
 taxonomy:
@@ -234,17 +235,20 @@ taxonomy:
   version: 0.1.0
   base_uri: https://my-rpc-server.example/errors
   description: |
-    Errors returned by my-rpc-server in the `error` member of a JSON-RPC 2.0
-    response.
+    Errors returned by my-rpc-server as JSON-RPC 2.0 error responses.
 
-# The wire shape: `code` (the number) tells errors apart; `data` holds the
-# fields declared `in: context`, present when a code carries one. To describe
-# the whole response instead ({"jsonrpc": "2.0", "id": ..., "error": {...}},
-# the id a `one_of: [int64, string, "null"]` type), see jsonrpc-mcp's errors.yaml.
+# The wire shape: `error.code` (the number) tells errors apart; `error.data`
+# holds the fields declared `in: context`, present when a code carries one.
+# To describe only the error object, keep the three members of `error` at the
+# top and drop `jsonrpc` and the `id` field.
 envelope:
-  code: { carries: number, doc: The error code. }
-  message: { carries: message, doc: A short description of the error. }
-  data: { carries: context, doc: Additional information about the error. }
+  jsonrpc: { carries: constant, value: "2.0", doc: The JSON-RPC version. }
+  error:
+    doc: The error object.
+    members:
+      code: { carries: number, doc: The error code. }
+      message: { carries: message, doc: A short description of the error. }
+      data: { carries: context, doc: Additional information about the error. }
 
 categories:
   jsonrpc:
@@ -258,7 +262,16 @@ categories:
     retryable: false
     cause: server
 
+types:
+  RequestId:
+    doc: The id of the request answered, or null when it could not be read.
+    one_of: [int64, string, "null"]
+
 fields:
+  id:
+    type: RequestId
+    in: envelope
+    doc: The id of the request answered.
   param:
     type: string
     in: context
@@ -272,9 +285,9 @@ codes:
     title: invalid method parameters
     message: "invalid parameter {param}"
     context:
-      required: [param]
+      required: [id, param]
     recovery_hints:
-      - Fix the parameter named in data.param, then send the request again
+      - Fix the parameter named in error.data.param, then send the request again
     explanation: A parameter of the call is missing or has the wrong type.
 "#;
 
@@ -288,7 +301,7 @@ pub enum Shape {
     Rfc9457,
     /// google.rpc.Status in Google's JSON mapping ([`STARTER_GOOGLE_RPC`]).
     GoogleRpc,
-    /// A JSON-RPC 2.0 error object ([`STARTER_JSONRPC`]).
+    /// A JSON-RPC 2.0 error response ([`STARTER_JSONRPC`]).
     JsonRpc,
 }
 
@@ -421,9 +434,15 @@ mod tests {
             ),
             (
                 Shape::JsonRpc,
-                serde_json::json!({"code": -32602, "message": "invalid parameter uri",
-                    "data": {"param": "uri"}}),
-                "code",
+                serde_json::json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32602,
+                    "message": "invalid parameter uri", "data": {"param": "uri"}}}),
+                "error",
+            ),
+            (
+                Shape::JsonRpc,
+                serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32602,
+                    "message": "invalid parameter uri", "data": {"param": "uri"}}}),
+                "id",
             ),
         ];
         for (shape, payload, top) in cases {
