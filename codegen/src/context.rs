@@ -243,13 +243,16 @@ impl OneOf {
         }
     }
 
-    /// The spec's spelling of the whole list: `string | int64 | null`.
-    pub fn spelling(&self) -> String {
-        let mut parts: Vec<String> = self.types.iter().map(|t| t.value.spelling()).collect();
-        if self.null.is_some() {
-            parts.push("null".into());
-        }
-        parts.join(" | ")
+    /// Each entry as the spec spells it (`int64`, `string`, `null` last),
+    /// with where it is written.
+    pub fn entries(&self) -> Vec<(String, crate::span::Loc)> {
+        let mut entries: Vec<(String, crate::span::Loc)> = self
+            .types
+            .iter()
+            .map(|t| (t.value.spelling(), t.loc))
+            .collect();
+        entries.extend(self.null.map(|loc| ("null".to_owned(), loc)));
+        entries
     }
 }
 

@@ -777,18 +777,7 @@ impl Differ {
         n: &crate::context::OneOf,
         at: Loc,
     ) {
-        let spelled = |x: &crate::context::OneOf| -> Vec<(String, Loc)> {
-            let mut v: Vec<(String, Loc)> = x
-                .types
-                .iter()
-                .map(|t| (t.value.spelling(), t.loc))
-                .collect();
-            if let Some(l) = x.null {
-                v.push(("null".to_owned(), l));
-            }
-            v
-        };
-        let (os, ns) = (spelled(o), spelled(n));
+        let (os, ns) = (o.entries(), n.entries());
         for (t, loc) in &ns {
             if !os.iter().any(|(u, _)| u == t) {
                 self.breaking(

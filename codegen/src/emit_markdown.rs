@@ -379,9 +379,9 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
             "**`{}`**: {} One of: {}.\n",
             def.name.value,
             def.doc.value,
-            o.spelling()
-                .split(" | ")
-                .map(|t| format!("`{t}`"))
+            o.entries()
+                .iter()
+                .map(|(t, _)| format!("`{t}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

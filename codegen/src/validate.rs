@@ -979,30 +979,30 @@ impl Validator<'_> {
                         continue;
                     }
                 };
-                let clash = taken.iter().find(|(j, _)| {
-                    *j == json
-                        || (json, *j) == ("number", "integer")
-                        || (json, *j) == ("integer", "number")
-                });
+                // Integers are JSON numbers too: `int64` and `float` clash.
+                let numeric = |k: &str| k == "integer" || k == "number";
+                let clash = taken
+                    .iter()
+                    .find(|(j, _)| *j == json || (numeric(j) && numeric(json)));
                 if let Some((j, first)) = clash {
-                    let what = if first.value == w.value {
-                        format!("`{}` is listed twice in {owner}", w.value)
-                    } else {
-                        format!(
-                            "`{}` and `{}` in {owner} are both JSON {}",
-                            first.value,
-                            w.value,
-                            if json == "integer" && *j == "integer" {
-                                "integers"
-                            } else {
-                                "numbers"
-                            }
+                    let (what, label, help) = if first.value == w.value {
+                        (
+                            format!("`{}` is listed twice in {owner}", w.value),
+                            "listed again",
+                            "remove one of them",
                         )
-                    };
-                    let (label, help) = if first.value == w.value {
-                        ("listed again", "remove one of them")
                     } else {
                         (
+                            format!(
+                                "`{}` and `{}` in {owner} are both JSON {}",
+                                first.value,
+                                w.value,
+                                if json == "integer" && *j == "integer" {
+                                    "integers"
+                                } else {
+                                    "numbers"
+                                }
+                            ),
                             "second of its JSON type",
                             "a reader tells the members apart by the value's JSON type alone; keep one of them (the wider one, e.g. `int64` or `float`)",
                         )
