@@ -51,8 +51,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement, TypeDef};
-use crate::emit_markdown::GENERATED_HEADER;
-use crate::emit_ts::{CodeInfoDocs, discriminant_path};
+use crate::describe::{CodeInfoDocs, GENERATED_HEADER, discriminant_path, member_doc};
 use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
@@ -975,7 +974,7 @@ fn envelope_dicts(
             Carries::Category if unlisted => {
                 "Its category; may be one this release does not list.".into()
             }
-            _ => crate::emit_ts::member_doc(spec, m),
+            _ => member_doc(spec, m),
         };
         keys.push(Key {
             name: m.name.value.clone(),

@@ -25,7 +25,9 @@
 use std::fmt::Write as _;
 
 use crate::context::{FieldDef, FieldType, Placement};
-use crate::emit_markdown::GENERATED_HEADER;
+use crate::describe::{
+    CodeInfoDocs, GENERATED_HEADER, discriminant_path, member_doc, retry_and_attributes,
+};
 use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
@@ -203,7 +205,7 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "`{}` ({}): {}.",
         code.name.value, code.number.value, code.title.value
     );
-    text.push_str(&crate::emit_markdown::retry_and_attributes(code, "\n"));
+    text.push_str(&retry_and_attributes(code, "\n"));
     if let Lifecycle::Deprecated {
         since, replaced_by, ..
     } = &code.lifecycle
@@ -368,47 +370,6 @@ fn members(
             indent,
         );
     }
-}
-
-/// What the member `m` is, for its doc comment: the spec's `doc:`, else
-/// a description of the property it carries.
-pub(crate) fn member_doc(spec: &Spec, m: &Member) -> String {
-    if let Some(d) = &m.doc {
-        return d.value.clone();
-    }
-    let env = &spec.envelope;
-    let named = env
-        .path_of("code_name")
-        .map(|p| p.last().copied().unwrap_or_default().to_string());
-    match &m.carries {
-        Carries::Constant(v) => format!("Always {v}."),
-        Carries::CodeName => "The error code; discriminates ErrorEnvelope.".into(),
-        Carries::Number => match &named {
-            Some(n) => format!("The numeric id of {n}."),
-            None => "The number of the error code; discriminates ErrorEnvelope.".into(),
-        },
-        Carries::Category => format!(
-            "The category of {}.",
-            named.as_deref().unwrap_or("the error code")
-        ),
-        Carries::Message => "What went wrong, in one line.".into(),
-        Carries::Retryable => format!("True when {}.", spec.retry_meaning()),
-        Carries::Cause => "Who is to blame.".into(),
-        Carries::Hints => "General guidance for recovering, most relevant first.".into(),
-        Carries::Context => "Details about the failure.".into(),
-        Carries::Object(_) => String::new(),
-    }
-}
-
-/// The member names of the path to the discriminant (the member carrying
-/// the code's name, else its number), joined by dots: `error_code`,
-/// `error.status`.
-pub(crate) fn discriminant_path(spec: &Spec) -> String {
-    spec.envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .map(|p| p.join("."))
-        .unwrap_or_else(|| "the error code".into())
 }
 
 /// The fields of an object (`held`: `in: top_level` or `in: envelope`)
@@ -620,59 +581,6 @@ fn runtime_declarations(out: &mut String, spec: &Spec) {
         "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
     );
     code_info_declarations(out, spec);
-}
-
-/// The descriptions of the `CodeInfo` members that come from the spec, in
-/// both client tables (this module's and Python's `CodeInfo`); the retry
-/// classes and attributes only when the spec declares any.
-pub(crate) struct CodeInfoDocs {
-    pub name: String,
-    pub number: String,
-    pub retryable: String,
-    pub retry_classes: Option<String>,
-    pub attributes: Option<String>,
-}
-
-impl CodeInfoDocs {
-    pub(crate) fn of(spec: &Spec) -> CodeInfoDocs {
-        let retry_classes = (!spec.retry.classes.is_empty()).then(|| {
-            let classes: Vec<String> = spec
-                .retry
-                .classes
-                .iter()
-                .map(|c| format!("{} ({})", c.name.value, c.doc.value.trim_end_matches('.')))
-                .collect();
-            format!("The retry classes of the code: {}.", classes.join("; "))
-        });
-        let attributes = (!spec.attributes.is_empty()).then(|| {
-            let attrs: Vec<String> = spec
-                .attributes
-                .iter()
-                .map(|a| {
-                    format!(
-                        "{} ({}, {})",
-                        a.name.value,
-                        a.ty.value.as_str(),
-                        a.doc.value.trim_end_matches('.')
-                    )
-                })
-                .collect();
-            format!("The code's per-code attributes: {}.", attrs.join("; "))
-        });
-        CodeInfoDocs {
-            name: match spec.envelope.path_of("code_name") {
-                Some(path) => format!("The code, e.g. the value of {}.", path.join(".")),
-                None => "The code's name.".to_string(),
-            },
-            number: match spec.envelope.path_of("number") {
-                Some(path) => format!("Its numeric id (the envelope's `{}`).", path.join(".")),
-                None => "Its numeric id.".to_string(),
-            },
-            retryable: format!("True when {}.", spec.retry_meaning()),
-            retry_classes,
-            attributes,
-        }
-    }
 }
 
 /// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each

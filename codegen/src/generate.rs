@@ -17,9 +17,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostics;
-use crate::emit_markdown::GENERATE_COMMAND;
 use crate::spec::Spec;
 use crate::{emit_markdown, emit_python, emit_schema, emit_ts};
+
+/// The command that regenerates splice's own artifacts in its workspace
+/// (what `generate --check` tells a splice developer to run).
+pub const GENERATE_COMMAND: &str = "cargo run -p splice-codegen -- generate";
 
 /// The spec, relative to the workspace root.
 pub const SPEC_PATH: &str = "errors.yaml";

@@ -3,6 +3,7 @@
 
 pub mod case;
 pub mod context;
+mod describe;
 pub mod diagnostic;
 pub mod diff;
 mod draft;
