@@ -65,6 +65,9 @@ pub struct Outcome {
     pub check: bool,
     /// The spec, as given.
     pub spec: PathBuf,
+    /// Where the artifacts are, as given (`--out`); empty for the
+    /// workspace's own, whose paths are shown relative to its root.
+    pub out: PathBuf,
     /// The command that brings the artifacts up to date.
     pub fix: String,
 }
@@ -72,7 +75,7 @@ pub struct Outcome {
 /// The state of one artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileReport {
-    /// Relative to the workspace root.
+    /// Relative to the output directory ([`Outcome::out`]).
     pub path: PathBuf,
     /// What was found or done.
     pub status: FileStatus,
@@ -129,7 +132,8 @@ impl Outcome {
             return out;
         }
         for file in &self.files {
-            let path = file.path.display();
+            let path = self.out.join(&file.path);
+            let path = path.display();
             match &file.status {
                 FileStatus::Fresh => {
                     let _ = writeln!(out, "fresh: {path}");
@@ -163,6 +167,7 @@ impl Outcome {
 pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
     let mut outcome = run_at(&workspace_root.join(SPEC_PATH), workspace_root, check)?;
     outcome.spec = PathBuf::from(SPEC_PATH);
+    outcome.out = PathBuf::new();
     outcome.fix = GENERATE_COMMAND.to_string();
     Ok(outcome)
 }
@@ -187,6 +192,7 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
                 files: Vec::new(),
                 check,
                 spec: spec_path.to_path_buf(),
+                out: out_dir.to_path_buf(),
                 fix,
             });
         }
@@ -226,6 +232,7 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
         files,
         check,
         spec: spec_path.to_path_buf(),
+        out: out_dir.to_path_buf(),
         fix,
     })
 }

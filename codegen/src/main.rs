@@ -78,7 +78,7 @@ enum Command {
         /// The wire shape to start from: splice (splice's own envelope),
         /// rfc9457 (problem details), google-rpc (google.rpc.Status as
         /// Google's JSON APIs send it) or jsonrpc (a JSON-RPC 2.0 error
-        /// object).
+        /// response).
         #[arg(long, value_name = "SHAPE", default_value = "splice")]
         shape: splice_codegen::init::Shape,
     },

@@ -458,13 +458,20 @@ mod cli {
         let (spec, out_dir) = (spec.to_str().unwrap(), out_dir.to_str().unwrap());
         let (code, out, err) = run(dir.path(), &["generate", spec, "--out", out_dir]);
         assert_eq!(code, 0, "{err}");
-        assert!(out.contains("updated: docs/errors.md"), "{out}");
+        // Each artifact is named where it is, under the --out directory.
+        assert!(
+            out.contains(&format!("updated: {out_dir}/docs/errors.md")),
+            "{out}"
+        );
         let (code, out, err) = run(
             dir.path(),
             &["generate", "--check", "--spec", spec, "--out", out_dir],
         );
         assert_eq!(code, 0, "{err}");
-        assert!(out.contains("fresh: docs/errors.md"), "{out}");
+        assert!(
+            out.contains(&format!("fresh: {out_dir}/docs/errors.md")),
+            "{out}"
+        );
         let (code, _, err) = run(dir.path(), &["generate", spec, "--spec", spec]);
         assert_eq!(code, 2, "the spec given twice is a usage error: {err}");
         // Without --out, the artifacts go beside the spec.
