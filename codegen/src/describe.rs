@@ -85,7 +85,7 @@ pub(crate) fn retry_and_attributes(code: &Code, sep: &str) -> String {
 }
 
 /// The descriptions of the `CodeInfo` members that come from the spec, in
-/// both client tables (this module's and Python's `CodeInfo`); the retry
+/// both client tables (TypeScript's and Python's `CodeInfo`); the retry
 /// classes and attributes only when the spec declares any.
 pub(crate) struct CodeInfoDocs {
     pub name: String,
