@@ -123,6 +123,34 @@ fn disk_full_while_staging_the_third_of_five_files() {
     assert_empty(journal.path());
 }
 
+/// A commit closes the files it replaced only after its answer
+/// (`commit::late_close`), but the next commit first waits for those closes:
+/// back-to-back edits of a file that takes most of a nearly full disk each
+/// find the space the previous one freed. (A committer with no transport
+/// gets no answers, so without that wait the replaced file would still hold
+/// its blocks when the next commit stages.)
+#[test]
+fn back_to_back_edits_find_the_space_their_predecessors_freed() {
+    let Some(fs_) = require(Tmpfs::mount(256 << 10)) else {
+        return;
+    };
+    let journal = tempfile::tempdir().unwrap();
+    let path = fs_.path().join("big.txt");
+    // 100 KiB of file and 40 KiB of filler leave about 116 KiB: room for one
+    // new copy of the file beside the old one, not for two.
+    fs::write(&path, vec![b'a'; 100 << 10]).unwrap();
+    fs::write(fs_.path().join("filler"), vec![0u8; 40 << 10]).unwrap();
+    let committer = Committer::new(journal.path().into()).unwrap();
+    for round in 0..6u8 {
+        let new = vec![b'b' + round; 100 << 10];
+        let change = changes(std::slice::from_ref(&path), |_| false, |_| new.clone());
+        if let Err(failure) = committer.commit(change) {
+            panic!("edit {round} of a file that fits: {:?}", failure.error);
+        }
+        assert_eq!(fs::read(&path).unwrap(), new);
+    }
+}
+
 #[test]
 fn read_only_remount_before_the_renames() {
     let Some(fs_) = require(Tmpfs::mount(4 << 20)) else {
