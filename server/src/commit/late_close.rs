@@ -46,13 +46,14 @@ const IDLE: Duration = Duration::from_secs(60);
 struct Queue {
     /// Descriptors to close, each with the answer count when it came.
     files: Vec<(File, Mark)>,
-    /// The thread is closing a batch it took from `files`.
-    closing: bool,
+    /// Batches taken from `files` and not closed yet (by the thread or by
+    /// a [`settle`]).
+    closing: usize,
 }
 
 struct Closer {
     queue: Mutex<Queue>,
-    /// Signalled when the thread ends a batch (for [`settle`]).
+    /// Signalled when a batch is closed (for [`settle`]).
     closed: Condvar,
 }
 
@@ -97,20 +98,37 @@ pub(super) fn defer(files: impl IntoIterator<Item = File>) {
 }
 
 /// Returns once every descriptor handed to [`defer`] before this call is
-/// closed: closes those still queued here, and waits for a batch the
-/// thread is closing.
+/// closed: closes those still queued here, and waits for the batches the
+/// thread or another `settle` took before.
 pub(super) fn settle() {
     let closer = closer();
     let mut waiting = queue(closer);
-    let mine = std::mem::take(&mut waiting.files);
-    while waiting.closing {
+    if !waiting.files.is_empty() {
+        let mine = std::mem::take(&mut waiting.files);
+        waiting = close_batch(closer, waiting, mine);
+    }
+    while waiting.closing > 0 {
         waiting = closer
             .closed
             .wait(waiting)
             .unwrap_or_else(|e| e.into_inner());
     }
+}
+
+/// Closes `batch`, taken from the queue under `waiting`, outside the lock,
+/// counted in `closing` meanwhile; returns the lock again.
+fn close_batch<'a>(
+    closer: &'a Closer,
+    mut waiting: MutexGuard<'a, Queue>,
+    batch: Vec<(File, Mark)>,
+) -> MutexGuard<'a, Queue> {
+    waiting.closing += 1;
     drop(waiting);
-    drop(mine);
+    drop(batch);
+    let mut waiting = queue(closer);
+    waiting.closing -= 1;
+    closer.closed.notify_all();
+    waiting
 }
 
 /// The thread: waits for an answer written after the oldest queued
@@ -133,11 +151,7 @@ fn work_loop() {
         answer_gate::wait_past(seen, PACE);
         let mut waiting = queue(closer);
         let batch = std::mem::take(&mut waiting.files);
-        waiting.closing = true;
-        drop(waiting);
-        drop(batch);
-        queue(closer).closing = false;
-        closer.closed.notify_all();
+        drop(close_batch(closer, waiting, batch));
     }
 }
 
