@@ -41,11 +41,11 @@
 //!   crashed one and why that is safe).
 //!
 //! After either, the locks go, but the descriptors of the files the commit
-//! replaced, deleted or moved are closed by [`late_close`] once the call's
-//! answer is written: closing the last one frees the old inode, which costs
+//! replaced, deleted or moved are closed by [`late_close`]'s thread while
+//! the call answers: closing the last one frees the old inode, which costs
 //! a small edit more than any of its other system calls but its fsyncs, and
-//! nothing the answer says depends on it. The next commit starts by waiting
-//! for those closes, so it never runs short of the space they free.
+//! nothing the answer says depends on it. The next commit waits for those
+//! closes before it stages, so it never runs short of the space they free.
 //!
 //! # Assumptions and limits
 //!
@@ -347,9 +347,6 @@ impl Committer {
         wait: Wait<'_>,
         mut rebase: impl FnMut(usize, &File) -> Result<Option<(Vec<u8>, Option<Vec<u8>>)>, E>,
     ) -> Result<CommitReport, CommitError<E>> {
-        // Earlier commits' replaced files are closed (their blocks freed)
-        // before this one stages anything.
-        late_close::settle();
         let locks = self.lock(&changes, wait)?;
         self.settings.at(Phase::Locked);
         let current = verify(&mut changes, &locks.files, &mut rebase)?;
@@ -357,9 +354,13 @@ impl Committer {
         if (wait.cancelled)() {
             return Err(CommitError::Cancelled);
         }
+        // Earlier commits' replaced files are closed (their blocks freed)
+        // before this one stages anything, including those of a commit that
+        // held one of these locks a moment ago.
+        late_close::settle();
         let report = self.write(&changes, &current, &locks.sorted)?;
         // Each written file's descriptor now holds an inode no longer at its
-        // path: closing it (freeing that inode) waits for the answer.
+        // path: another thread closes it (frees that inode) while we answer.
         let replaced = (locks.files.into_iter().zip(&report.files))
             .filter_map(|(file, done)| file.filter(|_| done.written));
         late_close::defer(replaced);

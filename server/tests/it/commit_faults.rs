@@ -123,12 +123,11 @@ fn disk_full_while_staging_the_third_of_five_files() {
     assert_empty(journal.path());
 }
 
-/// A commit closes the files it replaced only after its answer
-/// (`commit::late_close`), but the next commit first waits for those closes:
-/// back-to-back edits of a file that takes most of a nearly full disk each
-/// find the space the previous one freed. (A committer with no transport
-/// gets no answers, so without that wait the replaced file would still hold
-/// its blocks when the next commit stages.)
+/// A commit leaves the closing of the files it replaced (which frees their
+/// blocks) to another thread (`commit::late_close`), but the next commit
+/// waits for those closes before it stages: back-to-back edits of a file
+/// that takes most of a nearly full disk each find the space the previous
+/// one freed.
 #[test]
 fn back_to_back_edits_find_the_space_their_predecessors_freed() {
     let Some(fs_) = require(Tmpfs::mount(256 << 10)) else {
