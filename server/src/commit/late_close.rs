@@ -191,4 +191,32 @@ mod tests {
         }
         assert!(lock_is_free(&b), "no settle came, the file stayed open");
     }
+
+    /// `settle` also waits for a batch that someone else (the thread, or
+    /// another commit's `settle`) took from the queue and is still closing:
+    /// a `settle` that saw an empty queue and returned let a commit stage
+    /// on a disk whose space was not back yet.
+    #[test]
+    fn settle_waits_for_a_batch_closing_elsewhere() {
+        let closer = closer();
+        // A batch in flight elsewhere, as `close_batch` counts it.
+        queue(closer).closing += 1;
+        let (done, settled) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            settle();
+            done.send(()).unwrap();
+        });
+        let early = settled.recv_timeout(Duration::from_millis(50));
+        // The batch is closed.
+        queue(closer).closing -= 1;
+        closer.closed.notify_all();
+        assert!(
+            early.is_err(),
+            "settle returned while a batch was still closing"
+        );
+        settled
+            .recv_timeout(Duration::from_secs(10))
+            .expect("settle returned once the batch was closed");
+        waiter.join().unwrap();
+    }
 }
