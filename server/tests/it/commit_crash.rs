@@ -83,7 +83,9 @@ fn seed() -> u64 {
         })
 }
 
-fn child(test: &str) -> Command {
+/// This test binary, set to run only the child test `test` (ignored unless
+/// run this way), on one thread.
+pub(crate) fn child(test: &str) -> Command {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args([
         "--exact",
