@@ -1,10 +1,12 @@
 //! Admission: how many calls work at once, how much memory they may hold, and
 //! waiting that holds no thread.
 //!
-//! Why this module exists: a call's work (resolve, read, plan, commit) runs on
-//! tokio's blocking pool, and so does the read of stdin. When calls waited for
-//! a file's lock on that pool, 1,000 calls on one locked file took every pool
-//! thread: stdin was no longer read and a `ping` took 39 s. Nothing bounded
+//! Why this module exists: a call's work (resolve, read, plan, commit) holds a
+//! thread of its own while it runs (`mcp::run_blocking`: a worker lent with
+//! `block_in_place`, whose other tasks move to a thread of tokio's blocking
+//! pool). When calls waited for a file's lock on the blocking pool, 1,000
+//! calls on one locked file took every pool thread: stdin was no longer read
+//! and a `ping` took 39 s. Nothing bounded
 //! memory either: 1,000 dry runs on a 16 MiB file (about 75 MiB each) got the
 //! server killed with none answered.
 //!
@@ -183,7 +185,7 @@ impl Admission {
         Ok(queued)
     }
 
-    /// Gates 3 and 2 without waiting, for a caller on the blocking pool:
+    /// Gates 3 and 2 without waiting, for a caller off the event loop:
     /// `Some` when both are open now (the common case), `None` when the call
     /// must wait in [`Admission::admit`]. It never overtakes a waiting call:
     /// a released permit goes to the first waiter, not back to the pool.

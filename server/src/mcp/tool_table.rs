@@ -119,11 +119,11 @@ pub(super) enum Work {
     },
 }
 
-/// How a [`Work::Files`] call runs, on the blocking pool.
+/// How a [`Work::Files`] call runs, off the event loop (`run_blocking`).
 pub(super) type FilesOp =
     fn(&Config, &Committer, &EditRequest, Wait<'_>) -> Result<Answer, ErrorEnvelope>;
 
-/// How a [`Work::Plain`] call runs, on the blocking pool.
+/// How a [`Work::Plain`] call runs, off the event loop (`run_blocking`).
 pub(super) type PlainOp =
     Box<dyn FnOnce(&Config, &Committer, Wait<'_>) -> Result<Answer, ErrorEnvelope> + Send>;
 
