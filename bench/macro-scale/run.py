@@ -4,7 +4,11 @@ crate whose only item is the macro, on two synthetic 1,000-code specs.
 
     /usr/bin/python3 bench/macro-scale/run.py              # both specs, 1,000 codes
     /usr/bin/python3 bench/macro-scale/run.py --codes 50   # quick look
-    /usr/bin/python3 bench/macro-scale/run.py --keep-spec  # also print where the specs are
+    /usr/bin/python3 bench/macro-scale/run.py --baseline DIR  # another checkout first, side by side
+
+The specs and crates stay under `target/macro-scale/<side>/<spec>/`
+(`errors.yaml` there is the spec; `splice-codegen rust` on it prints the
+expansion).
 
 The two specs (written by `spec()` below; both declare the same 100 context
 fields of five types, half at the top level and half in `context`):
