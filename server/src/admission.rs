@@ -6,9 +6,8 @@
 //! `block_in_place`, whose other tasks move to a thread of tokio's blocking
 //! pool). When calls waited for a file's lock on the blocking pool, 1,000
 //! calls on one locked file took every pool thread: stdin was no longer read
-//! and a `ping` took 39 s. Nothing bounded
-//! memory either: 1,000 dry runs on a 16 MiB file (about 75 MiB each) got the
-//! server killed with none answered.
+//! and a `ping` took 39 s. Nothing bounded memory either: 1,000 dry runs on a
+//! 16 MiB file (about 75 MiB each) got the server killed with none answered.
 //!
 //! So a call passes three gates before it gets a thread, each an `async` wait
 //! that holds nothing but the call's request:
