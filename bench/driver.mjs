@@ -6,8 +6,9 @@
 // over StdioClientTransport, from this one process, so the client-side cost
 // (JSON-RPC framing, output-schema validation, event loop) is the same code
 // for both. Within a workload the servers are alternated operation by
-// operation, and the order rotates every round, so drift of the machine
-// (page cache, CPU frequency, other load) spreads evenly over all sides.
+// operation, and the order is shuffled every round (seeded), so drift of the
+// machine (page cache, CPU frequency, other load) and whatever one side
+// leaves for the next spread evenly over all sides.
 //
 // Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|crowded|model-context|cold-start] [--report-dir DIR]
 //   --smoke        tiny sizes and counts; asserts every workload still works;
@@ -147,8 +148,31 @@ async function timed(fn) {
   return [performance.now() - t0, r];
 }
 
-/** Rotates `xs` by `i` so that every side gets every position in turn. */
-const rotate = (xs, i) => xs.map((_, k) => xs[(k + i) % xs.length]);
+/**
+ * `xs` in the order of round `round`: a shuffle seeded by the round, so
+ * every side gets every position and follows every other side. A rotation
+ * (the order before) gives every position too, but keeps each side behind
+ * the same neighbour in every round; two copies of one splice binary then
+ * differed by 60-70 µs at the p50 of the small edit, twice (2026-11-27),
+ * the one behind the floor served over MCP being the slower.
+ */
+function shuffled(xs, round) {
+  // mulberry32: a small seeded generator, so runs are reproducible.
+  let a = (round + 0x9e3779b9) >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
 
 /** User + system CPU time of a process so far, in ms (10 ms resolution). */
 function cpuMs(pid) {
@@ -490,7 +514,7 @@ async function alternate(sides, label, text, forwardEdits, backwardEdits, ops, w
   const cpu0 = new Map(sides.map((s) => [s, cpuSplitMs(s.pid)]));
   for (let op = 0; op < warmup + ops; op++) {
     const edits = op % 2 === 0 ? forwardEdits : backwardEdits;
-    for (const side of rotate(sides, op)) {
+    for (const side of shuffled(sides, op)) {
       // Untimed: flush every earlier write first, so that no side's fsync
       // pays for another side's writeback (see bench/floor's `syncfs`).
       await flusher.syncfs(work);
@@ -540,7 +564,7 @@ async function sweep(sides) {
       if (Math.floor(((slot + 1) * job.total) / slots) === Math.floor((slot * job.total) / slots)) continue;
       const op = job.done++;
       const edits = markerEdits(1, op % 2 === 0);
-      for (const side of rotate(sides, op + slot)) {
+      for (const side of shuffled(sides, slot * 7919 + op)) {
         await flusher.syncfs(work);
         const [ms] = await timed(() => side.edit(job.files.get(side), edits));
         if (op >= warmup) job.times.get(side).push(ms);
@@ -598,7 +622,7 @@ async function coldStart(spliceBin) {
   const outputSchemaBytes = {};
   const context = {};
   for (let i = 0; i < plan.coldStarts; i++) {
-    for (const make of rotate(makers, i)) {
+    for (const make of shuffled(makers, i)) {
       const side = make();
       const [ms] = await timed(() => side.start());
       assert.ok(side.tools.length > 0, `${side.name}: empty tools/list`);
@@ -854,7 +878,8 @@ function report(r) {
     "",
     "Both servers are driven by the same official TypeScript SDK client (`Client` +",
     "`StdioClientTransport`) from one Node process; inside each workload the sides alternate",
-    "operation by operation and the order rotates every round. Times are wall-clock from the",
+    "operation by operation in an order shuffled every round (seeded, so each side follows every",
+    "other). Times are wall-clock from the",
     "client's call to its reply (for the servers this includes the SDK's JSON-RPC framing and its",
     "output-schema validation of `structuredContent`, which both servers declare). Before every",
     "timed operation the driver runs `syncfs(2)` on the bench file system, untimed, so that a side",

@@ -440,9 +440,9 @@ struct Aborted {
 /// `notifications/cancelled` is still read) to another thread. Sending the
 /// work to the blocking pool instead costs two hand-offs between threads on
 /// the path of every call (a futex wake and a switch each way): side by
-/// side through the official SDK client, 2026-11-27, five runs of
-/// `bench/run --only small-edit --baseline`, a small edit took 20-110 µs
-/// less at the p50 (bench/README, "Kept on 2026-11-27, later"). A
+/// side through the official SDK client, 2026-11-27, with the sides in a
+/// shuffled order, a small edit took 1.74 against 1.80 ms and 1.79 against
+/// 1.86 ms at the p50 (bench/README, "Kept on 2026-11-27, later"). A
 /// current-thread runtime (some tests) cannot lend its only thread, so
 /// there the work goes to the blocking pool.
 async fn run_blocking<T, F>(work: F) -> Result<T, Aborted>
