@@ -470,14 +470,9 @@ where
 /// The message of a caught panic (its payload is a `&str` or a `String`
 /// when it came from `panic!` with a message).
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    match (
-        payload.downcast_ref::<&str>(),
-        payload.downcast_ref::<String>(),
-    ) {
-        (Some(text), _) => format!("panicked: {text}"),
-        (None, Some(text)) => format!("panicked: {text}"),
-        (None, None) => "panicked".to_owned(),
-    }
+    let text = (payload.downcast_ref::<&str>().copied())
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+    text.map_or_else(|| "panicked".to_owned(), |t| format!("panicked: {t}"))
 }
 
 /// A [`Work::Files`] call admitted or about to be, with what its `op`

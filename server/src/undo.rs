@@ -40,8 +40,9 @@
 //!
 //! **Cost.** Recording is on by default, so it must cost next to nothing on
 //! the most common call (issue #25: at most 0.1 ms at the p50 of a small
-//! edit; measured 9-29 µs through the SDK client, `bench/run`, 2026-11-27). It cannot be done beside the commit: a file creation in the same
-//! file system just before, during or just after the commit's `fsync`s
+//! edit; measured 9-29 µs through the SDK client, `bench/run`, 2026-11-27).
+//! It cannot be done beside the commit: a file creation in the same file
+//! system just before, during or just after the commit's `fsync`s
 //! cost that call 0.3-0.5 ms, far more than its system calls (measured on
 //! this project's machines, ext4 without a journal, where `perf` shows
 //! inode allocation skipping recently freed inodes and `fsync` writing

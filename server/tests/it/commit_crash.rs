@@ -97,6 +97,15 @@ pub(crate) fn child(test: &str) -> Command {
     cmd
 }
 
+/// In a child test, the directory and the journal directory its parent
+/// passed in `dir_var` and `journal_var`; `None` when the test runs on its
+/// own (it then does nothing).
+pub(crate) fn child_dirs(dir_var: &str, journal_var: &str) -> Option<(PathBuf, PathBuf)> {
+    let dir = PathBuf::from(std::env::var_os(dir_var)?);
+    let journal = PathBuf::from(std::env::var_os(journal_var).unwrap());
+    Some((dir, journal))
+}
+
 /// Checks the invariant after a recovery and returns the files' generation.
 fn check_all_old_or_all_new(dir: &Path) -> u64 {
     let mut generations = Vec::with_capacity(FILES);
@@ -271,10 +280,9 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
 #[test]
 #[ignore = "child process of sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new"]
 fn crash_child() {
-    let Some(dir) = std::env::var_os(CHILD_DIR).map(PathBuf::from) else {
+    let Some((dir, journal)) = child_dirs(CHILD_DIR, CHILD_JOURNAL) else {
         return;
     };
-    let journal = PathBuf::from(std::env::var_os(CHILD_JOURNAL).unwrap());
     let committer = Committer::new(journal).unwrap();
     println!("crash-child: committing");
     loop {
@@ -514,10 +522,9 @@ fn sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new() {
 #[test]
 #[ignore = "child process of sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new"]
 fn mixed_child() {
-    let Some(dir) = std::env::var_os(MIXED_DIR).map(PathBuf::from) else {
+    let Some((dir, journal)) = child_dirs(MIXED_DIR, MIXED_JOURNAL) else {
         return;
     };
-    let journal = PathBuf::from(std::env::var_os(MIXED_JOURNAL).unwrap());
     let committer = Committer::new(journal).unwrap();
     println!("mixed-child: committing");
     loop {
@@ -620,10 +627,9 @@ fn two_processes_committing_the_same_files_lose_no_update() {
 #[test]
 #[ignore = "child process of two_processes_committing_the_same_files_lose_no_update"]
 fn counter_child() {
-    let Some(dir) = std::env::var_os(COUNTER_DIR).map(PathBuf::from) else {
+    let Some((dir, journal)) = child_dirs(COUNTER_DIR, CHILD_JOURNAL) else {
         return;
     };
-    let journal = PathBuf::from(std::env::var_os(CHILD_JOURNAL).unwrap());
     let salt = std::env::var("SPLICE_COUNTER_SALT")
         .unwrap()
         .parse()

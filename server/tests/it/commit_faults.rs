@@ -164,10 +164,11 @@ const BACK_TO_BACK_JOURNAL: &str = "SPLICE_BACK_TO_BACK_JOURNAL";
 #[test]
 #[ignore = "child process of back_to_back_edits_find_the_space_their_predecessors_freed"]
 fn back_to_back_child() {
-    let Some(dir) = std::env::var_os(BACK_TO_BACK_DIR).map(PathBuf::from) else {
+    let Some((dir, journal)) =
+        crate::commit_crash::child_dirs(BACK_TO_BACK_DIR, BACK_TO_BACK_JOURNAL)
+    else {
         return;
     };
-    let journal = PathBuf::from(std::env::var_os(BACK_TO_BACK_JOURNAL).unwrap());
     let path = dir.join("big.txt");
     let committer = Committer::new(journal).unwrap();
     for round in 0..6u8 {
