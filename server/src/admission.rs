@@ -4,7 +4,8 @@
 //! Why this module exists: a call's work (resolve, read, plan, commit) holds a
 //! thread of its own while it runs (`mcp::run_blocking`: a worker lent with
 //! `block_in_place`, whose other tasks move to a thread of tokio's blocking
-//! pool). When calls waited for a file's lock on the blocking pool, 1,000
+//! pool; a call alone runs on its worker and lends it only to wait for a
+//! lock). When calls waited for a file's lock on the blocking pool, 1,000
 //! calls on one locked file took every pool thread: stdin was no longer read
 //! and a `ping` took 39 s. Nothing bounded memory either: 1,000 dry runs on a
 //! 16 MiB file (about 75 MiB each) got the server killed with none answered.

@@ -394,7 +394,10 @@ impl Committer {
         let until = wait
             .until
             .unwrap_or_else(|| Instant::now() + self.lock_timeout);
-        let table = match self.locks.lock_all_until(&paths, cancelled, Some(until)) {
+        let table = match self
+            .locks
+            .lock_all_until(&paths, cancelled, Some(until), wait.lend)
+        {
             Ok(guard) => guard,
             Err(lock::Stop::Cancelled) => return Err(CommitError::Cancelled),
             Err(lock::Stop::TimedOut(k)) => {
@@ -413,7 +416,7 @@ impl Committer {
             let Before::Present(s) = &changes[i].before else {
                 continue;
             };
-            match lock::lock_file_until(&s.dir, &s.name, &s.path, until, cancelled) {
+            match lock::lock_file_until(&s.dir, &s.name, &s.path, until, cancelled, wait.lend) {
                 Ok(Some(file)) => files[i] = Some(file),
                 Ok(None) => return Err(CommitError::Cancelled),
                 Err(e) => return Err(fail(Some(i), e).into()),

@@ -32,7 +32,8 @@ use crate::sandbox::Dir;
 /// How often a waiter checks whether its call was cancelled.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
-/// What a waiting call may wait for: its cancellation and its deadline.
+/// What a waiting call may wait for: its cancellation and its deadline,
+/// and how it waits.
 #[derive(Clone, Copy)]
 pub struct Wait<'a> {
     /// True once the client cancelled the call.
@@ -40,6 +41,19 @@ pub struct Wait<'a> {
     /// When waiting for locks gives up ([`FsErrorKind::Busy`]); `None`: the
     /// committer's lock timeout from the start of the commit.
     pub until: Option<Instant>,
+    /// Runs a lock wait that found the lock taken (it may last until
+    /// `until`). The server runs it with its event-loop worker lent to the
+    /// runtime (`mcp::lent`), so a call that does its work on the worker
+    /// that decoded it never holds that worker while it waits.
+    pub lend: Lend,
+}
+
+/// How a lock wait is run: it calls the wait it is given, once.
+pub type Lend = fn(&mut dyn FnMut());
+
+/// Runs the wait on the calling thread.
+pub fn on_this_thread(wait: &mut dyn FnMut()) {
+    wait()
 }
 
 impl Wait<'_> {
@@ -47,6 +61,7 @@ impl Wait<'_> {
     pub const PATIENT: Wait<'static> = Wait {
         cancelled: &|| false,
         until: None,
+        lend: on_this_thread,
     };
 }
 
@@ -82,19 +97,21 @@ pub(crate) struct TableGuard<'a> {
 impl LockTable {
     /// Locks `paths`, which must be sorted and distinct, one by one in order.
     pub(crate) fn lock_all(&self, paths: &[&Path]) -> TableGuard<'_> {
-        match self.lock_all_until(paths, &|| false, None) {
+        match self.lock_all_until(paths, &|| false, None, on_this_thread) {
             Ok(guard) => guard,
             Err(_) => unreachable!("a wait without deadline or cancel ends holding the locks"),
         }
     }
 
     /// [`LockTable::lock_all`], giving up (and releasing what it took) once
-    /// `cancelled` returns true or `until` passes.
+    /// `cancelled` returns true or `until` passes. A path another call holds
+    /// is waited for through `lend` ([`Wait::lend`]).
     pub(crate) fn lock_all_until(
         &self,
         paths: &[&Path],
         cancelled: &dyn Fn() -> bool,
         until: Option<Instant>,
+        lend: Lend,
     ) -> Result<TableGuard<'_>, Stop> {
         debug_assert!(paths.windows(2).all(|w| w[0] < w[1]));
         let mut guard = TableGuard {
@@ -103,24 +120,43 @@ impl LockTable {
         };
         for (index, path) in paths.iter().enumerate() {
             let mut held = self.held();
-            while held.contains(*path) {
+            if held.contains(*path) {
+                drop(held);
+                let mut waited = None;
+                lend(&mut || waited = Some(self.wait_until_free(path, index, cancelled, until)));
                 // Returning drops `guard`, which releases what was taken.
-                if cancelled() {
-                    return Err(Stop::Cancelled);
-                }
-                if until.is_some_and(|t| Instant::now() >= t) {
-                    return Err(Stop::TimedOut(index));
-                }
-                held = self
-                    .freed
-                    .wait_timeout(held, CANCEL_POLL)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
+                held = waited.expect("`lend` runs the wait")?;
             }
             held.insert(path.to_path_buf());
             guard.paths.push(path.to_path_buf());
         }
         Ok(guard)
+    }
+
+    /// Waits until no call holds `path` (the `index`-th path asked for),
+    /// and returns the table locked with it free.
+    fn wait_until_free(
+        &self,
+        path: &Path,
+        index: usize,
+        cancelled: &dyn Fn() -> bool,
+        until: Option<Instant>,
+    ) -> Result<MutexGuard<'_, HashSet<PathBuf>>, Stop> {
+        let mut held = self.held();
+        while held.contains(path) {
+            if cancelled() {
+                return Err(Stop::Cancelled);
+            }
+            if until.is_some_and(|t| Instant::now() >= t) {
+                return Err(Stop::TimedOut(index));
+            }
+            held = self
+                .freed
+                .wait_timeout(held, CANCEL_POLL)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        Ok(held)
     }
 
     /// Locks `path` if no call of this process holds it, without waiting.
@@ -161,18 +197,21 @@ pub(crate) fn lock_file(
     path: &Path,
     timeout: Duration,
 ) -> Result<File, FsError> {
-    lock_file_until(dir, name, path, Instant::now() + timeout, &|| false)?
+    let deadline = Instant::now() + timeout;
+    lock_file_until(dir, name, path, deadline, &|| false, on_this_thread)?
         .ok_or_else(|| unreachable!("a wait that is never cancelled ends holding the lock"))
 }
 
 /// [`lock_file`] with a deadline, giving up once `cancelled` returns true:
-/// `Ok(None)`.
+/// `Ok(None)`. A lock another process holds is waited for through `lend`
+/// ([`Wait::lend`]).
 pub(crate) fn lock_file_until(
     dir: &Dir,
     name: &OsStr,
     path: &Path,
     deadline: Instant,
     cancelled: &dyn Fn() -> bool,
+    lend: Lend,
 ) -> Result<Option<File>, FsError> {
     let err = |e: io::Error| FsError::from_io(&e, FsOp::Lock, path);
     loop {
@@ -185,27 +224,17 @@ pub(crate) fn lock_file_until(
                 path,
             ));
         }
-        let mut pause = Duration::from_micros(200);
-        loop {
-            match flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
-                Ok(()) => break,
-                Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
-                    if cancelled() {
-                        return Ok(None);
-                    }
-                    if Instant::now() >= deadline {
-                        return Err(FsError {
-                            kind: FsErrorKind::Busy,
-                            op: FsOp::Lock,
-                            path: path.to_path_buf(),
-                            os_error: Some("EWOULDBLOCK"),
-                        });
-                    }
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(5));
+        match flock(&file, libc::LOCK_EX | libc::LOCK_NB) {
+            Ok(()) => {}
+            Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {
+                let mut waited = None;
+                let wait = || wait_for_flock(&file, path, deadline, cancelled);
+                lend(&mut || waited = Some(wait()));
+                if !waited.expect("`lend` runs the wait")? {
+                    return Ok(None);
                 }
-                Err(e) => return Err(err(e)),
             }
+            Err(e) => return Err(err(e)),
         }
         // Still the file at `path`? If a commit replaced it while we waited, we
         // hold the lock of the old inode: start over on the new one.
@@ -213,6 +242,37 @@ pub(crate) fn lock_file_until(
             Ok(Some(now)) if now == (meta.dev(), meta.ino()) => return Ok(Some(file)),
             Ok(_) => continue,
             Err(e) => return Err(err(e)),
+        }
+    }
+}
+
+/// Polls `file`'s `flock` (another process holds it) until it is granted
+/// (`Ok(true)`), the call is cancelled (`Ok(false)`) or `deadline` passes.
+fn wait_for_flock(
+    file: &File,
+    path: &Path,
+    deadline: Instant,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<bool, FsError> {
+    let mut pause = Duration::from_micros(200);
+    loop {
+        if cancelled() {
+            return Ok(false);
+        }
+        if Instant::now() >= deadline {
+            return Err(FsError {
+                kind: FsErrorKind::Busy,
+                op: FsOp::Lock,
+                path: path.to_path_buf(),
+                os_error: Some("EWOULDBLOCK"),
+            });
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
+        match flock(file, libc::LOCK_EX | libc::LOCK_NB) {
+            Ok(()) => return Ok(true),
+            Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {}
+            Err(e) => return Err(FsError::from_io(&e, FsOp::Lock, path)),
         }
     }
 }
@@ -245,6 +305,44 @@ mod tests {
         drop(guard);
         t.join().unwrap();
         assert_eq!(entered.load(Ordering::SeqCst), 1);
+    }
+
+    /// Waits that found the lock taken run through `lend` (the server lends
+    /// its worker for them), the whole wait inside it; a lock taken at once
+    /// never calls it.
+    #[test]
+    fn only_a_wait_goes_through_lend() {
+        static LENT: AtomicUsize = AtomicUsize::new(0);
+        static WAITING: AtomicUsize = AtomicUsize::new(0);
+        fn counting(wait: &mut dyn FnMut()) {
+            LENT.fetch_add(1, Ordering::SeqCst);
+            WAITING.store(1, Ordering::SeqCst);
+            wait();
+            WAITING.store(0, Ordering::SeqCst);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"1").unwrap();
+        let d = Dir::open_nofollow(&dir.path().canonicalize().unwrap()).unwrap();
+        let far = Instant::now() + Duration::from_secs(5);
+        let never = || false;
+
+        // Free: no lend.
+        let held = lock_file_until(&d, OsStr::new("f"), &path, far, &never, counting).unwrap();
+        let table = LockTable::default();
+        let guard = table
+            .lock_all_until(&[&path], &never, Some(far), counting)
+            .unwrap();
+        assert_eq!(LENT.load(Ordering::SeqCst), 0);
+
+        // Taken: one lend each, and the cancellation is polled inside it.
+        let inside = || WAITING.load(Ordering::SeqCst) == 1;
+        let got = lock_file_until(&d, OsStr::new("f"), &path, far, &inside, counting).unwrap();
+        assert!(got.is_none(), "cancelled inside the lent wait");
+        let stop = table.lock_all_until(&[&path], &inside, Some(far), counting);
+        assert!(matches!(stop, Err(Stop::Cancelled)));
+        assert_eq!(LENT.load(Ordering::SeqCst), 2);
+        drop((held, guard));
     }
 
     #[test]
