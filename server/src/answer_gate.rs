@@ -1,7 +1,9 @@
 //! How many answers this process has written to its client: lets work that
 //! follows an answer (writing the call's undo record, `crate::undo`) start
 //! once the answer is out, instead of competing with it for the CPU and
-//! the file system while the client waits.
+//! the file system while the client waits. And how many it owes
+//! ([`owed`]): `crate::mcp` runs a call the client waits on alone on the
+//! thread that decoded it, without lending that thread.
 //!
 //! The transport ([`crate::transport`]) calls [`note_written`] after each
 //! answer reaches stdout; a background thread takes a [`mark`] when its
@@ -12,8 +14,24 @@
 //! tools directly, only waits that long. Both events are counted under one
 //! lock, so a wait that starts after the event it waits for still sees it.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Requests the client waits for an answer to: passed on to the service
+/// and neither answered nor cancelled (the process has one transport).
+static OWED: AtomicUsize = AtomicUsize::new(0);
+
+/// The transport ([`crate::transport`]) owes `n` answers now.
+pub fn set_owed(n: usize) {
+    OWED.store(n, Ordering::Relaxed);
+}
+
+/// How many answers the client waits for, that of the call asking
+/// included; 0 in a process with no transport.
+pub fn owed() -> usize {
+    OWED.load(Ordering::Relaxed)
+}
 
 /// Answers written and nudges, so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -443,7 +443,7 @@ struct Aborted {
 /// decoded the call runs it itself, in one of two ways:
 ///
 /// - **Inline**, when the call is alone: the client waits for no other
-///   answer ([`crate::transport::unanswered`]), no other call runs inline
+///   answer ([`crate::answer_gate::owed`]), no other call runs inline
 ///   ([`InlineWork`]), and the runtime has another worker. The worker simply
 ///   runs the work, and when it ends the answer goes to rmcp's service loop
 ///   on the same thread, so no thread is woken on the call's path at all.
@@ -533,11 +533,11 @@ static INLINE_WORK_HELD: std::sync::atomic::AtomicBool = std::sync::atomic::Atom
 impl InlineWork {
     /// The inline slot, if the runtime has another worker (`workers` in
     /// all), the client waits for no answer but this call's
-    /// ([`crate::transport::unanswered`]), and no other call holds it.
+    /// ([`crate::answer_gate::owed`]), and no other call holds it.
     fn claim(workers: usize) -> Option<InlineWork> {
         use std::sync::atomic::Ordering;
         (workers >= 2
-            && crate::transport::unanswered() <= 1
+            && crate::answer_gate::owed() <= 1
             && INLINE_WORK_HELD
                 .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok())

@@ -50,7 +50,7 @@
 //! (`main` treats it as a clean exit).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 
 use serde_json::{Value, json};
@@ -304,18 +304,6 @@ fn log_error_answer(id: Option<&Value>, error: &Value) {
     tracing::warn!("request {id} answered with JSON-RPC error {code}: {message}");
 }
 
-/// How many requests the client is waiting for an answer to: forwarded to
-/// rmcp and neither answered nor cancelled (the process has one transport).
-static UNANSWERED: AtomicUsize = AtomicUsize::new(0);
-
-/// How many requests the client is waiting for an answer to, the one
-/// asking included. `crate::mcp` runs a call that is alone this way on the
-/// thread that decoded it without lending that thread: nothing else waits
-/// for the event loop meanwhile.
-pub fn unanswered() -> usize {
-    UNANSWERED.load(Ordering::Relaxed)
-}
-
 /// The requests forwarded and not yet answered.
 #[derive(Default)]
 struct Owed {
@@ -342,7 +330,7 @@ fn answered(shared: &Shared, id: &str) {
         .map(|mut owed| match owed.sizes.remove(id) {
             Some(n) => {
                 owed.bytes -= n;
-                UNANSWERED.store(owed.sizes.len(), Ordering::Relaxed);
+                crate::answer_gate::set_owed(owed.sizes.len());
                 true
             }
             None => false,
@@ -498,7 +486,7 @@ async fn forward(shared: &Shared, to_rmcp: &mut DuplexStream, line: &[u8]) {
             if let Ok(mut owed) = shared.unanswered.lock() {
                 let owed = &mut *owed;
                 let old = owed.sizes.insert(id.to_string(), line.len());
-                UNANSWERED.store(owed.sizes.len(), Ordering::Relaxed);
+                crate::answer_gate::set_owed(owed.sizes.len());
                 owed.bytes = owed.bytes + line.len() - old.unwrap_or(0);
             }
             pass(shared, to_rmcp, line).await;
