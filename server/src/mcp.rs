@@ -407,11 +407,7 @@ impl Splice {
                 until: Some(until),
                 lend: lend_wait,
             };
-            if footprint >= crate::admission::SMALL_CALL {
-                lent(|| op(&cfg, &committer, wait))
-            } else {
-                op(&cfg, &committer, wait)
-            }
+            lent_if_large(footprint, || op(&cfg, &committer, wait))
         })
         .await;
         match joined {
@@ -515,6 +511,17 @@ fn lent<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// A call's work `f`, [`lent`] when the call is estimated (`footprint`) at
+/// [`crate::admission::SMALL_CALL`] or more: a large call never holds its
+/// worker (see [`run_blocking`]).
+fn lent_if_large<T>(footprint: u64, f: impl FnOnce() -> T) -> T {
+    if footprint >= crate::admission::SMALL_CALL {
+        lent(f)
+    } else {
+        f()
+    }
+}
+
 /// [`lent`] for a commit's lock waits ([`Wait::lend`]).
 fn lend_wait(wait: &mut dyn FnMut()) {
     lent(wait)
@@ -582,12 +589,9 @@ impl FilesCall {
             until: Some(self.until),
             lend: lend_wait,
         };
-        let run = || (self.op)(&self.cfg, &self.committer, &self.req, wait);
-        let result = if footprint >= crate::admission::SMALL_CALL {
-            lent(run)
-        } else {
-            run()
-        };
+        let result = lent_if_large(footprint, || {
+            (self.op)(&self.cfg, &self.committer, &self.req, wait)
+        });
         if footprint >= crate::admission::SMALL_CALL {
             release_freed_memory();
         }
