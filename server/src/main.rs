@@ -266,15 +266,11 @@ fn main() -> ExitCode {
             memory_budget: cli.memory_budget << 20,
         });
     let code = runtime.block_on(async move {
-        // Every line passes the framing layer first (size limit, JSON-RPC
-        // hygiene, backpressure); rmcp's own line limit is set above ours so
-        // it never drops a line silently.
+        // Every line passes the transport's checks (size limit, JSON-RPC
+        // hygiene, backpressure) before rmcp sees it.
         let (stdin, stdout) = splice_server::transport::stdio();
-        let (read, write) = splice_server::transport::framed(stdin, stdout, cli.max_request_size);
-        let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
-            .with_max_line_length(
-                splice_server::transport::line_limit(cli.max_request_size).saturating_add(1),
-            );
+        let transport =
+            splice_server::transport::StdioTransport::new(stdin, stdout, cli.max_request_size);
         match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {
@@ -300,7 +296,7 @@ fn main() -> ExitCode {
 }
 
 /// rmcp 3.9 logs every JSON-RPC error it answers with as `WARN response
-/// error id=.. error=ErrorData { .. }` (Rust `Debug`). The framing layer
+/// error id=.. error=ErrorData { .. }` (Rust `Debug`). The transport
 /// ([`splice_server::transport`]) logs each of those answers as one readable
 /// line instead, so that event (an `rmcp::service` warning with both an `id`
 /// and an `error` field, the only one) is dropped here.
