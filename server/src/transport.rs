@@ -238,6 +238,10 @@ pub struct StdioTransport {
     in_line: bool,
     /// stdin is at its end (or failed).
     eof: bool,
+    /// The tasks writing answers made here, until they are done: the last
+    /// ones are waited for before rmcp hears that stdin ended, so a `ping`
+    /// sent just before the client closes stdin is still answered.
+    replies: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl StdioTransport {
@@ -260,6 +264,7 @@ impl StdioTransport {
             total: 0,
             in_line: false,
             eof: false,
+            replies: Vec::new(),
         }
     }
 
@@ -303,18 +308,28 @@ impl StdioTransport {
     }
 
     /// Writes `message` in a task of its own (see the type's docs).
-    fn reply(&self, message: Value) {
+    fn reply(&mut self, message: Value) {
         let mut line = serde_json::to_vec(&message).unwrap_or_default();
         line.push(b'\n');
         let shared = self.shared.clone();
-        tokio::spawn(async move {
+        self.replies.retain(|task| !task.is_finished());
+        self.replies.push(tokio::spawn(async move {
             if let Err(e) = shared.write_line(&line).await {
                 tracing::debug!("stdout closed: {e}");
             }
-        });
+        }));
     }
 
-    fn too_large(&self, scan: &Scan, total: usize) {
+    /// Waits for the answers made here to be written. Cancel-safe: a task
+    /// is forgotten only once it is done.
+    async fn replies_written(&mut self) {
+        while let Some(task) = self.replies.last_mut() {
+            let _ = task.await;
+            self.replies.pop();
+        }
+    }
+
+    fn too_large(&mut self, scan: &Scan, total: usize) {
         let max = self.max_request;
         tracing::warn!(
             bytes = total,
@@ -475,6 +490,7 @@ impl Transport<RoleServer> for StdioTransport {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
             if self.eof && !self.in_line {
+                self.replies_written().await;
                 return None;
             }
             if !self.in_line {
@@ -499,6 +515,7 @@ impl Transport<RoleServer> for StdioTransport {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
+        self.replies_written().await;
         self.shared.out.lock().await.flush().await
     }
 }
@@ -922,6 +939,16 @@ mod tests {
         assert!(t.receive().await.is_none(), "stdin ended");
     }
 
+    /// `f`'s output if it is ready at once, without letting other tasks run.
+    fn polled_once<F: std::future::Future>(f: F) -> Option<F::Output> {
+        let mut f = std::pin::pin!(f);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match f.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(v) => Some(v),
+            std::task::Poll::Pending => None,
+        }
+    }
+
     #[tokio::test]
     async fn a_request_is_owed_until_its_answer_is_written() {
         let (mut t, mut client, out) = transport();
@@ -956,9 +983,12 @@ mod tests {
             .unwrap();
         drop(client);
         assert!(t.receive().await.is_none(), "all three answered here");
+        // The end of stdin is reported once those answers are out (rmcp then
+        // ends the session, and the process may exit).
         let mut by_id = std::collections::BTreeMap::new();
         for _ in 0..3 {
-            let v = line_from(&mut out).await;
+            let v = polled_once(line_from(&mut out))
+                .expect("written before the end of stdin was reported");
             by_id.insert(v["id"].as_i64().unwrap(), v);
         }
         assert_eq!(by_id[&3]["result"], json!({}));
