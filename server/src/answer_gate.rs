@@ -1,7 +1,9 @@
 //! How many answers this process has written to its client: lets work that
-//! follows an answer (writing the call's undo record, `crate::undo`) start
-//! once the answer is out, instead of competing with it for the CPU and
-//! the file system while the client waits. And how many it owes
+//! follows an answer (writing the call's undo record, `crate::undo`;
+//! closing the files it replaced, `crate::commit::late_close`) start once
+//! the answer is out, and be woken by it, instead of competing with it for
+//! the CPU and the file system, or costing it a wake, while the client
+//! waits. And how many it owes
 //! ([`owed`]): `crate::mcp` runs a call the client waits on alone on the
 //! thread that decoded it, without lending that thread.
 //!

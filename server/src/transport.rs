@@ -400,6 +400,10 @@ impl StdioTransport {
                 {
                     answered(&self.shared, &id);
                 }
+                // A cancelled call may never be answered: work waiting for
+                // its answer (`crate::commit::late_close`, the undo store)
+                // goes ahead now.
+                crate::answer_gate::nudge();
             }
             (Some(method), None) if !self.initialized => {
                 tracing::warn!(method, "notification before initialize ignored");

@@ -9,14 +9,25 @@
 //! two fsyncs: 0.3-0.4 ms under `strace`, where the benchmark's floor pays
 //! the same cost inside its `rename`. Nothing the answer says depends on
 //! it: the rename is durable already. So a successful commit hands those
-//! descriptors to [`defer`], and a thread of this module closes them at
-//! once, while the call's own thread goes on to answer.
+//! descriptors to [`defer`], and a thread of this module closes them once
+//! the call's answer is written.
 //!
-//! (Waiting for the answer to be written first, as the undo store's thread
-//! does, measured the same through the SDK client, but it left a
-//! descriptor open for as long as no answer came: a call cancelled after
-//! its commit point, or a process with no transport. Another process
-//! waiting on that descriptor's `flock` then waited for it, or timed out.)
+//! **When.** Waking the thread is itself a cost on the call's path: a futex
+//! wake of a thread on the other core, and on this VM taking it off the
+//! path measured 50-90 µs a call through the SDK client, side by side
+//! (bench/README, "Kept on 2026-11-27, session 31, later"). So, as for the
+//! undo store's thread, the answer wakes it
+//! ([`crate::answer_gate::note_written`], after the answer reaches stdout).
+//! [`defer`] wakes it at once ([`crate::answer_gate::nudge`]) when no
+//! answer is coming to do it: the process has no transport (nothing is
+//! owed), or descriptors deferred earlier are still queued (their answer
+//! did not come). The transport also nudges when a call is cancelled (its
+//! answer may never be written). What is left, a call whose answer is never
+//! written while others are still owed, waits for the next answer or the
+//! next commit's [`settle`], at most [`IDLE`]. (A first version that waited
+//! for every answer, with no nudge, left a descriptor open for as long as
+//! no answer came, and another process waiting on its `flock` timed out:
+//! `commit_crash::two_processes_committing_the_same_files_lose_no_update`.)
 //!
 //! What it keeps:
 //!
@@ -47,11 +58,13 @@ struct Queue {
 
 struct Closer {
     queue: Mutex<Queue>,
-    /// Signalled when descriptors are queued (for the thread).
-    queued: Condvar,
     /// Signalled when a batch is closed (for [`settle`]).
     closed: Condvar,
 }
+
+/// Longest the thread sleeps without an answer or a nudge before it looks
+/// at its queue again.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn closer() -> &'static Closer {
     static CLOSER: OnceLock<Closer> = OnceLock::new();
@@ -66,7 +79,6 @@ fn closer() -> &'static Closer {
         }
         Closer {
             queue: Mutex::new(Queue::default()),
-            queued: Condvar::new(),
             closed: Condvar::new(),
         }
     })
@@ -89,8 +101,14 @@ pub(super) fn defer(files: impl IntoIterator<Item = File>) {
         return;
     }
     let closer = closer();
-    queue(closer).files.extend(files);
-    closer.queued.notify_one();
+    let mut waiting = queue(closer);
+    let earlier = !waiting.files.is_empty();
+    waiting.files.extend(files);
+    drop(waiting);
+    // The call's answer, written next, wakes the thread (module docs).
+    if earlier || crate::answer_gate::owed() == 0 {
+        crate::answer_gate::nudge();
+    }
 }
 
 /// Returns once every descriptor handed to [`defer`] before this call is
@@ -135,16 +153,20 @@ fn work_loop() {
     // SAFETY: a plain system call on this thread's own id.
     let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19) };
     let closer = closer();
-    let mut waiting = queue(closer);
     loop {
-        while waiting.files.is_empty() {
-            waiting = closer
-                .queued
-                .wait(waiting)
-                .unwrap_or_else(|e| e.into_inner());
+        // Read before looking at the queue: descriptors deferred after the
+        // look are answered after this count, so the wait below cannot miss
+        // their answer.
+        let answers = crate::answer_gate::mark();
+        let waiting = queue(closer);
+        if waiting.files.is_empty() {
+            drop(waiting);
+            crate::answer_gate::wait_past(answers, IDLE);
+            continue;
         }
+        let mut waiting = waiting;
         let batch = std::mem::take(&mut waiting.files);
-        waiting = close_batch(closer, waiting, batch);
+        drop(close_batch(closer, waiting, batch));
     }
 }
 
