@@ -3,9 +3,9 @@
 //! closing the files it replaced, `crate::commit::late_close`) start once
 //! the answer is out, and be woken by it, instead of competing with it for
 //! the CPU and the file system, or costing it a wake, while the client
-//! waits. And how many it owes
-//! ([`owed`]): `crate::mcp` runs a call the client waits on alone on the
-//! thread that decoded it, without lending that thread.
+//! waits. And how many it owes ([`owed`]): `crate::mcp` runs a call the
+//! client waits on alone on the thread that decoded it, without lending
+//! that thread.
 //!
 //! The transport ([`crate::transport`]) calls [`note_written`] after each
 //! answer reaches stdout; a background thread takes a [`mark`] when its

@@ -28,8 +28,8 @@
 //!   After that it reaches rmcp, so `notifications/cancelled` cancels a call
 //!   in every era.
 //! - **Backpressure.** A client that stops reading stdout while sending
-//!   requests made the server buffer answers without bound. This layer counts
-//!   requests forwarded and answers written, and stops reading stdin (the
+//!   requests made the server buffer answers without bound. The transport counts
+//!   requests passed on and answers written, and stops reading stdin (the
 //!   pipe's own buffer then pushes back on the client) while
 //!   - [`MAX_UNANSWERED`] requests are unanswered and stdout is stalled (a
 //!     write has waited [`STALLED`] for the client to read), or
@@ -51,8 +51,8 @@
 //! connection after `server/discover` is reported as a failed initialization
 //! (`main` treats it as a clean exit); a message is parsed as an untagged
 //! enum of shapes and a request as an untagged enum of its 22 kinds, each
-//! tried on a buffered copy (a tenth of a small edit's CPU in the server;
-//! `tools/call` is built here instead, see `call_tool`).
+//! tried on a buffered copy (a tenth of the async workers' user CPU in a
+//! small edit; `tools/call` is built here instead, see `call_tool`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
@@ -67,8 +67,8 @@ use tokio::sync::{Mutex, Notify};
 
 use crate::envelopes;
 
-/// Most requests forwarded to the service and not yet answered on stdout
-/// before this layer stops reading stdin, when stdout is stalled.
+/// Most requests passed on to the service and not yet answered on stdout
+/// before the transport stops reading stdin, when stdout is stalled.
 pub const MAX_UNANSWERED: usize = 64;
 
 /// Bytes a request line may have beyond `--max-request-size`: the limit is
@@ -76,17 +76,17 @@ pub const MAX_UNANSWERED: usize = 64;
 /// carries the JSON-RPC envelope, the tool name and `_meta`.
 pub const ENVELOPE_ALLOWANCE: usize = 64 * 1024;
 
-/// The longest request line this layer reads for `--max-request-size`
-/// `max_request`; rmcp's own line limit must be above it.
-pub fn line_limit(max_request: usize) -> usize {
+/// The longest request line the transport reads for `--max-request-size`
+/// `max_request`.
+fn line_limit(max_request: usize) -> usize {
     max_request.saturating_add(ENVELOPE_ALLOWANCE)
 }
 
-/// Most requests unanswered before this layer stops reading stdin, whatever
+/// Most requests unanswered before the transport stops reading stdin, whatever
 /// stdout does (calls waiting for locked files, admission).
 pub const MAX_WAITING: usize = 4096;
 
-/// Most bytes of unanswered requests before this layer stops reading stdin.
+/// Most bytes of unanswered requests before the transport stops reading stdin.
 pub const MAX_WAITING_BYTES: usize = 256 * 1024 * 1024;
 
 /// How long a write to stdout may wait before stdout counts as stalled.
@@ -125,7 +125,7 @@ pub type Input = Box<dyn AsyncRead + Send + Unpin>;
 /// What [`stdio`] writes to.
 pub type Output = Box<dyn AsyncWrite + Send + Unpin>;
 
-/// The process's stdin and stdout, for [`framed`]; call it inside the
+/// The process's stdin and stdout, for [`StdioTransport`]; call it inside the
 /// runtime.
 ///
 /// tokio's `stdin()` and `stdout()` do every read and write on the blocking
@@ -533,8 +533,9 @@ impl Transport<RoleServer> for StdioTransport {
 ///
 /// rmcp reads a message as an untagged enum of shapes, and a request as an
 /// untagged enum of its 22 kinds, each tried in turn on a buffered copy:
-/// `perf` put that parse at about a tenth of a small edit's CPU in the
-/// server, the arguments copied twice on the way. Built here, they are not
+/// `perf` put that parse at about a tenth of the async workers' user CPU
+/// in a small edit (a twentieth of their CPU), the arguments copied twice
+/// on the way. Built here, they are not
 /// copied at all. What rmcp would make of the same JSON is pinned by
 /// `tests::a_call_is_built_as_rmcp_reads_it`.
 fn call_tool(value: Value) -> Result<RxJsonRpcMessage<RoleServer>, Value> {

@@ -158,13 +158,12 @@ fn work_loop() {
         // look are answered after this count, so the wait below cannot miss
         // their answer.
         let answers = crate::answer_gate::mark();
-        let waiting = queue(closer);
+        let mut waiting = queue(closer);
         if waiting.files.is_empty() {
             drop(waiting);
             crate::answer_gate::wait_past(answers, IDLE);
             continue;
         }
-        let mut waiting = waiting;
         let batch = std::mem::take(&mut waiting.files);
         drop(close_batch(closer, waiting, batch));
     }
