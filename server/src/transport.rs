@@ -418,15 +418,20 @@ impl StdioTransport {
         self.for_rmcp(value)
     }
 
-    /// `value` as rmcp's message. JSON that is not a JSON-RPC message rmcp
-    /// knows gets -32600 when it has an `id` (rmcp answered with id `null`)
-    /// and is dropped when it has none: a notification gets no answer.
+    /// `value` as rmcp's message. A request rmcp cannot read (it has a
+    /// `method` and an `id`) gets -32600 with its id (rmcp answered with id
+    /// `null`); anything else it cannot read is dropped: a notification gets
+    /// no answer, and neither does a malformed response, whose id names one
+    /// of the server's requests, not one the client is owed an answer to.
     fn for_rmcp(&mut self, value: Value) -> Option<RxJsonRpcMessage<RoleServer>> {
         let value = match call_tool(value) {
             Ok(message) => return Some(message),
             Err(value) => value,
         };
-        let id = value.get("id").cloned();
+        let id = value
+            .get("id")
+            .filter(|id| !id.is_null() && value.get("method").is_some())
+            .cloned();
         let err = match serde_json::from_value(value) {
             Ok(message) => return Some(message),
             Err(e) => e,
@@ -438,7 +443,7 @@ impl StdioTransport {
                 self.reply(json!({"jsonrpc": "2.0", "id": id, "error": {
                     "code": -32600, "message": format!("invalid request: {err}")}}));
             }
-            None => tracing::debug!("unknown notification ignored: {err}"),
+            None => tracing::debug!("unreadable notification or response ignored: {err}"),
         }
         None
     }
@@ -1006,5 +1011,34 @@ mod tests {
             t.shared.unanswered.lock().unwrap().sizes.is_empty(),
             "the request rmcp could not read is not owed"
         );
+    }
+
+    #[tokio::test]
+    async fn a_malformed_response_is_not_answered_and_owes_nothing_less() {
+        let (mut t, mut client, out) = transport();
+        let mut out = BufReader::new(out);
+        // A request with id 9 is owed; then the client sends a "response"
+        // with the same id that rmcp cannot read (no `result`, no `error`).
+        client
+            .write_all(
+                b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}\n\
+                  {\"jsonrpc\":\"2.0\",\"id\":9,\"resolt\":{}}\n\
+                  {\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}\n",
+            )
+            .await
+            .unwrap();
+        let Some(JsonRpcMessage::Request(_)) = t.receive().await else {
+            panic!("not a request");
+        };
+        drop(client);
+        assert!(t.receive().await.is_none());
+        let only = polled_once(line_from(&mut out)).expect("the ping's answer");
+        assert_eq!(only, json!({"jsonrpc": "2.0", "id": 10, "result": {}}));
+        assert!(
+            polled_once(line_from(&mut out)).is_none(),
+            "nothing answers the malformed response"
+        );
+        let owed = t.shared.unanswered.lock().unwrap().sizes.len();
+        assert_eq!(owed, 1, "the request with the same id is still owed");
     }
 }
