@@ -612,6 +612,26 @@ fn release_freed_memory() {
     }
 }
 
+/// Bytes of `value`'s compact JSON, counted as it is written, without
+/// keeping it.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 /// The answer to a call the admission gates turned away (nothing was read
 /// or written).
 fn refusal(req: &EditRequest, refused: Refused) -> CallToolResult {
@@ -648,6 +668,58 @@ fn error_result(envelope: &ErrorEnvelope) -> CallToolResult {
 /// a request too large to hand to rmcp.
 pub(crate) fn error_result_value(envelope: &ErrorEnvelope) -> Value {
     serde_json::to_value(error_result(envelope)).unwrap_or(Value::Null)
+}
+
+impl Splice {
+    /// A `tools/call`: the tool's arguments checked and decoded, the roots
+    /// settled, then the call scheduled ([`Splice::schedule`]).
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        let Some(entry) = tool_table::find(&name) else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool `{name}`; this server has {}",
+                    tool_table::names()
+                ),
+                None,
+            ));
+        };
+        let mut request_roots = request;
+        let arguments = Value::Object(request_roots.arguments.take().unwrap_or_default());
+        let limits = &self.base.limits;
+        let size = json_len(&arguments);
+        if size > limits.max_request_bytes {
+            return Ok(error_result(&envelopes::request_too_large(
+                limits.max_request_bytes as u64,
+                size as u64,
+            ))
+            .into());
+        }
+        tracing::debug!(tool = %name, bytes = size, "call");
+        let work = match (entry.decode)(&arguments, limits) {
+            Ok(work) => work,
+            Err(violations) => {
+                return Ok(error_result(&envelopes::validation_failed(violations)).into());
+            }
+        };
+        let (cfg, source) = match self.roots(&request_roots, &context).await? {
+            Roots::Run(cfg, source) => (cfg, source),
+            Roots::Ask(question) => return Ok(question.into()),
+        };
+        let result = match work {
+            Work::Files(req, op) => self.schedule(cfg, source, req, size, &context, op).await,
+            Work::Plain { footprint, op } => {
+                let footprint = footprint(&cfg);
+                self.schedule_plain(cfg, source, footprint, &context, op)
+                    .await
+            }
+        };
+        Ok(result.into())
+    }
 }
 
 impl ServerHandler for Splice {
@@ -691,47 +763,10 @@ impl ServerHandler for Splice {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let name = request.name.to_string();
-        let Some(entry) = tool_table::find(&name) else {
-            return Err(McpError::invalid_params(
-                format!(
-                    "unknown tool `{name}`; this server has {}",
-                    tool_table::names()
-                ),
-                None,
-            ));
-        };
-        let mut request_roots = request;
-        let arguments = Value::Object(request_roots.arguments.take().unwrap_or_default());
-        let limits = &self.base.limits;
-        let size = serde_json::to_vec(&arguments).map(|v| v.len()).unwrap_or(0);
-        if size > limits.max_request_bytes {
-            return Ok(error_result(&envelopes::request_too_large(
-                limits.max_request_bytes as u64,
-                size as u64,
-            ))
-            .into());
-        }
-        tracing::debug!(tool = %name, bytes = size, "call");
-        let work = match (entry.decode)(&arguments, limits) {
-            Ok(work) => work,
-            Err(violations) => {
-                return Ok(error_result(&envelopes::validation_failed(violations)).into());
-            }
-        };
-        let (cfg, source) = match self.roots(&request_roots, &context).await? {
-            Roots::Run(cfg, source) => (cfg, source),
-            Roots::Ask(question) => return Ok(question.into()),
-        };
-        let result = match work {
-            Work::Files(req, op) => self.schedule(cfg, source, req, size, &context, op).await,
-            Work::Plain { footprint, op } => {
-                let footprint = footprint(&cfg);
-                self.schedule_plain(cfg, source, footprint, &context, op)
-                    .await
-            }
-        };
-        Ok(result.into())
+        // Boxed: rmcp spawns a task per request holding this future, and
+        // tokio moves a task's future several times as it spawns it; the
+        // call's whole state machine (3.8 KB) was copied each time.
+        Box::pin(self.call(request, context)).await
     }
 
     async fn list_resources(
@@ -778,7 +813,13 @@ impl ServerHandler for Splice {
 mod tests {
     use std::time::Duration;
 
-    use super::run_blocking;
+    use super::{json_len, run_blocking};
+
+    #[test]
+    fn json_len_is_the_length_of_the_compact_json() {
+        let v = serde_json::json!({"a": "é\n\"", "b": [1, 2.5, null, true], "c": {}});
+        assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len());
+    }
 
     /// The inline slot is one per process: the tests here that use it take
     /// turns, so none finds it held by another.
