@@ -88,7 +88,7 @@ test("tools/list: output schemas are self-contained for validators and generator
     // One type per code (issue #27), each pinning its error_code, and the
     // context a code requires is required in its type: narrowing on
     // error_code reaches the code's context.
-    const variants = t.outputSchema.oneOf[1].oneOf;
+    const variants = t.outputSchema.anyOf[1].oneOf;
     assert.ok(variants.length > 20, `${t.name}: per-code variants`);
     for (const v of variants) {
       const code = v.properties.error_code.const;
