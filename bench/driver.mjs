@@ -14,7 +14,7 @@
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
-//                  only the small-edit comparison (all seven sides, full count),
+//                  only the small-edit comparison (all eight sides, full count),
 //                  printed to stderr with its target; writes no report. For
 //                  iterating on the most common call in a minute or two.
 //   --only model-context
@@ -286,6 +286,21 @@ class Splice extends McpSide {
     this.backup = backup;
   }
 
+  /**
+   * What splice answers a small edit: its `multi_edit` output schema and the
+   * structured result of one real small edit on a file of its own (untimed),
+   * for the floor to answer with (`FloorMcp`'s `answerOf`).
+   */
+  async answerSample() {
+    const path = join(work, `answer-sample-${process.pid}.txt`);
+    writeFileSync(path, smallSource().text);
+    const r = await this.edit(path, smallEdits(true));
+    rmSync(path, { force: true });
+    const tool = this.tools.find((t) => t.name === "multi_edit");
+    assert.ok(tool?.outputSchema, "splice's multi_edit declares an outputSchema");
+    return { outputSchema: tool.outputSchema, structuredContent: r.structuredContent };
+  }
+
   /** Runs `multi_edit`; returns the raw result. */
   raw(path, edits) {
     return this.call("multi_edit", {
@@ -338,15 +353,35 @@ class Filesystem extends McpSide {
  * must do to speak MCP (no output schema, a one-line text result). Beside
  * the plain floor it says how much of a server's small edit is the protocol
  * and the client rather than the server's own work.
+ *
+ * With `answerOf` (a started `Splice`), "floor (MCP, splice's answer)": the
+ * same floor answering every edit with splice's answer to a small edit (its
+ * structured result and the JSON text copy) under splice's output schema
+ * (`--answer`), so the client does for it what it does for splice while the
+ * server does only the floor's work. Against the plain MCP floor it is the
+ * client's cost of splice's answer; against splice, splice's own work.
  */
 class FloorMcp extends McpSide {
-  constructor(bin) {
-    super("floor (MCP)", bin, ["--mcp"]);
+  constructor(bin, { answerOf = null } = {}) {
+    super(answerOf ? "floor (MCP, splice's answer)" : "floor (MCP)", bin, ["--mcp"]);
+    this.answerOf = answerOf;
+  }
+
+  async start() {
+    if (this.answerOf) {
+      const file = join(work, `floor-answer-${process.pid}.json`);
+      writeFileSync(file, JSON.stringify(await this.answerOf.answerSample()));
+      this.args = ["--mcp", "--answer", file];
+    }
+    await super.start();
   }
 
   async edit(path, edits) {
     const r = await this.call("edit", { path, edits, fsync: true });
-    if (r.isError) throw new Error(`floor (MCP) edit failed: ${r.content?.[0]?.text}`);
+    if (r.isError) throw new Error(`${this.name} edit failed: ${r.content?.[0]?.text}`);
+    if (this.answerOf && r.structuredContent?.success !== true) {
+      throw new Error(`${this.name}: no structured result`);
+    }
     return r;
   }
 }
@@ -934,6 +969,7 @@ function report(r) {
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
     `| Small edit with recording for undo off (\`--undo-max-transactions 0\`), p50 / p99; in the last column, recording on / off | ${ms(small["splice (recording off)"].p50)} / ${ms(small["splice (recording off)"].p99)} ms | | | | ${ratio(small["splice (recording off)"].p50, f)} | ${ratio(small["splice (recording off)"].p50, fl)} (on / off ${ratio(s, small["splice (recording off)"].p50)}) |`,
     `| Small edit: the floor as an MCP server through the same SDK client (\`splice-bench-floor --mcp\`: the floor's work, a one-line text result, no output schema), p50; in the last column, splice / this | | | ${ms(small["floor (MCP)"].p50)} ms | | | ${ratio(s, small["floor (MCP)"].p50)} |`,
+    `| Small edit: the same, answering with splice's answer (\`--mcp --answer\`: splice's structured result of a small edit and its JSON text copy, under splice's \`multi_edit\` output schema; still only the floor's work), p50; in the last column, splice / this | | | ${ms(small[ANSWER_FLOOR].p50)} ms | | | ${ratio(s, small[ANSWER_FLOOR].p50)} |`,
     `| Small edit with \`.bak\` backup (splice default), p50 / p99 | ${ms(small["splice (backup on)"].p50)} / ${ms(small["splice (backup on)"].p99)} ms | | | | | ${ratio(small["splice (backup on)"].p50, fl)} |`,
     `| Small edit in a directory of ${plan.crowded.files.toLocaleString("en-US")} other files, p50 (N=${r.crowded.splice.n}) | ${ms(r.crowded.splice.p50)} ms | ${ms(r.crowded.filesystem.p50)} ms | ${ms(r.crowded.floor.p50)} ms | | ${ratio(r.crowded.splice.p50, r.crowded.filesystem.p50)} | ${ratio(r.crowded.splice.p50, r.crowded.floor.p50)} |`,
     `| ${sizeLabel(plan.bigFile.size)} file, ${plan.bigFile.edits} distinct edits in one call (N=${r.bigFile.splice.n}) | ${ms(r.bigFile.splice.p50)} ms | ${ms(r.bigFile.filesystem.p50)} ms | ${ms(r.bigFile.floor.p50)} ms | ${ms(r.bigFile["floor (no fsync)"].p50)} ms | ${ratio(r.bigFile.splice.p50, r.bigFile.filesystem.p50)} | ${ratio(r.bigFile.splice.p50, r.bigFile.floor.p50)} |`,
@@ -1205,10 +1241,12 @@ async function crowdedOnly() {
 /** `--only small-edit`: the small-edit comparison alone, printed. */
 async function smallEditOnly() {
   flusher = new Floor(opts.floor);
+  const splice = new Splice(opts.splice);
   const all = [
-    new Splice(opts.splice), new Splice(opts.splice, { record: false }), new Splice(opts.splice, { backup: true }),
+    splice, new Splice(opts.splice, { record: false }), new Splice(opts.splice, { backup: true }),
     ...(opts.baseline ? [new Splice(opts.baseline, { name: "splice (baseline)" })] : []),
     new Filesystem(), new Floor(opts.floor), new Floor(opts.floor, { fsync: false }), new FloorMcp(opts.floor),
+    new FloorMcp(opts.floor, { answerOf: splice }),
   ];
   try {
     for (const side of [...all, flusher]) await side.start();
@@ -1261,7 +1299,8 @@ async function main() {
   const floor = new Floor(opts.floor);
   const floorNoSync = new Floor(opts.floor, { fsync: false });
   const floorMcp = new FloorMcp(opts.floor);
-  const all = [splice, spliceNoRecord, spliceBak, fsServer, floor, floorNoSync, floorMcp];
+  const floorMcpAnswer = new FloorMcp(opts.floor, { answerOf: splice });
+  const all = [splice, spliceNoRecord, spliceBak, fsServer, floor, floorNoSync, floorMcp, floorMcpAnswer];
   for (const side of all) await side.start();
   await flusher.start();
   result.rss = {
@@ -1339,19 +1378,28 @@ async function main() {
   }
 }
 
+/** The side that answers like splice with the floor's work (`FloorMcp`'s `answerOf`). */
+const ANSWER_FLOOR = "floor (MCP, splice's answer)";
+
 /**
- * How much of the small edit is MCP itself: the floor's edit served over MCP
- * through the same SDK client, against the plain floor and against splice.
+ * How much of the small edit is MCP itself and the client's handling of
+ * splice's answer: the floor's edit served over MCP through the same SDK
+ * client, with a one-line answer and with splice's, against the plain floor
+ * and against splice.
  */
 function protocolShare(small) {
   const fl = small.floor.p50;
   const mcp = small["floor (MCP)"].p50;
+  const answer = small[ANSWER_FLOOR].p50;
   const s = small.splice.p50;
+  const us = (x) => (x * 1000).toFixed(0);
   return (
     `The same edit served by the floor as an MCP server through the same client takes ${ms(mcp)} ms ` +
-    `(${ratio(mcp, fl)} the floor): ${((mcp - fl) * 1000).toFixed(0)} µs of every call are the protocol and the SDK client ` +
-    `(JSON-RPC framing, the client's parsing of the result) before a server does anything of its own; ` +
-    `splice's own work on top of that is ${((s - mcp) * 1000).toFixed(0)} µs (${ratio(s, mcp)} the MCP floor).`
+    `(${ratio(mcp, fl)} the floor): ${us(mcp - fl)} µs of every call are the protocol and the SDK client ` +
+    `(JSON-RPC framing, the client's parsing of a one-line result) before a server does anything of its own. ` +
+    `Answering with splice's answer instead (its structured result and text copy, checked by the client against splice's output schema) ` +
+    `it takes ${ms(answer)} ms: ${us(answer - mcp)} µs more, the client's handling of that answer. ` +
+    `splice's own work on top of that is ${us(s - answer)} µs (${ratio(s, answer)} the floor answering like it).`
   );
 }
 
@@ -1364,7 +1412,8 @@ function smallEditTarget(small) {
       `small edit with recording for undo on (the default): at most 1.3x the floor with fsync, faster than the filesystem server, ` +
       `and at most 0.1 ms over recording off: ${ratio(small.splice.p50, small.floor.p50)} the floor, ` +
       `${ratio(small.splice.p50, small.filesystem.p50)} the filesystem server, ${((small.splice.p50 - off.p50) * 1000).toFixed(0)} µs over recording off ` +
-      `(${ms(small.splice.p50)} vs ${ms(small.floor.p50)}, ${ms(small.filesystem.p50)} and ${ms(off.p50)} ms)`,
+      `(${ms(small.splice.p50)} vs ${ms(small.floor.p50)}, ${ms(small.filesystem.p50)} and ${ms(off.p50)} ms); ` +
+      `the floor itself, answering with splice's answer through the same client, is at ${ratio(small[ANSWER_FLOOR].p50, small.floor.p50)} the floor`,
   };
 }
 

@@ -41,6 +41,18 @@
 //! protocol and the client rather than the server's own work
 //! (see [`serve_mcp`]).
 //!
+//! With `--mcp --answer FILE` (FILE: `{"outputSchema": {...},
+//! "structuredContent": {...}}`) the tool declares that output schema and
+//! answers every successful edit with that structured result and its JSON as
+//! the text block, as a server with structured results does. The driver
+//! takes both from splice (its `multi_edit` output schema, and the answer of
+//! one real small edit), so this side costs the client what splice's answer
+//! costs it while the server still does only the floor's work: beside the
+//! plain `--mcp` side it separates the client's handling of splice's answer
+//! (parsing it, checking it against the output schema) from splice's own
+//! work. The answer is the same bytes every time, serialized once at start;
+//! the floor does not hash, diff or count lines for it.
+//!
 //! One request is not an edit but a service to the driver: `{"syncfs":
 //! "/dir"}` runs `syncfs(2)` on the file system holding `/dir` and replies
 //! `{"ok":true}`. The driver sends it, untimed, before every timed edit, so
@@ -69,8 +81,23 @@ struct Request {
 }
 
 fn main() {
-    if std::env::args().nth(1).as_deref() == Some("--mcp") {
-        return serve_mcp();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--mcp") {
+        let answer = match args.get(1..) {
+            Some([flag, file]) if flag == "--answer" => match read_answer(Path::new(file)) {
+                Ok(answer) => Some(answer),
+                Err(e) => {
+                    eprintln!("splice-bench-floor: --answer {file}: {e}");
+                    std::process::exit(2);
+                }
+            },
+            Some([]) => None,
+            _ => {
+                eprintln!("splice-bench-floor: usage: splice-bench-floor [--mcp [--answer FILE]]");
+                std::process::exit(2);
+            }
+        };
+        return serve_mcp(answer.as_ref());
     }
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
@@ -110,11 +137,41 @@ fn main() {
     }
 }
 
+/// What `--answer FILE` gives a successful edit's result.
+struct Answer {
+    output_schema: Value,
+    /// The whole `result` of a successful call, serialized once: the
+    /// structured result and its JSON as the text block. Each answer writes
+    /// these bytes and nothing else is done for them.
+    result: String,
+}
+
+fn read_answer(file: &Path) -> Result<Answer, String> {
+    let text = fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let mut v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut take = |key: &str| match v.get_mut(key).map(Value::take) {
+        Some(Value::Object(m)) => Ok(Value::Object(m)),
+        _ => Err(format!("`{key}` is not an object")),
+    };
+    let output_schema = take("outputSchema")?;
+    let structured = take("structuredContent")?;
+    let result = json!({
+        "content": [{"type": "text", "text": structured.to_string()}],
+        "structuredContent": structured,
+        "isError": false,
+    });
+    Ok(Answer {
+        output_schema,
+        result: result.to_string(),
+    })
+}
+
 /// The floor as an MCP server: one JSON-RPC message per line, answered in
 /// order on the one thread that reads them, with nothing but the edit
 /// between the request and its answer. Notifications (no `id`) get no
-/// answer; an unknown method gets JSON-RPC's -32601.
-fn serve_mcp() {
+/// answer; an unknown method gets JSON-RPC's -32601. With `like`, the tool
+/// declares its output schema and a successful edit answers with it.
+fn serve_mcp(like: Option<&Answer>) {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut counter: u64 = 0;
@@ -134,11 +191,17 @@ fn serve_mcp() {
                 "serverInfo": {"name": "splice-bench-floor", "version": env!("CARGO_PKG_VERSION")},
             }}),
             Some("ping") => json!({"result": {}}),
-            Some("tools/list") => json!({"result": {"tools": [{
-                "name": "edit",
-                "description": "The floor's durable edit: {path, edits: [{old, new, all}], fsync}.",
-                "inputSchema": {"type": "object"},
-            }]}}),
+            Some("tools/list") => {
+                let mut tool = json!({
+                    "name": "edit",
+                    "description": "The floor's durable edit: {path, edits: [{old, new, all}], fsync}.",
+                    "inputSchema": {"type": "object"},
+                });
+                if let Some(a) = like {
+                    tool["outputSchema"] = a.output_schema.clone();
+                }
+                json!({"result": {"tools": [tool]}})
+            }
             Some("tools/call") => {
                 counter += 1;
                 let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
@@ -149,6 +212,16 @@ fn serve_mcp() {
                     Err(error) => json!({"ok": false, "error": error}),
                 };
                 let failed = reply["ok"] != json!(true);
+                if let Some(a) = like.filter(|_| !failed) {
+                    let line = format!(
+                        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{}}}",
+                        a.result
+                    );
+                    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                        return;
+                    }
+                    continue;
+                }
                 json!({"result": {
                     "content": [{"type": "text", "text": reply.to_string()}],
                     "isError": failed,
