@@ -18,7 +18,10 @@
 //!   top-level keys wherever `id` appears in it.
 //! - **JSON-RPC hygiene.** A line that is not JSON gets -32700 (id `null`); a
 //!   request whose `params` is not an object, or a `tools/call` whose
-//!   `arguments` is missing or not an object, gets -32602 with its id.
+//!   `arguments` is missing or not an object, gets -32602 with its id; any
+//!   other request rmcp cannot read gets -32600 with its id. A notification
+//!   or a response rmcp cannot read is logged and dropped: neither is owed an
+//!   answer.
 //! - **`ping` at any time.** Answered here with `{}`, in every protocol
 //!   version and state (rmcp answered -32601 to it in some).
 //! - **Nothing before `initialize` kills the server.** A notification or a
