@@ -422,10 +422,11 @@ impl StdioTransport {
     }
 
     /// `value` as rmcp's message. A request rmcp cannot read (it has a
-    /// `method` and an `id`) gets -32600 with its id (rmcp answered with id
-    /// `null`); anything else it cannot read is dropped: a notification gets
-    /// no answer, and neither does a malformed response, whose id names one
-    /// of the server's requests, not one the client is owed an answer to.
+    /// `method` and an `id`, `null` included) gets -32600 with its id (rmcp
+    /// answered with id `null`); anything else it cannot read is dropped: a
+    /// notification gets no answer, and neither does a malformed response,
+    /// whose id names one of the server's requests, not one the client is
+    /// owed an answer to.
     fn for_rmcp(&mut self, value: Value) -> Option<RxJsonRpcMessage<RoleServer>> {
         let value = match call_tool(value) {
             Ok(message) => return Some(message),
@@ -433,7 +434,7 @@ impl StdioTransport {
         };
         let id = value
             .get("id")
-            .filter(|id| !id.is_null() && value.get("method").is_some())
+            .filter(|_| value.get("method").is_some())
             .cloned();
         let err = match serde_json::from_value(value) {
             Ok(message) => return Some(message),
