@@ -1018,6 +1018,22 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn an_unreadable_request_with_id_null_is_answered_with_id_null() {
+        let (mut t, mut client, out) = transport();
+        t.initialized = true;
+        let mut out = BufReader::new(out);
+        client
+            .write_all(b"{\"jsonrpc\":\"1.0\",\"id\":null,\"method\":\"tools/list\"}\n")
+            .await
+            .unwrap();
+        drop(client);
+        assert!(t.receive().await.is_none());
+        let answer = polled_once(line_from(&mut out)).expect("answered");
+        assert_eq!(answer["id"], Value::Null);
+        assert_eq!(answer["error"]["code"], -32600);
+    }
+
+    #[tokio::test]
     async fn a_malformed_response_is_not_answered_and_owes_nothing_less() {
         let (mut t, mut client, out) = transport();
         let mut out = BufReader::new(out);
