@@ -1036,6 +1036,8 @@ mod tests {
     #[tokio::test]
     async fn a_malformed_response_is_not_answered_and_owes_nothing_less() {
         let (mut t, mut client, out) = transport();
+        // In session: before it, a response is dropped for that reason alone.
+        t.initialized = true;
         let mut out = BufReader::new(out);
         // A request with id 9 is owed; then the client sends a "response"
         // with the same id that rmcp cannot read (no `result`, no `error`).
