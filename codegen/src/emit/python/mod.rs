@@ -47,6 +47,9 @@
 //! client narrows the object that holds it (`err = env["error"]`, then
 //! `err["status"] == "NOT_FOUND"`).
 
+mod syntax;
+mod table;
+
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -55,13 +58,10 @@ use crate::describe::{CodeInfoDocs, GENERATED_HEADER, discriminant_path, member_
 use crate::envelope::{Carries, Member};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
-/// Python keywords a lower_snake member name could collide with; a
-/// `TypedDict` with such a key is written in the functional syntax.
-const PY_KEYWORDS: &[&str] = &[
-    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
-    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-];
+use syntax::{
+    Key, blank_lines, comment, docstring, literal_alias, py_bool, py_literal, py_str, typed_dict,
+};
+use table::{code_info, is_listed, subscript, violation_kinds};
 
 /// The module of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -404,45 +404,6 @@ pub fn emit(spec: &Spec) -> String {
     out
 }
 
-/// `VIOLATION_KINDS`: the codes sent only as `violations[].code`
-/// (`sent_as: violation`).
-fn violation_kinds(out: &mut String, spec: &Spec, codes: &[&Code]) {
-    blank_lines(out, 2);
-    comment(
-        out,
-        "",
-        &format!(
-            "Codes that arrive only as `violations[].code`, never as an envelope's own \
-             `{}` (`sent_as: violation`).",
-            discriminant_path(spec)
-        ),
-    );
-    let kinds: Vec<String> = codes
-        .iter()
-        .filter(|c| c.is_violation_kind())
-        .map(|c| format!("{:?}", c.wire()))
-        .collect();
-    let set = if kinds.is_empty() {
-        String::new()
-    } else {
-        let items: String = kinds.iter().map(|k| format!("        {k},\n")).collect();
-        format!("\n    {{\n{items}    }}\n")
-    };
-    let _ = writeln!(
-        out,
-        "VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset({set})"
-    );
-}
-
-/// `base["a"]["b"]` for the path `a.b`.
-fn subscript(base: &str, path: &[&str]) -> String {
-    let mut text = base.to_string();
-    for step in path {
-        let _ = write!(text, "[{}]", py_str(step));
-    }
-    text
-}
-
 /// The module docstring's words on narrowing an `ErrorEnvelope` to one
 /// code's `TypedDict`, then a line break: on the discriminant itself when it
 /// is a top-level member, else on the object that holds it (a type checker
@@ -518,237 +479,6 @@ fn unlisted(out: &mut String, spec: &Spec, defined: &HashSet<&str>) {
         out,
         "{ANY_ENVELOPE}: typing.TypeAlias = ErrorEnvelope | {UNLISTED_ENVELOPE}"
     );
-}
-
-/// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
-/// to an `ErrorEnvelope` of this release.
-fn is_listed(out: &mut String, spec: &Spec) {
-    blank_lines(out, 2);
-    let _ = writeln!(
-        out,
-        "def is_listed(env: {ANY_ENVELOPE}) -> \"TypeIs[ErrorEnvelope]\":"
-    );
-    docstring(
-        out,
-        "    ",
-        &format!(
-            "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
-             `ErrorEnvelope` (then `{}` narrows it) when it is true, and an\n\
-             `UnlistedCodeEnvelope` when it is false.",
-            discriminant_path(spec)
-        ),
-    );
-    let path = spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .unwrap_or_default();
-    let set = if spec.envelope.carries("code_name") {
-        "CODES"
-    } else {
-        "LISTED_NUMBERS"
-    };
-    let _ = writeln!(
-        out,
-        "    return {} in {set}",
-        discriminant_read(spec, &path)
-    );
-    code_info_fn(out, spec, &path);
-}
-
-/// How the run time reads the discriminant at `path` of `env`:
-/// `env["error_code"]`, or, when the spec names the code of an envelope
-/// without it (`absent_means`), `env.get("type", "about:blank")`.
-fn discriminant_read(spec: &Spec, path: &[&str]) -> String {
-    let absent = spec
-        .envelope
-        .absent_code()
-        .and_then(|a| spec.code(&a.value));
-    match (absent, path.split_last()) {
-        (Some(code), Some((last, parents))) => format!(
-            "{}.get({}, {})",
-            subscript("env", parents),
-            py_str(last),
-            py_str(code.wire())
-        ),
-        _ => subscript("env", path),
-    }
-}
-
-/// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
-/// TypeScript's `codeInfo`), read at the discriminant's `path`; `None` for a
-/// code of a later release. Without the code's name on the wire, by number.
-fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
-    let by_name = spec.envelope.carries("code_name");
-    if !by_name {
-        blank_lines(out, 2);
-        comment(out, "", "Every listed code's `CodeInfo`, by number.");
-        out.push_str(
-            "_BY_NUMBER: typing.Final[dict[int, CodeInfo]] = {\n    \
-             info.number: info for info in CODES.values()\n}\n",
-        );
-    }
-    blank_lines(out, 2);
-    let _ = writeln!(
-        out,
-        "def code_info(env: {ANY_ENVELOPE}) -> CodeInfo | None:"
-    );
-    docstring(
-        out,
-        "    ",
-        &format!(
-            "What the taxonomy says about the code `{}` names: its number, category,\n\
-             retryability and the rest of its `CodeInfo`, also what the envelope does not carry.\n\
-             None for a code of a later release.",
-            discriminant_path(spec)
-        ),
-    );
-    let table = if by_name { "CODES" } else { "_BY_NUMBER" };
-    let _ = writeln!(
-        out,
-        "    return {table}.get({})",
-        discriminant_read(spec, path)
-    );
-}
-
-fn code_info(out: &mut String, spec: &Spec, code: &Code) {
-    let (since, replaced_by) = match &code.lifecycle {
-        Lifecycle::Deprecated {
-            since, replaced_by, ..
-        } => (
-            py_str(&since.value.to_string()),
-            // In its wire name, as `ErrorCodeName` spells it.
-            py_str(
-                spec.code(&replaced_by.value)
-                    .map_or(replaced_by.value.as_str(), |c| c.wire()),
-            ),
-        ),
-        _ => ("None".to_string(), "None".to_string()),
-    };
-    let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));
-    let _ = writeln!(out, "    {}: CodeInfo(", py_str(code.wire()));
-    let _ = writeln!(out, "        name={},", py_str(code.wire()));
-    let _ = writeln!(out, "        number={},", code.number.value);
-    let _ = writeln!(out, "        category={},", py_str(&code.category.value));
-    let _ = writeln!(out, "        retryable={},", py_bool(code.retryable));
-    let _ = writeln!(out, "        cause={},", py_str(code.cause.as_str()));
-    let _ = writeln!(out, "        title={},", py_str(&code.title.value));
-    if !spec.retry.classes.is_empty() {
-        let _ = writeln!(
-            out,
-            "        retry_classes={},",
-            py_tuple(code.retry_classes.iter().map(|c| py_str(&c.value)))
-        );
-    }
-    if !spec.attributes.is_empty() {
-        let pairs: Vec<String> = code
-            .attributes
-            .iter()
-            .map(|a| {
-                let v = match &a.value.value {
-                    serde_json::Value::Bool(b) => py_bool(*b).to_string(),
-                    serde_json::Value::String(s) => py_str(s),
-                    other => other.to_string(),
-                };
-                format!("{}: {v}", py_str(&a.name.value))
-            })
-            .collect();
-        let _ = writeln!(out, "        attributes={{{}}},", pairs.join(", "));
-    }
-    let _ = writeln!(
-        out,
-        "        recovery_hints={},",
-        py_tuple(code.recovery_hints.iter().map(|h| py_str(&h.value)))
-    );
-    let _ = writeln!(
-        out,
-        "        hint_conditions={},",
-        py_tuple(
-            spec.hint_conditions_on_the_wire(code)
-                .into_iter()
-                .map(|cond| match cond {
-                    None => "None".to_string(),
-                    Some((field, values)) => format!(
-                        "({}, {})",
-                        py_str(field),
-                        py_tuple_inline(values.into_iter().map(py_str))
-                    ),
-                })
-        )
-    );
-    let _ = writeln!(
-        out,
-        "        required_fields={},",
-        names(spec.required_fields(code))
-    );
-    let _ = writeln!(
-        out,
-        "        optional_fields={},",
-        names(spec.optional_fields(code))
-    );
-    let _ = writeln!(out, "        deprecated_since={since},");
-    let _ = writeln!(out, "        replaced_by={replaced_by},");
-    out.push_str("    ),\n");
-}
-
-/// One key of a `TypedDict`.
-#[derive(Clone)]
-struct Key {
-    name: String,
-    ty: String,
-    doc: String,
-}
-
-/// A `TypedDict` named `name`: class syntax, or the functional syntax when a
-/// key is a Python keyword (`class` bodies cannot declare those).
-fn typed_dict(out: &mut String, name: &str, doc: &str, keys: &[Key]) {
-    blank_lines(out, 2);
-    let identifier = |k: &str| {
-        let mut chars = k.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    if keys
-        .iter()
-        .any(|k| PY_KEYWORDS.contains(&k.name.as_str()) || !identifier(&k.name))
-    {
-        comment(out, "", doc);
-        let _ = writeln!(
-            out,
-            "{name} = typing.TypedDict(\n    {},\n    {{",
-            py_str(name)
-        );
-        for k in keys {
-            comment(out, "        ", &k.doc);
-            let _ = writeln!(out, "        {}: {},", py_str(&k.name), k.ty);
-        }
-        out.push_str("    },\n)\n");
-        blank_lines(out, 2);
-        return;
-    }
-    let _ = writeln!(out, "class {name}(typing.TypedDict):");
-    docstring(out, "    ", doc);
-    if !keys.is_empty() {
-        out.push('\n');
-    }
-    for k in keys {
-        comment(out, "    ", &k.doc);
-        let _ = writeln!(out, "    {}: {}", k.name, k.ty);
-    }
-    blank_lines(out, 2);
-}
-
-/// Ends `out` with exactly `n` blank lines (PEP 8: two around top-level
-/// classes).
-fn blank_lines(out: &mut String, n: usize) {
-    while out.ends_with("\n\n") {
-        out.pop();
-    }
-    for _ in 0..n {
-        out.push('\n');
-    }
 }
 
 fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
@@ -988,16 +718,6 @@ fn envelope_dicts(
     typed_dict(out, &dict_name(path), doc, &keys);
 }
 
-/// A JSON value as a Python literal (a `typing.Literal` argument).
-fn py_literal(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Bool(b) => py_bool(*b).into(),
-        serde_json::Value::String(s) => py_str(s),
-        serde_json::Value::Null => "None".into(),
-        other => other.to_string(),
-    }
-}
-
 /// The Python type of `ty`; objects not yet `defined` are quoted.
 fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
     match ty {
@@ -1011,97 +731,6 @@ fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
         FieldType::Struct(name) if defined.contains(name.as_str()) => name.clone(),
         FieldType::Struct(name) => py_str(name),
         FieldType::ArrayOf(item) => format!("list[{}]", py_type(item, defined)),
-    }
-}
-
-/// `Name: typing.TypeAlias = typing.Literal[...]`, one value a line, or
-/// `typing.Never` when there is none.
-fn literal_alias(out: &mut String, name: &str, items: impl Iterator<Item = String>) {
-    let items: Vec<String> = items.collect();
-    if items.is_empty() {
-        let _ = writeln!(out, "{name}: typing.TypeAlias = typing.Never\n");
-        return;
-    }
-    let _ = writeln!(out, "{name}: typing.TypeAlias = typing.Literal[");
-    for item in items {
-        let _ = writeln!(out, "    {item},");
-    }
-    out.push_str("]\n\n");
-}
-
-/// `# text`, one comment line per line of text.
-fn comment(out: &mut String, indent: &str, text: &str) {
-    for line in text.trim().lines() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            let _ = writeln!(out, "{indent}#");
-        } else {
-            let _ = writeln!(out, "{indent}# {line}");
-        }
-    }
-}
-
-/// A `"""docstring"""`; backslashes and quotes in the text cannot end it
-/// early or escape anything.
-fn docstring(out: &mut String, indent: &str, text: &str) {
-    let mut text = text
-        .trim()
-        .replace('\\', "\\\\")
-        .replace("\"\"\"", "\\\"\\\"\\\"");
-    if text.ends_with('"') {
-        text.pop();
-        text.push_str("\\\"");
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    if lines.len() <= 1 {
-        let _ = writeln!(out, "{indent}\"\"\"{text}\"\"\"");
-        return;
-    }
-    let _ = writeln!(out, "{indent}\"\"\"{}", lines[0]);
-    for line in &lines[1..] {
-        if line.trim().is_empty() {
-            out.push('\n');
-        } else {
-            let _ = writeln!(out, "{indent}{}", line.trim_end());
-        }
-    }
-    let _ = writeln!(out, "{indent}\"\"\"");
-}
-
-/// A Python string literal. JSON string syntax is valid Python: serde_json
-/// escapes only `"`, `\` and control characters, with escapes Python reads
-/// the same way.
-fn py_str(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
-}
-
-fn py_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
-}
-
-/// `()`, `("a",)` or one item a line, as an argument of a `CodeInfo(...)`.
-/// `("a", "b")` on one line; `("a",)` for one item.
-fn py_tuple_inline(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.len() {
-        1 => format!("({},)", items[0]),
-        _ => format!("({})", items.join(", ")),
-    }
-}
-
-fn py_tuple(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.len() {
-        0 => "()".into(),
-        1 => format!("({},)", items[0]),
-        _ => {
-            let mut text = String::from("(\n");
-            for item in items {
-                let _ = writeln!(text, "            {item},");
-            }
-            text.push_str("        )");
-            text
-        }
     }
 }
 

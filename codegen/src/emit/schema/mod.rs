@@ -34,11 +34,21 @@
 //! schema with every object closed, and the tool `outputSchema`
 //! ([`emit_output_shape`]) closes `context`.
 
+mod shape;
+mod types;
+
+pub use shape::{emit_output_shape, emit_output_shape_string};
+
 use serde_json::{Map, Value, json};
 
-use crate::context::{FieldDef, FieldType, Placement, TypeDef};
+use crate::context::{FieldDef, Placement};
 use crate::envelope::{Carries, Member};
 use crate::spec::{Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
+
+use types::{
+    close, constrained, enum_schema, error_code_def, one_of_schema, struct_schema, type_schema,
+    union_schema, with_description,
+};
 
 /// The `$schema` URI of the dialect we emit.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -90,137 +100,6 @@ pub fn emit_string(spec: &Spec) -> String {
         serde_json::to_string_pretty(&emit(spec)).expect("a serde_json::Value always serializes");
     text.push('\n');
     text
-}
-
-/// The envelope as a server advertises it inside a tool's `outputSchema`:
-/// one closed object with every member (each declared field optional,
-/// typed; `context` any object), and a `oneOf` of one thin variant per
-/// emitted code (but violation kinds, never an envelope's own code), titled
-/// `<Code>Envelope` like the published one, which pins only `error_code`
-/// (`const`) and `context`, the code's closed
-/// `<Code>Context` (required when the code requires a context field). No
-/// descriptions below the top; titles are kept on the variants and
-/// contexts, the names generators give them.
-///
-/// So each per-code type a generator makes from an `outputSchema` alone
-/// (json-schema-to-typescript: `Shape & (MatchNotFoundEnvelope | ...)`,
-/// datamodel-code-generator: one model per code) narrows on `error_code` to
-/// the code's context (issue #27), while what a client compiles at
-/// `tools/list` stays as small as per-code types allow (issue #26): the
-/// members are typed once, not once per code, and a variant is two or three
-/// keywords. What it costs: docs/benchmarks.md, "Cold start".
-///
-/// Why not the published schema: MCP clients compile every `outputSchema`
-/// when they list tools, and the official TypeScript client validates every
-/// result against it; the published variants repeat every member for every
-/// code. This shape describes the answers of *this* server, so it may be
-/// closed. The published schema stays the contract: it is served as the
-/// resource [`crate::spec::Taxonomy::schema_id`].
-pub fn emit_output_shape(spec: &Spec) -> Value {
-    let (props, required) = object_body(
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::OutputShape,
-        Openness::Closed,
-    );
-    let mut defs = Map::new();
-    defs.insert("ErrorCode".into(), error_code_def(spec));
-    for def in &spec.types {
-        let schema = match (def.values(), def.union(), def.one_of()) {
-            (Some(_), _, _) => enum_schema(def.wire_values().into_iter()),
-            (None, Some(u), _) => union_schema(spec, def, u, Openness::Closed),
-            (None, None, Some(o)) => one_of_schema(def, o),
-            (None, None, None) => struct_schema(def, Openness::Closed),
-        };
-        defs.insert(def.name.value.clone(), strip_descriptions(schema));
-    }
-    let mut variants = Vec::new();
-    // A violation kind never is an envelope's own code (it arrives as
-    // `violations[].code`, which `ErrorCode` still types).
-    for code in spec.emitted_codes().filter(|c| !c.is_violation_kind()) {
-        variants.push(thin_variant(spec, code, &required));
-        if let Some(context) = context_def(spec, code, Openness::Closed) {
-            defs.insert(code.context_type_name(), keep_title(context));
-        }
-    }
-    json!({
-        "$id": spec.taxonomy.schema_id(),
-        "description": format!(
-            "An error envelope. Which members each {} carries: resource {}.",
-            discriminant(spec),
-            spec.taxonomy.schema_id()
-        ),
-        "type": "object",
-        "required": required,
-        "properties": props
-            .into_iter()
-            .map(|(name, schema)| (name, strip_descriptions(schema)))
-            .collect::<Map<String, Value>>(),
-        "additionalProperties": false,
-        "oneOf": variants,
-        "$defs": defs,
-    })
-}
-
-/// One code's variant inside the output shape: of the full variant, only
-/// the member holding the code's name (pinned by `const`) and `context` (the
-/// code's `<Code>Context`, required when the code requires a context field).
-/// The shape around it requires, types and closes everything else. Each
-/// keyword here is compiled once per code and per tool by every client that
-/// lists tools, so nothing the shape already says is repeated.
-fn thin_variant(spec: &Spec, code: &Code, shape_required: &[String]) -> Value {
-    let (props, required) = object_body(
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::Variant(code),
-        Openness::Closed,
-    );
-    let names_code = spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .and_then(|p| p.first().map(|m| m.to_string()));
-    let context = spec
-        .envelope
-        .members
-        .iter()
-        .find(|m| matches!(m.carries, Carries::Context))
-        .map(|m| m.name.value.clone());
-    let kept = |name: &str| names_code.as_deref() == Some(name) || context.as_deref() == Some(name);
-    let props: Map<String, Value> = props
-        .into_iter()
-        .filter(|(name, _)| kept(name))
-        .map(|(name, schema)| (name, strip_descriptions(schema)))
-        .collect();
-    let required: Vec<String> = required
-        .into_iter()
-        .filter(|r| kept(r) && !shape_required.contains(r))
-        .collect();
-    let mut v = Map::new();
-    v.insert("title".into(), json!(code.envelope_type_name()));
-    v.insert("properties".into(), Value::Object(props));
-    if !required.is_empty() {
-        v.insert("required".into(), json!(required));
-    }
-    Value::Object(v)
-}
-
-/// `schema` without descriptions, its own `title` kept.
-fn keep_title(schema: Value) -> Value {
-    let title = schema.get("title").cloned();
-    let mut stripped = strip_descriptions(schema);
-    if let (Some(title), Some(obj)) = (title, stripped.as_object_mut()) {
-        obj.insert("title".into(), title);
-    }
-    stripped
-}
-
-/// [`emit_output_shape`] as compact JSON text (what the generated Rust
-/// carries as `ENVELOPE_OUTPUT_SHAPE`).
-pub fn emit_output_shape_string(spec: &Spec) -> String {
-    emit_output_shape(spec).to_string()
 }
 
 fn description(spec: &Spec) -> String {
@@ -626,106 +505,6 @@ fn field_schema(field: &FieldDef, openness: Openness) -> Value {
     with_description(schema, field.doc())
 }
 
-/// `schema` with a string's `pattern` and `format`, and `null` allowed
-/// when `nullable`.
-fn constrained(
-    mut schema: Value,
-    pattern: Option<&crate::span::Spanned<String>>,
-    format: Option<&crate::span::Spanned<String>>,
-    nullable: bool,
-) -> Value {
-    if let Value::Object(map) = &mut schema {
-        if let Some(p) = pattern {
-            map.insert("pattern".into(), json!(p.value));
-        }
-        if let Some(f) = format {
-            map.insert("format".into(), json!(f.value));
-        }
-    }
-    if nullable {
-        json!({"anyOf": [schema, {"type": "null"}]})
-    } else {
-        schema
-    }
-}
-
-/// `additionalProperties: false` on a closed object schema.
-fn close(schema: &mut Map<String, Value>, openness: Openness) {
-    if openness == Openness::Closed {
-        schema.insert("additionalProperties".into(), json!(false));
-    }
-}
-
-/// Adds `description` to a schema, unless it is a bare `$ref` (Ajv's
-/// draft-07 mode and 2020-12 disagree about `$ref` siblings).
-fn with_description(mut schema: Value, doc: &str) -> Value {
-    if let Value::Object(map) = &mut schema
-        && !map.contains_key("$ref")
-    {
-        map.insert("description".into(), json!(doc));
-    }
-    schema
-}
-
-/// The schema of a value of type `ty`.
-fn type_schema(ty: &FieldType, openness: Openness) -> Value {
-    let open_string = |name: &str| {
-        let reference = json!({"$ref": format!("#/$defs/{name}")});
-        match openness {
-            Openness::Closed => reference,
-            Openness::Open => json!({"anyOf": [reference, {"type": "string"}]}),
-        }
-    };
-    match ty {
-        FieldType::String => json!({"type": "string"}),
-        FieldType::Integer => json!({"type": "integer", "minimum": 0}),
-        FieldType::Int32 => json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX}),
-        FieldType::Int64 => json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX}),
-        FieldType::Float => json!({"type": "number"}),
-        FieldType::Map(value) => {
-            json!({"type": "object", "additionalProperties": type_schema(value, openness)})
-        }
-        FieldType::Boolean => json!({"type": "boolean"}),
-        FieldType::Enum(name) => open_string(name),
-        FieldType::ErrorCode => open_string("ErrorCode"),
-        FieldType::Struct(name) => json!({"$ref": format!("#/$defs/{name}")}),
-        FieldType::ArrayOf(item) => json!({"type": "array", "items": type_schema(item, openness)}),
-    }
-}
-
-fn error_code_def(spec: &Spec) -> Value {
-    let deprecated: Vec<&str> = spec
-        .emitted_codes()
-        .filter(|c| c.is_deprecated())
-        .map(|c| c.wire())
-        .collect();
-    let mut doc = String::from("An error code of this release of the taxonomy.");
-    if !deprecated.is_empty() {
-        doc.push_str(&format!(
-            " Deprecated (still valid, not to be relied on): {}.",
-            deprecated.join(", ")
-        ));
-    }
-    let kinds: Vec<&str> = spec
-        .emitted_codes()
-        .filter(|c| c.is_violation_kind())
-        .map(|c| c.wire())
-        .collect();
-    if !kinds.is_empty() {
-        doc.push_str(&format!(
-            " Sent only as violation kinds (violations[].code): {}.",
-            kinds.join(", ")
-        ));
-    }
-    let mut def = enum_schema(spec.emitted_codes().flat_map(|c| c.wire_names()));
-    def["description"] = json!(doc);
-    def
-}
-
-fn enum_schema<'a>(values: impl Iterator<Item = &'a str>) -> Value {
-    json!({"type": "string", "enum": values.collect::<Vec<_>>()})
-}
-
 fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     let mut defs = Map::new();
     for code in spec.emitted_codes() {
@@ -761,117 +540,6 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     defs
-}
-
-/// A tagged union: `oneOf` one object per variant, each the variant's
-/// members plus the discriminator pinned to its tag.
-fn union_schema(
-    spec: &Spec,
-    def: &TypeDef,
-    u: &crate::context::Union,
-    openness: Openness,
-) -> Value {
-    let variants: Vec<Value> = u
-        .variants
-        .iter()
-        .filter_map(|v| {
-            let mut schema = struct_schema(spec.type_def(&v.ty.value)?, openness);
-            let map = schema.as_object_mut()?;
-            let mut props = Map::new();
-            props.insert(u.discriminator.value.clone(), json!({"const": v.tag.value}));
-            if let Some(Value::Object(members)) = map.remove("properties") {
-                props.extend(members);
-            }
-            map.insert("properties".into(), Value::Object(props));
-            let mut required = vec![json!(u.discriminator.value)];
-            if let Some(Value::Array(r)) = map.remove("required") {
-                required.extend(r);
-            }
-            map.insert("required".into(), Value::Array(required));
-            Some(schema)
-        })
-        .collect();
-    json!({
-        "title": def.name.value,
-        "description": def.doc.value,
-        "oneOf": variants,
-    })
-}
-
-/// A union of scalars: `anyOf` each member type's schema (and `null`).
-/// The members differ in JSON type, so at most one matches a value;
-/// `anyOf` spares validators the check that no second one does.
-fn one_of_schema(def: &TypeDef, o: &crate::context::OneOf) -> Value {
-    let mut any_of: Vec<Value> = o
-        .types
-        .iter()
-        .map(|t| type_schema(&t.value, Openness::Closed))
-        .collect();
-    if o.null.is_some() {
-        any_of.push(json!({"type": "null"}));
-    }
-    json!({"title": def.name.value, "description": def.doc.value, "anyOf": any_of})
-}
-
-fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
-    let mut props = Map::new();
-    for member in def.members() {
-        let schema = constrained(
-            type_schema(&member.ty.value, openness),
-            member.pattern.as_ref(),
-            member.format.as_ref(),
-            member.nullable,
-        );
-        props.insert(
-            member.wire().to_owned(),
-            with_description(schema, &member.doc.value),
-        );
-    }
-    let required: Vec<&str> = def
-        .members()
-        .iter()
-        .filter(|m| m.required)
-        .map(|m| m.wire())
-        .collect();
-    let mut schema = Map::new();
-    schema.insert("title".into(), json!(def.name.value));
-    schema.insert("description".into(), json!(def.doc.value));
-    schema.insert("type".into(), json!("object"));
-    schema.insert("properties".into(), Value::Object(props));
-    schema.insert("required".into(), json!(required));
-    close(&mut schema, openness);
-    Value::Object(schema)
-}
-
-/// Drops every `description` and `title` (the output shape is compiled by
-/// every client that lists tools; the published schema keeps the docs).
-/// A member *named* `description` inside `properties` is kept.
-fn strip_descriptions(v: Value) -> Value {
-    match v {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .filter(|(k, _)| k != "description" && k != "title")
-                .map(|(k, child)| {
-                    let child = if k == "properties" {
-                        match child {
-                            Value::Object(props) => Value::Object(
-                                props
-                                    .into_iter()
-                                    .map(|(n, p)| (n, strip_descriptions(p)))
-                                    .collect(),
-                            ),
-                            other => other,
-                        }
-                    } else {
-                        strip_descriptions(child)
-                    };
-                    (k, child)
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.into_iter().map(strip_descriptions).collect()),
-        other => other,
-    }
 }
 
 fn variant_description(code: &Code) -> String {

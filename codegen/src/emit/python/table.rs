@@ -1,0 +1,221 @@
+//! The run-time half of the Python module: `CODES` (a `CodeInfo` per code),
+//! `VIOLATION_KINDS`, and `is_listed` / `code_info`, which read a received
+//! envelope's code at its path.
+
+use std::fmt::Write as _;
+
+use crate::context::FieldDef;
+use crate::describe::discriminant_path;
+use crate::spec::{ANY_ENVELOPE, Code, Lifecycle, Spec};
+
+use super::syntax::{blank_lines, comment, docstring, py_bool, py_str, py_tuple, py_tuple_inline};
+
+/// `VIOLATION_KINDS`: the codes sent only as `violations[].code`
+/// (`sent_as: violation`).
+pub(super) fn violation_kinds(out: &mut String, spec: &Spec, codes: &[&Code]) {
+    blank_lines(out, 2);
+    comment(
+        out,
+        "",
+        &format!(
+            "Codes that arrive only as `violations[].code`, never as an envelope's own \
+             `{}` (`sent_as: violation`).",
+            discriminant_path(spec)
+        ),
+    );
+    let kinds: Vec<String> = codes
+        .iter()
+        .filter(|c| c.is_violation_kind())
+        .map(|c| format!("{:?}", c.wire()))
+        .collect();
+    let set = if kinds.is_empty() {
+        String::new()
+    } else {
+        let items: String = kinds.iter().map(|k| format!("        {k},\n")).collect();
+        format!("\n    {{\n{items}    }}\n")
+    };
+    let _ = writeln!(
+        out,
+        "VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset({set})"
+    );
+}
+
+/// `base["a"]["b"]` for the path `a.b`.
+pub(super) fn subscript(base: &str, path: &[&str]) -> String {
+    let mut text = base.to_string();
+    for step in path {
+        let _ = write!(text, "[{}]", py_str(step));
+    }
+    text
+}
+
+/// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
+/// to an `ErrorEnvelope` of this release.
+pub(super) fn is_listed(out: &mut String, spec: &Spec) {
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def is_listed(env: {ANY_ENVELOPE}) -> \"TypeIs[ErrorEnvelope]\":"
+    );
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
+             `ErrorEnvelope` (then `{}` narrows it) when it is true, and an\n\
+             `UnlistedCodeEnvelope` when it is false.",
+            discriminant_path(spec)
+        ),
+    );
+    let path = spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .unwrap_or_default();
+    let set = if spec.envelope.carries("code_name") {
+        "CODES"
+    } else {
+        "LISTED_NUMBERS"
+    };
+    let _ = writeln!(
+        out,
+        "    return {} in {set}",
+        discriminant_read(spec, &path)
+    );
+    code_info_fn(out, spec, &path);
+}
+
+/// How the run time reads the discriminant at `path` of `env`:
+/// `env["error_code"]`, or, when the spec names the code of an envelope
+/// without it (`absent_means`), `env.get("type", "about:blank")`.
+pub(super) fn discriminant_read(spec: &Spec, path: &[&str]) -> String {
+    let absent = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value));
+    match (absent, path.split_last()) {
+        (Some(code), Some((last, parents))) => format!(
+            "{}.get({}, {})",
+            subscript("env", parents),
+            py_str(last),
+            py_str(code.wire())
+        ),
+        _ => subscript("env", path),
+    }
+}
+
+/// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
+/// TypeScript's `codeInfo`), read at the discriminant's `path`; `None` for a
+/// code of a later release. Without the code's name on the wire, by number.
+pub(super) fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
+    let by_name = spec.envelope.carries("code_name");
+    if !by_name {
+        blank_lines(out, 2);
+        comment(out, "", "Every listed code's `CodeInfo`, by number.");
+        out.push_str(
+            "_BY_NUMBER: typing.Final[dict[int, CodeInfo]] = {\n    \
+             info.number: info for info in CODES.values()\n}\n",
+        );
+    }
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def code_info(env: {ANY_ENVELOPE}) -> CodeInfo | None:"
+    );
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "What the taxonomy says about the code `{}` names: its number, category,\n\
+             retryability and the rest of its `CodeInfo`, also what the envelope does not carry.\n\
+             None for a code of a later release.",
+            discriminant_path(spec)
+        ),
+    );
+    let table = if by_name { "CODES" } else { "_BY_NUMBER" };
+    let _ = writeln!(
+        out,
+        "    return {table}.get({})",
+        discriminant_read(spec, path)
+    );
+}
+
+pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {
+    let (since, replaced_by) = match &code.lifecycle {
+        Lifecycle::Deprecated {
+            since, replaced_by, ..
+        } => (
+            py_str(&since.value.to_string()),
+            // In its wire name, as `ErrorCodeName` spells it.
+            py_str(
+                spec.code(&replaced_by.value)
+                    .map_or(replaced_by.value.as_str(), |c| c.wire()),
+            ),
+        ),
+        _ => ("None".to_string(), "None".to_string()),
+    };
+    let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));
+    let _ = writeln!(out, "    {}: CodeInfo(", py_str(code.wire()));
+    let _ = writeln!(out, "        name={},", py_str(code.wire()));
+    let _ = writeln!(out, "        number={},", code.number.value);
+    let _ = writeln!(out, "        category={},", py_str(&code.category.value));
+    let _ = writeln!(out, "        retryable={},", py_bool(code.retryable));
+    let _ = writeln!(out, "        cause={},", py_str(code.cause.as_str()));
+    let _ = writeln!(out, "        title={},", py_str(&code.title.value));
+    if !spec.retry.classes.is_empty() {
+        let _ = writeln!(
+            out,
+            "        retry_classes={},",
+            py_tuple(code.retry_classes.iter().map(|c| py_str(&c.value)))
+        );
+    }
+    if !spec.attributes.is_empty() {
+        let pairs: Vec<String> = code
+            .attributes
+            .iter()
+            .map(|a| {
+                let v = match &a.value.value {
+                    serde_json::Value::Bool(b) => py_bool(*b).to_string(),
+                    serde_json::Value::String(s) => py_str(s),
+                    other => other.to_string(),
+                };
+                format!("{}: {v}", py_str(&a.name.value))
+            })
+            .collect();
+        let _ = writeln!(out, "        attributes={{{}}},", pairs.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "        recovery_hints={},",
+        py_tuple(code.recovery_hints.iter().map(|h| py_str(&h.value)))
+    );
+    let _ = writeln!(
+        out,
+        "        hint_conditions={},",
+        py_tuple(
+            spec.hint_conditions_on_the_wire(code)
+                .into_iter()
+                .map(|cond| match cond {
+                    None => "None".to_string(),
+                    Some((field, values)) => format!(
+                        "({}, {})",
+                        py_str(field),
+                        py_tuple_inline(values.into_iter().map(py_str))
+                    ),
+                })
+        )
+    );
+    let _ = writeln!(
+        out,
+        "        required_fields={},",
+        names(spec.required_fields(code))
+    );
+    let _ = writeln!(
+        out,
+        "        optional_fields={},",
+        names(spec.optional_fields(code))
+    );
+    let _ = writeln!(out, "        deprecated_since={since},");
+    let _ = writeln!(out, "        replaced_by={replaced_by},");
+    out.push_str("    ),\n");
+}

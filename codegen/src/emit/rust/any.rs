@@ -1,0 +1,506 @@
+//! `AnyErrorEnvelope` and `UnlistedCodeEnvelope`: what a client reads from a
+//! server of any later release of the same major version. Deserializing
+//! buffers the value once in a serde-only JSON tree (`__splice_any`), reads
+//! the code at its path, and replays the value into the listed or the
+//! unlisted type, so the generated code needs `serde` only.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+use crate::context::Placement;
+use crate::envelope::{Carries, Member};
+use crate::spec::Spec;
+
+use super::envelope::{
+    Family, Layout, access, constant_type, in_every_envelope, member_doc, member_ident,
+    member_rename, nested_structs, resolve,
+};
+use super::tokens::{field_ident, field_type, ident, number_type, rename, upper_camel};
+
+/// The Rust name of the struct of the unlisted envelope's object at `path`
+/// (`UnlistedCodeEnvelope`, `UnlistedCodeEnvelopeError`).
+pub(super) fn unlisted_struct(path: &[&Member]) -> Ident {
+    let mut name = String::from(crate::spec::UNLISTED_ENVELOPE);
+    for m in path {
+        name.push_str(&upper_camel(&m.name.value));
+    }
+    ident(&name)
+}
+
+/// The fields of the unlisted envelope's object `members` at `path`: the
+/// declared members (what the schema's unlisted variant and the TypeScript
+/// and Python `UnlistedCodeEnvelope` have), with the code's name as sent (a
+/// `String`), its number (the number type) and its category as a `String`
+/// (a later release may add one), and at the top the fields `in: envelope`
+/// (the format's frame, such as JSON-RPC's `id`), read leniently. Neither
+/// the context nor the other declared fields are kept: they are the code's,
+/// a later code may carry in them what this release cannot type (a later
+/// code, a new enum value), and a struct with every declared field would
+/// double the build cost of a large spec's serde derives
+/// (`bench/macro-scale`: +0.4 s at 1,000 codes and 100 fields).
+pub(super) fn unlisted_fields(
+    spec: &Spec,
+    members: &[Member],
+    path: &[&Member],
+) -> Vec<TokenStream> {
+    let number_type = number_type(spec);
+    let mut out = Vec::new();
+    for m in members {
+        let ty = match &m.carries {
+            Carries::Context => continue,
+            Carries::Constant(v) => constant_type(v),
+            Carries::CodeName | Carries::Category | Carries::Message => {
+                quote!(::std::string::String)
+            }
+            Carries::Number => number_type.clone(),
+            Carries::Retryable => quote!(bool),
+            Carries::Cause => quote!(Cause),
+            Carries::Hints => quote!(::std::vec::Vec<::std::string::String>),
+            Carries::Object(_) => {
+                let mut inner = path.to_vec();
+                inner.push(m);
+                let ty = unlisted_struct(&inner);
+                quote!(#ty)
+            }
+        };
+        let name = member_ident(m);
+        let rename = member_rename(m);
+        let doc = match &m.carries {
+            Carries::CodeName => {
+                String::from(" The code's name as sent: one this release does not list.")
+            }
+            Carries::Number if !spec.envelope.carries("code_name") => {
+                String::from(" The code's number as sent: one this release does not list.")
+            }
+            Carries::Category => {
+                String::from(" The code's category as sent; may be one this release does not list.")
+            }
+            _ => member_doc(spec, m),
+        };
+        out.push(if in_every_envelope(m) {
+            quote! {
+                #[doc = #doc]
+                #rename
+                pub #name: #ty,
+            }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub #name: ::core::option::Option<#ty>,
+            }
+        });
+    }
+    // The fields `in: envelope` frame every code's error (JSON-RPC's `id`,
+    // botocore's `ResponseMetadata`), so the outermost object keeps them,
+    // read leniently: a value this release cannot type (a later enum value)
+    // is dropped, as the context is, rather than refusing the envelope.
+    if path.is_empty() {
+        for f in spec.fields_at(Placement::Envelope) {
+            let name = field_ident(f);
+            let ty = field_type(f.ty(), &TokenStream::new());
+            let doc = f.doc();
+            let rename = rename(f.wire.as_ref());
+            out.push(quote! {
+                #[doc = #doc]
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                #[serde(deserialize_with = "__splice_any::lenient")]
+                pub #name: ::core::option::Option<#ty>,
+            });
+        }
+    }
+    out
+}
+
+/// `AnyErrorEnvelope`: what a client of this release reads from a server of
+/// any later release of the same major version, as the TypeScript and
+/// Python modules' `AnyErrorEnvelope` and the schema's last variant
+/// (`UnlistedCodeEnvelope`) allow. Deserializing buffers the envelope once
+/// ([`emit_any_value`]), looks at its code, and reads it as an
+/// `ErrorEnvelope` (every check of a listed code, with its precise error)
+/// or, for a code this release does not list, as an `UnlistedCodeEnvelope`.
+/// A removed code's name, or a removed or reserved number, is refused as
+/// the schema refuses it.
+pub(super) fn emit_any_envelope(spec: &Spec) -> TokenStream {
+    let env = &spec.envelope;
+    let layout = Layout::of(env);
+    let fields = unlisted_fields(spec, &env.members, &[]);
+    let nested = nested_structs(spec, &env.members, &mut Vec::new(), Family::Unlisted);
+    let code_path: Vec<&str> = env
+        .path_of(if layout.by_number {
+            "number"
+        } else {
+            "code_name"
+        })
+        .unwrap_or_default();
+    let discriminant = code_path.last().copied().unwrap_or("code");
+    let unlisted = if layout.by_number {
+        // Numbers that no release may send: removed codes' and reserved.
+        let never = spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_emitted())
+            .map(|c| c.number.value)
+            .chain(spec.reserved.iter().map(|r| r.number.value))
+            .map(Literal::i64_unsuffixed);
+        let message = format!(
+            "`{}` is {{}}, a number no release may send (removed or reserved)",
+            discriminant.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            let number: ::core::option::Option<i128> = match value.at(&[#(#code_path),*]) {
+                ::core::option::Option::Some(__splice_any::Value::I64(n)) => ::core::option::Option::Some(i128::from(*n)),
+                ::core::option::Option::Some(__splice_any::Value::U64(n)) => ::core::option::Option::Some(i128::from(*n)),
+                _ => ::core::option::Option::None,
+            };
+            let unlisted = match number {
+                ::core::option::Option::Some(n) => {
+                    if [#(#never),*].contains(&n) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!(#message, n),
+                        ));
+                    }
+                    !ErrorCode::ALL.iter().any(|code| i128::from(code.number()) == n)
+                }
+                // Not a number: `ErrorEnvelope` says what is wrong.
+                ::core::option::Option::None => false,
+            };
+        }
+    } else {
+        let never = spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_emitted())
+            .flat_map(|c| c.wire_names().map(str::to_owned).collect::<Vec<_>>());
+        let message = format!(
+            "`{}` is `{{}}`, a removed code, which no release may send",
+            discriminant.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            let unlisted = match value.at(&[#(#code_path),*]) {
+                ::core::option::Option::Some(__splice_any::Value::Str(name)) => {
+                    let never: &[&str] = &[#(#never),*];
+                    if never.contains(&name.as_str()) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!(#message, name),
+                        ));
+                    }
+                    <ErrorCode as ::core::str::FromStr>::from_str(name).is_err()
+                }
+                // Absent or not a string: `ErrorEnvelope` says what is wrong.
+                _ => false,
+            };
+        }
+    };
+    let message = env.path_of("message").map(|p| {
+        let path = resolve(env, &p);
+        let at = access(&path);
+        let required = path.iter().all(|m| m.required);
+        let get = if required {
+            quote!(::core::option::Option::Some(e #at.as_str()))
+        } else {
+            quote!(e #at.as_deref())
+        };
+        quote! {
+            /// The envelope's message, whichever code it has.
+            pub fn message(&self) -> ::core::option::Option<&str> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => #get,
+                    AnyErrorEnvelope::Unlisted(e) => #get,
+                }
+            }
+        }
+    });
+    let value = emit_any_value();
+    let unlisted_doc = format!(
+        " An envelope whose `{discriminant}` this release does not list: a server of a later \
+         release of the same major version sent it. Its members are the envelope's own (the \
+         code as sent, the message and what else every envelope has); its context, which this \
+         release cannot type, is not kept. Read one through `AnyErrorEnvelope`."
+    );
+    quote! {
+        #[doc = #unlisted_doc]
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize,
+        )]
+        #[allow(dead_code)]
+        pub struct UnlistedCodeEnvelope {
+            #(#fields)*
+        }
+
+        #nested
+
+        /// What any server of the same major version may send: an envelope
+        /// of a code this release lists, or of a later code. Deserialize a
+        /// received error as this type to keep working when the server is
+        /// newer; `ErrorEnvelope` refuses a code it does not list.
+        #[derive(::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug, ::serde::Serialize)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        pub enum AnyErrorEnvelope {
+            /// A code this release lists, checked as `ErrorEnvelope` checks it.
+            Listed(ErrorEnvelope),
+            /// A code of a later release.
+            Unlisted(UnlistedCodeEnvelope),
+        }
+
+        #[allow(dead_code)]
+        impl AnyErrorEnvelope {
+            /// The envelope, if this release lists its code.
+            pub fn listed(&self) -> ::core::option::Option<&ErrorEnvelope> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => ::core::option::Option::Some(e),
+                    AnyErrorEnvelope::Unlisted(_) => ::core::option::Option::None,
+                }
+            }
+
+            /// The envelope of a listed code, or the unlisted one.
+            pub fn into_listed(self) -> ::core::result::Result<ErrorEnvelope, UnlistedCodeEnvelope> {
+                match self {
+                    AnyErrorEnvelope::Listed(e) => ::core::result::Result::Ok(e),
+                    AnyErrorEnvelope::Unlisted(e) => ::core::result::Result::Err(e),
+                }
+            }
+
+            #message
+        }
+
+        #[automatically_derived]
+        impl ::core::convert::From<ErrorEnvelope> for AnyErrorEnvelope {
+            fn from(envelope: ErrorEnvelope) -> Self {
+                AnyErrorEnvelope::Listed(envelope)
+            }
+        }
+
+        #[automatically_derived]
+        impl<'de> ::serde::Deserialize<'de> for AnyErrorEnvelope {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let value: __splice_any::Value = ::serde::Deserialize::deserialize(deserializer)?;
+                #unlisted
+                let value = <__splice_any::Value as ::serde::de::IntoDeserializer<'de, D::Error>>::into_deserializer(value);
+                if unlisted {
+                    <UnlistedCodeEnvelope as ::serde::Deserialize>::deserialize(value).map(AnyErrorEnvelope::Unlisted)
+                } else {
+                    <ErrorEnvelope as ::serde::Deserialize>::deserialize(value).map(AnyErrorEnvelope::Listed)
+                }
+            }
+        }
+
+        #value
+    }
+}
+
+/// A JSON value held in memory and read again, so that
+/// `AnyErrorEnvelope` can look at an envelope's code before choosing its
+/// type, with any self-describing serde format (the generated code depends on `serde`, not
+/// on `serde_json`). Replaying it calls the same visitor methods the format
+/// called, so a listed code's envelope gets the errors it gets read
+/// directly.
+pub(super) fn emit_any_value() -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(dead_code)]
+        pub mod __splice_any {
+            /// A value as the format gave it.
+            pub enum Value {
+                Null,
+                Bool(bool),
+                I64(i64),
+                U64(u64),
+                F64(f64),
+                Str(::std::string::String),
+                Seq(::std::vec::Vec<Value>),
+                Map(::std::vec::Vec<(::std::string::String, Value)>),
+            }
+
+            /// Reads a value of `T`, or `None` when the value is not one of
+            /// `T` (a field of an unlisted code's envelope that a later
+            /// release may fill with what this one cannot type).
+            pub fn lenient<'de, D, T>(
+                deserializer: D,
+            ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                let value: Value = ::serde::Deserialize::deserialize(deserializer)?;
+                let value = <Value as ::serde::de::IntoDeserializer<'de, D::Error>>::into_deserializer(value);
+                ::core::result::Result::Ok(<T as ::serde::Deserialize>::deserialize(value).ok())
+            }
+
+            impl Value {
+                /// The value at `path` (object keys), if every step is an object
+                /// holding the key.
+                pub fn at(&self, path: &[&str]) -> ::core::option::Option<&Value> {
+                    let mut value = self;
+                    for key in path {
+                        let Value::Map(entries) = value else {
+                            return ::core::option::Option::None;
+                        };
+                        value = &entries.iter().find(|(k, _)| k == key)?.1;
+                    }
+                    ::core::option::Option::Some(value)
+                }
+            }
+
+            struct Visitor;
+
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Value;
+
+                fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str("an error envelope")
+                }
+                fn visit_unit<E>(self) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Null)
+                }
+                fn visit_none<E>(self) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Null)
+                }
+                fn visit_some<D: ::serde::Deserializer<'de>>(
+                    self,
+                    deserializer: D,
+                ) -> ::core::result::Result<Value, D::Error> {
+                    deserializer.deserialize_any(Visitor)
+                }
+                fn visit_bool<E>(self, v: bool) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Bool(v))
+                }
+                fn visit_i64<E>(self, v: i64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::I64(v))
+                }
+                fn visit_u64<E>(self, v: u64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::U64(v))
+                }
+                fn visit_f64<E>(self, v: f64) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::F64(v))
+                }
+                fn visit_str<E>(self, v: &str) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Str(::std::borrow::ToOwned::to_owned(v)))
+                }
+                fn visit_string<E>(self, v: ::std::string::String) -> ::core::result::Result<Value, E> {
+                    ::core::result::Result::Ok(Value::Str(v))
+                }
+                fn visit_seq<A: ::serde::de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> ::core::result::Result<Value, A::Error> {
+                    let mut items = ::std::vec::Vec::new();
+                    while let ::core::option::Option::Some(item) = seq.next_element::<Value>()? {
+                        items.push(item);
+                    }
+                    ::core::result::Result::Ok(Value::Seq(items))
+                }
+                fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> ::core::result::Result<Value, A::Error> {
+                    let mut entries = ::std::vec::Vec::new();
+                    while let ::core::option::Option::Some(key) = map.next_key::<::std::string::String>()? {
+                        let value = map.next_value::<Value>()?;
+                        entries.push((key, value));
+                    }
+                    ::core::result::Result::Ok(Value::Map(entries))
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for Value {
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Value, D::Error> {
+                    deserializer.deserialize_any(Visitor)
+                }
+            }
+
+            /// `value` read again, with the errors of format `E`.
+            pub struct Replay<E> {
+                value: Value,
+                error: ::core::marker::PhantomData<E>,
+            }
+
+            impl<'de, E: ::serde::de::Error> ::serde::de::IntoDeserializer<'de, E> for Value {
+                type Deserializer = Replay<E>;
+
+                fn into_deserializer(self) -> Replay<E> {
+                    Replay { value: self, error: ::core::marker::PhantomData }
+                }
+            }
+
+            impl<'de, E: ::serde::de::Error> ::serde::de::Deserializer<'de> for Replay<E> {
+                type Error = E;
+
+                fn deserialize_any<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Null => visitor.visit_unit(),
+                        Value::Bool(v) => visitor.visit_bool(v),
+                        Value::I64(v) => visitor.visit_i64(v),
+                        Value::U64(v) => visitor.visit_u64(v),
+                        Value::F64(v) => visitor.visit_f64(v),
+                        Value::Str(v) => visitor.visit_string(v),
+                        Value::Seq(items) => {
+                            let mut seq = ::serde::de::value::SeqDeserializer::new(items.into_iter());
+                            let out = visitor.visit_seq(&mut seq)?;
+                            seq.end()?;
+                            ::core::result::Result::Ok(out)
+                        }
+                        Value::Map(entries) => {
+                            let mut map = ::serde::de::value::MapDeserializer::new(entries.into_iter());
+                            let out = visitor.visit_map(&mut map)?;
+                            map.end()?;
+                            ::core::result::Result::Ok(out)
+                        }
+                    }
+                }
+
+                fn deserialize_option<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Null => visitor.visit_none(),
+                        _ => visitor.visit_some(self),
+                    }
+                }
+
+                fn deserialize_enum<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    _name: &'static str,
+                    _variants: &'static [&'static str],
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    match self.value {
+                        Value::Str(v) => visitor.visit_enum(
+                            <::std::string::String as ::serde::de::IntoDeserializer<'de, E>>::into_deserializer(v),
+                        ),
+                        Value::Map(entries) => visitor.visit_enum(::serde::de::value::MapAccessDeserializer::new(
+                            ::serde::de::value::MapDeserializer::new(entries.into_iter()),
+                        )),
+                        value => Replay::<E> { value, error: ::core::marker::PhantomData }.deserialize_any(visitor),
+                    }
+                }
+
+                fn deserialize_newtype_struct<V: ::serde::de::Visitor<'de>>(
+                    self,
+                    _name: &'static str,
+                    visitor: V,
+                ) -> ::core::result::Result<V::Value, E> {
+                    visitor.visit_newtype_struct(self)
+                }
+
+                ::serde::forward_to_deserialize_any! {
+                    bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                    bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+                    identifier ignored_any
+                }
+            }
+        }
+    }
+}

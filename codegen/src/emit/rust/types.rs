@@ -1,0 +1,225 @@
+//! The declared support types (`types:`): a struct per object type, an enum
+//! per enum, an internally tagged enum per tagged union and an untagged enum
+//! per union of scalars, with the `serde` attributes that give each the
+//! wire shape the schema describes.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use crate::context::{FieldType, TypeBody, TypeDef};
+use crate::spec::Spec;
+
+use super::tokens::{doc_attrs, field_type, ident, rename, upper_camel};
+
+pub(super) fn emit_support_types(spec: &Spec) -> TokenStream {
+    let eq = eq_derive(spec);
+    let enums = spec.types.iter().filter_map(|def| {
+        let values = def.values()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let variants: Vec<Ident> = values.iter().map(|v| ident(&upper_camel(v))).collect();
+        let docs = values.iter().map(|v| doc_attrs(&format!("`{}`", v.value)));
+        let values = def.wire_values();
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+                ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(
+                    #docs
+                    #[serde(rename = #values)]
+                    #variants,
+                )*
+            }
+        })
+    });
+    let structs = spec
+        .types
+        .iter()
+        .filter(|def| matches!(def.body, TypeBody::Object(_)))
+        .map(|def| emit_support_struct(spec, def, &eq));
+    // A tagged union: an internally tagged enum of the variants' structs.
+    let unions = spec.types.iter().filter_map(|def| {
+        let u = def.union()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let tag = &u.discriminator.value;
+        let variants = u.variants.iter().map(|v| {
+            let ty = ident(&v.ty.value);
+            let value = &v.tag.value;
+            let doc = format!("`{tag}: {value}`");
+            quote! {
+                #[doc = #doc]
+                #[serde(rename = #value)]
+                #ty(#ty),
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(tag = #tag)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+            }
+        })
+    });
+    // A union of scalars: an untagged enum, one variant per JSON type
+    // (the members differ in JSON type, so serde's first match is the
+    // only one); `null` is a unit variant, read from and written as `null`.
+    let one_ofs = spec.types.iter().filter_map(|def| {
+        let o = def.one_of()?;
+        let name = ident(&def.name.value);
+        let doc = &def.doc.value;
+        let variants = o.types.iter().map(|t| {
+            let variant = ident(crate::context::OneOf::variant(&t.value));
+            let ty = field_type(&t.value, &TokenStream::new());
+            let doc = format!("A JSON value of type `{}`.", t.value.spelling());
+            quote! {
+                #[doc = #doc]
+                #variant(#ty),
+            }
+        });
+        let null = o.null.map(|_| {
+            quote! {
+                /// JSON `null`.
+                Null,
+            }
+        });
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+                ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+            )]
+            #[serde(untagged)]
+            #[allow(dead_code)]
+            pub enum #name {
+                #(#variants)*
+                #null
+            }
+        })
+    });
+    let present = spec
+        .types
+        .iter()
+        .filter_map(|d| d.one_of())
+        .any(|o| o.null.is_some())
+        .then(|| {
+            quote! {
+                /// Reads a value that is present, `null` included, as `Some`
+                /// (see `null_as_value` in splice-codegen).
+                #[doc(hidden)]
+                #[allow(dead_code)]
+                fn __splice_present<'de, D, T>(
+                    deserializer: D,
+                ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    T::deserialize(deserializer).map(::core::option::Option::Some)
+                }
+            }
+        });
+    quote! {
+        #(#enums)*
+        #(#structs)*
+        #(#unions)*
+        #(#one_ofs)*
+        #present
+    }
+}
+
+/// `::core::cmp::Eq,` for the derives of the generated structs, unless a
+/// declared type or field holds a float (`f64` is not `Eq`).
+pub(super) fn eq_derive(spec: &Spec) -> TokenStream {
+    let float = spec.fields.iter().any(|f| f.ty().holds_float())
+        || spec
+            .types
+            .iter()
+            .flat_map(|t| t.members())
+            .any(|m| m.ty.value.holds_float())
+        || spec
+            .types
+            .iter()
+            .filter_map(|t| t.one_of())
+            .any(|o| o.types.iter().any(|t| t.value.holds_float()));
+    if float {
+        TokenStream::new()
+    } else {
+        quote!(::core::cmp::Eq,)
+    }
+}
+
+pub(super) fn emit_support_struct(spec: &Spec, def: &TypeDef, eq: &TokenStream) -> TokenStream {
+    let name = ident(&def.name.value);
+    let doc = &def.doc.value;
+    let fields = def.members().iter().map(|m| {
+        let field = ident(&m.name.value);
+        let ty = field_type(&m.ty.value, &TokenStream::new());
+        let doc = &m.doc.value;
+        let rename = rename(m.wire.as_ref());
+        if m.required && m.nullable {
+            // Always sent, `null` when `None`.
+            quote! {
+                #[doc = #doc]
+                #rename
+                pub #field: ::core::option::Option<#ty>,
+            }
+        } else if m.required {
+            quote! {
+                #[doc = #doc]
+                #rename
+                pub #field: #ty,
+            }
+        } else {
+            let null = null_as_value(spec, &m.ty.value);
+            quote! {
+                #[doc = #doc]
+                #rename
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                #null
+                pub #field: ::core::option::Option<#ty>,
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(
+            ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
+            ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
+        )]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        pub struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+/// For an `Option` of a type with a `null` of its own (a `one_of` that
+/// lists `null`, such as JSON-RPC's `id`): serde reads a `null` sent as
+/// that value (`Some(RequestId::Null)`), not as absent, so it is written
+/// back. Empty for any other type.
+pub(super) fn null_as_value(spec: &Spec, ty: &FieldType) -> TokenStream {
+    let null = match ty {
+        FieldType::Struct(t) => spec
+            .type_def(t)
+            .and_then(|d| d.one_of())
+            .is_some_and(|o| o.null.is_some()),
+        _ => false,
+    };
+    if null {
+        quote!(#[serde(deserialize_with = "__splice_present")])
+    } else {
+        TokenStream::new()
+    }
+}

@@ -1,0 +1,430 @@
+//! What the TypeScript module does at run time: `error-envelope.js`
+//! (`LISTED_CODES`, `isListed`, the `CODES` table and `codeInfo`) and the
+//! declarations of those exports in `error-envelope.d.ts`.
+
+use std::fmt::Write as _;
+
+use crate::context::FieldDef;
+use crate::describe::{CodeInfoDocs, GENERATED_HEADER, discriminant_path};
+use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Lifecycle, Spec};
+
+use super::{doc, prop, string_literal};
+
+/// True when the name of the code is on the wire (not only its number):
+/// `LISTED_CODES` and the discriminant are `ErrorCode`s.
+pub(super) fn names_on_the_wire(spec: &Spec) -> bool {
+    spec.envelope.carries("code_name")
+}
+
+/// True when the module lists the codes sent only as `violations[].code`
+/// (splice's `sent_as: violation`): with splice's envelope, or when a code
+/// is sent so.
+pub(super) fn has_violation_kinds(spec: &Spec) -> bool {
+    !spec.envelope.declared || spec.emitted_codes().any(|c| c.is_violation_kind())
+}
+
+/// The declarations of what `error-envelope.js` exports.
+pub(super) fn runtime_declarations(out: &mut String, spec: &Spec) {
+    let disc = discriminant_path(spec);
+    let (listed, order) = if names_on_the_wire(spec) {
+        ("ErrorCode", "in the order of `ErrorCode`")
+    } else {
+        ("number", "by number, in spec order")
+    };
+    doc(
+        out,
+        "",
+        &format!(
+            "Every code this release lists, {order} (run time, from \
+             `error-envelope.js`)."
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "export declare const LISTED_CODES: readonly {listed}[];\n"
+    );
+    if has_violation_kinds(spec) {
+        doc(
+            out,
+            "",
+            &format!(
+                "Codes that arrive only as `violations[].code`, never as an envelope's own \
+                 `{disc}` (run time, from `error-envelope.js`)."
+            ),
+        );
+        out.push_str("export declare const VIOLATION_KINDS: readonly ErrorCode[];\n\n");
+    }
+    doc(
+        out,
+        "",
+        &format!(
+            "True when this release lists `env.{disc}`. A type predicate: after \
+             `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and \
+             `switch (env.{disc})` narrows each case to its code."
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
+    );
+    code_info_declarations(out, spec);
+}
+
+/// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each
+/// code, at run time. A client reads a received code's category,
+/// retryability, retry classes and attributes here, also when the envelope
+/// does not carry them (google.rpc.Status has no `retryable` on the wire).
+/// The same table as Python's `CODES`, in camelCase.
+pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
+    let hints = if spec.envelope.carries("hints") {
+        "`recoveryHints` are the spec's templates: an envelope carries them with their \
+         `{placeholders}` filled in, the general ones always and a conditional one \
+         (`hintConditions[i]` is `[field, values]`) only when its context field has one of \
+         the values."
+    } else {
+        "`recoveryHints` are the spec's templates, with their `{placeholders}`; the envelope \
+         does not carry them. A conditional one (`hintConditions[i]` is `[field, values]`) \
+         applies only when its context field has one of the values."
+    };
+    doc(
+        out,
+        "",
+        &format!(
+            "What the taxonomy says about one error code (run time: `CODES`, `codeInfo`).\n\n{hints}"
+        ),
+    );
+    out.push_str("export interface CodeInfo {\n");
+    let docs = CodeInfoDocs::of(spec);
+    let category_ty = if spec.envelope.carries("category") {
+        "Category".to_string()
+    } else {
+        spec.categories
+            .iter()
+            .map(|c| string_literal(&c.key.value))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let cause_ty = if spec.envelope.carries("cause") {
+        "Cause".to_string()
+    } else {
+        Cause::ALL
+            .iter()
+            .map(|c| string_literal(c.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut rows: Vec<(String, &str, String)> = vec![
+        (docs.name, "name", "ErrorCode".into()),
+        (docs.number, "number", "number".into()),
+        ("Its category.".into(), "category", category_ty),
+        (docs.retryable, "retryable", "boolean".into()),
+        ("Who is to blame.".into(), "cause", cause_ty),
+        ("One-line title.".into(), "title", "string".into()),
+    ];
+    if let Some(text) = docs.retry_classes {
+        let ty = spec
+            .retry
+            .classes
+            .iter()
+            .map(|c| string_literal(&c.name.value))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        rows.push((text, "retryClasses", format!("readonly ({ty})[]")));
+    }
+    if let Some(text) = docs.attributes {
+        let members: Vec<String> = spec
+            .attributes
+            .iter()
+            .map(|a| {
+                let ty = match a.ty.value {
+                    AttributeType::String => "string",
+                    AttributeType::Integer => "number",
+                    AttributeType::Boolean => "boolean",
+                };
+                let opt = if a.required { "" } else { "?" };
+                format!("readonly {}{opt}: {ty}", prop(&a.name.value))
+            })
+            .collect();
+        rows.push((text, "attributes", format!("{{ {} }}", members.join("; "))));
+    }
+    for (text, name, ty) in [
+        (
+            "Recovery hint templates, most relevant first.",
+            "recoveryHints",
+            "readonly string[]",
+        ),
+        (
+            "Per hint: `null` (general), or the field and values for which it is sent.",
+            "hintConditions",
+            "readonly (readonly [field: string, values: readonly string[]] | null)[]",
+        ),
+        (
+            "Context fields every envelope of this code carries (wire names).",
+            "requiredFields",
+            "readonly string[]",
+        ),
+        (
+            "Context fields an envelope of this code may carry (wire names).",
+            "optionalFields",
+            "readonly string[]",
+        ),
+        (
+            "The taxonomy version that deprecated the code, if it is deprecated.",
+            "deprecatedSince",
+            "string | null",
+        ),
+        (
+            "The code to use instead, if it is deprecated.",
+            "replacedBy",
+            "ErrorCode | null",
+        ),
+    ] {
+        rows.push((text.into(), name, ty.into()));
+    }
+    for (text, name, ty) in rows {
+        doc(out, "  ", &text);
+        let _ = writeln!(out, "  readonly {name}: {ty};");
+    }
+    out.push_str("}\n\n");
+    doc(
+        out,
+        "",
+        "Every code this release lists, by name (its aliases too), in spec order (run time, \
+         from `error-envelope.js`).",
+    );
+    out.push_str("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;\n\n");
+    let disc = discriminant_path(spec);
+    doc(
+        out,
+        "",
+        &format!(
+            "The `CodeInfo` of the code `env.{disc}` names: always one for an `ErrorEnvelope`; \
+             `undefined` for a code of a later release (or anything that is not an envelope)."
+        ),
+    );
+    out.push_str("export declare function codeInfo(env: ErrorEnvelope): CodeInfo;\n");
+    let _ = writeln!(
+        out,
+        "export declare function codeInfo(env: {ANY_ENVELOPE}): CodeInfo | undefined;\n"
+    );
+}
+
+/// `schema/error-envelope.js`: the run-time half of the module whose types
+/// [`super::emit`] declares. An ES module without dependencies.
+pub fn emit_js(spec: &Spec) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// {GENERATED_HEADER}\n\
+         // {} error taxonomy {}; types: error-envelope.d.ts\n",
+        spec.taxonomy.name.value, spec.taxonomy.version.value,
+    );
+    doc(&mut out, "", "Every code this release lists.");
+    out.push_str("export const LISTED_CODES = Object.freeze([\n");
+    if names_on_the_wire(spec) {
+        for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
+            let _ = writeln!(out, "  {},", string_literal(name));
+        }
+    } else {
+        for code in spec.emitted_codes() {
+            let _ = writeln!(out, "  {},", code.number.value);
+        }
+    }
+    out.push_str("]);\n\n");
+    let disc = discriminant_path(spec);
+    if has_violation_kinds(spec) {
+        doc(
+            &mut out,
+            "",
+            &format!(
+                "Codes that arrive only as `violations[].code`, never as an envelope's own `{disc}`."
+            ),
+        );
+        out.push_str("export const VIOLATION_KINDS = Object.freeze([\n");
+        for code in spec.emitted_codes().filter(|c| c.is_violation_kind()) {
+            let _ = writeln!(out, "  {},", string_literal(code.wire()));
+        }
+        out.push_str("]);\n\n");
+    }
+    out.push_str("const LISTED = new Set(LISTED_CODES);\n\n");
+    doc(
+        &mut out,
+        "",
+        &format!(
+            "True when this release lists `env.{disc}`; false for a code of a later release \
+             (or anything that is not an envelope)."
+        ),
+    );
+    let access = discriminant_access(spec);
+    let _ = write!(
+        out,
+        "export function isListed(env) {{\n  \
+         return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n\n",
+    );
+    code_table(&mut out, spec);
+    doc(
+        &mut out,
+        "",
+        &format!(
+            "The `CodeInfo` of the code `env.{disc}` names; undefined for a code of a later \
+             release (or anything that is not an envelope)."
+        ),
+    );
+    let lookup = if names_on_the_wire(spec) {
+        "typeof key === \"string\" && Object.hasOwn(CODES, key) ? CODES[key] : undefined"
+    } else {
+        "BY_NUMBER.get(key)"
+    };
+    let _ = write!(
+        out,
+        "export function codeInfo(env) {{\n  \
+         if (typeof env !== \"object\" || env === null) return undefined;\n  \
+         const key = {access};\n  \
+         return {lookup};\n}}\n",
+    );
+    out
+}
+
+/// How the run time reads the discriminant of `env`: `env.error_code`, or
+/// `env.error?.status` for a nested one (whatever `env.error` is, the read
+/// cannot throw).
+pub(super) fn discriminant_access(spec: &Spec) -> String {
+    let mut access = String::from("env");
+    for (i, step) in spec
+        .envelope
+        .path_of("code_name")
+        .or_else(|| spec.envelope.path_of("number"))
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+    {
+        let optional = if i == 0 { "" } else { "?" };
+        if prop(step) == step {
+            let _ = write!(access, "{optional}.{step}");
+        } else {
+            let dot = if i == 0 { "" } else { "?." };
+            let _ = write!(access, "{dot}[{}]", string_literal(step));
+        }
+    }
+    // An envelope without its code name has the `absent_means` code.
+    if let Some(code) = spec
+        .envelope
+        .absent_code()
+        .and_then(|a| spec.code(&a.value))
+    {
+        access = format!("({access} ?? {})", string_literal(code.wire()));
+    }
+    access
+}
+
+/// `CODES` (and, without the code's name on the wire, `BY_NUMBER`): one
+/// frozen `CodeInfo` per emitted code, keyed by its wire name, an alias
+/// key naming the same object.
+pub(super) fn code_table(out: &mut String, spec: &Spec) {
+    doc(
+        out,
+        "",
+        "What the taxonomy says about each code it lists, by name (its aliases too), in spec order.",
+    );
+    out.push_str("const CODE_TABLE = {\n");
+    let strings = |items: Vec<String>| format!("Object.freeze([{}])", items.join(", "));
+    for code in spec.emitted_codes() {
+        let _ = writeln!(out, "  {}: Object.freeze({{", string_literal(code.wire()));
+        let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
+        let _ = writeln!(out, "    number: {},", code.number.value);
+        let _ = writeln!(
+            out,
+            "    category: {},",
+            string_literal(&code.category.value)
+        );
+        let _ = writeln!(out, "    retryable: {},", code.retryable);
+        let _ = writeln!(out, "    cause: {},", string_literal(code.cause.as_str()));
+        let _ = writeln!(out, "    title: {},", string_literal(&code.title.value));
+        if !spec.retry.classes.is_empty() {
+            let classes = code
+                .retry_classes
+                .iter()
+                .map(|c| string_literal(&c.value))
+                .collect();
+            let _ = writeln!(out, "    retryClasses: {},", strings(classes));
+        }
+        if !spec.attributes.is_empty() {
+            let pairs: Vec<String> = code
+                .attributes
+                .iter()
+                .map(|a| format!("{}: {}", prop(&a.name.value), a.value.value))
+                .collect();
+            let pairs = if pairs.is_empty() {
+                String::new()
+            } else {
+                format!(" {} ", pairs.join(", "))
+            };
+            let _ = writeln!(out, "    attributes: Object.freeze({{{pairs}}}),");
+        }
+        let hints = code
+            .recovery_hints
+            .iter()
+            .map(|h| string_literal(&h.value))
+            .collect();
+        let _ = writeln!(out, "    recoveryHints: {},", strings(hints));
+        let conditions = spec
+            .hint_conditions_on_the_wire(code)
+            .into_iter()
+            .map(|cond| match cond {
+                None => "null".to_string(),
+                Some((field, values)) => format!(
+                    "Object.freeze([{}, {}])",
+                    string_literal(field),
+                    strings(values.into_iter().map(string_literal).collect())
+                ),
+            })
+            .collect();
+        let _ = writeln!(out, "    hintConditions: {},", strings(conditions));
+        let names = |fields: Vec<&FieldDef>| {
+            strings(fields.iter().map(|f| string_literal(f.wire())).collect())
+        };
+        let _ = writeln!(
+            out,
+            "    requiredFields: {},",
+            names(spec.required_fields(code))
+        );
+        let _ = writeln!(
+            out,
+            "    optionalFields: {},",
+            names(spec.optional_fields(code))
+        );
+        let (since, replaced_by) = match &code.lifecycle {
+            Lifecycle::Deprecated {
+                since, replaced_by, ..
+            } => (
+                string_literal(&since.value.to_string()),
+                // In its wire name, as `ErrorCode` spells it.
+                string_literal(
+                    spec.code(&replaced_by.value)
+                        .map_or(replaced_by.value.as_str(), |c| c.wire()),
+                ),
+            ),
+            _ => ("null".to_string(), "null".to_string()),
+        };
+        let _ = writeln!(out, "    deprecatedSince: {since},");
+        let _ = writeln!(out, "    replacedBy: {replaced_by},");
+        out.push_str("  }),\n");
+    }
+    out.push_str("};\n");
+    for code in spec.emitted_codes() {
+        for alias in &code.aliases {
+            let _ = writeln!(
+                out,
+                "CODE_TABLE[{}] = CODE_TABLE[{}];",
+                string_literal(&alias.value),
+                string_literal(code.wire())
+            );
+        }
+    }
+    out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
+    if !names_on_the_wire(spec) {
+        out.push_str(
+            "const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));\n\n",
+        );
+    }
+}

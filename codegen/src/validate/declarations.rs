@@ -1,0 +1,585 @@
+//! The `types:` and `fields:` sections and the envelope around them: type
+//! references resolve, names on the wire are unique where they share an
+//! object, unions and `one_of`s are well formed, `pattern`/`format` sit on
+//! strings, no object contains itself, and no declared name takes one the
+//! compiler generates.
+
+use crate::context::FieldType;
+use crate::diagnostic::{Diagnostic, list, suggest};
+use crate::draft::Draft;
+use crate::span::{Loc, Spanned};
+
+use super::Validator;
+
+/// Who carries a `pattern`/`format`, its type as written, and the two.
+pub(super) type ConstrainedOwner<'a> = (
+    String,
+    Option<&'a Spanned<String>>,
+    [Option<&'a Spanned<String>>; 2],
+);
+
+pub(super) fn describe_type(ty: &FieldType) -> &'static str {
+    match ty {
+        FieldType::String | FieldType::Integer => "a scalar",
+        FieldType::Int32 | FieldType::Int64 | FieldType::Float => "a number",
+        FieldType::Map(_) => "a map",
+        FieldType::Boolean => "a boolean",
+        FieldType::Enum(..) => "an enum",
+        FieldType::ErrorCode => "an error code",
+        FieldType::Struct(_) => "an object",
+        FieldType::ArrayOf(_) => "an array",
+    }
+}
+
+/// A chain of required, non-array members leading from `t` back to
+/// `path[0]`: the location of the first member's type. On success `path`
+/// holds the types of the cycle and `steps` its `Type.member` hops.
+pub(super) fn cycle_from<'d>(
+    draft: &'d Draft,
+    t: &'d crate::draft::DraftType,
+    path: &mut Vec<&'d str>,
+    steps: &mut Vec<String>,
+) -> Option<Loc> {
+    for m in t.members.iter().flatten() {
+        let Some(ty) = &m.ty else { continue };
+        if m.optional {
+            continue;
+        }
+        let Ok(FieldType::Struct(name)) = draft.resolve(&ty.value) else {
+            continue;
+        };
+        steps.push(format!("{}.{}", t.name.value, m.name.value));
+        if name == path[0] {
+            return Some(ty.loc);
+        }
+        if !path.contains(&name.as_str())
+            && path.len() <= 32
+            && let Some(next) = draft.types.iter().find(|u| u.name.value == name)
+        {
+            path.push(next.name.value.as_str());
+            if cycle_from(draft, next, path, steps).is_some() {
+                return Some(ty.loc);
+            }
+            path.pop();
+        }
+        steps.pop();
+    }
+    None
+}
+
+/// `` `a` is a member`` or `` `a`, `b` and `c` are members``.
+pub(super) fn members_phrase(names: &[&str]) -> String {
+    match names.len() {
+        1 => format!("{} is a member", crate::diagnostic::list_all(names)),
+        _ => format!("{} are members", crate::diagnostic::list_all(names)),
+    }
+}
+
+/// The envelope member names a field may not take (as name or wire name),
+/// and the object they belong to, for the help: the members beside the
+/// field's object. A context field lives in its own object.
+pub(super) fn beside_field<'e>(
+    envelope: &'e crate::envelope::Envelope,
+    f: &crate::draft::DraftField,
+) -> (Vec<&'e str>, &'static str) {
+    use crate::context::Placement;
+    match f.placement.as_ref().map(|p| p.value) {
+        None | Some(Placement::TopLevel) => (
+            envelope.names_beside_fields(),
+            "the envelope object the top-level fields live in",
+        ),
+        Some(Placement::Envelope) => (
+            envelope.names_at_root(),
+            "the envelope's outermost object, where fields `in: envelope` live",
+        ),
+        Some(Placement::Context) => (Vec::new(), "the context object"),
+    }
+}
+
+impl Validator<'_> {
+    /// A declared type must not take the name the TypeScript and Python
+    /// emitters give a code's envelope or context (`MATCH_NOT_FOUND` ->
+    /// `MatchNotFoundEnvelope`, `MatchNotFoundContext`): the generated
+    /// files would declare it twice.
+    pub(super) fn generated_names(&mut self, draft: &Draft) {
+        for code in &draft.codes {
+            let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+            if format!("{stem}Envelope") == crate::spec::UNLISTED_ENVELOPE {
+                self.push(
+                    Diagnostic::new(
+                        code.name.loc,
+                        format!("code name `{}` is reserved", code.name.value),
+                    )
+                    .with_help(format!(
+                        "the compiler generates `{}` for envelopes of codes a later release adds; \
+                         choose another name",
+                        crate::spec::UNLISTED_ENVELOPE
+                    )),
+                );
+            }
+        }
+        for t in &draft.types {
+            for code in &draft.codes {
+                let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+                for suffix in ["Envelope", "Context"] {
+                    if t.name.value == format!("{stem}{suffix}") {
+                        self.push(
+                            Diagnostic::new(
+                                t.name.loc,
+                                format!(
+                                    "type name `{}` is the name generated for the {} of code `{}`",
+                                    t.name.value,
+                                    suffix.to_ascii_lowercase(),
+                                    code.name.value
+                                ),
+                            )
+                            .with_related(code.name.loc, "this code")
+                            .with_help("choose another name for the type"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `types:` and `fields:` sections: every type reference resolves,
+    /// enum values are unique, and no object contains itself without an
+    /// array in between (it would have no finite value).
+    pub(super) fn declarations(&mut self, draft: &Draft) {
+        // `draft.envelope` is splice's when the spec declares none; `None`
+        // only for a declared one that failed to load (already reported).
+        if let Some(envelope) = &draft.envelope {
+            for f in &draft.fields {
+                if let Some(p) = &f.placement
+                    && p.value == crate::context::Placement::Envelope
+                    && envelope.fields_path().is_empty()
+                {
+                    self.push(
+                        Diagnostic::new(
+                            p.loc,
+                            format!(
+                                "field `{}` is declared `in: envelope`, but the code is already in the envelope's outermost object",
+                                f.name.value
+                            ),
+                        )
+                        .with_help(
+                            "`in: envelope` places a field beside the object that holds the code when that \
+                             object is nested (botocore's `ResponseMetadata` beside `Error`); here write `in: top_level`",
+                        ),
+                    );
+                }
+                let (beside, object) = beside_field(envelope, f);
+                if beside.contains(&f.name.value.as_str()) {
+                    self.push(
+                        Diagnostic::new(
+                            f.name.loc,
+                            format!("field name `{}` is an envelope member", f.name.value),
+                        )
+                        .with_help(format!(
+                            "{} of {object}; choose another name",
+                            members_phrase(&beside)
+                        )),
+                    );
+                }
+            }
+        }
+        self.wire_names(draft);
+        self.unions(draft);
+        self.one_ofs(draft);
+        self.string_constraints(draft);
+        let names = draft.type_names();
+        let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
+        for t in &draft.types {
+            for m in t.members.iter().flatten() {
+                if let Some(ty) = &m.ty {
+                    refs.push((
+                        ty,
+                        format!("member `{}` of type `{}`", m.name.value, t.name.value),
+                    ));
+                }
+            }
+            if let Some(values) = &t.values {
+                for (i, v) in values.iter().enumerate() {
+                    if let Some(first) = values[..i].iter().find(|w| w.value == v.value) {
+                        self.push(
+                            Diagnostic::new(
+                                v.loc,
+                                format!(
+                                    "enum value `{}` of type `{}` is listed twice",
+                                    v.value, t.name.value
+                                ),
+                            )
+                            .with_label("second mention")
+                            .with_related(first.loc, "first mention")
+                            .with_help("enum values must be unique; remove one of them"),
+                        );
+                    }
+                }
+            }
+        }
+        for f in &draft.fields {
+            if let Some(ty) = &f.ty {
+                refs.push((ty, format!("field `{}`", f.name.value)));
+            }
+        }
+        for (ty, owner) in refs {
+            if let Some((key, _)) = crate::draft::map_parts(ty.value.trim())
+                && key != "string"
+            {
+                self.push(
+                    Diagnostic::new(
+                        ty.loc,
+                        format!("the keys of a map must be `string`, found `{key}` in {owner}"),
+                    )
+                    .with_label("not `string`")
+                    .with_help("JSON object keys are strings: write `map<string, T>`"),
+                );
+                continue;
+            }
+            if let Err(unknown) = draft.resolve(&ty.value) {
+                self.push(
+                    Diagnostic::new(ty.loc, format!("unknown type `{unknown}` in {owner}"))
+                        .with_label("not a built-in or declared type")
+                        .with_help(suggest(&unknown, &names, "the types are")),
+                );
+            }
+        }
+        // Containment without an array: an edge from an object to each object
+        // a required member names directly. Each cycle is reported once, at
+        // its first type in file order.
+        let mut reported: Vec<Vec<&str>> = Vec::new();
+        for t in &draft.types {
+            let mut path: Vec<&str> = vec![t.name.value.as_str()];
+            let mut steps: Vec<String> = Vec::new();
+            if let Some(member) = cycle_from(draft, t, &mut path, &mut steps) {
+                let mut set = path.clone();
+                set.sort_unstable();
+                if reported.contains(&set) {
+                    continue;
+                }
+                reported.push(set);
+                let chain = format!("{} -> {}", steps.join(" -> "), t.name.value);
+                self.push(
+                    Diagnostic::new(member, format!("type `{}` contains itself: {chain}", t.name.value))
+                        .with_label("this member starts the cycle")
+                        .with_help("a value of it would be infinite; make a member of the cycle an array (`T[]`) or `optional: true`"),
+                );
+            }
+        }
+    }
+
+    /// Names on the wire (`wire:`, else the identifier) are unique where
+    /// they share an object: top-level fields with each other and with the
+    /// envelope's members, context fields, the members of a type, the
+    /// values of an enum, and codes.
+    pub(super) fn wire_names(&mut self, draft: &Draft) {
+        use crate::context::Placement;
+        if let Some(envelope) = &draft.envelope {
+            for f in &draft.fields {
+                let (beside, object) = beside_field(envelope, f);
+                if let Some(w) = &f.wire
+                    && beside.contains(&w.value.as_str())
+                {
+                    self.push(
+                        Diagnostic::new(
+                            w.loc,
+                            format!(
+                                "wire name `{}` of field `{}` is an envelope member",
+                                w.value, f.name.value
+                            ),
+                        )
+                        .with_help(format!(
+                            "{} of {object}; choose another wire name",
+                            members_phrase(&beside)
+                        )),
+                    );
+                }
+            }
+        }
+        for placement in [Placement::TopLevel, Placement::Context, Placement::Envelope] {
+            let fields: Vec<(&Spanned<String>, bool, String)> = draft
+                .fields
+                .iter()
+                .filter(|f| f.placement.as_ref().is_some_and(|p| p.value == placement))
+                .map(|f| {
+                    (
+                        f.wire(),
+                        f.wire.is_some(),
+                        format!("field `{}`", f.name.value),
+                    )
+                })
+                .collect();
+            self.unique_wires(&fields, &format!("fields `in: {}`", placement.as_str()));
+        }
+        for t in &draft.types {
+            if let Some(members) = &t.members {
+                let members: Vec<_> = members
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.wire(),
+                            m.wire.is_some(),
+                            format!("member `{}`", m.name.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&members, &format!("the members of type `{}`", t.name.value));
+            }
+            if let Some(values) = &t.values {
+                let values: Vec<_> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let wire = t.wires.get(i).and_then(Option::as_ref);
+                        (
+                            wire.unwrap_or(v),
+                            wire.is_some(),
+                            format!("value `{}`", v.value),
+                        )
+                    })
+                    .collect();
+                self.unique_wires(&values, &format!("the values of enum `{}`", t.name.value));
+            }
+        }
+        let codes: Vec<_> = draft
+            .codes
+            .iter()
+            .flat_map(|c| {
+                std::iter::once((
+                    c.wire(),
+                    c.wire.is_some(),
+                    format!("code `{}`", c.name.value),
+                ))
+                .chain(
+                    c.aliases
+                        .iter()
+                        .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
+                )
+            })
+            .collect();
+        self.unique_wires(&codes, "the codes");
+    }
+
+    /// A union's variants are distinct declared object types with distinct
+    /// tags, none with a member spelled like the discriminator.
+    pub(super) fn unions(&mut self, draft: &Draft) {
+        for t in &draft.types {
+            let Some((discriminator, variants)) = &t.union else {
+                continue;
+            };
+            let owner = format!("union `{}`", t.name.value);
+            for (i, (ty, tag)) in variants.iter().enumerate() {
+                if let Some((_, first)) = variants[..i].iter().find(|(_, g)| g.value == tag.value) {
+                    self.push(
+                        Diagnostic::new(
+                            tag.loc,
+                            format!("tag `{}` of {owner} is used twice", tag.value),
+                        )
+                        .with_label("second use")
+                        .with_related(first.loc, "first use")
+                        .with_help("each variant needs its own tag"),
+                    );
+                }
+                let Some(def) = draft.types.iter().find(|d| d.name.value == ty.value) else {
+                    let names: Vec<&str> = draft
+                        .types
+                        .iter()
+                        .filter(|d| d.members.is_some())
+                        .map(|d| d.name.value.as_str())
+                        .collect();
+                    self.push(
+                        Diagnostic::new(ty.loc, format!("unknown type `{}` in {owner}", ty.value))
+                            .with_label("not a declared object type")
+                            .with_help(suggest(&ty.value, &names, "the object types are")),
+                    );
+                    continue;
+                };
+                let Some(members) = &def.members else {
+                    self.push(
+                        Diagnostic::new(
+                            ty.loc,
+                            format!("variant `{}` of {owner} is not an object type", ty.value),
+                        )
+                        .with_help("a variant is a type declared with `members`"),
+                    );
+                    continue;
+                };
+                if let Some(m) = members
+                    .iter()
+                    .find(|m| m.wire().value == discriminator.value)
+                {
+                    self.push(
+                        Diagnostic::new(
+                            m.wire().loc,
+                            format!(
+                                "member `{}` of type `{}` is spelled like the discriminator `{}` of {owner}",
+                                m.name.value, ty.value, discriminator.value
+                            ),
+                        )
+                        .with_related(discriminator.loc, "the discriminator")
+                        .with_help("the union sets the discriminator from the tag; drop the member"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A `one_of:` lists built-in scalar types and `null`, each JSON type
+    /// at most once (a reader tells the members apart by the JSON type of
+    /// the value alone), and at least two of them.
+    pub(super) fn one_ofs(&mut self, draft: &Draft) {
+        const SCALARS: &[&str] = &[
+            "string", "integer", "int32", "int64", "float", "boolean", "null",
+        ];
+        for t in &draft.types {
+            let Some(written) = &t.one_of else {
+                continue;
+            };
+            let owner = format!("`one_of` of type `{}`", t.name.value);
+            // The JSON type each entry reads as, with the entry that took it.
+            let mut taken: Vec<(&str, &Spanned<String>)> = Vec::new();
+            for w in written {
+                let json = match w.value.as_str() {
+                    "string" => "string",
+                    "integer" | "int32" | "int64" => "integer",
+                    "float" => "number",
+                    "boolean" => "boolean",
+                    "null" => "null",
+                    other => {
+                        let help = if draft.types.iter().any(|d| d.name.value == other) {
+                            format!(
+                                "`one_of` lists built-in scalar types only ({}); a declared type goes in `members`, or in a tagged `union` if it is an object",
+                                list(SCALARS)
+                            )
+                        } else {
+                            suggest(other, SCALARS, "the scalar types are")
+                        };
+                        self.push(
+                            Diagnostic::new(
+                                w.loc,
+                                format!("`{other}` in {owner} is not a scalar type"),
+                            )
+                            .with_label("not a scalar")
+                            .with_help(help),
+                        );
+                        continue;
+                    }
+                };
+                // Integers are JSON numbers too: `int64` and `float` clash.
+                let numeric = |k: &str| k == "integer" || k == "number";
+                let clash = taken
+                    .iter()
+                    .find(|(j, _)| *j == json || (numeric(j) && numeric(json)));
+                if let Some((j, first)) = clash {
+                    let (what, label, help) = if first.value == w.value {
+                        (
+                            format!("`{}` is listed twice in {owner}", w.value),
+                            "listed again",
+                            "remove one of them",
+                        )
+                    } else {
+                        (
+                            format!(
+                                "`{}` and `{}` in {owner} are both JSON {}",
+                                first.value,
+                                w.value,
+                                if json == "integer" && *j == "integer" {
+                                    "integers"
+                                } else {
+                                    "numbers"
+                                }
+                            ),
+                            "second of its JSON type",
+                            "a reader tells the members apart by the value's JSON type alone; keep one of them (the wider one, e.g. `int64` or `float`)",
+                        )
+                    };
+                    self.push(
+                        Diagnostic::new(w.loc, what)
+                            .with_label(label)
+                            .with_related(first.loc, "first here")
+                            .with_help(help),
+                    );
+                    continue;
+                }
+                taken.push((json, w));
+            }
+            if written.len() < 2 {
+                let loc = written.first().map_or(t.name.loc, |w| w.loc);
+                self.push(
+                    Diagnostic::new(loc, format!("{owner} has fewer than two types"))
+                        .with_help("list two or more, e.g. `one_of: [string, int64, \"null\"]`; for one type, use it directly"),
+                );
+            }
+        }
+    }
+
+    /// `pattern:` and `format:` constrain strings only.
+    pub(super) fn string_constraints(&mut self, draft: &Draft) {
+        let mut owners: Vec<ConstrainedOwner<'_>> = Vec::new();
+        for f in &draft.fields {
+            owners.push((
+                format!("field `{}`", f.name.value),
+                f.ty.as_ref(),
+                [f.pattern.as_ref(), f.format.as_ref()],
+            ));
+        }
+        for t in &draft.types {
+            for m in t.members.iter().flatten() {
+                owners.push((
+                    format!("member `{}` of type `{}`", m.name.value, t.name.value),
+                    m.ty.as_ref(),
+                    [m.pattern.as_ref(), m.format.as_ref()],
+                ));
+            }
+        }
+        for (owner, ty, constraints) in owners {
+            let Some(ty) = ty.and_then(|t| draft.resolve(&t.value).ok()) else {
+                continue;
+            };
+            if ty == FieldType::String {
+                continue;
+            }
+            for (key, c) in ["pattern", "format"].into_iter().zip(constraints) {
+                if let Some(c) = c {
+                    self.push(
+                        Diagnostic::new(
+                            c.loc,
+                            format!("`{key}` of {owner} needs type `string`, not `{ty}`"),
+                        )
+                        .with_help(format!(
+                            "`{key}` constrains a string; drop it or change the type"
+                        )),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reports each wire name of `items` (name, written as `wire:`, owner)
+    /// that an earlier item already uses; identifiers clashing with
+    /// identifiers are duplicates, reported elsewhere.
+    pub(super) fn unique_wires(&mut self, items: &[(&Spanned<String>, bool, String)], scope: &str) {
+        for (i, (wire, explicit, owner)) in items.iter().enumerate() {
+            let Some((first, _, first_owner)) = items[..i]
+                .iter()
+                .find(|(w, e, _)| w.value == wire.value && (*e || *explicit))
+            else {
+                continue;
+            };
+            self.push(
+                Diagnostic::new(
+                    wire.loc,
+                    format!(
+                        "wire name `{}` of {owner} is already used by {first_owner}",
+                        wire.value
+                    ),
+                )
+                .with_label("second use")
+                .with_related(first.loc, "first use")
+                .with_help(format!(
+                    "{scope} need distinct names on the wire; change one `wire:`"
+                )),
+            );
+        }
+    }
+}
