@@ -226,7 +226,7 @@ pub struct OneOf {
     /// `float`, `boolean`), in the order written.
     pub types: Vec<Spanned<FieldType>>,
     /// Where `null` was listed, if it was: the value may be JSON `null`.
-    pub null: Option<crate::span::Loc>,
+    pub null: Option<Spanned<()>>,
 }
 
 impl OneOf {
@@ -251,7 +251,7 @@ impl OneOf {
             .iter()
             .map(|t| (t.value.spelling(), t.loc))
             .collect();
-        entries.extend(self.null.map(|loc| ("null".to_owned(), loc)));
+        entries.extend(self.null.as_ref().map(|n| ("null".to_owned(), n.loc)));
         entries
     }
 }

@@ -214,200 +214,20 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
 }
 
 /// True when the specs differ in anything but where things are written
-/// (comments and formatting are not content).
+/// (comments and formatting are not content; [`Spanned`](crate::span::Spanned)
+/// equality ignores locations).
 fn content_differs(old: &Spec, new: &Spec) -> bool {
-    let strip = |s: &Spec| format!("{:?}", erase_locs(s.clone()));
-    strip(old) != strip(new)
+    normalized(old) != normalized(new)
 }
 
-fn erase_locs(mut s: Spec) -> Spec {
-    // Rebuilding every Spanned would be long; the Debug text with the
-    // locations zeroed is compared instead.
-    fn z(loc: &mut Loc) {
-        *loc = Loc::default();
-    }
-    z(&mut s.taxonomy.name.loc);
-    z(&mut s.taxonomy.version.loc);
-    z(&mut s.taxonomy.base_uri.loc);
-    if let Some(d) = &mut s.taxonomy.description {
-        z(&mut d.loc);
-    }
-    if let Some(b) = &mut s.taxonomy.range_block {
-        z(&mut b.loc);
-    }
-    for c in &mut s.categories {
-        z(&mut c.key.loc);
-        for r in &mut c.ranges {
-            z(&mut r.loc);
-        }
-        z(&mut c.description.loc);
-        z(&mut c.retryable.loc);
-        z(&mut c.cause.loc);
-        for r in &mut c.retry_classes {
-            z(&mut r.loc);
-        }
-    }
-    if let Some(m) = &mut s.retry.meaning {
-        z(&mut m.loc);
-    }
-    for c in &mut s.retry.classes {
-        z(&mut c.name.loc);
-        z(&mut c.doc.loc);
-    }
-    for a in &mut s.attributes {
-        z(&mut a.name.loc);
-        z(&mut a.ty.loc);
-        z(&mut a.doc.loc);
-        if let Some(f) = &mut a.format {
-            z(&mut f.loc);
-        }
-    }
-    for r in &mut s.reserved {
-        z(&mut r.number.loc);
-        z(&mut r.reason.loc);
-    }
-    for f in &mut s.fields {
-        z(&mut f.name.loc);
-        z(&mut f.placement.loc);
-        z(&mut f.ty.loc);
-        z(&mut f.doc.loc);
-        if let Some(e) = &mut f.example {
-            z(&mut e.loc);
-        }
-        if let Some(w) = &mut f.wire {
-            z(&mut w.loc);
-        }
-        for c in [&mut f.pattern, &mut f.format].into_iter().flatten() {
-            z(&mut c.loc);
-        }
-    }
-    fn zm(members: &mut [crate::envelope::Member]) {
-        for m in members {
-            m.name.loc = Loc::default();
-            if let Some(d) = &mut m.doc {
-                d.loc = Loc::default();
-            }
-            if let crate::envelope::Carries::Object(inner) = &mut m.carries {
-                zm(inner);
-            }
-        }
-    }
-    zm(&mut s.envelope.members);
-    // Writing out the default envelope is not a change of it.
+/// `spec` with what is formatting rather than content made alike: the order
+/// of a code's example entries, and whether splice's envelope is written
+/// out or left implicit.
+fn normalized(spec: &Spec) -> Spec {
+    let mut s = spec.clone();
     s.envelope.declared = false;
-    for t in &mut s.types {
-        z(&mut t.name.loc);
-        z(&mut t.doc.loc);
-        match &mut t.body {
-            crate::context::TypeBody::Object(members) => {
-                for m in members {
-                    z(&mut m.name.loc);
-                    z(&mut m.ty.loc);
-                    z(&mut m.doc.loc);
-                    if let Some(w) = &mut m.wire {
-                        z(&mut w.loc);
-                    }
-                    for c in [&mut m.pattern, &mut m.format].into_iter().flatten() {
-                        z(&mut c.loc);
-                    }
-                }
-            }
-            crate::context::TypeBody::Enum(values) => {
-                for v in values {
-                    z(&mut v.loc);
-                }
-            }
-            crate::context::TypeBody::Union(u) => {
-                z(&mut u.discriminator.loc);
-                for v in &mut u.variants {
-                    z(&mut v.ty.loc);
-                    z(&mut v.tag.loc);
-                }
-            }
-            crate::context::TypeBody::OneOf(o) => {
-                for t in &mut o.types {
-                    z(&mut t.loc);
-                }
-                if let Some(l) = &mut o.null {
-                    z(l);
-                }
-            }
-        }
-        for w in t.wires.iter_mut().flatten() {
-            z(&mut w.loc);
-        }
-    }
     for c in &mut s.codes {
-        z(&mut c.name.loc);
-        z(&mut c.number.loc);
-        z(&mut c.category.loc);
-        if let Some(r) = &mut c.retryable_override {
-            z(&mut r.loc);
-        }
-        if let Some(r) = &mut c.cause_override {
-            z(&mut r.loc);
-        }
-        z(&mut c.title.loc);
-        z(&mut c.explanation.loc);
-        z(&mut c.message.loc);
-        for p in &mut c.params {
-            z(&mut p.name.loc);
-            z(&mut p.ty.loc);
-            z(&mut p.description.loc);
-        }
-        for h in &mut c.recovery_hints {
-            z(&mut h.loc);
-        }
-        for cond in c.hint_conditions.iter_mut().flatten() {
-            z(&mut cond.field.loc);
-            for v in &mut cond.values {
-                z(&mut v.loc);
-            }
-        }
-        for f in c.required_context.iter_mut().chain(&mut c.optional_context) {
-            z(&mut f.loc);
-        }
-        z(&mut c.since.loc);
-        if let Some(w) = &mut c.wire {
-            z(&mut w.loc);
-        }
-        for a in &mut c.aliases {
-            z(&mut a.loc);
-        }
-        for k in c.constants.iter_mut().chain(&mut c.attributes) {
-            z(&mut k.name.loc);
-            z(&mut k.value.loc);
-        }
-        for r in &mut c.retry_classes {
-            z(&mut r.loc);
-        }
-        if let Some(s) = &mut c.sent_as {
-            z(&mut s.loc);
-        }
-        for e in &mut c.examples {
-            z(&mut e.name.loc);
-            z(&mut e.value.loc);
-        }
-        // The order of a code's example entries is formatting.
         c.examples.sort_by(|a, b| a.name.value.cmp(&b.name.value));
-        match &mut c.lifecycle {
-            Lifecycle::Active => {}
-            Lifecycle::Deprecated {
-                since,
-                replaced_by,
-                note,
-            } => {
-                z(&mut since.loc);
-                z(&mut replaced_by.loc);
-                if let Some(n) = note {
-                    z(&mut n.loc);
-                }
-            }
-            Lifecycle::Removed { since, reason } => {
-                z(&mut since.loc);
-                z(&mut reason.loc);
-            }
-        }
     }
     s
 }

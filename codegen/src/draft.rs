@@ -271,7 +271,10 @@ impl Draft {
                                 .filter(|w| w.value != "null")
                                 .map(|w| Some(Spanned::new(self.resolve(&w.value).ok()?, w.loc)))
                                 .collect::<Option<Vec<_>>>()?,
-                            null: written.iter().find(|w| w.value == "null").map(|w| w.loc),
+                            null: written
+                                .iter()
+                                .find(|w| w.value == "null")
+                                .map(|w| Spanned::new((), w.loc)),
                         })
                     }
                     (None, None) => {

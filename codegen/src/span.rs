@@ -26,7 +26,12 @@ impl fmt::Display for Loc {
 }
 
 /// A value together with where it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two spanned values are equal when their values are: where a value was
+/// written is not part of it, so a spec moved around in its file (comments
+/// added, keys reordered, a block re-indented) compares equal to itself, and
+/// the compatibility diff can tell content changes from formatting by `==`.
+#[derive(Debug, Clone)]
 pub struct Spanned<T> {
     /// The value.
     pub value: T,
@@ -41,9 +46,34 @@ impl<T> Spanned<T> {
     }
 }
 
+impl<T: PartialEq> PartialEq for Spanned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Spanned<T> {}
+
 impl<T> std::ops::Deref for Spanned<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_ignores_where_a_value_was_written() {
+        let at = |line| Loc {
+            line,
+            col: 3,
+            start: line * 10,
+            end: line * 10 + 4,
+        };
+        assert_eq!(Spanned::new("text", at(1)), Spanned::new("text", at(7)));
+        assert_ne!(Spanned::new("text", at(1)), Spanned::new("other", at(1)));
     }
 }

@@ -87,7 +87,7 @@ pub(super) fn emit_support_types(spec: &Spec) -> TokenStream {
                 #variant(#ty),
             }
         });
-        let null = o.null.map(|_| {
+        let null = o.null.as_ref().map(|_| {
             quote! {
                 /// JSON `null`.
                 Null,

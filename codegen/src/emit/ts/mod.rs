@@ -96,7 +96,7 @@ pub fn emit(spec: &Spec) -> String {
         if let Some(o) = def.one_of() {
             doc(&mut out, "", &def.doc.value);
             let _ = writeln!(out, "export type {} =", def.name.value);
-            let null = o.null.map(|_| "null".to_owned());
+            let null = o.null.as_ref().map(|_| "null".to_owned());
             union(
                 &mut out,
                 o.types.iter().map(|t| ts_type(&t.value)).chain(null),
