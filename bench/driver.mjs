@@ -10,13 +10,15 @@
 // machine (page cache, CPU frequency, other load) and whatever one side
 // leaves for the next spread evenly over all sides.
 //
-// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|crowded|model-context|cold-start] [--report-dir DIR]
+// Usage: node driver.mjs --splice BIN --floor BIN [--smoke] [--only small-edit|large|crowded|model-context|cold-start] [--report-dir DIR]
 //   --smoke        tiny sizes and counts; asserts every workload still works;
 //                  writes the report into the (deleted) temp dir, not docs/.
 //   --only small-edit
 //                  only the small-edit comparison (all eight sides, full count),
 //                  printed to stderr with its target; writes no report. For
 //                  iterating on the most common call in a minute or two.
+//   --only large   only the two large calls (2 MB / 200 edits, 5 MB replace-all),
+//                  splice, --baseline and the floor, printed; a few minutes.
 //   --only model-context
 //                  only what each server's tools/list puts in the model's
 //                  context (bytes and tokens), printed; a few seconds.
@@ -74,8 +76,8 @@ function parseArgs(argv) {
     else if (a === "--report-dir") opts.reportDir = resolve(value());
     else if (a === "--only") {
       opts.only = value();
-      if (!["small-edit", "crowded", "model-context", "cold-start"].includes(opts.only)) {
-        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, crowded, model-context, cold-start)`);
+      if (!["small-edit", "large", "crowded", "model-context", "cold-start"].includes(opts.only)) {
+        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, large, crowded, model-context, cold-start)`);
       }
     }
     else throw new Error(`unknown argument ${a}`);
@@ -1266,11 +1268,48 @@ async function smallEditOnly() {
   }
 }
 
+/**
+ * `--only large`: the full run's two large calls (a 2 MB file with 200
+ * distinct edits in one call, a 5 MB replace-all), splice against the
+ * floor (and `--baseline BIN`, another splice build, when given), printed.
+ */
+async function largeOnly() {
+  flusher = new Floor(opts.floor);
+  const all = [
+    new Splice(opts.splice),
+    ...(opts.baseline ? [new Splice(opts.baseline, { name: "splice (baseline)" })] : []),
+    new Floor(opts.floor),
+  ];
+  try {
+    for (const side of [...all, flusher]) await side.start();
+    const bf = plan.bigFile;
+    const ra = plan.replaceAll;
+    const runs = [
+      [`${sizeLabel(bf.size)} / ${bf.edits} edits x${bf.rounds}`, () =>
+        alternate(all, "big", markedText(bf.size, bf.edits), markerEdits(bf.edits, true), markerEdits(bf.edits, false), bf.rounds, 2)],
+      [`${sizeLabel(ra.size)} replace_all of ${ra.occurrences} x${ra.rounds}`, () =>
+        alternate(all, "replace-all", replaceAllText(ra.size, ra.occurrences),
+          [{ old: "needle", new: "NEEDLE", all: true }], [{ old: "NEEDLE", new: "needle", all: true }], ra.rounds, 2)],
+    ];
+    for (const [label, run] of runs) {
+      log(label);
+      const r = summarize(await run());
+      for (const [name, v] of Object.entries(r)) {
+        log(`  ${name.padEnd(20)} p50 ${ms(v.p50)} ms  p99 ${ms(v.p99)} ms  (${ratio(v.p50, r.floor.p50)} the floor)  server CPU ${ms(v.cpu)} ms/call`);
+      }
+    }
+  } finally {
+    for (const side of [...all, flusher]) await side.close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   log(`work dir ${work}${opts.smoke ? " (smoke)" : ""}`);
   const result = { machine: machine() };
 
   if (opts.only === "small-edit") return smallEditOnly();
+  if (opts.only === "large") return largeOnly();
   if (opts.only === "crowded") return crowdedOnly();
   if (opts.only === "model-context") return modelContextOnly();
   if (opts.only === "cold-start") return coldStartOnly();
