@@ -14,6 +14,7 @@
 //! The files live in a temp dir under `$SPLICE_BENCH_DIR` (default: the system
 //! temp dir), so point it at the file system you care about.
 
+use splice_server::answer_gate::AnswerGate;
 use std::fs;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .measurement_time(Duration::from_secs(10));
     for durable in [true, false] {
-        let committer = Committer::new(journal.path().into())
+        let committer = Committer::new(journal.path().into(), AnswerGate::new())
             .unwrap()
             .durable(durable);
         let name = if durable { "fsync" } else { "no_fsync" };
@@ -164,7 +165,9 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
         ("fsync_backup", true, true),
         ("no_fsync", false, false),
     ] {
-        let committer = Committer::new(journal.into()).unwrap().durable(durable);
+        let committer = Committer::new(journal.into(), AnswerGate::new())
+            .unwrap()
+            .durable(durable);
         group.bench_function(name, |b| {
             b.iter(|| call(&cfg, &committer, &small, &three, backup))
         });
@@ -173,15 +176,19 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
     // call: the same calls with the store open beside the journal, against
     // `fsync` and `no_fsync` above.
     let undo_dir = journal.join("undo");
-    let recording = cfg
-        .clone()
-        .with_undo(UndoState::open(undo_dir, UndoLimits::default()));
+    let recording = cfg.clone().with_undo(UndoState::open(
+        undo_dir,
+        UndoLimits::default(),
+        AnswerGate::new(),
+    ));
     assert!(
         recording.undo.store().is_some(),
         "the bench's undo store did not open"
     );
     for (name, durable) in [("fsync_recording", true), ("no_fsync_recording", false)] {
-        let committer = Committer::new(journal.into()).unwrap().durable(durable);
+        let committer = Committer::new(journal.into(), AnswerGate::new())
+            .unwrap()
+            .durable(durable);
         group.bench_function(name, |b| {
             b.iter(|| call(&recording, &committer, &small, &three, false))
         });
@@ -192,7 +199,9 @@ fn single_file(c: &mut Criterion, dir: &Path, journal: &Path) {
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(10));
-    let committer = Committer::new(journal.into()).unwrap().durable(false);
+    let committer = Committer::new(journal.into(), AnswerGate::new())
+        .unwrap()
+        .durable(false);
     group.bench_function("no_fsync", |b| {
         b.iter(|| call(&cfg, &committer, &big, &[("alpha", "beta", true)], false))
     });

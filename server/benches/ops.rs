@@ -9,6 +9,7 @@
 //! The files live in a temp dir under `$SPLICE_BENCH_DIR` (default: the
 //! system temp dir).
 
+use splice_server::answer_gate::AnswerGate;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
@@ -89,7 +90,7 @@ fn bench(c: &mut Criterion) {
         journal.path().into(),
     )
     .unwrap();
-    let committer = Committer::new(journal.path().into()).unwrap();
+    let committer = Committer::new(journal.path().into(), AnswerGate::new()).unwrap();
     let mut group = c.benchmark_group("transaction_20_entries");
     group
         .sample_size(30)

@@ -1,39 +1,28 @@
-//! How many answers this process has written to its client: lets work that
+//! How many answers a server has written to its client: lets work that
 //! follows an answer (writing the call's undo record, `crate::undo`;
-//! closing the files it replaced, `crate::commit::late_close`) start once
+//! closing the files it replaced, `crate::commit`'s late closer) start once
 //! the answer is out, and be woken by it, instead of competing with it for
 //! the CPU and the file system, or costing it a wake, while the client
-//! waits. And how many it owes ([`owed`]): `crate::mcp` runs a call the
-//! client waits on alone on the thread that decoded it, without lending
-//! that thread.
+//! waits. And how many it owes ([`AnswerGate::owed`]): `crate::mcp` runs a
+//! call the client waits on alone on the thread that decoded it, without
+//! lending that thread.
 //!
-//! The transport ([`crate::transport`]) calls [`note_written`] after each
-//! answer reaches stdout; a background thread takes a [`mark`] when its
-//! work is queued (and before it looks for work) and waits with
-//! [`wait_past`] until a later answer is out, someone [`nudge`]s it (a
-//! reader needs the work done), or a timeout: nothing depends on it being
-//! exact, and a process with no transport, such as a benchmark calling the
-//! tools directly, only waits that long. Both events are counted under one
-//! lock, so a wait that starts after the event it waits for still sees it.
+//! One [`AnswerGate`] per server, created by `main` and handed to each part
+//! that reads or moves it: the transport ([`crate::transport`]) calls
+//! [`AnswerGate::note_written`] after each answer reaches stdout and
+//! [`AnswerGate::set_owed`] as requests come and go; the server reads
+//! [`AnswerGate::owed`]; a background thread (the undo store's, the late
+//! closer's) takes a [`AnswerGate::mark`] when its work is queued (and
+//! before it looks for work) and waits with [`AnswerGate::wait_past`] until
+//! a later answer is out, someone [`AnswerGate::nudge`]s it (a reader needs
+//! the work done), or a timeout: nothing depends on it being exact, and a
+//! gate with no transport, such as a benchmark's calling the tools directly,
+//! only waits that long. Both events are counted under one lock, so a wait
+//! that starts after the event it waits for still sees it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-/// Requests the client waits for an answer to: passed on to the service
-/// and neither answered nor cancelled (the process has one transport).
-static OWED: AtomicUsize = AtomicUsize::new(0);
-
-/// The transport ([`crate::transport`]) owes `n` answers now.
-pub fn set_owed(n: usize) {
-    OWED.store(n, Ordering::Relaxed);
-}
-
-/// How many answers the client waits for, that of the call asking
-/// included; 0 in a process with no transport.
-pub fn owed() -> usize {
-    OWED.load(Ordering::Relaxed)
-}
 
 /// Answers written and nudges, so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,48 +31,78 @@ pub struct Mark {
     nudges: u64,
 }
 
-static GATE: Mutex<Mark> = Mutex::new(Mark {
-    written: 0,
-    nudges: 0,
-});
-static CHANGED: Condvar = Condvar::new();
-
-fn gate() -> MutexGuard<'static, Mark> {
-    GATE.lock().unwrap_or_else(|e| e.into_inner())
+/// The answers of one server (see the module docs).
+#[derive(Debug)]
+pub struct AnswerGate {
+    /// Requests the client waits for an answer to: passed on to the
+    /// service and neither answered nor cancelled.
+    owed: AtomicUsize,
+    at: Mutex<Mark>,
+    changed: Condvar,
 }
 
-/// Where the gate stands now.
-pub fn mark() -> Mark {
-    *gate()
-}
+impl AnswerGate {
+    /// A gate with nothing written and nothing owed, to share.
+    pub fn new() -> Arc<AnswerGate> {
+        Arc::new(AnswerGate {
+            owed: AtomicUsize::new(0),
+            at: Mutex::new(Mark {
+                written: 0,
+                nudges: 0,
+            }),
+            changed: Condvar::new(),
+        })
+    }
 
-/// An answer was written to the client.
-pub fn note_written() {
-    gate().written += 1;
-    CHANGED.notify_all();
-}
+    fn at(&self) -> MutexGuard<'_, Mark> {
+        self.at.lock().unwrap_or_else(|e| e.into_inner())
+    }
 
-/// Ends every [`wait_past`] of a mark taken before now (someone needs the
-/// work done).
-pub fn nudge() {
-    gate().nudges += 1;
-    CHANGED.notify_all();
-}
+    /// The transport owes `n` answers now.
+    pub fn set_owed(&self, n: usize) {
+        self.owed.store(n, Ordering::Relaxed);
+    }
 
-/// Waits until an answer is written or a [`nudge`] comes after `mark`, at
-/// most `timeout`.
-pub fn wait_past(mark: Mark, timeout: Duration) {
-    let deadline = Instant::now() + timeout;
-    let mut now_at = gate();
-    while *now_at == mark {
-        let now = Instant::now();
-        if now >= deadline {
-            return;
+    /// How many answers the client waits for, that of the call asking
+    /// included; 0 with no transport.
+    pub fn owed(&self) -> usize {
+        self.owed.load(Ordering::Relaxed)
+    }
+
+    /// Where the gate stands now.
+    pub fn mark(&self) -> Mark {
+        *self.at()
+    }
+
+    /// An answer was written to the client.
+    pub fn note_written(&self) {
+        self.at().written += 1;
+        self.changed.notify_all();
+    }
+
+    /// Ends every [`AnswerGate::wait_past`] of a mark taken before now
+    /// (someone needs the work done).
+    pub fn nudge(&self) {
+        self.at().nudges += 1;
+        self.changed.notify_all();
+    }
+
+    /// Waits until an answer is written or a [`AnswerGate::nudge`] comes
+    /// after `mark`, at most `timeout`.
+    pub fn wait_past(&self, mark: Mark, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let mut now_at = self.at();
+        while *now_at == mark {
+            let now = Instant::now();
+            if now >= deadline {
+                return;
+            }
+            now_at = self
+                .changed
+                .wait_timeout(now_at, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
-        now_at = CHANGED
-            .wait_timeout(now_at, deadline - now)
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
     }
 }
 
@@ -92,23 +111,41 @@ mod tests {
     use super::*;
 
     /// An answer or a nudge that came after the mark ends the wait at once,
-    /// even when the wait starts later; without either it times out.
+    /// even when the wait starts later; without either it lasts its
+    /// timeout.
     #[test]
     fn a_wait_sees_what_came_after_its_mark() {
+        let gate = AnswerGate::new();
         let long = Duration::from_secs(30);
-        let before = mark();
-        note_written();
+        let before = gate.mark();
+        gate.note_written();
         let started = Instant::now();
-        wait_past(before, long);
-        let before = mark();
-        nudge();
-        wait_past(before, long);
+        gate.wait_past(before, long);
+        let before = gate.mark();
+        gate.nudge();
+        gate.wait_past(before, long);
         assert!(started.elapsed() < Duration::from_secs(10));
-        let idle = mark();
+        let idle = gate.mark();
         let started = Instant::now();
-        wait_past(idle, Duration::from_millis(30));
-        // Other tests in this process may write or nudge: only the upper
-        // bound is certain when they do.
-        assert!(started.elapsed() < Duration::from_secs(10));
+        gate.wait_past(idle, Duration::from_millis(30));
+        // Nothing else moves this gate: the wait lasted its whole timeout.
+        assert!(started.elapsed() >= Duration::from_millis(30));
+    }
+
+    /// A wait in another thread ends when this one writes an answer.
+    #[test]
+    fn an_answer_wakes_a_waiting_thread() {
+        let gate = AnswerGate::new();
+        let mark = gate.mark();
+        let waiter = {
+            let gate = gate.clone();
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                gate.wait_past(mark, Duration::from_secs(30));
+                started.elapsed()
+            })
+        };
+        gate.note_written();
+        assert!(waiter.join().unwrap() < Duration::from_secs(10));
     }
 }

@@ -140,6 +140,7 @@ pub use recovery::{IgnoredEntry, RecoveredTransaction, RecoveryOutcome, Recovery
 pub use settings::Phase;
 pub use sweep::Swept;
 
+use crate::answer_gate::AnswerGate;
 use crate::fsio::{self, FsError, FsErrorKind, FsOp};
 use lock::LockTable;
 use outcome::fail;
@@ -155,6 +156,8 @@ pub struct Committer {
     lock_timeout: Duration,
     /// Directories swept once and left clean (not listed again).
     swept_dirs: sweep::SweptDirs,
+    /// Closes the files commits replaced once their answers are out.
+    late_close: late_close::LateClose,
 }
 
 impl std::fmt::Debug for Committer {
@@ -168,12 +171,14 @@ impl std::fmt::Debug for Committer {
 }
 
 impl Committer {
-    /// A committer journaling in `journal_dir` (created, mode 0700, if missing).
+    /// A committer journaling in `journal_dir` (created, mode 0700, if
+    /// missing), whose late closer waits for the answers of `answers` (the
+    /// server's gate; a fresh [`AnswerGate::new`] where nothing answers).
     ///
     /// Refused ([`io::ErrorKind::PermissionDenied`]) when the directory is not
     /// owned by this process's user or is writable by group or others: recovery
     /// acts on what the journals there say, so nobody else may write them.
-    pub fn new(journal_dir: PathBuf) -> io::Result<Committer> {
+    pub fn new(journal_dir: PathBuf, answers: Arc<AnswerGate>) -> io::Result<Committer> {
         use std::os::unix::fs::DirBuilderExt;
         fs::DirBuilder::new()
             .recursive(true)
@@ -184,7 +189,7 @@ impl Committer {
         // Read the umask (for created files) and start the thread that
         // closes replaced files now, not inside a first call.
         let _ = Attrs::new_file();
-        late_close::start();
+        let late_close = late_close::LateClose::start(answers);
         Ok(Committer {
             settings: Settings {
                 journal_dir,
@@ -194,6 +199,7 @@ impl Committer {
             locks: LockTable::default(),
             lock_timeout: Duration::from_secs(10),
             swept_dirs: sweep::SweptDirs::default(),
+            late_close,
         })
     }
 
@@ -357,13 +363,13 @@ impl Committer {
         // Earlier commits' replaced files are closed (their blocks freed)
         // before this one stages anything, including those of a commit that
         // held one of these locks a moment ago.
-        late_close::settle();
+        self.late_close.settle();
         let report = self.write(&changes, &current, &locks.sorted)?;
         // Each written file's descriptor now holds an inode no longer at its
         // path: another thread closes it (frees that inode) while we answer.
         let replaced = (locks.files.into_iter().zip(&report.files))
             .filter_map(|(file, done)| file.filter(|_| done.written));
-        late_close::defer(replaced);
+        self.late_close.defer(replaced);
         Ok(report)
     }
 

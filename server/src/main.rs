@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 use splice_server::admission::Bounds;
+use splice_server::answer_gate::AnswerGate;
 use splice_server::client_roots::ClientRootsPolicy;
 use splice_server::commit::Committer;
 use splice_server::config::{Config, Limits};
@@ -161,6 +162,9 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
+    // The one answer gate of this process: the transport moves it, and the
+    // server, the undo store and the committer's late closer read it.
+    let answers = AnswerGate::new();
     let cfg = match Config::new(&roots, limits, journal_dir.clone()) {
         Ok(c) => match &cli.command {
             // `explain` returned above; `recover` needs no undo store.
@@ -175,7 +179,7 @@ fn main() -> ExitCode {
                     max_bytes: cli.undo_max_bytes,
                 };
                 match dir {
-                    Some(dir) => c.with_undo(UndoState::open(dir, limits)),
+                    Some(dir) => c.with_undo(UndoState::open(dir, limits, answers.clone())),
                     None => {
                         tracing::warn!(
                             "no undo directory (HOME and XDG_STATE_HOME are unset; pass --undo-dir DIR): edits cannot be undone"
@@ -190,7 +194,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let committer = match Committer::new(journal_dir.clone()) {
+    let committer = match Committer::new(journal_dir.clone(), answers.clone()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: journal directory {}: {e}", journal_dir.display());
@@ -259,7 +263,7 @@ fn main() -> ExitCode {
     // Records for undo are written after each answer (server/src/undo.rs):
     // the last ones must reach the store before the process exits.
     let undo = cfg.undo.clone();
-    let server = Splice::new(cfg, committer)
+    let server = Splice::new(cfg, committer, answers.clone())
         .client_roots(cli.client_roots)
         .bounds(Bounds {
             max_calls_in_flight: cli.max_calls_in_flight as usize,
@@ -269,8 +273,12 @@ fn main() -> ExitCode {
         // Every line passes the transport's checks (size limit, JSON-RPC
         // hygiene, backpressure) before rmcp sees it.
         let (stdin, stdout) = splice_server::transport::stdio();
-        let transport =
-            splice_server::transport::StdioTransport::new(stdin, stdout, cli.max_request_size);
+        let transport = splice_server::transport::StdioTransport::new(
+            stdin,
+            stdout,
+            cli.max_request_size,
+            answers,
+        );
         match server.serve(transport).await {
             Ok(running) => {
                 if let Err(e) = running.waiting().await {

@@ -52,6 +52,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::admission::{Admission, Bounds, Refused};
+use crate::answer_gate::AnswerGate;
 use crate::args::EditRequest;
 use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
 use crate::commit::{Committer, Wait};
@@ -106,12 +107,17 @@ pub struct Splice {
     committer: Arc<Committer>,
     admission: Arc<Admission>,
     tools: Arc<Vec<Tool>>,
+    /// Whether a call may run inline, and the slot that lets one at a time
+    /// ([`run_blocking`]).
+    inline_work: Arc<Inline>,
 }
 
 impl Splice {
-    /// A server over `cfg`, committing through `committer`; client roots
-    /// narrow `cfg`'s roots (see [`Splice::client_roots`]).
-    pub fn new(cfg: Config, committer: Committer) -> Splice {
+    /// A server over `cfg`, committing through `committer`, whose
+    /// transport counts its answers in `answers` (the gate `committer` and
+    /// `cfg`'s undo store wait on too); client roots narrow `cfg`'s roots
+    /// (see [`Splice::client_roots`]).
+    pub fn new(cfg: Config, committer: Committer, answers: Arc<AnswerGate>) -> Splice {
         Splice {
             base: Arc::new(cfg),
             policy: ClientRootsPolicy::default(),
@@ -120,6 +126,7 @@ impl Splice {
             committer: Arc::new(committer),
             admission: Arc::new(Admission::new(Bounds::default())),
             tools: Arc::new(tools()),
+            inline_work: Arc::new(Inline::new(answers)),
         }
     }
 
@@ -332,7 +339,7 @@ impl Splice {
             until,
         };
         let admission = self.admission.clone();
-        let first = run_blocking(move || {
+        let first = run_blocking(&self.inline_work, move || {
             let footprint = tools::footprint(&call.cfg, &call.req, request_bytes);
             match admission.try_admit(footprint) {
                 Some(_admitted) => Ok(call.run(footprint)),
@@ -347,7 +354,7 @@ impl Splice {
                     Ok(admitted) => admitted,
                     Err(refused) => return refusal(&req, refused),
                 };
-                run_blocking(move || call.run(footprint)).await
+                run_blocking(&self.inline_work, move || call.run(footprint)).await
             }
             Err(aborted) => Err(aborted),
         };
@@ -400,7 +407,7 @@ impl Splice {
             Err(_) => return error_result(&envelopes::cancelled()),
         };
         let committer = self.committer.clone();
-        let joined = run_blocking(move || {
+        let joined = run_blocking(&self.inline_work, move || {
             let cancelled = move || ct.is_cancelled();
             let wait = Wait {
                 cancelled: &cancelled,
@@ -439,8 +446,8 @@ struct Aborted {
 /// decoded the call runs it itself, in one of two ways:
 ///
 /// - **Inline**, when the call is alone: the client waits for no other
-///   answer ([`crate::answer_gate::owed`]), no other call runs inline
-///   ([`InlineWork`]), and the runtime has another worker. The worker simply
+///   answer ([`AnswerGate::owed`]), no other call runs inline
+///   ([`Inline`]), and the runtime has another worker. The worker simply
 ///   runs the work, and when it ends the answer goes to rmcp's service loop
 ///   on the same thread, so no thread is woken on the call's path at all.
 ///   While it works, the worker's tasks wait, and so may the event loop
@@ -471,7 +478,7 @@ struct Aborted {
 /// the blocking pool (two hand-offs each way). A current-thread runtime
 /// (some tests) cannot lend its only thread, so there the work goes to the
 /// blocking pool.
-async fn run_blocking<T, F>(work: F) -> Result<T, Aborted>
+async fn run_blocking<T, F>(inline: &Inline, work: F) -> Result<T, Aborted>
 where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
@@ -480,7 +487,7 @@ where
     let handle = Handle::current();
     if handle.runtime_flavor() == RuntimeFlavor::MultiThread {
         let caught = |work: F| std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-        let outcome = match InlineWork::claim(handle.metrics().num_workers()) {
+        let outcome = match inline.claim(handle.metrics().num_workers()) {
             Some(_inline) => caught(work),
             None => tokio::task::block_in_place(|| caught(work)),
         };
@@ -500,7 +507,7 @@ where
 
 /// Runs `f`, long work or a wait inside a call's work, with the worker it
 /// runs on lent to the runtime ([`tokio::task::block_in_place`]), so a call
-/// running [`InlineWork`] hands the worker's other tasks to another thread
+/// running inline ([`Inline`]) hands the worker's other tasks to another thread
 /// before it holds it for long. Where the worker is already lent, or the
 /// work runs on the blocking pool, it simply runs `f`.
 fn lent<T>(f: impl FnOnce() -> T) -> T {
@@ -527,34 +534,49 @@ fn lend_wait(wait: &mut dyn FnMut()) {
     lent(wait)
 }
 
-/// The one call at a time that runs its work on its worker without lending
-/// it (see [`run_blocking`]); released on drop. One, so that every other
-/// worker stays free: with two calls inline on a two-worker runtime nothing
-/// would read stdin until one ended (a call cancelled while it waited for
-/// a lock went unseen).
-struct InlineWork;
+/// When a call runs its work on its worker without lending it (see
+/// [`run_blocking`]): alone, and one call at a time. One, so that every
+/// other worker stays free: with two calls inline on a two-worker runtime
+/// nothing would read stdin until one ended (a call cancelled while it
+/// waited for a lock went unseen).
+struct Inline {
+    /// The server's answers: how many the client waits for.
+    answers: Arc<AnswerGate>,
+    /// A call holds the slot ([`InlineWork`]).
+    held: std::sync::atomic::AtomicBool,
+}
 
-/// Whether a call holds [`InlineWork`].
-static INLINE_WORK_HELD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The inline slot, held by the call running inline; released on drop.
+struct InlineWork<'a>(&'a Inline);
 
-impl InlineWork {
+impl Inline {
+    fn new(answers: Arc<AnswerGate>) -> Inline {
+        Inline {
+            answers,
+            held: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
     /// The inline slot, if the runtime has another worker (`workers` in
     /// all), the client waits for no answer but this call's
-    /// ([`crate::answer_gate::owed`]), and no other call holds it.
-    fn claim(workers: usize) -> Option<InlineWork> {
+    /// ([`AnswerGate::owed`]), and no other call holds it.
+    fn claim(&self, workers: usize) -> Option<InlineWork<'_>> {
         use std::sync::atomic::Ordering;
         (workers >= 2
-            && crate::answer_gate::owed() <= 1
-            && INLINE_WORK_HELD
+            && self.answers.owed() <= 1
+            && self
+                .held
                 .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok())
-        .then_some(InlineWork)
+        .then_some(InlineWork(self))
     }
 }
 
-impl Drop for InlineWork {
+impl Drop for InlineWork<'_> {
     fn drop(&mut self) {
-        INLINE_WORK_HELD.store(false, std::sync::atomic::Ordering::Release);
+        self.0
+            .held
+            .store(false, std::sync::atomic::Ordering::Release);
     }
 }
 
@@ -811,9 +833,11 @@ impl ServerHandler for Splice {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::time::Duration;
 
-    use super::{json_len, run_blocking};
+    use super::{Inline, json_len, run_blocking};
+    use crate::answer_gate::AnswerGate;
 
     #[test]
     fn json_len_is_the_length_of_the_compact_json() {
@@ -821,18 +845,14 @@ mod tests {
         assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len());
     }
 
-    /// The inline slot is one per process: the tests here that use it take
-    /// turns, so none finds it held by another.
-    fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-        static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        TURN.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// An inline slot of a server with no transport (nothing is owed).
+    fn slot() -> Arc<Inline> {
+        Arc::new(Inline::new(AnswerGate::new()))
     }
 
     /// Runs `test` on a multi-thread runtime with `workers` workers, like
-    /// the server's, taking its turn first.
+    /// the server's.
     fn on_runtime(workers: usize, test: impl std::future::Future<Output = ()>) {
-        let _turn = one_at_a_time();
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(workers)
             .enable_all()
@@ -847,11 +867,12 @@ mod tests {
     #[test]
     fn on_the_multi_thread_runtime_the_work_runs_here_and_a_panic_is_caught() {
         on_runtime(2, async {
+            let inline = slot();
             let here = std::thread::current().id();
-            let there = run_blocking(move || std::thread::current().id()).await;
+            let there = run_blocking(&inline, move || std::thread::current().id()).await;
             assert_eq!(there.ok(), Some(here));
 
-            let aborted = run_blocking(|| -> u8 { panic!("the invariant broke") })
+            let aborted = run_blocking(&inline, || -> u8 { panic!("the invariant broke") })
                 .await
                 .expect_err("a panic is an error");
             assert!(aborted.panic);
@@ -862,7 +883,7 @@ mod tests {
             );
             // The runtime still runs tasks and blocking work afterwards.
             assert_eq!(tokio::spawn(async { 7 }).await.ok(), Some(7));
-            assert_eq!(run_blocking(|| 8).await.ok(), Some(8));
+            assert_eq!(run_blocking(&inline, || 8).await.ok(), Some(8));
         });
     }
 
@@ -884,6 +905,16 @@ mod tests {
         (work, tx)
     }
 
+    /// `work` run through `inline` in a task of its own, as rmcp runs each
+    /// call.
+    fn spawned<T: Send + 'static>(
+        inline: &Arc<Inline>,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> tokio::task::JoinHandle<Option<T>> {
+        let inline = inline.clone();
+        tokio::spawn(async move { run_blocking(&inline, work).await.ok() })
+    }
+
     /// While one call's work holds a worker (the one call that runs inline),
     /// a second call's work still runs, and while both hold their threads
     /// the runtime still runs async tasks (rmcp's service loop, the
@@ -893,23 +924,24 @@ mod tests {
     #[test]
     fn with_two_calls_working_a_worker_still_serves() {
         on_runtime(2, async {
+            let inline = slot();
             let (started, has_started) = std::sync::mpsc::channel();
             let (first, finish_first) = held_until_a_task_runs(started.clone());
-            let first = tokio::spawn(run_blocking(first));
+            let first = spawned(&inline, first);
             has_started.recv().unwrap();
             let (second, finish_second) = held_until_a_task_runs(started);
-            let second = tokio::spawn(run_blocking(second));
+            let second = spawned(&inline, second);
             has_started.recv().unwrap();
             // Both works hold their threads now; this task needs a third.
             tokio::spawn(async move { finish_second.send(2).unwrap() });
-            let second = second.await.unwrap().ok();
+            let second = second.await.unwrap();
             assert_eq!(
                 second,
                 Some(Some(2)),
                 "no worker served while two calls worked"
             );
             finish_first.send(1).unwrap();
-            assert_eq!(first.await.unwrap().ok(), Some(Some(1)));
+            assert_eq!(first.await.unwrap(), Some(Some(1)));
         });
     }
 
@@ -920,11 +952,11 @@ mod tests {
         on_runtime(1, async {
             let (started, has_started) = std::sync::mpsc::channel();
             let (work, finish) = held_until_a_task_runs(started);
-            let call = tokio::spawn(run_blocking(work));
+            let call = spawned(&slot(), work);
             has_started.recv().unwrap();
             tokio::spawn(async move { finish.send(1).unwrap() });
             assert_eq!(
-                call.await.unwrap().ok(),
+                call.await.unwrap(),
                 Some(Some(1)),
                 "the only worker was held"
             );
@@ -932,36 +964,42 @@ mod tests {
     }
 
     /// The inline slot is given back when the work panics, so the next
-    /// call can run inline again.
+    /// call can run inline again; and a call the client is not alone in
+    /// waiting for never runs inline.
     #[test]
     fn the_inline_slot_is_released_after_a_panic() {
-        let _turn = one_at_a_time();
-        let _one = super::InlineWork::claim(2).expect("the slot is free");
-        assert!(super::InlineWork::claim(2).is_none(), "one call at a time");
-        drop(_one);
+        let answers = AnswerGate::new();
+        let inline = Inline::new(answers.clone());
+        let one = inline.claim(2).expect("the slot is free");
+        assert!(inline.claim(2).is_none(), "one call at a time");
+        drop(one);
         let caught = std::panic::catch_unwind(|| {
-            let _held = super::InlineWork::claim(2).expect("the slot is free");
+            let _held = inline.claim(2).expect("the slot is free");
             panic!("the work broke");
         });
         assert!(caught.is_err());
-        assert!(super::InlineWork::claim(2).is_some(), "released on unwind");
-        assert!(
-            super::InlineWork::claim(1).is_none(),
-            "one worker: never inline"
-        );
+        assert!(inline.claim(2).is_some(), "released on unwind");
+        assert!(inline.claim(1).is_none(), "one worker: never inline");
+        answers.set_owed(2);
+        assert!(inline.claim(2).is_none(), "another answer is owed");
+        answers.set_owed(1);
+        assert!(inline.claim(2).is_some(), "only this call's answer is owed");
     }
 
     /// A current-thread runtime cannot lend its thread: the work goes to
     /// the blocking pool, with the same answers.
     #[tokio::test]
     async fn on_a_current_thread_runtime_the_work_goes_to_the_pool() {
+        let inline = slot();
         let here = std::thread::current().id();
-        let there = run_blocking(move || std::thread::current().id()).await;
+        let there = run_blocking(&inline, move || std::thread::current().id()).await;
         assert_ne!(there.ok(), Some(here));
 
-        let aborted = run_blocking(|| -> u8 { panic!("{}", String::from("formatted")) })
-            .await
-            .expect_err("a panic is an error");
+        let aborted = run_blocking(&inline, || -> u8 {
+            panic!("{}", String::from("formatted"))
+        })
+        .await
+        .expect_err("a panic is an error");
         assert!(aborted.panic);
         assert!(aborted.detail.contains("panic"), "{}", aborted.detail);
     }

@@ -68,6 +68,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, Notify};
 
+use crate::answer_gate::AnswerGate;
 use crate::envelopes;
 
 /// Most requests passed on to the service and not yet answered on stdout
@@ -104,6 +105,9 @@ struct Shared {
     answered: Notify,
     /// When the write to stdout in progress started, if one is.
     writing_since: StdMutex<Option<std::time::Instant>>,
+    /// The server's answers, moved as requests come, are answered or
+    /// cancelled ([`AnswerGate`]).
+    answers: Arc<AnswerGate>,
 }
 
 impl Shared {
@@ -253,8 +257,14 @@ pub struct StdioTransport {
 impl StdioTransport {
     /// The transport over `input`/`output` (stdin/stdout, see [`stdio`]).
     /// `max_request` is `--max-request-size` (lines may have
-    /// [`ENVELOPE_ALLOWANCE`] more).
-    pub fn new(input: Input, output: Output, max_request: usize) -> StdioTransport {
+    /// [`ENVELOPE_ALLOWANCE`] more); `answers` is the server's gate, which
+    /// the transport tells what it owes and when an answer is out.
+    pub fn new(
+        input: Input,
+        output: Output,
+        max_request: usize,
+        answers: Arc<AnswerGate>,
+    ) -> StdioTransport {
         StdioTransport {
             input: BufReader::with_capacity(64 * 1024, input),
             shared: Arc::new(Shared {
@@ -262,6 +272,7 @@ impl StdioTransport {
                 unanswered: StdMutex::new(Owed::default()),
                 answered: Notify::new(),
                 writing_since: StdMutex::new(None),
+                answers,
             }),
             max_request,
             initialized: false,
@@ -391,7 +402,7 @@ impl StdioTransport {
                 if let Ok(mut owed) = self.shared.unanswered.lock() {
                     let owed = &mut *owed;
                     let old = owed.sizes.insert(owed_key(id), line.len());
-                    crate::answer_gate::set_owed(owed.sizes.len());
+                    self.shared.answers.set_owed(owed.sizes.len());
                     owed.bytes = owed.bytes + line.len() - old.unwrap_or(0);
                 }
             }
@@ -406,7 +417,7 @@ impl StdioTransport {
                 // A cancelled call may never be answered: work waiting for
                 // its answer (`crate::commit::late_close`, the undo store)
                 // goes ahead now.
-                crate::answer_gate::nudge();
+                self.shared.answers.nudge();
             }
             (Some(method), None) if !self.initialized => {
                 tracing::warn!(method, "notification before initialize ignored");
@@ -497,7 +508,7 @@ impl Transport<RoleServer> for StdioTransport {
             })?;
             if let Some(id) = answer {
                 answered(&shared, &id);
-                crate::answer_gate::note_written();
+                shared.answers.note_written();
             }
             Ok(())
         }
@@ -646,7 +657,7 @@ fn answered(shared: &Shared, id: &str) {
         .map(|mut owed| match owed.sizes.remove(id) {
             Some(n) => {
                 owed.bytes -= n;
-                crate::answer_gate::set_owed(owed.sizes.len());
+                shared.answers.set_owed(owed.sizes.len());
                 true
             }
             None => false,
@@ -882,7 +893,12 @@ mod tests {
     ) {
         let (client, input) = tokio::io::duplex(1 << 16);
         let (output, out) = tokio::io::duplex(1 << 16);
-        let t = StdioTransport::new(Box::new(input), Box::new(output), 1 << 20);
+        let t = StdioTransport::new(
+            Box::new(input),
+            Box::new(output),
+            1 << 20,
+            AnswerGate::new(),
+        );
         (t, client, out)
     }
 

@@ -52,7 +52,7 @@
 //!   transaction can be kept and gives it its id; [`Pending::publish`],
 //!   after the commit point, queues it for a thread of the store's own and
 //!   returns at once with that id, without waking the thread: the thread
-//!   waits for answers ([`crate::answer_gate`]), and the call's own answer,
+//!   waits for answers (the server's [`AnswerGate`]), and the call's own answer,
 //!   written to the client next, wakes it. So it competes with neither the
 //!   answer nor its commit, and costs one wake a call. (A wake at the
 //!   publish as well, as before, cost 10-30 µs at the p50 of a small edit
@@ -126,6 +126,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer_gate::{AnswerGate, Mark};
 use crate::fsio::sha256_hex;
 use crate::state_dir::check_private;
 
@@ -421,6 +422,9 @@ struct Shared {
     changed: Condvar,
     /// When a prune last listed the directory.
     listed_at: Mutex<Option<Instant>>,
+    /// The server's answers: the thread writes a record once its call's
+    /// answer is out.
+    answers: Arc<AnswerGate>,
 }
 
 /// Why a transaction's write failed (an `io::Error` is not `Clone`).
@@ -457,8 +461,8 @@ impl FailedWrite {
 #[derive(Debug, Default)]
 struct Work {
     /// Each with the answer gate's mark when it was published
-    /// ([`crate::answer_gate`]): its own answer comes after it.
-    writes: std::collections::VecDeque<(Arc<Transaction>, crate::answer_gate::Mark)>,
+    /// ([`AnswerGate::mark`]): its own answer comes after it.
+    writes: std::collections::VecDeque<(Arc<Transaction>, Mark)>,
     /// Readers waiting in [`UndoStore::settle`]: write without pacing.
     hurry: usize,
     /// A prune is wanted, keeping this transaction.
@@ -487,8 +491,14 @@ const WORKER_IDLE: Duration = Duration::from_secs(5);
 impl UndoStore {
     /// Opens (creating it, mode 0700, if missing) the store in `dir`, after
     /// checking that only this user can write it; removes what a crash
-    /// left half-written.
-    pub fn open(dir: PathBuf, limits: UndoLimits) -> io::Result<UndoStore> {
+    /// left half-written. Its thread writes each record once the call's
+    /// answer is out on `answers` (the server's gate; a fresh
+    /// [`AnswerGate::new`] where nothing answers).
+    pub fn open(
+        dir: PathBuf,
+        limits: UndoLimits,
+        answers: Arc<AnswerGate>,
+    ) -> io::Result<UndoStore> {
         use std::os::unix::fs::DirBuilderExt;
         fs::DirBuilder::new()
             .recursive(true)
@@ -517,6 +527,7 @@ impl UndoStore {
                 work: Mutex::default(),
                 changed: Condvar::new(),
                 listed_at: Mutex::default(),
+                answers,
             }),
             dir,
             limits,
@@ -675,7 +686,7 @@ impl UndoStore {
     pub fn settle(&self) {
         let mut work = self.shared.work();
         work.hurry += 1;
-        crate::answer_gate::nudge();
+        self.shared.answers.nudge();
         while !work.writes.is_empty() || work.prune.is_some() || work.busy {
             work = self
                 .shared
@@ -744,10 +755,10 @@ impl Pending<'_> {
             // transport at all, as in a benchmark): then wake it now, so
             // that at most one record ever waits for an answer.
             let waiting = !work.writes.is_empty();
-            work.writes.push_back((tx, crate::answer_gate::mark()));
+            work.writes.push_back((tx, shared.answers.mark()));
             drop(work);
             if waiting {
-                crate::answer_gate::nudge();
+                shared.answers.nudge();
             }
             Ok(Recorded::Stored)
         } else {
@@ -814,7 +825,7 @@ impl Shared {
         // takes the prune next; from another thread, wake it.
         if !work.busy {
             drop(work);
-            crate::answer_gate::nudge();
+            self.answers.nudge();
         }
     }
 
@@ -855,7 +866,7 @@ impl Shared {
             // Read before looking at the queue: a record published after
             // the look is answered after this count, so the wait below
             // cannot miss its answer.
-            let answers = crate::answer_gate::mark();
+            let answers = self.answers.mark();
             let mut work = self.work();
             if let Some((tx, seen)) = work.writes.pop_front() {
                 work.busy = true;
@@ -864,7 +875,7 @@ impl Shared {
                 let pace = work.writes.is_empty() && work.hurry == 0;
                 drop(work);
                 if pace {
-                    crate::answer_gate::wait_past(seen, ANSWER_PACE);
+                    self.answers.wait_past(seen, ANSWER_PACE);
                 }
                 // A panic must not leave `busy` set: readers would wait forever.
                 let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.store(&tx)));
@@ -887,7 +898,7 @@ impl Shared {
             // Idle until the next answer is written (a published record's
             // own answer), a reader or a second record nudges, or a while
             // has passed (then it checks whether its store is gone).
-            crate::answer_gate::wait_past(answers, WORKER_IDLE);
+            self.answers.wait_past(answers, WORKER_IDLE);
         }
     }
 
@@ -1142,9 +1153,10 @@ impl UndoState {
         }
     }
 
-    /// Opens the store in `dir`, or says why it cannot be used (logged).
-    pub fn open(dir: PathBuf, limits: UndoLimits) -> UndoState {
-        match UndoStore::open(dir.clone(), limits) {
+    /// Opens the store in `dir` ([`UndoStore::open`]), or says why it
+    /// cannot be used (logged).
+    pub fn open(dir: PathBuf, limits: UndoLimits, answers: Arc<AnswerGate>) -> UndoState {
+        match UndoStore::open(dir.clone(), limits, answers) {
             Ok(store) => UndoState::Open(std::sync::Arc::new(store)),
             Err(e) => {
                 tracing::warn!(
@@ -1198,7 +1210,7 @@ mod tests {
     }
 
     fn store(dir: &Path, limits: UndoLimits) -> UndoStore {
-        UndoStore::open(dir.join("undo"), limits).unwrap()
+        UndoStore::open(dir.join("undo"), limits, AnswerGate::new()).unwrap()
     }
 
     /// The segment files in the store `dir`, oldest first.
@@ -1678,7 +1690,7 @@ mod tests {
         let dir = tmp.path().join("undo");
         fs::create_dir(&dir).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
-        let err = UndoStore::open(dir, UndoLimits::default()).unwrap_err();
+        let err = UndoStore::open(dir, UndoLimits::default(), AnswerGate::new()).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
         assert!(err.to_string().contains("--undo-dir"), "{err}");
     }

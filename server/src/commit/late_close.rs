@@ -9,22 +9,21 @@
 //! two fsyncs: 0.3-0.4 ms under `strace`, where the benchmark's floor pays
 //! the same cost inside its `rename`. Nothing the answer says depends on
 //! it: the rename is durable already. So a successful commit hands those
-//! descriptors to [`defer`], and a thread of this module closes them once
-//! the call's answer is written.
+//! descriptors to [`LateClose::defer`], and a thread of the committer's
+//! [`LateClose`] closes them once the call's answer is written.
 //!
 //! **When.** Waking the thread is itself a cost on the call's path: a futex
 //! wake of a thread on the other core, and on this VM taking it off the
 //! path measured 50-90 µs a call through the SDK client, side by side
-//! (bench/README, "Kept on 2026-11-27, session 31, later"). So, as for the
-//! undo store's thread, the answer wakes it
-//! ([`crate::answer_gate::note_written`], after the answer reaches stdout).
-//! [`defer`] wakes it at once ([`crate::answer_gate::nudge`]) when no
-//! answer is coming to do it: the process has no transport (nothing is
-//! owed), or descriptors deferred earlier are still queued (their answer
+//! (bench/README). So, as for the undo store's thread, the answer wakes it
+//! (the server's [`AnswerGate`], which the transport moves after the
+//! answer reaches stdout). [`LateClose::defer`] wakes it at once
+//! ([`AnswerGate::nudge`]) when no answer is coming to do it: the gate has
+//! no transport (nothing is owed), or descriptors deferred earlier are still queued (their answer
 //! did not come). The transport also nudges when a call is cancelled (its
 //! answer may never be written). What is left, a call whose answer is never
 //! written while others are still owed, waits for the next answer or the
-//! next commit's [`settle`], at most [`IDLE`]. (A first version that waited
+//! next commit's [`LateClose::settle`], at most [`IDLE`]. (A first version that waited
 //! for every answer, with no nudge, left a descriptor open for as long as
 //! no answer came, and another process waiting on its `flock` timed out:
 //! `commit_crash::two_processes_committing_the_same_files_lose_no_update`.)
@@ -32,7 +31,7 @@
 //! What it keeps:
 //!
 //! - **Disk space.** Every commit, once it holds its locks and before it
-//!   stages anything, calls [`settle`], which returns once every descriptor
+//!   stages anything, calls [`LateClose::settle`], which returns once every descriptor
 //!   handed over before it is closed (whoever closes it): the next call
 //!   never stages its files while an earlier call's replaced files still
 //!   hold their blocks (a nearly full disk sees what it saw when they were
@@ -45,87 +44,105 @@
 //!   moment later than before.
 
 use std::fs::File;
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use crate::answer_gate::AnswerGate;
 
 #[derive(Default)]
 struct Queue {
     /// Descriptors to close.
     files: Vec<File>,
     /// Batches taken from `files` and not closed yet (by the thread or by
-    /// a [`settle`]).
+    /// a [`LateClose::settle`]).
     closing: usize,
 }
 
+/// What the committer and its thread share.
 struct Closer {
     queue: Mutex<Queue>,
-    /// Signalled when a batch is closed (for [`settle`]).
+    /// Signalled when a batch is closed (for [`LateClose::settle`]).
     closed: Condvar,
+    /// The server's answers: the thread waits for them.
+    answers: Arc<AnswerGate>,
+}
+
+/// The late closer of one [`super::Committer`]: its queue and its thread,
+/// which ends once the committer is dropped.
+pub(super) struct LateClose {
+    closer: Arc<Closer>,
 }
 
 /// Longest the thread sleeps without an answer or a nudge before it looks
 /// at its queue again.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(5);
 
-fn closer() -> &'static Closer {
-    static CLOSER: OnceLock<Closer> = OnceLock::new();
-    CLOSER.get_or_init(|| {
+fn queue(closer: &Closer) -> MutexGuard<'_, Queue> {
+    closer.queue.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl LateClose {
+    /// The queue, and its thread started now (not inside a first call),
+    /// woken by `answers`.
+    pub(super) fn start(answers: Arc<AnswerGate>) -> LateClose {
+        let closer = Arc::new(Closer {
+            queue: Mutex::new(Queue::default()),
+            closed: Condvar::new(),
+            answers,
+        });
+        let shared = closer.clone();
         let spawned = std::thread::Builder::new()
             .name("splice-late-close".into())
-            .spawn(work_loop);
+            .spawn(move || work_loop(shared));
         if let Err(e) = spawned {
             // Without the thread each descriptor is closed by the next
             // commit's `settle`.
             tracing::warn!(error = %e, "cannot start the thread that closes replaced files");
         }
-        Closer {
-            queue: Mutex::new(Queue::default()),
-            closed: Condvar::new(),
+        LateClose { closer }
+    }
+
+    /// Has `files` closed by the thread (see the module docs): only
+    /// descriptors of files a successful commit replaced, deleted or moved
+    /// away.
+    pub(super) fn defer(&self, files: impl IntoIterator<Item = File>) {
+        let mut files = files.into_iter().peekable();
+        if files.peek().is_none() {
+            return;
         }
-    })
-}
-
-/// Starts the thread, if it is not running yet.
-pub(super) fn start() {
-    closer();
-}
-
-fn queue(closer: &Closer) -> MutexGuard<'_, Queue> {
-    closer.queue.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Has `files` closed by the thread (see the module docs): only descriptors
-/// of files a successful commit replaced, deleted or moved away.
-pub(super) fn defer(files: impl IntoIterator<Item = File>) {
-    let mut files = files.into_iter().peekable();
-    if files.peek().is_none() {
-        return;
+        let closer = &*self.closer;
+        let mut waiting = queue(closer);
+        let earlier = !waiting.files.is_empty();
+        waiting.files.extend(files);
+        drop(waiting);
+        // The call's answer, written next, wakes the thread (module docs).
+        if earlier || closer.answers.owed() == 0 {
+            closer.answers.nudge();
+        }
     }
-    let closer = closer();
-    let mut waiting = queue(closer);
-    let earlier = !waiting.files.is_empty();
-    waiting.files.extend(files);
-    drop(waiting);
-    // The call's answer, written next, wakes the thread (module docs).
-    if earlier || crate::answer_gate::owed() == 0 {
-        crate::answer_gate::nudge();
+
+    /// Returns once every descriptor handed to [`LateClose::defer`] before
+    /// this call is closed: closes those still queued here, and waits for
+    /// the batches the thread or another `settle` took before.
+    pub(super) fn settle(&self) {
+        let closer = &*self.closer;
+        let mut waiting = queue(closer);
+        if !waiting.files.is_empty() {
+            let mine = std::mem::take(&mut waiting.files);
+            waiting = close_batch(closer, waiting, mine);
+        }
+        while waiting.closing > 0 {
+            waiting = closer
+                .closed
+                .wait(waiting)
+                .unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 
-/// Returns once every descriptor handed to [`defer`] before this call is
-/// closed: closes those still queued here, and waits for the batches the
-/// thread or another `settle` took before.
-pub(super) fn settle() {
-    let closer = closer();
-    let mut waiting = queue(closer);
-    if !waiting.files.is_empty() {
-        let mine = std::mem::take(&mut waiting.files);
-        waiting = close_batch(closer, waiting, mine);
-    }
-    while waiting.closing > 0 {
-        waiting = closer
-            .closed
-            .wait(waiting)
-            .unwrap_or_else(|e| e.into_inner());
+impl Drop for LateClose {
+    /// Wakes the thread, which closes what is queued and ends.
+    fn drop(&mut self) {
+        self.closer.answers.nudge();
     }
 }
 
@@ -145,27 +162,29 @@ fn close_batch<'a>(
     waiting
 }
 
-/// The thread: closes whatever is queued, as soon as it is.
-fn work_loop() {
+/// The thread: closes whatever is queued, as soon as it is; ends once its
+/// [`LateClose`] is gone and the queue is empty.
+fn work_loop(closer: Arc<Closer>) {
     // The lowest priority, as the undo store's thread: the close yields a
-    // core to a call or its client. (Side by side through the SDK client,
-    // niced or not measured the same.)
+    // core to a call or its client.
     // SAFETY: a plain system call on this thread's own id.
     let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19) };
-    let closer = closer();
     loop {
         // Read before looking at the queue: descriptors deferred after the
         // look are answered after this count, so the wait below cannot miss
         // their answer.
-        let answers = crate::answer_gate::mark();
-        let mut waiting = queue(closer);
+        let answers = closer.answers.mark();
+        let mut waiting = queue(&closer);
         if waiting.files.is_empty() {
             drop(waiting);
-            crate::answer_gate::wait_past(answers, IDLE);
+            if Arc::strong_count(&closer) == 1 {
+                return;
+            }
+            closer.answers.wait_past(answers, IDLE);
             continue;
         }
         let batch = std::mem::take(&mut waiting.files);
-        drop(close_batch(closer, waiting, batch));
+        drop(close_batch(&closer, waiting, batch));
     }
 }
 
@@ -195,17 +214,18 @@ mod tests {
     /// long whether or not another commit comes.
     #[test]
     fn a_deferred_file_is_closed_by_settle_or_soon_by_the_thread() {
+        let late = LateClose::start(AnswerGate::new());
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a");
-        defer([locked(&a)]);
-        settle();
+        late.defer([locked(&a)]);
+        late.settle();
         assert!(
             lock_is_free(&a),
             "settle returned with a deferred file still open"
         );
 
         let b = dir.path().join("b");
-        defer([locked(&b)]);
+        late.defer([locked(&b)]);
         let deadline = Instant::now() + Duration::from_secs(10);
         while !lock_is_free(&b) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(1));
@@ -219,17 +239,18 @@ mod tests {
     /// on a disk whose space was not back yet.
     #[test]
     fn settle_waits_for_a_batch_closing_elsewhere() {
-        let closer = closer();
+        let late = std::sync::Arc::new(LateClose::start(AnswerGate::new()));
+        let closer = late.closer.clone();
         // A batch in flight elsewhere, as `close_batch` counts it.
-        queue(closer).closing += 1;
+        queue(&closer).closing += 1;
         let (done, settled) = std::sync::mpsc::channel();
         let waiter = std::thread::spawn(move || {
-            settle();
+            late.settle();
             done.send(()).unwrap();
         });
         let early = settled.recv_timeout(Duration::from_millis(50));
         // The batch is closed.
-        queue(closer).closing -= 1;
+        queue(&closer).closing -= 1;
         closer.closed.notify_all();
         assert!(
             early.is_err(),
@@ -239,5 +260,25 @@ mod tests {
             .recv_timeout(Duration::from_secs(10))
             .expect("settle returned once the batch was closed");
         waiter.join().unwrap();
+    }
+
+    /// A descriptor still queued when the committer goes is closed by the
+    /// thread on its way out.
+    #[test]
+    fn dropping_the_closer_closes_what_is_queued() {
+        let gate = AnswerGate::new();
+        // A transport owes an answer: `defer` leaves the wake to it.
+        gate.set_owed(1);
+        let late = LateClose::start(gate);
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        late.defer([locked(&a)]);
+        drop(late);
+        // Well before the thread's idle timeout: the drop woke it.
+        let deadline = Instant::now() + IDLE / 2;
+        while !lock_is_free(&a) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(lock_is_free(&a), "the queued file outlived its closer");
     }
 }

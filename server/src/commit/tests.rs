@@ -1,6 +1,7 @@
 //! Unit tests of the commit protocol that need no privileges. Real faults
 //! (ENOSPC, EROFS, EPERM, EACCES) and SIGKILL crashes: `server/tests/it/commit_*.rs`.
 
+use crate::answer_gate::AnswerGate;
 use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -26,7 +27,7 @@ impl Fixture {
     }
 
     fn committer(&self) -> Committer {
-        Committer::new(self.journal.path().to_path_buf()).unwrap()
+        Committer::new(self.journal.path().to_path_buf(), AnswerGate::new()).unwrap()
     }
 
     fn write(&self, name: &str, bytes: &str) -> PathBuf {
@@ -376,7 +377,7 @@ fn recovery_skips_the_journal_of_a_live_commit() {
     let seen2 = seen.clone();
     let committer = fx.committer().with_hook(move |p| {
         if p == Phase::Prepared {
-            let other = Committer::new(journal_dir.clone()).unwrap();
+            let other = Committer::new(journal_dir.clone(), AnswerGate::new()).unwrap();
             let report = other.recover().unwrap();
             seen2.store(
                 report.skipped_live * 10 + report.transactions.len(),

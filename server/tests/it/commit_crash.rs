@@ -16,6 +16,7 @@
 //! break; both places test the same protocol.
 
 use crate::faults;
+use splice_server::answer_gate::AnswerGate;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
@@ -195,7 +196,10 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
     // every phase and commits still complete between kills.
     let one_commit = {
         let started = Instant::now();
-        commit_next_generation(dir, &Committer::new(journal_dir.as_path().into()).unwrap());
+        commit_next_generation(
+            dir,
+            &Committer::new(journal_dir.as_path().into(), AnswerGate::new()).unwrap(),
+        );
         started.elapsed()
     };
     let window = Duration::from_millis(20).max(one_commit * 2).as_micros() as u64;
@@ -225,7 +229,7 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
             String::from_utf8_lossy(&output.stderr)
         );
 
-        let report = Committer::new(journal_dir.as_path().into())
+        let report = Committer::new(journal_dir.as_path().into(), AnswerGate::new())
             .unwrap()
             .recover()
             .unwrap();
@@ -283,7 +287,7 @@ fn crash_child() {
     let Some((dir, journal)) = child_dirs(CHILD_DIR, CHILD_JOURNAL) else {
         return;
     };
-    let committer = Committer::new(journal).unwrap();
+    let committer = Committer::new(journal, AnswerGate::new()).unwrap();
     println!("crash-child: committing");
     loop {
         commit_next_generation(&dir, &committer);
@@ -457,7 +461,10 @@ fn sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new() {
     }
     let one_commit = {
         let started = Instant::now();
-        commit_next_mixed(&dir, &Committer::new(journal.clone()).unwrap());
+        commit_next_mixed(
+            &dir,
+            &Committer::new(journal.clone(), AnswerGate::new()).unwrap(),
+        );
         started.elapsed()
     };
     let window = Duration::from_millis(20).max(one_commit * 2).as_micros() as u64;
@@ -483,7 +490,10 @@ fn sigkill_at_random_points_in_mixed_transactions_leaves_all_old_or_all_new() {
             output.status,
             String::from_utf8_lossy(&output.stderr)
         );
-        let report = Committer::new(journal.clone()).unwrap().recover().unwrap();
+        let report = Committer::new(journal.clone(), AnswerGate::new())
+            .unwrap()
+            .recover()
+            .unwrap();
         match report.transactions.first() {
             None => clean += 1,
             Some(t) => {
@@ -525,7 +535,7 @@ fn mixed_child() {
     let Some((dir, journal)) = child_dirs(MIXED_DIR, MIXED_JOURNAL) else {
         return;
     };
-    let committer = Committer::new(journal).unwrap();
+    let committer = Committer::new(journal, AnswerGate::new()).unwrap();
     println!("mixed-child: committing");
     loop {
         commit_next_mixed(&dir, &committer);
@@ -593,7 +603,7 @@ fn two_processes_committing_the_same_files_lose_no_update() {
         .collect();
     // This process commits too, on its own Committer (so only flock, not the
     // in-process table, serializes it with the children).
-    let committer = Committer::new(journal.path().into())
+    let committer = Committer::new(journal.path().into(), AnswerGate::new())
         .unwrap()
         .durable(false);
     let mut expected = increment_counters(dir.path(), &committer, 2);
@@ -634,7 +644,9 @@ fn counter_child() {
         .unwrap()
         .parse()
         .unwrap();
-    let committer = Committer::new(journal).unwrap().durable(false);
+    let committer = Committer::new(journal, AnswerGate::new())
+        .unwrap()
+        .durable(false);
     let done = increment_counters(&dir, &committer, salt);
     let done: Vec<String> = done.iter().map(usize::to_string).collect();
     println!("counter-child: {}", done.join(","));

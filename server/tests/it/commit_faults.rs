@@ -3,6 +3,7 @@
 //! byte-identical, no temp, undo or `.bak` behind, and report the right kind,
 //! operation and rollback counts.
 
+use splice_server::answer_gate::AnswerGate;
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -95,7 +96,7 @@ fn disk_full_while_staging_the_third_of_five_files() {
             format!("new {i}\n").into_bytes()
         }
     };
-    let committer = Committer::new(journal.path().into()).unwrap();
+    let committer = Committer::new(journal.path().into(), AnswerGate::new()).unwrap();
     let failure = committer
         .commit(changes(&paths, |_| true, new))
         .unwrap_err();
@@ -170,7 +171,7 @@ fn back_to_back_child() {
         return;
     };
     let path = dir.join("big.txt");
-    let committer = Committer::new(journal).unwrap();
+    let committer = Committer::new(journal, AnswerGate::new()).unwrap();
     for round in 0..6u8 {
         let new = vec![b'b' + round; 100 << 10];
         let change = changes(std::slice::from_ref(&path), |_| false, |_| new.clone());
@@ -192,7 +193,7 @@ fn read_only_remount_before_the_renames() {
     let before = listing(fs_.path());
 
     let mount_point = fs_.path().to_path_buf();
-    let committer = Committer::new(journal.path().into())
+    let committer = Committer::new(journal.path().into(), AnswerGate::new())
         .unwrap()
         .with_hook(move |phase| {
             if phase == Phase::Prepared {
@@ -256,7 +257,7 @@ fn immutable_fourth_target_fails_its_rename_after_three_succeeded() {
         return;
     };
 
-    let committer = Committer::new(journal.path().into()).unwrap();
+    let committer = Committer::new(journal.path().into(), AnswerGate::new()).unwrap();
     let failure: CommitFailure = committer.commit(changes).unwrap_err();
 
     assert_eq!(failure.failed_index, Some(3));
@@ -346,7 +347,7 @@ fn nobody_child() {
     );
 
     let snapshot = read_file(&dir.join("public"), MAX).unwrap();
-    let committer = Committer::new(journal).unwrap();
+    let committer = Committer::new(journal, AnswerGate::new()).unwrap();
     let failure = committer
         .commit(vec![FileChange {
             snapshot,

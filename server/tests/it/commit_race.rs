@@ -12,6 +12,7 @@
 //! calls: a swap between the check and the open makes the read, or the
 //! temp file and rename, land in the outside directory.
 
+use splice_server::answer_gate::AnswerGate;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -82,7 +83,7 @@ fn a_symlink_flipped_under_running_edits_never_redirects_a_read_or_a_write() {
         .unwrap(),
     );
     let committer = Arc::new(
-        Committer::new(journal_t.path().into())
+        Committer::new(journal_t.path().into(), AnswerGate::new())
             .unwrap()
             .durable(false),
     );
