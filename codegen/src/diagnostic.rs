@@ -31,6 +31,20 @@ pub struct Diagnostic {
     /// Other places that explain the problem (the first definition of a
     /// duplicate, the code that owns a number), each with its own label.
     pub related: Vec<(Loc, String)>,
+    /// A fix a tool can apply without asking: the text at a place replaced
+    /// by another (the "did you mean" name, the next free number). The
+    /// report shows it as its `help`; the language server offers it as a
+    /// quick fix.
+    pub suggestion: Option<Suggestion>,
+}
+
+/// A replacement that fixes a [`Diagnostic`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// What is replaced (its byte range).
+    pub loc: Loc,
+    /// The text that replaces it.
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -42,6 +56,44 @@ impl Diagnostic {
             help: None,
             label: None,
             related: Vec::new(),
+            suggestion: None,
+        }
+    }
+
+    /// Adds a fix: the text at `loc` replaced by `replacement`.
+    pub fn with_suggestion(mut self, loc: Loc, replacement: impl Into<String>) -> Self {
+        self.suggestion = Some(Suggestion {
+            loc,
+            replacement: replacement.into(),
+        });
+        self
+    }
+
+    /// Adds a fix when there is one: the text at `loc` replaced by
+    /// `replacement`.
+    pub fn with_suggestion_opt(self, loc: Loc, replacement: Option<impl Into<String>>) -> Self {
+        match replacement {
+            Some(r) => self.with_suggestion(loc, r),
+            None => self,
+        }
+    }
+
+    /// The help of an unknown name: "did you mean `x`?" with the fix that
+    /// writes `x` at `loc` when a candidate is close, else the list of what
+    /// is allowed (see [`suggest`]).
+    pub fn suggesting<'a>(
+        self,
+        loc: Loc,
+        word: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+        what: &str,
+    ) -> Self {
+        let candidates: Vec<&str> = candidates.into_iter().collect();
+        match did_you_mean(word, candidates.iter().copied()) {
+            Some(c) => self
+                .with_help(format!("did you mean `{c}`?"))
+                .with_suggestion(loc, c),
+            None => self.with_help(format!("{what}: {}", list(&candidates))),
         }
     }
 

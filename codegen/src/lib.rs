@@ -10,6 +10,7 @@ mod draft;
 pub mod emit;
 pub mod envelope;
 pub mod generate;
+pub mod grammar;
 pub mod init;
 pub mod load;
 mod lower;

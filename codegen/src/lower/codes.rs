@@ -3,45 +3,15 @@
 //! constants, read as written.
 
 use crate::case::Case;
-use crate::diagnostic::{Diagnostic, suggest};
+use crate::diagnostic::Diagnostic;
 use crate::draft::{DraftCode, DraftDeprecated, DraftRemoved};
+use crate::grammar;
 use crate::span::{Loc, Spanned};
 use crate::spec::{HintCondition, Param, ParamType};
 use crate::yaml::{Node, NodeKind};
 
 use super::Lower;
 use super::read::{RUST_KEYWORDS, duplicate, wrong_type};
-
-pub(super) const CODE_KEYS: &[&str] = &[
-    "number",
-    "category",
-    "retryable",
-    "cause",
-    "since",
-    "title",
-    "message",
-    "params",
-    "recovery_hints",
-    "context",
-    "deprecated",
-    "removed",
-    "sent_as",
-    "explanation",
-    "example",
-    "wire",
-    "aliases",
-    "constants",
-    "retry_classes",
-    "attributes",
-];
-pub(super) const PARAM_KEYS: &[&str] = &["type", "description"];
-pub(super) const CONTEXT_KEYS: &[&str] = &["required", "optional"];
-pub(super) const DEPRECATED_KEYS: &[&str] = &["since", "replaced_by", "note"];
-pub(super) const REMOVED_KEYS: &[&str] = &["since", "reason"];
-pub(super) const PARAM_TYPES: &[&str] = &["string", "integer"];
-
-/// Keys of a conditional recovery hint.
-pub(super) const HINT_KEYS: &[&str] = &["text", "when"];
 
 impl Lower {
     pub(super) fn codes(&mut self, node: &Node) -> Vec<DraftCode> {
@@ -52,15 +22,7 @@ impl Lower {
         for (name, value) in entries {
             self.check_case(&name, Case::ScreamingSnake, "code name");
             let owner = format!("code `{}`", name.value);
-            let required = [
-                "number",
-                "category",
-                "since",
-                "title",
-                "message",
-                "explanation",
-            ];
-            let Some(f) = self.fields(value, &owner, CODE_KEYS, &required, name.loc, &owner) else {
+            let Some(f) = self.object(value, &owner, &grammar::CODE, name.loc, &owner) else {
                 continue;
             };
             let number = f.get("number").and_then(|n| self.number(n, &owner));
@@ -101,7 +63,7 @@ impl Lower {
             let deprecated = f.get("deprecated").and_then(|n| {
                 let loc = f.key_loc("deprecated").unwrap_or(n.loc);
                 let what = format!("`deprecated` of {owner}");
-                let g = self.fields(n, &what, DEPRECATED_KEYS, &["since"], loc, &what)?;
+                let g = self.object(n, &what, &grammar::DEPRECATED, loc, &what)?;
                 if g.get("replaced_by").is_none() {
                     self.push(
                         Diagnostic::new(loc, format!("{owner} is deprecated without `replaced_by`"))
@@ -119,7 +81,7 @@ impl Lower {
             let removed = f.get("removed").and_then(|n| {
                 let loc = f.key_loc("removed").unwrap_or(n.loc);
                 let what = format!("`removed` of {owner}");
-                let g = self.fields(n, &what, REMOVED_KEYS, REMOVED_KEYS, loc, &what)?;
+                let g = self.object(n, &what, &grammar::REMOVED, loc, &what)?;
                 Some(DraftRemoved {
                     loc,
                     since: g.get("since").and_then(|n| self.version(n, "since", &what)),
@@ -249,7 +211,7 @@ impl Lower {
                 );
             }
             let what = format!("parameter `{}` of {owner}", name.value);
-            let Some(f) = self.fields(v, &what, PARAM_KEYS, PARAM_KEYS, name.loc, &what) else {
+            let Some(f) = self.object(v, &what, &grammar::PARAM, name.loc, &what) else {
                 broken.push(name.value);
                 continue;
             };
@@ -261,7 +223,12 @@ impl Lower {
                     other => {
                         self.push(
                             Diagnostic::new(s.loc, format!("unknown parameter type `{other}`"))
-                                .with_help(suggest(other, PARAM_TYPES, "expected")),
+                                .suggesting(
+                                    s.loc,
+                                    other,
+                                    grammar::names(grammar::PARAM_TYPES),
+                                    "expected",
+                                ),
                         );
                         None
                     }
@@ -312,7 +279,7 @@ impl Lower {
                 continue;
             }
             let what = format!("a recovery hint of {owner}");
-            let Some(f) = self.fields(n, &what, HINT_KEYS, HINT_KEYS, n.loc, &what) else {
+            let Some(f) = self.object(n, &what, &grammar::HINT, n.loc, &what) else {
                 continue;
             };
             let text = f.get("text").and_then(|t| self.line(t, "text", &what));
@@ -381,12 +348,12 @@ impl Lower {
         key_loc: Loc,
     ) -> (Vec<Spanned<String>>, Vec<Spanned<String>>) {
         let what = format!("`context` of {owner}");
-        let Some(f) = self.fields(node, &what, CONTEXT_KEYS, &[], key_loc, &what) else {
+        let Some(f) = self.object(node, &what, &grammar::CONTEXT, key_loc, &what) else {
             return (Vec::new(), Vec::new());
         };
         // Whether each name is declared is checked in `validate`, where the
         // `fields:` section is known.
-        let mut lists = CONTEXT_KEYS.iter().map(|key| {
+        let mut lists = grammar::CONTEXT.keys.iter().map(|k| k.name).map(|key| {
             let Some(n) = f.get(key) else {
                 return Vec::new();
             };

@@ -5,26 +5,14 @@
 
 use crate::case::Case;
 use crate::context::{BUILTIN_TYPES, Placement};
-use crate::diagnostic::{Diagnostic, suggest};
+use crate::diagnostic::Diagnostic;
 use crate::draft::{DraftField, DraftMember, DraftType};
+use crate::grammar;
 use crate::span::Spanned;
 use crate::yaml::{Node, NodeKind, ScalarType};
 
 use super::Lower;
 use super::read::wrong_type;
-
-pub(super) const TYPE_KEYS: &[&str] = &["doc", "members", "enum", "union", "one_of"];
-pub(super) const UNION_KEYS: &[&str] = &["discriminator", "variants"];
-pub(super) const MEMBER_KEYS: &[&str] = &[
-    "type", "optional", "doc", "wire", "nullable", "pattern", "format",
-];
-pub(super) const FIELD_KEYS: &[&str] = &[
-    "type", "in", "doc", "example", "wire", "nullable", "pattern", "format",
-];
-/// An enum value written as a mapping, to give it a wire spelling.
-pub(super) const ENUM_VALUE_KEYS: &[&str] = &["name", "wire"];
-pub(super) const FIELD_REQUIRED: &[&str] = &["type", "in", "doc"];
-pub(super) const PLACEMENTS: &[&str] = &["top_level", "context", "envelope"];
 
 impl Lower {
     /// The `types:` section: named objects (`members:`) and enums (`enum:`).
@@ -59,7 +47,7 @@ impl Lower {
                 );
             }
             let owner = format!("type `{}`", name.value);
-            let Some(f) = self.fields(value, &owner, TYPE_KEYS, &["doc"], name.loc, &owner) else {
+            let Some(f) = self.object(value, &owner, &grammar::TYPE, name.loc, &owner) else {
                 continue;
             };
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
@@ -81,7 +69,7 @@ impl Lower {
                     if let NodeKind::Map(_) = &item.kind {
                         let what = format!("a value of `enum` of {owner}");
                         let Some(g) =
-                            self.fields(item, &what, ENUM_VALUE_KEYS, ENUM_VALUE_KEYS, item.loc, &what)
+                            self.object(item, &what, &grammar::ENUM_VALUE, item.loc, &what)
                         else {
                             continue;
                         };
@@ -125,7 +113,7 @@ impl Lower {
             let union = f.get("union").and_then(|n| {
                 let what = format!("`union` of {owner}");
                 let loc = f.key_loc("union").unwrap_or(n.loc);
-                let g = self.fields(n, &what, UNION_KEYS, UNION_KEYS, loc, &what)?;
+                let g = self.object(n, &what, &grammar::UNION, loc, &what)?;
                 let discriminator = g.get("discriminator").and_then(|n| self.wire(n, &what));
                 let variants = g.get("variants").and_then(|n| {
                     let entries = self.entries(
@@ -242,8 +230,7 @@ impl Lower {
             self.check_case(&name, Case::LowerSnake, "member name");
             self.not_keyword(&name, "members become struct fields");
             let what = format!("member `{}` of {owner}", name.value);
-            let Some(f) = self.fields(value, &what, MEMBER_KEYS, &["type", "doc"], name.loc, &what)
-            else {
+            let Some(f) = self.object(value, &what, &grammar::MEMBER, name.loc, &what) else {
                 continue;
             };
             let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
@@ -285,8 +272,7 @@ impl Lower {
             self.check_case(&name, Case::LowerSnake, "field name");
             self.not_keyword(&name, "fields become constructor arguments and methods");
             let what = format!("field `{}`", name.value);
-            let Some(f) = self.fields(value, &what, FIELD_KEYS, FIELD_REQUIRED, name.loc, &what)
-            else {
+            let Some(f) = self.object(value, &what, &grammar::FIELD, name.loc, &what) else {
                 continue;
             };
             let ty = f.get("type").and_then(|n| self.string(n, "type", &what));
@@ -302,7 +288,12 @@ impl Lower {
                                 s.loc,
                                 format!("unknown placement `{other}` of {what}"),
                             )
-                            .with_help(suggest(other, PLACEMENTS, "expected")),
+                            .suggesting(
+                                s.loc,
+                                other,
+                                grammar::names(grammar::PLACEMENTS),
+                                "expected",
+                            ),
                         );
                         None
                     }

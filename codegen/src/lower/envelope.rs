@@ -3,22 +3,14 @@
 //! property carried twice, or no member telling codes apart, is reported
 //! here.
 
-use crate::diagnostic::{Diagnostic, list, suggest};
+use crate::diagnostic::{Diagnostic, list};
 use crate::envelope::{CARRIES, Carries, Envelope, Member as EnvMember};
+use crate::grammar;
 use crate::span::Loc;
 use crate::yaml::{Node, NodeKind, ScalarType};
 
 use super::Lower;
 use super::read::wrong_type;
-
-pub(super) const ENVELOPE_MEMBER_KEYS: &[&str] = &[
-    "carries",
-    "value",
-    "members",
-    "optional",
-    "absent_means",
-    "doc",
-];
 
 impl Lower {
     /// The `envelope:` section: the members of the wire envelope, nested
@@ -107,7 +99,7 @@ impl Lower {
         let mut broken = false;
         for (name, value) in entries {
             let what = format!("envelope member `{}`", name.value);
-            let Some(f) = self.fields(value, &what, ENVELOPE_MEMBER_KEYS, &[], name.loc, &what)
+            let Some(f) = self.object(value, &what, &grammar::ENVELOPE_MEMBER, name.loc, &what)
             else {
                 broken = true;
                 continue;
@@ -187,7 +179,7 @@ impl Lower {
                         other => {
                             self.push(
                                 Diagnostic::new(c.loc, format!("unknown property `{other}` carried by {what}"))
-                                    .with_help(suggest(other, CARRIES, "expected one of")),
+                                    .suggesting(c.loc, other, grammar::names(grammar::CARRIES), "expected one of"),
                             );
                             return None;
                         }

@@ -12,26 +12,14 @@ mod envelope;
 mod read;
 mod sections;
 
-use crate::diagnostic::{Diagnostic, list, list_all, suggest};
+use crate::diagnostic::{Diagnostic, list, list_all};
 use crate::draft::Draft;
 use crate::envelope::Envelope;
+use crate::grammar;
 use crate::span::{Loc, Spanned};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
 
 use read::{duplicate, missing, name_of, wrong_type};
-
-const TOP_KEYS: &[&str] = &[
-    "taxonomy",
-    "envelope",
-    "categories",
-    "types",
-    "fields",
-    "codes",
-    "reserved",
-    "retry",
-    "attributes",
-];
-const TOP_REQUIRED: &[&str] = &["taxonomy", "categories", "codes"];
 
 /// The entries of a mapping by key, first occurrence only; problems already
 /// reported.
@@ -73,14 +61,7 @@ impl Lower {
     }
 
     fn root(&mut self, root: &Node) -> Option<Draft> {
-        let f = self.fields(
-            root,
-            "the spec",
-            TOP_KEYS,
-            TOP_REQUIRED,
-            root.loc,
-            "the spec",
-        )?;
+        let f = self.object(root, "the spec", &grammar::SPEC, root.loc, "the spec")?;
         let taxonomy = f
             .get("taxonomy")
             .and_then(|n| self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)));
@@ -124,6 +105,26 @@ impl Lower {
     }
 
     // ---- shapes -------------------------------------------------------
+
+    /// Checks that `node` is a mapping with the keys the grammar gives
+    /// `shape` (once each, the required ones present); returns its entries.
+    fn object<'n>(
+        &mut self,
+        node: &'n Node,
+        owner: &str,
+        shape: &grammar::Object,
+        owner_loc: Loc,
+        owner_label: &str,
+    ) -> Option<Fields<'n>> {
+        self.fields(
+            node,
+            owner,
+            &shape.key_names(),
+            &shape.required(),
+            owner_loc,
+            owner_label,
+        )
+    }
 
     /// Checks that `node` is a mapping whose keys are in `allowed` (once
     /// each) and include `required`; returns its entries.
@@ -193,7 +194,12 @@ impl Lower {
                         key.value
                     ));
                 } else {
-                    d = d.with_help(suggest(&key.value, allowed, "expected one of"));
+                    d = d.suggesting(
+                        key.loc,
+                        &key.value,
+                        allowed.iter().copied(),
+                        "expected one of",
+                    );
                 }
                 self.push(d);
                 continue;

@@ -6,14 +6,13 @@
 use std::collections::HashMap;
 
 use crate::case::Case;
-use crate::diagnostic::{Diagnostic, suggest};
+use crate::diagnostic::Diagnostic;
+use crate::grammar;
 use crate::span::{Loc, Spanned};
 use crate::spec::{Cause, SentAs};
 use crate::yaml::{Node, NodeKind, ScalarType, Style};
 
 use super::Lower;
-
-pub(super) const CAUSES: &[&str] = &["input", "environment", "server"];
 
 /// Rust keywords (strict and reserved, 2024 edition): a parameter becomes a
 /// constructor argument, so it cannot be named like one.
@@ -241,11 +240,12 @@ impl Lower {
         }
         self.push(
             Diagnostic::new(node.loc, format!("unknown format `{}` of {owner}", s.value))
-                .with_help(suggest(
+                .suggesting(
+                    s.loc,
                     &s.value,
-                    crate::context::FORMATS,
+                    grammar::names(grammar::FORMATS),
                     "the formats are",
-                )),
+                ),
         );
         None
     }
@@ -340,7 +340,7 @@ impl Lower {
             None => {
                 self.push(
                     Diagnostic::new(s.loc, format!("unknown cause `{}` in {owner}", s.value))
-                        .with_help(suggest(&s.value, CAUSES, "expected")),
+                        .suggesting(s.loc, &s.value, grammar::names(grammar::CAUSES), "expected"),
                 );
                 None
             }
@@ -352,10 +352,14 @@ impl Lower {
         match SentAs::ALL.iter().find(|v| v.as_str() == s.value) {
             Some(v) => Some(Spanned::new(*v, s.loc)),
             None => {
-                let expected: Vec<&str> = SentAs::ALL.iter().map(|v| v.as_str()).collect();
                 self.push(
                     Diagnostic::new(s.loc, format!("unknown sent_as `{}` in {owner}", s.value))
-                        .with_help(suggest(&s.value, &expected, "expected")),
+                        .suggesting(
+                            s.loc,
+                            &s.value,
+                            grammar::names(grammar::SENT_AS),
+                            "expected",
+                        ),
                 );
                 None
             }

@@ -2,29 +2,14 @@
 //! ranges), `reserved:`, `retry:` and `attributes:`.
 
 use crate::case::Case;
-use crate::diagnostic::{Diagnostic, suggest};
+use crate::diagnostic::Diagnostic;
 use crate::draft::{DraftCategory, DraftTaxonomy};
+use crate::grammar;
 use crate::span::{Loc, Spanned};
 use crate::yaml::{Node, NodeKind, ScalarType};
 
 use super::Lower;
 use super::read::wrong_type;
-
-pub(super) const TAXONOMY_KEYS: &[&str] =
-    &["name", "version", "base_uri", "description", "range_block"];
-pub(super) const CATEGORY_KEYS: &[&str] = &[
-    "range",
-    "description",
-    "retryable",
-    "cause",
-    "retry_classes",
-];
-/// `range` is optional: a taxonomy whose categories interleave (gRPC's
-/// caller and server codes) leaves it out.
-pub(super) const CATEGORY_REQUIRED: &[&str] = &["description", "retryable", "cause"];
-pub(super) const RETRY_KEYS: &[&str] = &["meaning", "classes"];
-pub(super) const ATTRIBUTE_KEYS: &[&str] = &["type", "doc", "format", "required"];
-pub(super) const ATTRIBUTE_TYPES: &[&str] = &["string", "integer", "boolean"];
 
 impl Lower {
     /// The `reserved:` section: a mapping of number to why no code may take
@@ -72,7 +57,7 @@ impl Lower {
     /// and the named retry classes (`classes`, name to one-line doc).
     pub(super) fn retry(&mut self, node: &Node) -> crate::spec::Retry {
         let owner = "`retry`";
-        let Some(f) = self.fields(node, owner, RETRY_KEYS, &[], node.loc, owner) else {
+        let Some(f) = self.object(node, owner, &grammar::RETRY, node.loc, owner) else {
             return crate::spec::Retry::default();
         };
         let meaning = f
@@ -104,14 +89,7 @@ impl Lower {
             self.check_case(&name, Case::LowerSnake, "attribute name");
             self.not_keyword(&name, "an attribute becomes a Rust field");
             let owner = format!("attribute `{}`", name.value);
-            let Some(f) = self.fields(
-                value,
-                &owner,
-                ATTRIBUTE_KEYS,
-                &["type", "doc"],
-                name.loc,
-                &owner,
-            ) else {
+            let Some(f) = self.object(value, &owner, &grammar::ATTRIBUTE, name.loc, &owner) else {
                 continue;
             };
             let ty = f.get("type").and_then(|n| {
@@ -123,11 +101,12 @@ impl Lower {
                     other => {
                         self.push(
                             Diagnostic::new(s.loc, format!("unknown type `{other}` of {owner}"))
-                                .with_help(suggest(
+                                .suggesting(
+                                    s.loc,
                                     other,
-                                    ATTRIBUTE_TYPES,
+                                    grammar::names(grammar::ATTRIBUTE_TYPES),
                                     "an attribute is one of",
-                                )),
+                                ),
                         );
                         return None;
                     }
@@ -189,14 +168,7 @@ impl Lower {
 
     pub(super) fn taxonomy(&mut self, node: &Node, key_loc: Loc) -> Option<DraftTaxonomy> {
         let owner = "`taxonomy`";
-        let f = self.fields(
-            node,
-            owner,
-            TAXONOMY_KEYS,
-            &["name", "version", "base_uri"],
-            key_loc,
-            "taxonomy",
-        )?;
+        let f = self.object(node, owner, &grammar::TAXONOMY, key_loc, "taxonomy")?;
         let name = f.get("name").and_then(|n| self.string(n, "name", owner));
         let version = f
             .get("version")
@@ -249,14 +221,7 @@ impl Lower {
         for (key, value) in entries {
             self.check_case(&key, Case::LowerSnake, "category key");
             let owner = format!("category `{}`", key.value);
-            let Some(f) = self.fields(
-                value,
-                &owner,
-                CATEGORY_KEYS,
-                CATEGORY_REQUIRED,
-                key.loc,
-                &owner,
-            ) else {
+            let Some(f) = self.object(value, &owner, &grammar::CATEGORY, key.loc, &owner) else {
                 continue;
             };
             let ranges = f

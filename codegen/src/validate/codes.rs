@@ -38,6 +38,7 @@ impl Validator<'_> {
                     .with_help("list each class once"),
                 );
             } else if !declared.contains(&name.value.as_str()) {
+                let close = did_you_mean(&name.value, declared.iter().copied());
                 let help = if declared.is_empty() {
                     "declare it first: `retry: { classes: { throttling: Retried after a backoff. } }`"
                         .to_string()
@@ -50,7 +51,8 @@ impl Validator<'_> {
                         format!("unknown retry class `{}` in {owner}", name.value),
                     )
                     .with_label("not declared under `retry.classes`")
-                    .with_help(help),
+                    .with_help(help)
+                    .with_suggestion_opt(name.loc, close),
                 );
             }
         }
@@ -109,6 +111,7 @@ impl Validator<'_> {
             .collect();
         for (key, node) in &code.attributes {
             let Some(def) = draft.attributes.iter().find(|a| a.name.value == key.value) else {
+                let close = did_you_mean(&key.value, names.iter().copied());
                 let help = if names.is_empty() {
                     "declare it first under the top-level `attributes:` section".to_string()
                 } else {
@@ -120,7 +123,8 @@ impl Validator<'_> {
                         format!("unknown attribute `{}` in {owner}", key.value),
                     )
                     .with_label("not declared under `attributes`")
-                    .with_help(help),
+                    .with_help(help)
+                    .with_suggestion_opt(key.loc, close),
                 );
                 continue;
             };
@@ -223,7 +227,8 @@ impl Validator<'_> {
                 .iter()
                 .map(|c| c.key.value.as_str())
                 .collect();
-            let help = match did_you_mean(&cat.value, keys.iter().copied()) {
+            let close = did_you_mean(&cat.value, keys.iter().copied());
+            let help = match close {
                 Some(k) => format!("did you mean `{k}`?"),
                 None if keys.is_empty() => "declare the category under `categories:`".to_string(),
                 None => format!("the categories are {}", list(&keys)),
@@ -234,7 +239,8 @@ impl Validator<'_> {
                     format!("unknown category `{}` in {owner}", cat.value),
                 )
                 .with_label("not declared under `categories`")
-                .with_help(help),
+                .with_help(help)
+                .with_suggestion_opt(cat.loc, close),
             );
         }
 
@@ -365,7 +371,8 @@ impl Validator<'_> {
                 if draft.declarations_broken {
                     continue;
                 }
-                let help = match did_you_mean(name, carried.iter().copied()) {
+                let close = did_you_mean(name, carried.iter().copied());
+                let help = match close {
                     Some(n) => format!("did you mean `{n}`?"),
                     None if carried.is_empty() => format!(
                         "{owner} carries no context field; a hint that depends on what happened \
@@ -381,7 +388,8 @@ impl Validator<'_> {
                         ),
                     )
                     .with_label("not declared under `fields:`")
-                    .with_help(help),
+                    .with_help(help)
+                    .with_suggestion_opt(cond.field.loc, close),
                 );
                 continue;
             };
@@ -432,7 +440,8 @@ impl Validator<'_> {
                 if declared.contains(&v.value.as_str()) {
                     continue;
                 }
-                let help = match did_you_mean(&v.value, declared.iter().copied()) {
+                let close = did_you_mean(&v.value, declared.iter().copied());
+                let help = match close {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!("`{}` is one of {}", ty.value, list(&declared)),
                 };
@@ -445,7 +454,8 @@ impl Validator<'_> {
                         ),
                     )
                     .with_label(format!("not a value of `{}`", ty.value))
-                    .with_help(help),
+                    .with_help(help)
+                    .with_suggestion_opt(v.loc, close),
                 );
             }
         }
@@ -455,13 +465,16 @@ impl Validator<'_> {
         let declared: Vec<&str> = draft.fields.iter().map(|f| f.name.value.as_str()).collect();
         for f in code.required_context.iter().chain(&code.optional_context) {
             if draft.field(&f.value).is_none() && !draft.declarations_broken {
+                let mut close = None;
                 let help = if declared.is_empty() {
                     format!(
                         "declare it under the top-level `fields:` section: `{}: {{ type: string, in: top_level, doc: ... }}`",
                         f.value
                     )
                 } else {
-                    match did_you_mean(&f.value, declared.iter().copied()) {
+                    match did_you_mean(&f.value, declared.iter().copied())
+                        .inspect(|n| close = Some(*n))
+                    {
                         Some(n) => format!(
                             "did you mean `{n}`? or declare `{}` under `fields:`",
                             f.value
@@ -478,7 +491,8 @@ impl Validator<'_> {
                         format!("unknown context field `{}` in {owner}", f.value),
                     )
                     .with_label("not declared under `fields:`")
-                    .with_help(help),
+                    .with_help(help)
+                    .with_suggestion_opt(f.loc, close),
                 );
             }
         }
@@ -768,17 +782,18 @@ impl Validator<'_> {
             return;
         }
         let Some(target) = draft.codes.iter().find(|c| c.name.value == by.value) else {
-            let help =
-                match did_you_mean(&by.value, draft.codes.iter().map(|c| c.name.value.as_str())) {
-                    Some(n) => format!("did you mean `{n}`?"),
-                    None => "name an active code defined in this file".to_string(),
-                };
+            let close = did_you_mean(&by.value, draft.codes.iter().map(|c| c.name.value.as_str()));
+            let help = match close {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => "name an active code defined in this file".to_string(),
+            };
             self.push(
                 Diagnostic::new(
                     by.loc,
                     format!("`replaced_by` of {owner} names unknown code `{}`", by.value),
                 )
-                .with_help(help),
+                .with_help(help)
+                .with_suggestion_opt(by.loc, close),
             );
             return;
         };

@@ -5,7 +5,7 @@
 //! compiler generates.
 
 use crate::context::FieldType;
-use crate::diagnostic::{Diagnostic, list, suggest};
+use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::Draft;
 use crate::span::{Loc, Spanned};
 
@@ -240,7 +240,12 @@ impl Validator<'_> {
                 self.push(
                     Diagnostic::new(ty.loc, format!("unknown type `{unknown}` in {owner}"))
                         .with_label("not a built-in or declared type")
-                        .with_help(suggest(&unknown, &names, "the types are")),
+                        .with_help(suggest(&unknown, &names, "the types are"))
+                        .with_suggestion_opt(
+                            ty.loc,
+                            did_you_mean(&unknown, names.iter().copied())
+                                .map(|n| ty.value.replacen(unknown.as_str(), n, 1)),
+                        ),
                 );
             }
         }
@@ -390,7 +395,11 @@ impl Validator<'_> {
                     self.push(
                         Diagnostic::new(ty.loc, format!("unknown type `{}` in {owner}", ty.value))
                             .with_label("not a declared object type")
-                            .with_help(suggest(&ty.value, &names, "the object types are")),
+                            .with_help(suggest(&ty.value, &names, "the object types are"))
+                            .with_suggestion_opt(
+                                ty.loc,
+                                did_you_mean(&ty.value, names.iter().copied()),
+                            ),
                     );
                     continue;
                 };

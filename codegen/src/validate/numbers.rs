@@ -138,6 +138,7 @@ impl Validator<'_> {
                     .with_label("duplicate number")
                     .with_related(first_loc, format!("used by `{}` here", first.name.value))
                     .with_help("give each code its own number inside its category's range")
+                    .with_suggestion_opt(number.loc, next_free(draft, code))
                 };
                 self.push(d);
             } else {
@@ -215,7 +216,50 @@ impl Validator<'_> {
             for r in &cat.ranges {
                 d = d.with_related(r.loc, format!("range of `{}`", cat.key.value));
             }
-            self.push(d.with_help(help));
+            self.push(
+                d.with_help(help)
+                    .with_suggestion_opt(number.loc, next_free(draft, code)),
+            );
         }
     }
+}
+
+/// The number a code of `code`'s category would take next: the first
+/// number after the highest one the category's codes use, inside its
+/// ranges, taken by no code (removed ones included) and not reserved; else
+/// the first such number anywhere in its ranges. `None` when the category
+/// has no range or no free number.
+fn next_free(draft: &Draft, code: &DraftCode) -> Option<String> {
+    let key = &code.category.as_ref()?.value;
+    let cat = draft.categories.iter().find(|c| &c.key.value == key)?;
+    let taken = |n: i64| {
+        draft
+            .codes
+            .iter()
+            .any(|c| c.number.as_ref().is_some_and(|m| m.value == n))
+            || draft.reserved.iter().any(|r| r.number.value == n)
+    };
+    let inside = |n: i64| cat.ranges.iter().any(|r| r.value.0 <= n && n <= r.value.1);
+    let highest = draft
+        .codes
+        .iter()
+        .filter(|c| !std::ptr::eq(*c, code) && c.category.as_ref().is_some_and(|k| &k.value == key))
+        .filter_map(|c| c.number.as_ref().map(|n| n.value))
+        .filter(|&n| inside(n))
+        .max();
+    // Ranges are bounded by the checks on them, but a scan stops early
+    // all the same: a spec holds far fewer codes than this.
+    const SCAN: i64 = 100_000;
+    let after = highest.and_then(|h| {
+        (h.saturating_add(1)..h.saturating_add(SCAN))
+            .take_while(|&n| cat.ranges.iter().any(|r| n <= r.value.1))
+            .find(|&n| inside(n) && !taken(n))
+    });
+    after
+        .or_else(|| {
+            cat.ranges.iter().find_map(|r| {
+                (r.value.0..=r.value.1.min(r.value.0.saturating_add(SCAN))).find(|&n| !taken(n))
+            })
+        })
+        .map(|n| n.to_string())
 }
