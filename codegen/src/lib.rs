@@ -14,6 +14,7 @@ pub mod grammar;
 pub mod init;
 pub mod load;
 mod lower;
+pub mod lsp;
 pub mod span;
 pub mod spec;
 mod template;

@@ -87,6 +87,10 @@ enum Command {
         /// The spec file [default: errors.yaml of the enclosing workspace].
         spec: Option<PathBuf>,
     },
+    /// Run the language server of errors.yaml (LSP 3.17 over stdio):
+    /// diagnostics, hover, completion, definitions, references, symbols,
+    /// rename and quick fixes, for any spec the editor opens.
+    Lsp,
     /// Print the published JSON Schema of the envelope (any declared
     /// `envelope:` shape).
     Schema {
@@ -211,6 +215,11 @@ fn run(command: Command) -> Result<bool, String> {
             out(&splice_codegen::emit_rust::emit_pretty(&spec));
             Ok(true)
         }
+        Command::Lsp => match splice_codegen::lsp::main() {
+            Ok(0) => Ok(true),
+            Ok(_) => Ok(false),
+            Err(e) => Err(format!("the language server failed: {e}")),
+        },
         Command::Schema { spec } => {
             let path = spec_path(spec)?;
             let Some(spec) = load(&path) else {

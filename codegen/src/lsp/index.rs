@@ -1,0 +1,700 @@
+//! What the language server knows of a spec: every name it declares and
+//! every place that names one, with byte ranges, read from the spanned YAML
+//! tree and not from a checked [`Spec`](crate::spec::Spec), so a spec with
+//! mistakes (the usual state of a file being edited) still has its outline,
+//! hover, definitions, references and renames.
+//!
+//! Where names are declared and where they are referred to is data, two
+//! tables of paths into the tree ([`DEFINITION_SITES`], [`REFERENCE_SITES`]):
+//! a new section that names codes (a list of the codes an operation raises)
+//! is one more row, and definition, references, rename, hover ("named by")
+//! and completion follow.
+
+use crate::span::Loc;
+use crate::yaml::{Node, NodeKind, ScalarType};
+
+pub use crate::grammar::Kind;
+
+/// One step of a path into the tree.
+#[derive(Debug, Clone, Copy)]
+pub enum Step {
+    /// The value of this key.
+    Key(&'static str),
+    /// The value of any key (a name-keyed mapping: `codes`, `types`).
+    AnyKey,
+    /// Every item of a sequence.
+    Item,
+    /// The value of any key of a mapping, at any depth below (`envelope`'s
+    /// nested members).
+    Deep,
+}
+
+/// How the node at the end of a reference path names things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// The scalar is a name; a sequence of scalars is a list of names.
+    Value,
+    /// Each key of the mapping is a name.
+    Keys,
+    /// A type spelling: every declared type name in `Foo[]`,
+    /// `map<string, Foo>`.
+    TypeSpelling,
+    /// A message template: every `{placeholder}` (a field or a parameter
+    /// of the code).
+    Template,
+}
+
+/// A place where names of `kind` are declared: the keys of the mapping at
+/// `path`. `scope`: the position in the path of the key that scopes the
+/// name (the type of a member, the code of a parameter).
+pub struct DefinitionSite {
+    /// The path of the mapping whose keys are the names.
+    pub path: &'static [Step],
+    /// What they name.
+    pub kind: Kind,
+}
+
+/// Where names are declared.
+pub const DEFINITION_SITES: &[DefinitionSite] = &[
+    DefinitionSite {
+        path: &[Step::Key("categories")],
+        kind: Kind::Category,
+    },
+    DefinitionSite {
+        path: &[Step::Key("codes")],
+        kind: Kind::Code,
+    },
+    DefinitionSite {
+        path: &[Step::Key("types")],
+        kind: Kind::Type,
+    },
+    DefinitionSite {
+        path: &[Step::Key("fields")],
+        kind: Kind::Field,
+    },
+    DefinitionSite {
+        path: &[Step::Key("types"), Step::AnyKey, Step::Key("members")],
+        kind: Kind::Member,
+    },
+    DefinitionSite {
+        path: &[Step::Key("retry"), Step::Key("classes")],
+        kind: Kind::RetryClass,
+    },
+    DefinitionSite {
+        path: &[Step::Key("attributes")],
+        kind: Kind::Attribute,
+    },
+    DefinitionSite {
+        path: &[Step::Key("codes"), Step::AnyKey, Step::Key("params")],
+        kind: Kind::Param,
+    },
+];
+
+/// A place where names are referred to.
+pub struct ReferenceSite {
+    /// The path of the node that names.
+    pub path: &'static [Step],
+    /// What the names name. For [`How::Template`] and a code's `example`
+    /// keys this is [`Kind::Field`], and a name that is a parameter of the
+    /// code is a [`Kind::Param`] instead.
+    pub kind: Kind,
+    /// How the node names.
+    pub how: How,
+    /// What the place is, for hover ("named by `X` (`replaced_by`)").
+    pub role: &'static str,
+}
+
+const CODE: [Step; 2] = [Step::Key("codes"), Step::AnyKey];
+
+/// Where names are referred to.
+pub const REFERENCE_SITES: &[ReferenceSite] = &[
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("category")],
+        kind: Kind::Category,
+        how: How::Value,
+        role: "category",
+    },
+    ReferenceSite {
+        path: &[
+            CODE[0],
+            CODE[1],
+            Step::Key("context"),
+            Step::Key("required"),
+        ],
+        kind: Kind::Field,
+        how: How::Value,
+        role: "context.required",
+    },
+    ReferenceSite {
+        path: &[
+            CODE[0],
+            CODE[1],
+            Step::Key("context"),
+            Step::Key("optional"),
+        ],
+        kind: Kind::Field,
+        how: How::Value,
+        role: "context.optional",
+    },
+    ReferenceSite {
+        path: &[
+            CODE[0],
+            CODE[1],
+            Step::Key("recovery_hints"),
+            Step::Item,
+            Step::Key("when"),
+        ],
+        kind: Kind::Field,
+        how: How::Keys,
+        role: "a hint condition",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("example")],
+        kind: Kind::Field,
+        how: How::Keys,
+        role: "example",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("constants")],
+        kind: Kind::Field,
+        how: How::Keys,
+        role: "constants",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("message")],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "message",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("recovery_hints"), Step::Item],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "recovery_hints",
+    },
+    ReferenceSite {
+        path: &[
+            CODE[0],
+            CODE[1],
+            Step::Key("recovery_hints"),
+            Step::Item,
+            Step::Key("text"),
+        ],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "recovery_hints",
+    },
+    ReferenceSite {
+        path: &[
+            CODE[0],
+            CODE[1],
+            Step::Key("deprecated"),
+            Step::Key("replaced_by"),
+        ],
+        kind: Kind::Code,
+        how: How::Value,
+        role: "deprecated.replaced_by",
+    },
+    ReferenceSite {
+        path: &[Step::Key("envelope"), Step::Deep, Step::Key("absent_means")],
+        kind: Kind::Code,
+        how: How::Value,
+        role: "absent_means",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("retry_classes")],
+        kind: Kind::RetryClass,
+        how: How::Value,
+        role: "retry_classes",
+    },
+    ReferenceSite {
+        path: &[
+            Step::Key("categories"),
+            Step::AnyKey,
+            Step::Key("retry_classes"),
+        ],
+        kind: Kind::RetryClass,
+        how: How::Value,
+        role: "retry_classes",
+    },
+    ReferenceSite {
+        path: &[CODE[0], CODE[1], Step::Key("attributes")],
+        kind: Kind::Attribute,
+        how: How::Keys,
+        role: "attributes",
+    },
+    ReferenceSite {
+        path: &[Step::Key("fields"), Step::AnyKey, Step::Key("type")],
+        kind: Kind::Type,
+        how: How::TypeSpelling,
+        role: "type",
+    },
+    ReferenceSite {
+        path: &[
+            Step::Key("types"),
+            Step::AnyKey,
+            Step::Key("members"),
+            Step::AnyKey,
+            Step::Key("type"),
+        ],
+        kind: Kind::Type,
+        how: How::TypeSpelling,
+        role: "type",
+    },
+    ReferenceSite {
+        path: &[
+            Step::Key("types"),
+            Step::AnyKey,
+            Step::Key("union"),
+            Step::Key("variants"),
+        ],
+        kind: Kind::Type,
+        how: How::Keys,
+        role: "union variant",
+    },
+];
+
+/// A name written in the spec: where it is declared, or where it is used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// What it names.
+    pub kind: Kind,
+    /// The name.
+    pub name: String,
+    /// The name that scopes it: the type of a member, the code of a
+    /// parameter or of a reference inside a code; empty otherwise.
+    pub scope: String,
+    /// Byte range of the name itself in the text.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+}
+
+/// A declared name, with the entry that declares it.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// The name and where it is written (the key).
+    pub name: Name,
+    /// The whole entry: from its key to the end of its value.
+    pub entry: Loc,
+    /// The entry's value.
+    pub value: Node,
+}
+
+/// A use of a name.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    /// The name and where it is written.
+    pub name: Name,
+    /// What the place is ([`ReferenceSite::role`]).
+    pub role: &'static str,
+}
+
+/// Every declared name and every use of one in a spec.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    /// Declarations, in file order.
+    pub definitions: Vec<Definition>,
+    /// Uses, in file order within each site.
+    pub references: Vec<Reference>,
+    /// Top-level sections present, with their key's range and entry.
+    pub sections: Vec<(String, Loc, Loc)>,
+}
+
+/// The byte range of `name` as written by the scalar `node`: its location
+/// when the text there is exactly the name, else the name's first
+/// occurrence inside it (a quoted `"Limit"`, a spelling `Limit[]`).
+pub fn name_range(text: &str, node: &Node, name: &str) -> Option<(usize, usize)> {
+    let raw = text.get(node.loc.start..node.loc.end)?;
+    if raw == name {
+        return Some((node.loc.start, node.loc.end));
+    }
+    if name.is_empty() {
+        return None;
+    }
+    let at = find_word(raw, name, 0)?;
+    Some((node.loc.start + at, node.loc.start + at + name.len()))
+}
+
+/// The first occurrence of `word` in `hay` at or after `from` that is not
+/// part of a longer identifier.
+fn find_word(hay: &str, word: &str, from: usize) -> Option<usize> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut at = from;
+    while let Some(i) = hay.get(at..)?.find(word) {
+        let start = at + i;
+        let end = start + word.len();
+        let before = hay[..start].chars().next_back();
+        let after = hay[end..].chars().next();
+        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+            return Some(start);
+        }
+        at = end;
+    }
+    None
+}
+
+impl Index {
+    /// Reads the names of the tree of `text`.
+    pub fn build(text: &str, root: &Node) -> Index {
+        let mut index = Index::default();
+        let NodeKind::Map(entries) = &root.kind else {
+            return index;
+        };
+        for (k, v) in entries {
+            if let Some(key) = k.as_scalar() {
+                index
+                    .sections
+                    .push((key.to_owned(), k.loc, span(k.loc, v.loc)));
+            }
+        }
+        for site in DEFINITION_SITES {
+            let mut found = Vec::new();
+            walk(root, site.path, &mut Vec::new(), &mut found);
+            for (node, scopes) in found {
+                let NodeKind::Map(entries) = &node.kind else {
+                    continue;
+                };
+                for (k, v) in entries {
+                    let Some(name) = k.as_scalar() else { continue };
+                    let Some((start, end)) = name_range(text, k, name) else {
+                        continue;
+                    };
+                    index.definitions.push(Definition {
+                        name: Name {
+                            kind: site.kind,
+                            name: name.to_owned(),
+                            scope: scopes.last().cloned().unwrap_or_default(),
+                            start,
+                            end,
+                        },
+                        entry: span(k.loc, v.loc),
+                        value: v.clone(),
+                    });
+                }
+            }
+        }
+        index.definitions.sort_by_key(|d| d.name.start);
+        for site in REFERENCE_SITES {
+            let mut found = Vec::new();
+            walk(root, site.path, &mut Vec::new(), &mut found);
+            for (node, scopes) in found {
+                let scope = scopes.first().cloned().unwrap_or_default();
+                index.references_of(text, site, node, &scope);
+            }
+        }
+        index
+    }
+
+    fn references_of(&mut self, text: &str, site: &ReferenceSite, node: &Node, scope: &str) {
+        let mut push = |kind: Kind, name: &str, start: usize, end: usize| {
+            self.references.push(Reference {
+                name: Name {
+                    kind,
+                    name: name.to_owned(),
+                    scope: scope.to_owned(),
+                    start,
+                    end,
+                },
+                role: site.role,
+            });
+        };
+        match site.how {
+            How::Value => {
+                let items: Vec<&Node> = match &node.kind {
+                    NodeKind::Seq(items) => items.iter().collect(),
+                    _ => vec![node],
+                };
+                for item in items {
+                    let Some(name) = item.as_scalar() else {
+                        continue;
+                    };
+                    if name.is_empty() || item.scalar_type() == Some(ScalarType::Null) {
+                        continue;
+                    }
+                    if let Some((s, e)) = name_range(text, item, name) {
+                        push(site.kind, name, s, e);
+                    }
+                }
+            }
+            How::Keys => {
+                let NodeKind::Map(entries) = &node.kind else {
+                    return;
+                };
+                for (k, _) in entries {
+                    let Some(name) = k.as_scalar() else { continue };
+                    if let Some((s, e)) = name_range(text, k, name) {
+                        push(site.kind, name, s, e);
+                    }
+                }
+            }
+            How::TypeSpelling => {
+                let Some(raw) = text.get(node.loc.start..node.loc.end) else {
+                    return;
+                };
+                for (at, word) in identifiers(raw) {
+                    if crate::context::BUILTIN_TYPES.contains(&word) || word == "map" {
+                        continue;
+                    }
+                    let s = node.loc.start + at;
+                    push(site.kind, word, s, s + word.len());
+                }
+            }
+            How::Template => {
+                let Some(raw) = text.get(node.loc.start..node.loc.end) else {
+                    return;
+                };
+                if node.as_scalar().is_none() {
+                    return;
+                }
+                for (at, word) in placeholders(raw) {
+                    let s = node.loc.start + at;
+                    push(site.kind, word, s, s + word.len());
+                }
+            }
+        }
+    }
+
+    /// The declaration of `kind` named `name` (in `scope` for members and
+    /// parameters).
+    pub fn definition(&self, kind: Kind, name: &str, scope: &str) -> Option<&Definition> {
+        self.definitions.iter().find(|d| {
+            d.name.kind == kind && d.name.name == name && (!scoped(kind) || d.name.scope == scope)
+        })
+    }
+
+    /// Every declared name of `kind`.
+    pub fn names_of(&self, kind: Kind) -> impl Iterator<Item = &Definition> {
+        self.definitions.iter().filter(move |d| d.name.kind == kind)
+    }
+
+    /// The name written at byte `offset`: a declaration or a use, resolved
+    /// (a placeholder or `example` key that names a parameter of its code
+    /// is that parameter).
+    pub fn at(&self, offset: usize) -> Option<Name> {
+        let hit = |n: &Name| n.start <= offset && offset <= n.end;
+        if let Some(d) = self.definitions.iter().find(|d| hit(&d.name)) {
+            return Some(d.name.clone());
+        }
+        let r = self.references.iter().find(|r| hit(&r.name))?;
+        Some(self.resolve(&r.name))
+    }
+
+    /// A use as what it names: a field-kind name that is a parameter of the
+    /// code it is written in is that parameter.
+    pub fn resolve(&self, name: &Name) -> Name {
+        if name.kind == Kind::Field
+            && self
+                .definition(Kind::Param, &name.name, &name.scope)
+                .is_some()
+        {
+            return Name {
+                kind: Kind::Param,
+                ..name.clone()
+            };
+        }
+        Name {
+            scope: if scoped(name.kind) {
+                name.scope.clone()
+            } else {
+                String::new()
+            },
+            ..name.clone()
+        }
+    }
+
+    /// Every place that names what `target` names: its declaration first
+    /// (when it has one, and `with_declaration`), then its uses.
+    pub fn occurrences(&self, target: &Name, with_declaration: bool) -> Vec<Name> {
+        let mut out = Vec::new();
+        if with_declaration
+            && let Some(d) = self.definition(target.kind, &target.name, &target.scope)
+        {
+            out.push(d.name.clone());
+        }
+        for r in &self.references {
+            let resolved = self.resolve(&r.name);
+            if resolved.kind == target.kind
+                && resolved.name == target.name
+                && (!scoped(target.kind) || resolved.scope == target.scope)
+            {
+                out.push(resolved);
+            }
+        }
+        out
+    }
+
+    /// The uses of `target` with the role of each place.
+    pub fn uses(&self, target: &Name) -> Vec<&Reference> {
+        self.references
+            .iter()
+            .filter(|r| {
+                let resolved = self.resolve(&r.name);
+                resolved.kind == target.kind
+                    && resolved.name == target.name
+                    && (!scoped(target.kind) || resolved.scope == target.scope)
+            })
+            .collect()
+    }
+}
+
+/// Kinds whose names are only unique inside their scope.
+fn scoped(kind: Kind) -> bool {
+    matches!(kind, Kind::Member | Kind::Param)
+}
+
+fn span(a: Loc, b: Loc) -> Loc {
+    Loc {
+        end: b.end.max(a.end),
+        ..a
+    }
+}
+
+/// Every node at `path` below `node`, with the keys `AnyKey` steps matched
+/// (outermost first).
+fn walk<'n>(
+    node: &'n Node,
+    path: &[Step],
+    scopes: &mut Vec<String>,
+    out: &mut Vec<(&'n Node, Vec<String>)>,
+) {
+    let Some((step, rest)) = path.split_first() else {
+        out.push((node, scopes.clone()));
+        return;
+    };
+    match (step, &node.kind) {
+        (Step::Key(key), NodeKind::Map(entries)) => {
+            for (k, v) in entries {
+                if k.as_scalar() == Some(key) {
+                    walk(v, rest, scopes, out);
+                }
+            }
+        }
+        (Step::AnyKey, NodeKind::Map(entries)) => {
+            for (k, v) in entries {
+                scopes.push(k.as_scalar().unwrap_or_default().to_owned());
+                walk(v, rest, scopes, out);
+                scopes.pop();
+            }
+        }
+        (Step::Item, NodeKind::Seq(items)) => {
+            for item in items {
+                walk(item, rest, scopes, out);
+            }
+        }
+        (Step::Deep, NodeKind::Map(entries)) => {
+            // Zero levels: the rest applies here; then one more level down.
+            walk(node, rest, scopes, out);
+            for (_, v) in entries {
+                walk(v, path, scopes, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The identifiers of a type spelling, with their byte offsets.
+fn identifiers(raw: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in raw.char_indices().chain(std::iter::once((raw.len(), ' '))) {
+        let ident = c.is_ascii_alphanumeric() || c == '_';
+        match (ident, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &raw[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The names inside `{placeholder}`s of a raw template, with their byte
+/// offsets (`{{` and `}}` are literal braces).
+pub fn placeholders(raw: &str) -> Vec<(usize, &str)> {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' if bytes.get(i + 1) == Some(&b'{') => i += 2,
+            b'{' => {
+                let from = i + 1;
+                let len = raw[from..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(raw.len() - from);
+                if len > 0 && bytes.get(from + len) == Some(&b'}') {
+                    out.push((from, &raw[from..from + len]));
+                }
+                i = from + len;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(text: &str) -> Index {
+        let parsed = crate::yaml::parse(text);
+        Index::build(text, &parsed.root.expect("a document"))
+    }
+
+    #[test]
+    fn reads_declarations_and_uses_with_their_ranges() {
+        let text = "categories:\n  domain: {}\ntypes:\n  Limit:\n    members:\n      max: { type: integer }\n  Holder:\n    members:\n      l: { type: \"Limit[]\" }\nfields:\n  limit: { type: Limit }\ncodes:\n  X:\n    category: domain\n    message: \"{limit} {p} {{limit}}\"\n    params: { p: {} }\n    context: { required: [limit] }\n";
+        let ix = index(text);
+        let code = ix.definition(Kind::Code, "X", "").unwrap();
+        assert_eq!(&text[code.name.start..code.name.end], "X");
+        let member = ix.definition(Kind::Member, "max", "Limit").unwrap();
+        assert_eq!(&text[member.name.start..member.name.end], "max");
+        let limit_type = Name {
+            kind: Kind::Type,
+            name: "Limit".into(),
+            scope: String::new(),
+            start: 0,
+            end: 0,
+        };
+        let uses: Vec<&str> = ix
+            .occurrences(&limit_type, true)
+            .iter()
+            .map(|n| &text[n.start..n.end])
+            .collect();
+        assert_eq!(uses, ["Limit", "Limit", "Limit"]);
+        let field = ix.at(text.find("[limit]").unwrap() + 1).unwrap();
+        assert_eq!((field.kind, field.name.as_str()), (Kind::Field, "limit"));
+        // `{limit}` in the message is the field, `{p}` the code's
+        // parameter, `{{limit}}` literal text.
+        let all = ix.occurrences(&field, true);
+        assert_eq!(all.len(), 3, "{all:?}");
+        let p = ix.at(text.find("{p}").unwrap() + 1).unwrap();
+        assert_eq!((p.kind, p.scope.as_str()), (Kind::Param, "X"));
+        let cat = ix.at(text.find("category: domain").unwrap() + 11).unwrap();
+        assert_eq!(cat.kind, Kind::Category);
+    }
+
+    #[test]
+    fn the_repository_specs_index_every_code() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(root.join("errors.yaml")).unwrap();
+        let spec = crate::load_str(&text, "errors.yaml").unwrap();
+        let ix = index(&text);
+        assert_eq!(ix.names_of(Kind::Code).count(), spec.codes.len());
+        for code in &spec.codes {
+            let d = ix.definition(Kind::Code, &code.name.value, "").unwrap();
+            assert_eq!(&text[d.name.start..d.name.end], code.name.value);
+            for r in code.required_context.iter().chain(&code.optional_context) {
+                let here = ix.at(r.loc.start).unwrap();
+                assert_eq!(
+                    (here.kind, here.name.as_str()),
+                    (Kind::Field, r.value.as_str())
+                );
+            }
+        }
+    }
+}
