@@ -27,6 +27,12 @@ pub const GENERATE_COMMAND: &str = "cargo run -p splice-codegen -- generate";
 /// The spec, relative to the workspace root.
 pub const SPEC_PATH: &str = "errors.yaml";
 
+/// The JSON Schema of the spec format itself ([`crate::grammar::json_schema`]),
+/// relative to the workspace root: it belongs to the format, not to a spec,
+/// so [`run`] (a workspace's `generate` without arguments) writes it and
+/// [`run_at`] (a spec's artifacts into a directory) does not.
+pub const FORMAT_SCHEMA_PATH: &str = "schema/errors-yaml.schema.json";
+
 /// Diffs longer than this many lines are cut in the report.
 const MAX_DIFF_LINES: usize = 200;
 
@@ -166,6 +172,15 @@ impl Outcome {
 /// beside it: splice's own layout.
 pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
     let mut outcome = run_at(&workspace_root.join(SPEC_PATH), workspace_root, check)?;
+    // Like every artifact, written only beside a spec that loads.
+    if outcome.diagnostics.is_none() {
+        outcome.files.push(ensure(
+            workspace_root,
+            PathBuf::from(FORMAT_SCHEMA_PATH),
+            &crate::grammar::json_schema_string(),
+            check,
+        )?);
+    }
     outcome.spec = PathBuf::from(SPEC_PATH);
     outcome.out = PathBuf::new();
     outcome.fix = GENERATE_COMMAND.to_string();
@@ -199,33 +214,7 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
     };
     let mut files = Vec::new();
     for (path, expected) in artifacts(&spec) {
-        let full = out_dir.join(&path);
-        let current = match std::fs::read_to_string(&full) {
-            Ok(text) => Some(text),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(io::Error::new(
-                    e.kind(),
-                    format!("cannot read {}: {e}", full.display()),
-                ));
-            }
-        };
-        let status = match &current {
-            Some(text) if normalize_newlines(text) == expected => FileStatus::Fresh,
-            _ if check => FileStatus::Stale {
-                diff: diff(&path, current.as_deref().unwrap_or(""), &expected),
-            },
-            _ => {
-                if let Some(dir) = full.parent() {
-                    std::fs::create_dir_all(dir)?;
-                }
-                std::fs::write(&full, &expected).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot write {}: {e}", full.display()))
-                })?;
-                FileStatus::Written
-            }
-        };
-        files.push(FileReport { path, status });
+        files.push(ensure(out_dir, path, &expected, check)?);
     }
     Ok(Outcome {
         diagnostics: None,
@@ -235,6 +224,38 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
         out: out_dir.to_path_buf(),
         fix,
     })
+}
+
+/// Compares the artifact `path` under `out_dir` with `expected`, and writes
+/// it when it differs, unless `check`.
+fn ensure(out_dir: &Path, path: PathBuf, expected: &str, check: bool) -> io::Result<FileReport> {
+    let full = out_dir.join(&path);
+    let current = match std::fs::read_to_string(&full) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("cannot read {}: {e}", full.display()),
+            ));
+        }
+    };
+    let status = match &current {
+        Some(text) if normalize_newlines(text) == expected => FileStatus::Fresh,
+        _ if check => FileStatus::Stale {
+            diff: diff(&path, current.as_deref().unwrap_or(""), expected),
+        },
+        _ => {
+            if let Some(dir) = full.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&full, expected).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot write {}: {e}", full.display()))
+            })?;
+            FileStatus::Written
+        }
+    };
+    Ok(FileReport { path, status })
 }
 
 fn normalize_newlines(text: &str) -> String {

@@ -944,7 +944,8 @@ pub fn at(path: &[Step<'_>]) -> Option<&'static Value> {
 
 /// The JSON Schema (2020-12) of the format: one definition per object,
 /// closed (`additionalProperties: false`), so a misspelled key is an error
-/// in any editor that reads it. Names and references are strings; whether
+/// in any editor that reads it. It has no `$id`: editors find it by path
+/// (the modeline), and its `$ref`s resolve inside the document. Names and references are strings; whether
 /// they resolve is for `check` and the language server.
 pub fn json_schema() -> Json {
     let mut defs = serde_json::Map::new();
@@ -953,10 +954,6 @@ pub fn json_schema() -> Json {
     schema.insert(
         "$schema".into(),
         json!("https://json-schema.org/draft/2020-12/schema"),
-    );
-    schema.insert(
-        "$id".into(),
-        json!("https://splice.invalid/schema/errors-yaml.schema.json"),
     );
     schema.insert("title".into(), json!("splice errors.yaml"));
     if let Json::Object(root) = root {

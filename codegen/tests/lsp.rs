@@ -8,8 +8,12 @@
 //!   references, document symbols, rename and quick fixes, on splice's
 //!   `errors.yaml` and on `examples/http-fetch`; a YAML error that keeps
 //!   the outline; binary text, a 5 MB document, deep nesting and changes
-//!   faster than checks. `.ci/run` installs the venv; this test installs it
-//!   when it is missing, and fails under `CI=true` when it cannot run.
+//!   faster than checks. The same run drives the real yaml-language-server
+//!   (npm, pinned by `tests/yaml-ls/package-lock.json`) with
+//!   `schema/errors-yaml.schema.json` (`tests/lsp-py/test_format_schema.py`):
+//!   every spec of the repository validates through its modeline, and a
+//!   broken one is refused. `.ci/run` installs both; this test installs
+//!   what is missing, and fails under `CI=true` when it cannot run.
 //! - `unreadable_messages_do_not_end_the_server`: bytes no client would
 //!   send (a frame that is not JSON, a header without a length, invalid
 //!   UTF-8) are answered with a parse error, and the session goes on.
@@ -71,6 +75,19 @@ fn pytest_lsp_drives_every_capability() {
         skip_or_fail("pytest-lsp (tests/lsp-py/.venv could not be installed)");
         return;
     }
+    let yaml_ls = root().join("tests/yaml-ls");
+    let server = yaml_ls.join("node_modules/yaml-language-server/bin/yaml-language-server");
+    let npm_ci = || {
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&yaml_ls)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !(server.exists() || npm_ci() && server.exists()) {
+        skip_or_fail("yaml-language-server (npm ci in tests/yaml-ls failed)");
+        return;
+    }
     let out = Command::new(&python)
         .args([
             "-m",
@@ -79,9 +96,11 @@ fn pytest_lsp_drives_every_capability() {
             "-p",
             "no:cacheprovider",
             "test_lsp.py",
+            "test_format_schema.py",
         ])
         .current_dir(&dir)
         .env("SPLICE_CODEGEN", env!("CARGO_BIN_EXE_splice-codegen"))
+        .env("YAML_LANGUAGE_SERVER", &server)
         .output()
         .expect("run pytest");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -97,7 +116,7 @@ fn pytest_lsp_drives_every_capability() {
         .and_then(|s| s.rsplit(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
-    assert!(passed >= 12, "expected every case to pass:\n{stdout}");
+    assert!(passed >= 15, "expected every case to pass:\n{stdout}");
     assert!(!summary.contains("skipped"), "skipped cases:\n{stdout}");
 }
 
