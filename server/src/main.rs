@@ -260,7 +260,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Records for undo are written after each answer (server/src/undo.rs):
+    // Records for undo are written after each answer (server/src/undo/worker.rs):
     // the last ones must reach the store before the process exits.
     let undo = cfg.undo.clone();
     let server = Splice::new(cfg, committer, answers.clone())

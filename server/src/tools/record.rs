@@ -81,7 +81,7 @@ const TOO_LARGE: &str = "; not recorded for undo (larger than the undo store's b
 
 /// A call's transaction on its way into the undo store: decided before the
 /// commit (whether it is kept, and its id), written by the store after the
-/// answer (see "Cost" in [`crate::undo`]). Dropped without
+/// answer (see "After the answer" in [`crate::undo`]). Dropped without
 /// [`Recorder::finish`] (the commit failed), nothing is kept.
 pub(crate) enum Recorder<'a> {
     /// The server has no store (or keeps no transactions): nothing to say.

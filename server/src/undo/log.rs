@@ -58,14 +58,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
-use std::io::{self, BufRead, Read, Seek};
+use std::io::{self, BufRead, Read, Seek, Write};
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, SystemTime};
 
-use super::{RecordFile, TransactionId, UndoLimits, damaged, parse_record, write_all_vectored};
+use super::UndoLimits;
+use super::legacy::read_record;
+use super::record::{MAX_HEADER, RecordFile, TransactionId, damaged, parse_record};
 
 /// The format of a record line in a segment.
 pub(super) const FORMAT_LOG: u32 = 3;
@@ -240,7 +242,7 @@ impl Index {
         });
         for id in files {
             if let std::collections::btree_map::Entry::Vacant(slot) = self.entries.entry(id) {
-                let bytes = super::read_record(&dir.join(slot.key().as_str()))
+                let bytes = read_record(&dir.join(slot.key().as_str()))
                     .map(|r| r.stored_bytes())
                     .unwrap_or(0);
                 slot.insert(Entry {
@@ -433,7 +435,7 @@ fn scan(
     while seg.scanned < len {
         line.clear();
         (&mut reader)
-            .take(super::MAX_HEADER)
+            .take(MAX_HEADER)
             .read_until(b'\n', &mut line)?;
         if line.last() != Some(&b'\n') {
             return Ok(()); // not whole yet (or cut by a crash): read on from here next time
@@ -519,4 +521,21 @@ fn read_at_most(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         }
     }
     Ok(done)
+}
+
+/// Writes every part, in order: one `writev(2)` for a whole transaction
+/// unless the kernel takes less. Also what keeps the store thread's calls
+/// apart from a tool call's `write`s while both run: `scripts/fault-points`
+/// aims at the tool thread's N-th `write`, and strace counts per thread.
+fn write_all_vectored(file: &mut File, mut parts: &mut [io::IoSlice<'_>]) -> io::Result<()> {
+    io::IoSlice::advance_slices(&mut parts, 0);
+    while !parts.is_empty() {
+        match file.write_vectored(parts) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => io::IoSlice::advance_slices(&mut parts, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
