@@ -1,5 +1,6 @@
 //! The JSON Schemas the tools advertise in `tools/list`: each tool's
-//! `inputSchema` (from its params struct, [`crate::args`]) and
+//! `inputSchema` (from its params struct, [`crate::args`], in a portable
+//! subset every client accepts) and
 //! `outputSchema` (its success type, [`crate::response`], or the error
 //! envelope).
 //!
@@ -23,14 +24,15 @@
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
-/// A tool's `inputSchema`: the params struct's schema
-/// ([`crate::args::input_schema`]), without schemars' Rust integer formats.
+/// A tool's `inputSchema`: the params struct's schema ([`crate::args`]'s
+/// `*Params`) in the portable subset ([`portable`]), without schemars' Rust
+/// integer formats.
 ///
 /// The root's description (the params struct's doc, "Arguments of `x`") is
 /// left out: the tool's own description says it, and every byte here goes
 /// into the model's context on every turn.
 pub fn input<T: JsonSchema>() -> Map<String, Value> {
-    let mut v = Value::Object(crate::args::input_schema::<T>());
+    let mut v = Value::Object(portable_schema::<T>());
     strip_int_formats(&mut v);
     match v {
         Value::Object(mut m) => {
@@ -39,6 +41,65 @@ pub fn input<T: JsonSchema>() -> Map<String, Value> {
         }
         _ => Map::new(),
     }
+}
+
+/// The JSON Schema of a params struct, as an MCP tool input schema object,
+/// in the portable subset every client accepts ([`portable`]).
+fn portable_schema<T: JsonSchema>() -> Map<String, Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut v = serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
+    portable(&mut v);
+    match v {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Rewrites a schema into the subset that strict tool-schema consumers
+/// accept (Gemini CLI, Zed and Copilot CLI have rejected the rest): no
+/// `$schema`, `$ref`/`$defs` (subschemas are inlined by the generator), no
+/// nullable type arrays (`["boolean", "null"]` becomes `"boolean"`: an
+/// absent member is how a caller leaves an option out), no `default: null`,
+/// no Rust type names as `title`. Optional members stay out of `required`.
+fn portable(v: &mut Value) {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("$schema");
+                map.remove("title");
+                if map.get("default") == Some(&Value::Null) {
+                    map.remove("default");
+                }
+                if let Some(Value::Array(types)) = map.get_mut("type") {
+                    types.retain(|t| t != "null");
+                    if types.len() == 1 {
+                        let only = types.remove(0);
+                        map.insert("type".into(), only);
+                    }
+                }
+                // "properties" holds member names, not keywords: walk the
+                // member schemas without treating a member called "title"
+                // as an annotation.
+                for (k, child) in map.iter_mut() {
+                    if k == "properties" {
+                        if let Value::Object(props) = child {
+                            props.values_mut().for_each(walk);
+                        }
+                    } else {
+                        walk(child);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(v);
 }
 
 /// A tool's `outputSchema`: its success type `T` or the error envelope.
@@ -155,6 +216,7 @@ fn merge_defs(defs: &mut Map<String, Value>, more: Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::{MultiEditFilesParams, MultiEditParams};
     use crate::response::{MultiEditFilesSuccess, MultiEditSuccess};
 
     fn has_key(v: &Value, key: &str) -> bool {
@@ -258,5 +320,93 @@ mod tests {
             v,
             json!({"a": {"type": "integer"}, "b": {"type": "string", "format": "uri"}, "c": [{}]})
         );
+    }
+
+    /// Item 6 of issue 15: input schemas in the portable subset, with
+    /// defaults that agree with their descriptions.
+    #[test]
+    fn input_schemas_are_portable() {
+        fn check(v: &Value, at: &str, problems: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    for key in [
+                        "$ref",
+                        "$defs",
+                        "definitions",
+                        "$schema",
+                        "anyOf",
+                        "oneOf",
+                        "title",
+                    ] {
+                        if m.contains_key(key) {
+                            problems.push(format!("{at}: {key}"));
+                        }
+                    }
+                    if let Some(t) = m.get("type").filter(|t| !t.is_string()) {
+                        problems.push(format!("{at}: type {t}"));
+                    }
+                    if let Some(d) = m.get("default") {
+                        let desc = m.get("description").and_then(Value::as_str).unwrap_or("");
+                        if d.is_null() || !desc.contains(&format!("Default {d}.")) {
+                            problems.push(format!("{at}: default {d} vs {desc:?}"));
+                        }
+                    }
+                    if let Some(Value::Object(props)) = m.get("properties") {
+                        for (name, p) in props {
+                            if !p.get("description").is_some_and(Value::is_string) {
+                                problems.push(format!("{at}.{name}: no description"));
+                            }
+                            check(p, &format!("{at}.{name}"), problems);
+                        }
+                    }
+                    if let Some(items) = m.get("items") {
+                        check(items, &format!("{at}[]"), problems);
+                    }
+                }
+                _ => problems.push(format!("{at}: not an object")),
+            }
+        }
+        for (name, schema) in [
+            ("multi_edit", portable_schema::<MultiEditParams>()),
+            (
+                "multi_edit_files",
+                portable_schema::<MultiEditFilesParams>(),
+            ),
+        ] {
+            let v = Value::Object(schema);
+            let mut problems = Vec::new();
+            check(&v, name, &mut problems);
+            assert!(problems.is_empty(), "{problems:#?}\n{v:#}");
+            assert_eq!(v["type"], "object");
+            let text = v.to_string();
+            assert!(!text.contains("\"null\""), "{text}");
+            // What a model needs before its first call.
+            if name == "multi_edit" {
+                assert!(text.contains("never creat"), "{text}");
+            } else {
+                assert!(
+                    text.contains("create_parents") && text.contains("move_to"),
+                    "{text}"
+                );
+            }
+            assert!(text.contains(".bak"), "{text}");
+            assert!(text.contains("DUPLICATE_OLD_STRING"), "{text}");
+            // Optional members are not required; the defaults are the decoder's.
+            let required: Vec<&str> = v["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            assert!(!required.contains(&"backup") && !required.contains(&"dry_run"));
+            assert_eq!(v["properties"]["backup"]["default"], true);
+            assert_eq!(v["properties"]["dry_run"]["default"], false);
+        }
+        let r = crate::args::decode_multi_edit(
+            &json!({"file_path": "/a", "edits": [{"old_string": "x", "new_string": "y"}]}),
+            &crate::config::Limits::default(),
+        )
+        .unwrap();
+        assert!(r.backup && !r.dry_run && !r.include_content && !r.files[0].edits[0].replace_all);
     }
 }
