@@ -1,8 +1,8 @@
 //! Tool arguments: their published shape and their decoding.
 //!
-//! [`params`]: the `*Params` structs, one per tool and nested object, which
-//! are both the tools' input schemas and the list of fields each object
-//! accepts. [`decode`]: the walk over a call's raw JSON that checks every
+//! [`params`]: the `*Params` structs, one per tool and nested object, the
+//! one description of each argument: the tools' input schemas and the
+//! fields each object accepts come from them. [`decode`]: the walk over a call's raw JSON that checks every
 //! rule and collects every [`crate::taxonomy::Violation`] at once (why not
 //! serde is said there). [`request`]: the decoded requests the tools take.
 //! The schemas themselves are built in [`crate::tool_schemas`].
@@ -18,9 +18,7 @@ pub use decode::{
     decode_undo,
 };
 pub use params::{
-    EditParams, FileEditsParams, ListTransactionsParams, MultiEditFilesParams, MultiEditParams,
-    UndoParams,
+    DEFAULT_LIST_LIMIT, EditParams, FileEditsParams, ListTransactionsParams, MAX_LIST_LIMIT,
+    MultiEditFilesParams, MultiEditParams, OPS, UndoParams, fields,
 };
-pub use request::{
-    DEFAULT_LIST_LIMIT, EditArg, EditRequest, FileArgs, FileOp, MAX_LIST_LIMIT, UndoRequest,
-};
+pub use request::{EditArg, EditRequest, FileArgs, FileOp, UndoRequest};

@@ -9,7 +9,10 @@
 
 use serde_json::{Map, Value};
 
-use super::request::{DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT};
+use super::params::{
+    DEFAULT_LIST_LIMIT, EditParams, FileEditsParams, ListTransactionsParams, MAX_LIST_LIMIT,
+    MultiEditFilesParams, MultiEditParams, OPS, UndoParams, fields,
+};
 use super::request::{EditArg, EditRequest, FileArgs, FileOp, UndoRequest};
 use crate::config::Limits;
 use crate::taxonomy::{ErrorCode, Limit, Violation};
@@ -287,8 +290,7 @@ impl Decoder {
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
             let p = format!("{edits_path}[{i}]");
-            let Some(obj) = self.object(&p, item, &["old_string", "new_string", "replace_all"])
-            else {
+            let Some(obj) = self.object(&p, item, fields::<EditParams>()) else {
                 ok = false;
                 continue;
             };
@@ -436,27 +438,6 @@ fn closest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
         .map(|(_, a)| a)
 }
 
-pub(super) const MULTI_EDIT_FIELDS: &[&str] = &[
-    "file_path",
-    "edits",
-    "dry_run",
-    "backup",
-    "include_content",
-    "expected_sha256",
-];
-pub(super) const MULTI_EDIT_FILES_FIELDS: &[&str] =
-    &["files", "dry_run", "backup", "include_content"];
-pub(super) const FILE_FIELDS: &[&str] = &[
-    "file_path",
-    "op",
-    "edits",
-    "content",
-    "move_to",
-    "create_parents",
-    "expected_sha256",
-];
-const OPS: &[&str] = &["edit", "create", "delete", "move"];
-
 /// What a field of a `files` entry is for, for the message refusing it.
 fn field_use(key: &str) -> &'static str {
     match key {
@@ -467,13 +448,10 @@ fn field_use(key: &str) -> &'static str {
     }
 }
 
-const UNDO_FIELDS: &[&str] = &["transaction_id", "dry_run"];
-const LIST_TRANSACTIONS_FIELDS: &[&str] = &["limit"];
-
 /// Decodes `undo` arguments, reporting every problem at once.
 pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
     let mut d = Decoder::default();
-    let result = d.object("", args, UNDO_FIELDS).and_then(|map| {
+    let result = d.object("", args, fields::<UndoParams>()).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let id = d.string(map, "", "transaction_id").and_then(|text| {
             let id = crate::undo::TransactionId::parse(&text);
@@ -499,7 +477,7 @@ pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
 pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
     let mut d = Decoder::default();
     let result = d
-        .object("", args, LIST_TRANSACTIONS_FIELDS)
+        .object("", args, fields::<ListTransactionsParams>())
         .and_then(|map| match map.get("limit") {
             None | Some(Value::Null) => Some(DEFAULT_LIST_LIMIT),
             Some(v) => match v.as_u64() {
@@ -520,18 +498,20 @@ pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
     let mut d = Decoder::default();
-    let result = d.object("", args, MULTI_EDIT_FIELDS).and_then(|map| {
-        let dry_run = d.opt_bool(map, "", "dry_run");
-        let backup = d.opt_bool(map, "", "backup");
-        let include_content = d.opt_bool(map, "", "include_content");
-        let file = d.file(map, "", limits);
-        Some(EditRequest {
-            files: vec![file?],
-            dry_run: dry_run.unwrap_or(false),
-            backup: backup.unwrap_or(true),
-            include_content: include_content.unwrap_or(false),
-        })
-    });
+    let result = d
+        .object("", args, fields::<MultiEditParams>())
+        .and_then(|map| {
+            let dry_run = d.opt_bool(map, "", "dry_run");
+            let backup = d.opt_bool(map, "", "backup");
+            let include_content = d.opt_bool(map, "", "include_content");
+            let file = d.file(map, "", limits);
+            Some(EditRequest {
+                files: vec![file?],
+                dry_run: dry_run.unwrap_or(false),
+                backup: backup.unwrap_or(true),
+                include_content: include_content.unwrap_or(false),
+            })
+        });
     finish(d, result)
 }
 
@@ -541,7 +521,7 @@ pub fn decode_multi_edit_files(
     limits: &Limits,
 ) -> Result<EditRequest, Vec<Violation>> {
     let mut d = Decoder::default();
-    let result = d.object("", args, MULTI_EDIT_FILES_FIELDS).and_then(|map| {
+    let result = d.object("", args, fields::<MultiEditFilesParams>()).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
         let include_content = d.opt_bool(map, "", "include_content");
@@ -574,7 +554,7 @@ pub fn decode_multi_edit_files(
         let mut ok = true;
         for (i, item) in items.iter().enumerate() {
             let p = format!("files[{i}]");
-            let obj = d.object(&p, item, FILE_FIELDS);
+            let obj = d.object(&p, item, fields::<FileEditsParams>());
             paths.push(
                 obj.and_then(|m| m.get("file_path"))
                     .and_then(Value::as_str)

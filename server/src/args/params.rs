@@ -1,11 +1,79 @@
 //! What a client sends: one struct per tool (and per nested object), in the
-//! shape `tools/list` advertises. schemars turns each into the tool's input
-//! schema ([`crate::tool_schemas::input`]) and its doc comments into the
-//! descriptions a model reads; serde's derive gives the decoder
-//! ([`super::decode`]) the fields each object accepts.
+//! shape `tools/list` advertises. They are the one description of each
+//! argument's name and type: schemars turns each struct into the tool's
+//! input schema ([`crate::tool_schemas::input`]) and its doc comments into
+//! the descriptions a model reads, and the decoder ([`super::decode`])
+//! accepts exactly the fields each struct declares ([`fields`]), in the
+//! order declared (the order its "allowed:" messages list them). So a new
+//! argument is a new field here, read by the decoder; the tests check that
+//! the decoder reads every field declared here.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+
+/// Most transactions one `list_transactions` call returns.
+pub const MAX_LIST_LIMIT: u64 = 1000;
+/// How many `list_transactions` returns when `limit` is absent.
+pub const DEFAULT_LIST_LIMIT: u64 = 20;
+/// What an entry of `multi_edit_files` may do with its path (`op`).
+pub const OPS: &[&str] = &["edit", "create", "delete", "move"];
+
+/// The fields `T` accepts, by their names on the wire, in declaration
+/// order: the list serde's derive hands to `deserialize_struct`, read by a
+/// deserializer that takes the list and declines the rest (the way
+/// serde-rs/serde#1110 shows; serde has no other public way to ask).
+/// Empty for a type that is not a struct.
+pub fn fields<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    /// Why the read stops: always, once the list is taken (no allocation,
+    /// unlike serde's own value error, since the decoder asks per object).
+    #[derive(Debug)]
+    struct Declined;
+
+    impl std::fmt::Display for Declined {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("only a struct's fields are read")
+        }
+    }
+
+    impl std::error::Error for Declined {}
+
+    impl de::Error for Declined {
+        fn custom<M: std::fmt::Display>(_: M) -> Self {
+            Declined
+        }
+    }
+
+    struct Fields<'a>(&'a mut &'static [&'static str]);
+
+    impl<'de> Deserializer<'de> for Fields<'_> {
+        type Error = Declined;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Declined> {
+            Err(Declined)
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Declined> {
+            *self.0 = fields;
+            Err(Declined)
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+            identifier ignored_any
+        }
+    }
+
+    let mut found: &'static [&'static str] = &[];
+    let _ = T::deserialize(Fields(&mut found));
+    found
+}
 
 /// One exact find-and-replace.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -50,7 +118,7 @@ pub struct FileEditsParams {
     /// Absolute path inside the allowed roots; each path at most once per call. For op edit, delete and move: an existing file; for op create: the file to create.
     pub file_path: String,
     /// What to do with file_path: "edit" (apply edits; the default when op is absent), "create" (write content to a new file), "delete" (remove the file), "move" (rename it to move_to, applying edits if given).
-    #[schemars(extend("enum" = ["edit", "create", "delete", "move"]))]
+    #[schemars(extend("enum" = OPS))]
     pub op: Option<String>,
     /// op edit (required) or move (optional): edits applied in order; the same old_string twice is refused (DUPLICATE_OLD_STRING).
     #[schemars(length(min = 1))]
@@ -100,6 +168,6 @@ pub struct UndoParams {
 #[serde(deny_unknown_fields)]
 pub struct ListTransactionsParams {
     /// At most this many transactions, newest first (1 to 1000). Default 20.
-    #[schemars(range(min = 1, max = 1000), extend("default" = 20))]
+    #[schemars(range(min = 1, max = MAX_LIST_LIMIT), extend("default" = DEFAULT_LIST_LIMIT))]
     pub limit: Option<u64>,
 }

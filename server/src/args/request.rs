@@ -10,11 +10,6 @@ pub struct UndoRequest {
     pub dry_run: bool,
 }
 
-/// Most transactions one `list_transactions` call returns.
-pub const MAX_LIST_LIMIT: u64 = 1000;
-/// How many `list_transactions` returns when `limit` is absent.
-pub const DEFAULT_LIST_LIMIT: u64 = 20;
-
 /// A decoded edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditArg {

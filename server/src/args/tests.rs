@@ -222,38 +222,154 @@ fn every_problem_at_once_across_edits_and_files() {
         );
     }
 }
-/// The decoder and the published input schemas must accept the same fields.
+/// The fields the decoder accepts are the params structs' own, in their
+/// declared order (the order an "allowed:" message lists), and the same
+/// members, in the same order, as each advertised input schema.
 #[test]
-fn decoder_fields_match_the_schemas() {
+fn the_accepted_fields_are_the_declared_ones_and_the_schemas() {
     fn props(schema: &serde_json::Map<String, Value>, pointer: &str) -> Vec<String> {
         let root = Value::Object(schema.clone());
-        let mut v: Vec<String> = root
-            .pointer(&format!("{pointer}/properties"))
+        root.pointer(&format!("{pointer}/properties"))
             .and_then(Value::as_object)
             .unwrap_or_else(|| panic!("no properties at {pointer}"))
             .keys()
             .cloned()
-            .collect();
-        v.sort();
-        v
+            .collect()
     }
-    fn sorted(f: &[&str]) -> Vec<String> {
-        let mut v: Vec<String> = f.iter().map(|s| s.to_string()).collect();
-        v.sort();
-        v
-    }
-    let edit = sorted(&["old_string", "new_string", "replace_all"]);
+    assert_eq!(
+        fields::<MultiEditParams>(),
+        [
+            "file_path",
+            "edits",
+            "dry_run",
+            "backup",
+            "include_content",
+            "expected_sha256"
+        ]
+    );
+    assert_eq!(
+        fields::<EditParams>(),
+        ["old_string", "new_string", "replace_all"]
+    );
+    assert_eq!(
+        fields::<MultiEditFilesParams>(),
+        ["files", "dry_run", "backup", "include_content"]
+    );
+    assert_eq!(
+        fields::<FileEditsParams>(),
+        [
+            "file_path",
+            "op",
+            "edits",
+            "content",
+            "move_to",
+            "create_parents",
+            "expected_sha256"
+        ]
+    );
+    assert_eq!(fields::<UndoParams>(), ["transaction_id", "dry_run"]);
+    assert_eq!(fields::<ListTransactionsParams>(), ["limit"]);
+    assert!(fields::<String>().is_empty(), "not a struct");
+
     let me = crate::tool_schemas::input::<MultiEditParams>();
-    assert_eq!(props(&me, ""), sorted(decode::MULTI_EDIT_FIELDS));
-    assert_eq!(props(&me, "/properties/edits/items"), edit);
     let mf = crate::tool_schemas::input::<MultiEditFilesParams>();
-    assert_eq!(props(&mf, ""), sorted(decode::MULTI_EDIT_FILES_FIELDS));
-    assert_eq!(
-        props(&mf, "/properties/files/items"),
-        sorted(decode::FILE_FIELDS)
-    );
-    assert_eq!(
-        props(&mf, "/properties/files/items/properties/edits/items"),
-        edit
-    );
+    for (schema, pointer, declared) in [
+        (&me, "", fields::<MultiEditParams>()),
+        (&me, "/properties/edits/items", fields::<EditParams>()),
+        (&mf, "", fields::<MultiEditFilesParams>()),
+        (&mf, "/properties/files/items", fields::<FileEditsParams>()),
+        (
+            &mf,
+            "/properties/files/items/properties/edits/items",
+            fields::<EditParams>(),
+        ),
+        (
+            &crate::tool_schemas::input::<UndoParams>(),
+            "",
+            fields::<UndoParams>(),
+        ),
+        (
+            &crate::tool_schemas::input::<ListTransactionsParams>(),
+            "",
+            fields::<ListTransactionsParams>(),
+        ),
+    ] {
+        assert_eq!(props(schema, pointer), declared, "at {pointer:?}");
+    }
+    let op = &mf["properties"]["files"]["items"]["properties"]["op"]["enum"];
+    assert_eq!(op, &json!(OPS));
+}
+
+/// Every declared field is read by the decoder: given a value of no type
+/// any argument has (an object), each is refused at its own path for what
+/// it holds, not ignored and not as an unknown field. A field added to a
+/// params struct and forgotten in the decoder fails here.
+#[test]
+fn the_decoder_reads_every_declared_field() {
+    let edit = json!({"old_string": "x", "new_string": "y"});
+    type Decode = fn(&Value) -> Result<(), Vec<Violation>>;
+    let multi_edit: Decode = |v| decode_multi_edit(v, &limits()).map(drop);
+    let multi_edit_files: Decode = |v| decode_multi_edit_files(v, &limits()).map(drop);
+    let undo: Decode = |v| decode_undo(v).map(drop);
+    let list: Decode = |v| decode_list_transactions(v).map(drop);
+    // Each object kind: its fields, a valid call to put a field into, the
+    // pointer of the object in that call, and the path prefix of its fields.
+    let kinds: [(&[&str], Value, &str, &str, Decode); 6] = [
+        (
+            fields::<MultiEditParams>(),
+            json!({"file_path": "/a", "edits": [edit]}),
+            "",
+            "",
+            multi_edit,
+        ),
+        (
+            fields::<EditParams>(),
+            json!({"file_path": "/a", "edits": [edit]}),
+            "/edits/0",
+            "edits[0].",
+            multi_edit,
+        ),
+        (
+            fields::<MultiEditFilesParams>(),
+            json!({"files": [{"file_path": "/a", "edits": [edit]}]}),
+            "",
+            "",
+            multi_edit_files,
+        ),
+        (
+            fields::<FileEditsParams>(),
+            json!({"files": [{"file_path": "/a", "edits": [edit]}]}),
+            "/files/0",
+            "files[0].",
+            multi_edit_files,
+        ),
+        (
+            fields::<UndoParams>(),
+            json!({"transaction_id": "019a2b3c4d5e-00001f2a-00000003"}),
+            "",
+            "",
+            undo,
+        ),
+        (fields::<ListTransactionsParams>(), json!({}), "", "", list),
+    ];
+    for (declared, valid, pointer, prefix, decode) in kinds {
+        assert!(decode(&valid).is_ok(), "{valid}");
+        for field in declared {
+            let mut call = valid.clone();
+            call.pointer_mut(pointer)
+                .and_then(Value::as_object_mut)
+                .unwrap()
+                .insert(field.to_string(), json!({"not": "an argument"}));
+            let path = format!("{prefix}{field}");
+            let Err(violations) = decode(&call) else {
+                panic!("{path} was accepted and ignored: {call}");
+            };
+            let at: Vec<&Violation> = violations.iter().filter(|v| v.path == path).collect();
+            assert!(!at.is_empty(), "{path} not read: {violations:?}");
+            assert!(
+                at.iter().all(|v| !v.message.starts_with("unknown field")),
+                "{path}: {at:?}"
+            );
+        }
+    }
 }
