@@ -97,18 +97,6 @@ pub struct Member {
 }
 
 impl Member {
-    /// Whether the member is in every envelope of one code: `Some(name)`
-    /// for a listed code, `None` for a code this release does not list. Only
-    /// a code name with `absent_means` differs from [`Member::required`]:
-    /// the code it names may leave it out, every other code names itself.
-    pub fn required_for(&self, code: Option<&str>) -> bool {
-        match (&self.absent_means, code) {
-            (Some(absent), Some(name)) => name != absent.value,
-            (Some(_), None) => true,
-            (None, _) => self.required,
-        }
-    }
-
     fn plain(name: &str, carries: Carries, doc: Option<&str>) -> Member {
         Member {
             name: Spanned::new(name.to_string(), Loc::default()),
@@ -239,14 +227,6 @@ impl Envelope {
     pub fn names_at_root(&self) -> Vec<&str> {
         self.members.iter().map(|m| m.name.value.as_str()).collect()
     }
-
-    /// The wire name of the member carrying the code name, else the number:
-    /// what tells one code's envelope from another's.
-    pub fn discriminant(&self) -> Option<&str> {
-        self.path_of("code_name")
-            .or_else(|| self.path_of("number"))
-            .and_then(|p| p.last().copied())
-    }
 }
 
 #[cfg(test)]
@@ -258,7 +238,6 @@ mod tests {
         let env = Envelope::splice_default();
         assert_eq!(env.fields_path(), Vec::<&str>::new());
         assert_eq!(env.path_of("context"), Some(vec!["context"]));
-        assert_eq!(env.discriminant(), Some("error_code"));
         assert_eq!(
             env.names_beside_fields(),
             [

@@ -486,27 +486,6 @@ impl Spec {
             .filter(move |f| f.placement.value == placement)
     }
 
-    /// The declared fields that live in the envelope object at `path` (empty:
-    /// the outermost), in canonical order: those `in: top_level` in the
-    /// object holding the code, those `in: envelope` in the outermost one.
-    pub fn fields_held_at<'s, S: AsRef<str>>(
-        &'s self,
-        path: &[S],
-    ) -> impl Iterator<Item = &'s crate::context::FieldDef> + use<'s, S> {
-        use crate::context::Placement;
-        let holder = self
-            .envelope
-            .fields_path()
-            .into_iter()
-            .eq(path.iter().map(AsRef::as_ref));
-        let outermost = path.is_empty();
-        self.fields.iter().filter(move |f| match f.placement.value {
-            Placement::TopLevel => holder,
-            Placement::Envelope => outermost,
-            Placement::Context => false,
-        })
-    }
-
     /// The JSON of the constant of `field` in `code`'s envelopes (an enum
     /// value in its wire spelling), if the code fixes one.
     pub fn constant_json(

@@ -40,10 +40,10 @@ pub(crate) fn expand(error: syn::Error, rebuild: TokenStream, source: &str) -> T
 }
 
 /// The names `splice_codegen::emit_rust` defines in the invoking module:
-/// its fixed ones (`emit_rust::ITEMS`) and the keys of the spec's `types:`
+/// its fixed ones (`names::RUST_ITEMS`) and the keys of the spec's `types:`
 /// section.
 fn public_names(source: &str) -> Vec<String> {
-    let mut names: Vec<String> = splice_codegen::emit_rust::ITEMS
+    let mut names: Vec<String> = splice_codegen::names::RUST_ITEMS
         .iter()
         .map(|s| (*s).to_owned())
         .collect();

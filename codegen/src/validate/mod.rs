@@ -39,7 +39,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     v.field_examples(draft);
     v.numbers(draft);
     for a in &draft.attributes {
-        if crate::emit_rust::ERROR_CODE_METHODS.contains(&a.name.value.as_str()) {
+        if crate::names::ERROR_CODE_METHODS.contains(&a.name.value.as_str()) {
             v.push(
                 Diagnostic::new(
                     a.name.loc,

@@ -35,6 +35,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use splice_codegen::case::Case;
+use splice_codegen::layout::{Form, Layout};
 use splice_codegen::spec::Spec;
 
 mod common;
@@ -82,9 +83,12 @@ fn declared_top(spec: &Spec) -> Vec<String> {
         .iter()
         .map(|m| m.name.value.clone())
         .collect();
+    let layout = Layout::of(spec);
     names.extend(
-        spec.fields_held_at::<&str>(&[])
-            .map(|f| f.wire().to_owned()),
+        layout
+            .envelope(Form::Any)
+            .fields()
+            .map(|f| f.field.wire().to_owned()),
     );
     names
 }

@@ -5,7 +5,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::context::{FieldDef, FieldType, Placement};
-use crate::envelope::{Carries, Member};
+use crate::envelope::Carries;
+use crate::layout::{Form, Layout, Object, Slot};
 use crate::spec::{Code, EXAMPLE_SELF, HintCondition, ParamType, Spec};
 use crate::template::Template;
 
@@ -76,11 +77,11 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         code,
         message: json!(render(&code.message.value, &values)),
         hints,
-        spec,
         outside,
         context,
     };
-    let env = example.object(&spec.envelope.members, &mut Vec::new());
+    let layout = Layout::of(spec);
+    let env = example.object(&layout.envelope(Form::Code(code)));
     Some(Value::Object(env))
 }
 
@@ -89,7 +90,6 @@ pub(super) struct Example<'a> {
     code: &'a Code,
     message: Value,
     hints: Value,
-    spec: &'a Spec,
     /// The fields outside the context object (`in: top_level` and `in:
     /// envelope`) and their values on the wire.
     outside: Vec<(&'a FieldDef, Value)>,
@@ -98,46 +98,39 @@ pub(super) struct Example<'a> {
 }
 
 impl Example<'_> {
-    /// The envelope object at `path` whose members are `members`: the
-    /// fields it holds (top-level, or `in: envelope` in the outermost) come
-    /// before its `context` member, or at its end.
-    fn object(&self, members: &[Member], path: &mut Vec<String>) -> Map<String, Value> {
+    /// The envelope object `object` of the example's code: every member,
+    /// the fields the example shows where the layout puts them, the context
+    /// member when the example has a context field.
+    fn object(&self, object: &Object<'_>) -> Map<String, Value> {
         let mut obj = Map::new();
-        let held: Map<String, Value> = self
-            .spec
-            .fields_held_at(path)
-            .filter_map(|f| self.outside.iter().find(|(g, _)| g.name() == f.name()))
-            .map(|(f, value)| (f.wire().to_owned(), value.clone()))
-            .collect();
-        let mut fields_done = held.is_empty();
-        for m in members {
-            let name = m.name.value.clone();
-            if matches!(m.carries, Carries::Context) && !fields_done {
-                obj.extend(held.clone());
-                fields_done = true;
-            }
-            let value = match &m.carries {
-                Carries::Constant(v) => v.clone(),
-                Carries::CodeName => json!(self.code.wire()),
-                Carries::Number => json!(self.code.number.value),
-                Carries::Category => json!(self.code.category.value),
-                Carries::Message => self.message.clone(),
-                Carries::Retryable => json!(self.code.retryable),
-                Carries::Cause => json!(self.code.cause.as_str()),
-                Carries::Hints => self.hints.clone(),
-                Carries::Context if self.context.is_empty() => continue,
-                Carries::Context => Value::Object(self.context.clone()),
-                Carries::Object(inner) => {
-                    path.push(name.clone());
-                    let o = self.object(inner, path);
-                    path.pop();
-                    Value::Object(o)
+        for slot in &object.slots {
+            let value = match slot {
+                Slot::Field(f) => {
+                    match self
+                        .outside
+                        .iter()
+                        .find(|(g, _)| g.name() == f.field.name())
+                    {
+                        Some((_, value)) => value.clone(),
+                        None => continue,
+                    }
                 }
+                Slot::Context { .. } if self.context.is_empty() => continue,
+                Slot::Context { .. } => Value::Object(self.context.clone()),
+                Slot::Object { object, .. } => Value::Object(self.object(object)),
+                Slot::Member { member, .. } => match &member.carries {
+                    Carries::Constant(v) => v.clone(),
+                    Carries::CodeName => json!(self.code.wire()),
+                    Carries::Number => json!(self.code.number.value),
+                    Carries::Category => json!(self.code.category.value),
+                    Carries::Message => self.message.clone(),
+                    Carries::Retryable => json!(self.code.retryable),
+                    Carries::Cause => json!(self.code.cause.as_str()),
+                    Carries::Hints => self.hints.clone(),
+                    Carries::Context | Carries::Object(_) => continue,
+                },
             };
-            obj.insert(name, value);
-        }
-        if !fields_done {
-            obj.extend(held);
+            obj.insert(slot.name().to_owned(), value);
         }
         obj
     }

@@ -21,8 +21,9 @@ pub use example::{example_envelope, render};
 use std::fmt::Write as _;
 
 use crate::context::{FieldType, Placement};
-use crate::describe::{GENERATED_HEADER, discriminant_path, retry_and_attributes};
+use crate::describe::{GENERATED_HEADER, retry_and_attributes};
 use crate::envelope::{Carries, Member};
+use crate::layout::{Form, Layout, Object, Presence, Slot};
 use crate::spec::{Code, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
@@ -50,15 +51,16 @@ pub fn emit(spec: &Spec) -> String {
     if let Some(d) = &spec.taxonomy.description {
         let _ = writeln!(out, "{}\n", d.value.trim_end());
     }
-    envelope_section(&mut out, spec);
+    let layout = Layout::of(spec);
+    envelope_section(&mut out, &layout);
     categories_section(&mut out, spec);
     retry_section(&mut out, spec);
     summary_section(&mut out, spec);
     reserved_section(&mut out, spec);
-    vocabulary_section(&mut out, spec);
+    vocabulary_section(&mut out, &layout);
     let _ = writeln!(out, "## Codes\n");
     for code in &spec.codes {
-        code_section(&mut out, spec, code);
+        code_section(&mut out, &layout, code);
     }
     while out.ends_with("\n\n") {
         out.pop();
@@ -66,9 +68,10 @@ pub fn emit(spec: &Spec) -> String {
     out
 }
 
-fn envelope_section(out: &mut String, spec: &Spec) {
+fn envelope_section(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
     if spec.envelope.declared {
-        declared_envelope_section(out, spec);
+        declared_envelope_section(out, layout);
         return;
     }
     let _ = write!(
@@ -132,21 +135,22 @@ fn retry_section(out: &mut String, spec: &Spec) {
 
 /// The members of an envelope the spec declares, in its own names and
 /// words: what each carries, and its `doc:`.
-fn declared_envelope_section(out: &mut String, spec: &Spec) {
-    let env = &spec.envelope;
+fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
     out.push_str(
         "## The envelope\n\n\
          Every error is one JSON object with these members, in this order; a member marked \
          optional may be absent.\n\n",
     );
     // The wire name of the code an envelope without its code name has.
-    let absent = env
-        .absent_code()
-        .and_then(|a| spec.code(&a.value))
+    let absent = layout
+        .discriminant()
+        .absent
         .map(|c| c.wire().to_owned())
         .unwrap_or_default();
-    fn list(out: &mut String, members: &[Member], depth: usize, meaning: &str, absent: &str) {
-        for m in members {
+    fn list(out: &mut String, object: &Object<'_>, depth: usize, meaning: &str, absent: &str) {
+        for slot in &object.slots {
+            let Some(m) = slot.member() else { continue };
             let indent = "  ".repeat(depth);
             let what = match &m.carries {
                 Carries::Constant(v) => format!("always `{v}`"),
@@ -164,12 +168,12 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
             };
             // `context` is present exactly when the code carries a field
             // of it, which its own words say.
-            let optional = if m.absent_means.is_some() {
-                format!(", optional: absent means `{absent}`")
-            } else if m.required || matches!(m.carries, Carries::Context) {
-                String::new()
-            } else {
-                ", optional".to_owned()
+            let optional = match (slot, slot.presence()) {
+                (Slot::Member { .. }, Presence::Fallback) => {
+                    format!(", optional: absent means `{absent}`")
+                }
+                (Slot::Context { .. }, _) | (_, Presence::Required) => String::new(),
+                _ => ", optional".to_owned(),
             };
             let doc = m
                 .doc
@@ -177,37 +181,48 @@ fn declared_envelope_section(out: &mut String, spec: &Spec) {
                 .map(|d| format!(": {}", d.value.trim()))
                 .unwrap_or_default();
             let _ = writeln!(out, "{indent}- `{}` ({what}{optional}){doc}", m.name.value);
-            if let Carries::Object(inner) = &m.carries {
-                list(out, inner, depth + 1, meaning, absent);
+            if let Slot::Object { object, .. } = slot {
+                list(out, object, depth + 1, meaning, absent);
             }
         }
     }
-    list(out, &env.members, 0, spec.retry_meaning(), &absent);
+    list(
+        out,
+        &layout.envelope(Form::Any),
+        0,
+        spec.retry_meaning(),
+        &absent,
+    );
     out.push('\n');
-    let holder = env.fields_path();
-    let beside = env
-        .path_of("code_name")
-        .or_else(|| env.path_of("number"))
-        .and_then(|p| p.last().copied());
+    let holder = dotted(layout.holder());
+    let beside = layout.discriminant().member_name();
     let place = match (holder.is_empty(), beside) {
         (true, _) => "of the envelope itself".to_string(),
-        (false, Some(b)) => format!("of `{}`, beside `{b}`", holder.join(".")),
-        (false, None) => format!("of `{}`", holder.join(".")),
+        (false, Some(b)) => format!("of `{holder}`, beside `{b}`"),
+        (false, None) => format!("of `{holder}`"),
     };
     let _ = write!(
         out,
         "The top-level fields each code lists below are members {place}"
     );
-    match env.path_of("context") {
+    match layout.path_to("context") {
         Some(path) => {
             let _ = writeln!(
                 out,
                 "; its context fields are members of `{}`. Absent optional fields are omitted.\n",
-                path.join(".")
+                dotted(&path)
             );
         }
         None => out.push_str(". Absent optional fields are omitted.\n\n"),
     }
+}
+
+/// The member names of `path`, joined by dots.
+fn dotted(path: &[&Member]) -> String {
+    path.iter()
+        .map(|m| m.name.value.as_str())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 fn categories_section(out: &mut String, spec: &Spec) {
@@ -283,22 +298,22 @@ fn reserved_section(out: &mut String, spec: &Spec) {
     out.push('\n');
 }
 
-fn vocabulary_section(out: &mut String, spec: &Spec) {
+fn vocabulary_section(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
     out.push_str("## Context fields\n\n");
     if spec.envelope.declared {
-        let holder = spec.envelope.fields_path();
-        let top = if holder.is_empty() {
+        let top = if layout.holder().is_empty() {
             "the envelope".to_string()
         } else {
-            format!("`{}`", holder.join("."))
+            format!("`{}`", dotted(layout.holder()))
         };
         let mut others = String::new();
         if spec.fields_at(Placement::Envelope).next().is_some() {
             others
                 .push_str("; fields `in: envelope` are members of the envelope's outermost object");
         }
-        if let Some(path) = spec.envelope.path_of("context") {
-            others.push_str(&format!("; the others are members of `{}`", path.join(".")));
+        if let Some(path) = layout.path_to("context") {
+            others.push_str(&format!("; the others are members of `{}`", dotted(&path)));
         }
         let _ = writeln!(
             out,
@@ -319,7 +334,7 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
             out,
             "| {} | {} | {} | {} |",
             wire_cell(f.name(), f.wire()),
-            placement_name(spec, f.placement()),
+            placement_name(layout, f.placement()),
             type_name(spec, f.ty()),
             cell(f.doc())
         );
@@ -372,7 +387,8 @@ fn vocabulary_section(out: &mut String, spec: &Spec) {
     }
 }
 
-fn code_section(out: &mut String, spec: &Spec, code: &Code) {
+fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
+    let spec = layout.spec();
     let name = &code.name.value;
     let _ = writeln!(out, "<a id=\"{name}\"></a>\n");
     let _ = writeln!(out, "### {name}\n");
@@ -431,7 +447,7 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                 since.value,
                 reason.value.trim().trim_end_matches('.'),
                 code.number.value,
-                discriminant_path(spec)
+                layout.discriminant().dotted()
             );
         }
     }
@@ -462,7 +478,7 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
     }
     // An envelope without a member carrying the hints never sends them:
     // they are the taxonomy's guidance, and a condition says when one applies.
-    let (heading, when) = if spec.envelope.carries("hints") {
+    let (heading, when) = if layout.carries("hints") {
         ("**Recovery hints:**\n\n", "sent when")
     } else {
         (
@@ -499,7 +515,7 @@ fn code_section(out: &mut String, spec: &Spec, code: &Code) {
                     out,
                     "| {} | {} | {} | {required} |",
                     wire_cell(f.name(), f.wire()),
-                    placement_name(spec, f.placement()),
+                    placement_name(layout, f.placement()),
                     match spec.constant_json(code, f) {
                         Some(v) => format!("always `{v}`"),
                         None => type_name(spec, f.ty()),
@@ -532,19 +548,19 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-fn placement_name(spec: &Spec, p: Placement) -> String {
+fn placement_name(layout: &Layout<'_>, p: Placement) -> String {
     match p {
         // Declared fields `in: top_level` may live in a nested object.
-        Placement::TopLevel if !spec.envelope.fields_path().is_empty() => {
-            format!("`{}`", spec.envelope.fields_path().join("."))
+        Placement::TopLevel if !layout.holder().is_empty() => {
+            format!("`{}`", dotted(layout.holder()))
         }
         Placement::TopLevel => "top level".into(),
         Placement::Envelope => "envelope (outermost object)".into(),
         Placement::Context => format!(
             "`{}`",
-            spec.envelope
-                .path_of("context")
-                .map_or("context".into(), |p| p.join("."))
+            layout
+                .path_to("context")
+                .map_or("context".into(), |p| dotted(&p))
         ),
     }
 }

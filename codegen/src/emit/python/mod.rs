@@ -53,9 +53,11 @@ mod table;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::context::{FieldDef, FieldType, Placement, TypeDef};
-use crate::describe::{CodeInfoDocs, GENERATED_HEADER, discriminant_path, member_doc};
-use crate::envelope::{Carries, Member};
+use crate::context::{FieldType, TypeDef};
+use crate::describe::{CodeInfoDocs, GENERATED_HEADER, member_doc};
+use crate::envelope::Carries;
+use crate::layout::{FieldSlot, Form, Layout, Object, Slot};
+use crate::names;
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
 use syntax::{
@@ -65,6 +67,7 @@ use table::{code_info, is_listed, subscript, violation_kinds};
 
 /// The module of a checked spec.
 pub fn emit(spec: &Spec) -> String {
+    let layout = Layout::of(spec);
     let mut out = String::new();
     let name = &spec.taxonomy.name.value;
     let version = &spec.taxonomy.version.value;
@@ -84,7 +87,7 @@ pub fn emit(spec: &Spec) -> String {
              narrow it with `is_listed(env)` to `ErrorEnvelope`, then {}\n\
              TypedDict. `CODES` maps every code to its number, category, retryability,\n\
              cause and recovery hints. Standard library only; Python 3.11 or later.",
-            how_to_narrow(spec)
+            how_to_narrow(&layout)
         ),
     );
     out.push_str("\nimport dataclasses\nimport enum\nimport typing\n\n");
@@ -117,12 +120,13 @@ pub fn emit(spec: &Spec) -> String {
     docstring(
         &mut out,
         "    ",
-        &match spec.envelope.path_of("code_name") {
-            Some(path) => format!(
+        &if layout.discriminant().by_name {
+            format!(
                 "Every error code an envelope may carry, as an enum (`ErrorCode({})`).",
-                subscript("env", &path)
-            ),
-            None => "Every error code of the taxonomy, as an enum.".to_string(),
+                subscript("env", &layout.discriminant().names())
+            )
+        } else {
+            "Every error code of the taxonomy, as an enum.".to_string()
         },
     );
     out.push('\n');
@@ -256,7 +260,7 @@ pub fn emit(spec: &Spec) -> String {
     }
 
     for code in &codes {
-        code_types(&mut out, spec, code, &defined);
+        code_types(&mut out, &layout, code, &defined);
     }
 
     blank_lines(&mut out, 2);
@@ -265,8 +269,8 @@ pub fn emit(spec: &Spec) -> String {
         "",
         &format!(
             "An error envelope: compare `{}` with a code {} to narrow it to one code.",
-            discriminant_path(spec),
-            if spec.envelope.carries("code_name") {
+            layout.discriminant().dotted(),
+            if layout.discriminant().by_name {
                 "name"
             } else {
                 "number"
@@ -282,14 +286,14 @@ pub fn emit(spec: &Spec) -> String {
         }
         out.push_str("]\n");
     }
-    unlisted(&mut out, spec, &defined);
+    unlisted(&mut out, &layout, &defined);
 
     blank_lines(&mut out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass CodeInfo:\n");
     docstring(
         &mut out,
         "    ",
-        if spec.envelope.carries("hints") {
+        if layout.carries("hints") {
             "What the taxonomy says about one error code.\n\n\
              `recovery_hints` are the spec's templates: an envelope carries them with\n\
              their `{placeholders}` filled in, the general ones always and a conditional\n\
@@ -303,7 +307,7 @@ pub fn emit(spec: &Spec) -> String {
         },
     );
     out.push('\n');
-    let docs = CodeInfoDocs::of(spec);
+    let docs = CodeInfoDocs::of(&layout);
     let declared_fields = [
         (
             "retry_classes",
@@ -386,9 +390,9 @@ pub fn emit(spec: &Spec) -> String {
         }
     }
     if !spec.envelope.declared || codes.iter().any(|c| c.is_violation_kind()) {
-        violation_kinds(&mut out, spec, &codes);
+        violation_kinds(&mut out, &layout, &codes);
     }
-    if !spec.envelope.carries("code_name") {
+    if !layout.discriminant().by_name {
         blank_lines(&mut out, 2);
         comment(&mut out, "", "The number of every code this release lists.");
         let numbers: String = codes
@@ -400,7 +404,7 @@ pub fn emit(spec: &Spec) -> String {
             "LISTED_NUMBERS: typing.Final[frozenset[int]] = frozenset(\n    {{\n{numbers}    }}\n)"
         );
     }
-    is_listed(&mut out, spec);
+    is_listed(&mut out, &layout);
     out
 }
 
@@ -408,13 +412,9 @@ pub fn emit(spec: &Spec) -> String {
 /// code's `TypedDict`, then a line break: on the discriminant itself when it
 /// is a top-level member, else on the object that holds it (a type checker
 /// narrows `err = env["error"]` on `err["status"]`, not `env`).
-fn how_to_narrow(spec: &Spec) -> String {
-    let path = spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .unwrap_or_default();
-    let what = if spec.envelope.carries("code_name") {
+fn how_to_narrow(layout: &Layout<'_>) -> String {
+    let path = layout.discriminant().names();
+    let what = if layout.discriminant().by_name {
         "name"
     } else {
         "number"
@@ -436,37 +436,20 @@ fn how_to_narrow(spec: &Spec) -> String {
 /// The envelope of a code this release does not list, and the union of
 /// everything a server of the same major version may send (the published
 /// schema's last variant; see `emit_schema`'s forward compatibility).
-fn unlisted(out: &mut String, spec: &Spec, defined: &HashSet<&str>) {
-    // Fields `in: envelope` frame every code's error (JSON-RPC's `id`), so
-    // an unlisted code's envelope may carry them too.
-    let fields: Vec<(&str, Key)> = spec
-        .fields_at(Placement::Envelope)
-        .map(|f| {
-            (
-                f.name(),
-                Key {
-                    name: f.wire().to_string(),
-                    ty: format!("typing.NotRequired[{}]", py_type(f.ty(), defined)),
-                    doc: f.doc().to_string(),
-                },
-            )
-        })
-        .collect();
+fn unlisted(out: &mut String, layout: &Layout<'_>, defined: &HashSet<&str>) {
     envelope_dicts(
         out,
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
+        layout,
+        &layout.envelope(Form::Unlisted),
         &Dicts {
             code: None,
             name: UNLISTED_ENVELOPE.to_string(),
-            fields: &fields,
-            context_ty: "typing.NotRequired[dict[str, object]]",
+            defined,
         },
         &format!(
             "An envelope whose `{}` this release does not list: a server of a later release \
              of the same major version sent it. Handle it by the members every envelope has.",
-            discriminant_path(spec)
+            layout.discriminant().dotted()
         ),
     );
     blank_lines(out, 2);
@@ -512,50 +495,40 @@ fn member_keys(def: &TypeDef, defined: &HashSet<&str>) -> Vec<Key> {
         .collect()
 }
 
-/// `<Code>Context` and `<Code>Envelope` of one emitted code.
-fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str>) {
-    let required = |f: &FieldDef| {
-        code.required_context
-            .iter()
-            .any(|r| r.value == f.name.value)
+/// The key of a declared field in a `TypedDict` of `form`: a code's
+/// constant as a `Literal`, `Required` or `NotRequired` as the layout says.
+fn field_key(f: &FieldSlot<'_>, form: Form<'_>, defined: &HashSet<&str>) -> Key {
+    let ty = match &f.constant {
+        Some(v) => format!("typing.Literal[{}]", py_literal(v)),
+        None => py_type(f.field.ty(), defined),
     };
-    let optional = |f: &FieldDef| {
-        code.optional_context
-            .iter()
-            .any(|r| r.value == f.name.value)
+    let ty = match (form, f.presence.is_required()) {
+        (Form::Code(_), true) => format!("typing.Required[{ty}]"),
+        _ => format!("typing.NotRequired[{ty}]"),
     };
-    let declared = |f: &FieldDef| -> Option<Key> {
-        let ty = match spec.constant_json(code, f) {
-            Some(v) => format!("typing.Literal[{}]", py_literal(&v)),
-            None => py_type(f.ty(), defined),
-        };
-        let ty = if required(f) {
-            format!("typing.Required[{ty}]")
-        } else if optional(f) {
-            format!("typing.NotRequired[{ty}]")
-        } else {
-            return None;
-        };
-        Some(Key {
-            name: f.wire().to_string(),
-            ty,
-            doc: f.doc().to_string(),
-        })
-    };
+    Key {
+        name: f.field.wire().to_string(),
+        ty,
+        doc: f.field.doc().to_string(),
+    }
+}
 
-    let context_name = code.context_type_name();
-    if let Some(context) = spec.envelope.path_of("context") {
-        let context_keys: Vec<Key> = spec
-            .fields_at(Placement::Context)
-            .filter_map(declared)
+/// `<Code>Context` and `<Code>Envelope` of one emitted code.
+fn code_types(out: &mut String, layout: &Layout<'_>, code: &Code, defined: &HashSet<&str>) {
+    let form = Form::Code(code);
+    if let Some(context) = layout.path_to("context").and_then(|p| p.last().copied()) {
+        let context_keys: Vec<Key> = layout
+            .context_fields(form)
+            .iter()
+            .map(|f| field_key(f, form, defined))
             .collect();
         typed_dict(
             out,
-            &context_name,
+            &code.context_type_name(),
             &format!(
                 "The `{}` object of an envelope whose {} is `{}`.",
-                context.last().expect("a path names its member"),
-                discriminant_path(spec),
+                context.name.value,
+                layout.discriminant().dotted(),
                 code.name.value
             ),
             &context_keys,
@@ -576,29 +549,14 @@ fn code_types(out: &mut String, spec: &Spec, code: &Code, defined: &HashSet<&str
             since.value, replaced_by.value
         );
     }
-    let fields: Vec<(&str, Key)> = spec
-        .fields
-        .iter()
-        .filter(|f| f.placement() != Placement::Context)
-        .filter_map(|f| Some((f.name(), declared(f)?)))
-        .collect();
-    // As in the schema: `context` is required when a context field is.
-    let context_required = spec.fields_at(Placement::Context).any(required);
-    let context_ty = if context_required {
-        format!("typing.Required[{context_name}]")
-    } else {
-        format!("typing.NotRequired[{context_name}]")
-    };
     envelope_dicts(
         out,
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
+        layout,
+        &layout.envelope(form),
         &Dicts {
             code: Some(code),
             name: code.envelope_type_name(),
-            fields: &fields,
-            context_ty: &context_ty,
+            defined,
         },
         &doc,
     );
@@ -611,87 +569,84 @@ struct Dicts<'a> {
     /// The `TypedDict` of the top level; a nested object's is this name
     /// followed by its path (`NotFoundEnvelopeError`).
     name: String,
-    /// The keys of the code's fields `in: top_level` and `in: envelope`, by
-    /// field name.
-    fields: &'a [(&'a str, Key)],
-    /// The type of the member carrying `context`.
-    context_ty: &'a str,
+    /// The declared types already written (a later one is quoted).
+    defined: &'a HashSet<&'a str>,
 }
 
-/// The `TypedDict` of the envelope object at `path` (`object` are its
-/// members), after those of its nested objects (which it names). The object
-/// that holds the top-level fields gets them before its `context` member,
-/// or at its end (as in the schema).
+/// The `TypedDict` of the envelope object `object`, after those of its
+/// nested objects (which it names), its keys in the layout's order.
 fn envelope_dicts(
     out: &mut String,
-    spec: &Spec,
-    object: &[Member],
-    path: &mut Vec<String>,
+    layout: &Layout<'_>,
+    object: &Object<'_>,
     dicts: &Dicts<'_>,
     doc: &str,
 ) {
-    let dict_name = |path: &[String]| {
-        let mut name = dicts.name.clone();
-        for step in path {
-            let words: String = step
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            name.push_str(&crate::case::Case::UpperCamel.convert(&words.to_ascii_lowercase()));
-        }
-        name
+    let spec = layout.spec();
+    let form = match dicts.code {
+        Some(code) => Form::Code(code),
+        None => Form::Unlisted,
     };
-    let held: Vec<Key> = spec
-        .fields_held_at(path)
-        .filter_map(|f| dicts.fields.iter().find(|(name, _)| *name == f.name()))
-        .map(|(_, key)| key.clone())
-        .collect();
-    let mut fields_done = held.is_empty();
+    let dict_name = |path: &[&str]| names::python_object_dict(&dicts.name, path);
+    let unlisted = dicts.code.is_none();
     let mut keys = Vec::new();
-    for m in object {
-        if matches!(m.carries, Carries::Context) && !fields_done {
-            keys.extend(held.iter().cloned());
-            fields_done = true;
-        }
-        let unlisted = dicts.code.is_none();
-        let ty = match (&m.carries, dicts.code) {
-            (Carries::Object(inner), _) => {
-                path.push(m.name.value.clone());
-                let name = dict_name(path);
+    for slot in &object.slots {
+        let m = match slot {
+            Slot::Field(f) => {
+                keys.push(field_key(f, form, dicts.defined));
+                continue;
+            }
+            slot => slot
+                .member()
+                .expect("a slot that is not a field is a member"),
+        };
+        let ty = match (slot, &m.carries, dicts.code) {
+            (Slot::Object { object: inner, .. }, _, _) => {
                 let text = m.doc.as_ref().map_or_else(
                     || format!("The `{}` object of {}.", m.name.value, dicts.name),
                     |d| d.value.clone(),
                 );
-                envelope_dicts(out, spec, inner, path, dicts, &text);
-                path.pop();
-                name
+                envelope_dicts(out, layout, inner, dicts, &text);
+                dict_name(&inner.names())
             }
-            (Carries::Context, _) => dicts.context_ty.to_string(),
-            (Carries::Constant(v), _) => format!("typing.Literal[{}]", py_literal(v)),
-            (Carries::CodeName, Some(c)) => format!(
+            // As in the schema: `context` is required when a context field is.
+            (Slot::Context { presence, .. }, _, Some(code)) => {
+                if presence.is_required() {
+                    format!("typing.Required[{}]", code.context_type_name())
+                } else {
+                    format!("typing.NotRequired[{}]", code.context_type_name())
+                }
+            }
+            (Slot::Context { .. }, _, None) => "typing.NotRequired[dict[str, object]]".into(),
+            (_, Carries::Constant(v), _) => format!("typing.Literal[{}]", py_literal(v)),
+            (_, Carries::CodeName, Some(c)) => format!(
                 "typing.Literal[{}]",
                 c.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
             ),
-            (Carries::CodeName, None) | (Carries::Category, None) => "str".into(),
-            (Carries::Number, Some(c)) => format!("typing.Literal[{}]", c.number.value),
-            (Carries::Number, None) => "int".into(),
-            (Carries::Category, Some(c)) => {
+            (_, Carries::CodeName, None) | (_, Carries::Category, None) => "str".into(),
+            (_, Carries::Number, Some(c)) => format!("typing.Literal[{}]", c.number.value),
+            (_, Carries::Number, None) => "int".into(),
+            (_, Carries::Category, Some(c)) => {
                 format!("typing.Literal[{}]", py_str(&c.category.value))
             }
-            (Carries::Retryable, Some(c)) => format!("typing.Literal[{}]", py_bool(c.retryable)),
-            (Carries::Retryable, None) => "bool".into(),
-            (Carries::Cause, Some(c)) => format!("typing.Literal[{}]", py_str(c.cause.as_str())),
-            (Carries::Cause, None) => "Cause".into(),
-            (Carries::Message, _) => "str".into(),
-            (Carries::Hints, _) => "list[str]".into(),
+            (_, Carries::Retryable, Some(c)) => {
+                format!("typing.Literal[{}]", py_bool(c.retryable))
+            }
+            (_, Carries::Retryable, None) => "bool".into(),
+            (_, Carries::Cause, Some(c)) => {
+                format!("typing.Literal[{}]", py_str(c.cause.as_str()))
+            }
+            (_, Carries::Cause, None) => "Cause".into(),
+            (_, Carries::Message, _) => "str".into(),
+            (_, Carries::Hints, _) => "list[str]".into(),
+            (_, Carries::Context | Carries::Object(_), _) => "dict[str, object]".into(),
         };
-        let required = m.required_for(dicts.code.map(|c| c.name.value.as_str()));
-        let ty = if required || matches!(m.carries, Carries::Context) {
+        let ty = if slot.presence().is_required() || matches!(slot, Slot::Context { .. }) {
             ty
         } else {
             format!("typing.NotRequired[{ty}]")
         };
-        let named_by_number = !spec.envelope.carries("code_name");
+        let named_by_number = !layout.discriminant().by_name;
         let doc = match &m.carries {
             Carries::Constant(_) if unlisted && !spec.envelope.declared => {
                 "Always False for an error.".into()
@@ -704,7 +659,7 @@ fn envelope_dicts(
             Carries::Category if unlisted => {
                 "Its category; may be one this release does not list.".into()
             }
-            _ => member_doc(spec, m),
+            _ => member_doc(layout, m),
         };
         keys.push(Key {
             name: m.name.value.clone(),
@@ -712,10 +667,7 @@ fn envelope_dicts(
             doc,
         });
     }
-    if !fields_done {
-        keys.extend(held);
-    }
-    typed_dict(out, &dict_name(path), doc, &keys);
+    typed_dict(out, &dict_name(&object.names()), doc, &keys);
 }
 
 /// The Python type of `ty`; objects not yet `defined` are quoted.

@@ -5,14 +5,14 @@
 use std::fmt::Write as _;
 
 use crate::context::FieldDef;
-use crate::describe::discriminant_path;
+use crate::layout::Layout;
 use crate::spec::{ANY_ENVELOPE, Code, Lifecycle, Spec};
 
 use super::syntax::{blank_lines, comment, docstring, py_bool, py_str, py_tuple, py_tuple_inline};
 
 /// `VIOLATION_KINDS`: the codes sent only as `violations[].code`
 /// (`sent_as: violation`).
-pub(super) fn violation_kinds(out: &mut String, spec: &Spec, codes: &[&Code]) {
+pub(super) fn violation_kinds(out: &mut String, layout: &Layout<'_>, codes: &[&Code]) {
     blank_lines(out, 2);
     comment(
         out,
@@ -20,7 +20,7 @@ pub(super) fn violation_kinds(out: &mut String, spec: &Spec, codes: &[&Code]) {
         &format!(
             "Codes that arrive only as `violations[].code`, never as an envelope's own \
              `{}` (`sent_as: violation`).",
-            discriminant_path(spec)
+            layout.discriminant().dotted()
         ),
     );
     let kinds: Vec<String> = codes
@@ -51,12 +51,13 @@ pub(super) fn subscript(base: &str, path: &[&str]) -> String {
 
 /// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
 /// to an `ErrorEnvelope` of this release.
-pub(super) fn is_listed(out: &mut String, spec: &Spec) {
+pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
     blank_lines(out, 2);
     let _ = writeln!(
         out,
         "def is_listed(env: {ANY_ENVELOPE}) -> \"TypeIs[ErrorEnvelope]\":"
     );
+    let discriminant = layout.discriminant();
     docstring(
         out,
         "    ",
@@ -64,51 +65,40 @@ pub(super) fn is_listed(out: &mut String, spec: &Spec) {
             "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
              `ErrorEnvelope` (then `{}` narrows it) when it is true, and an\n\
              `UnlistedCodeEnvelope` when it is false.",
-            discriminant_path(spec)
+            discriminant.dotted()
         ),
     );
-    let path = spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .unwrap_or_default();
-    let set = if spec.envelope.carries("code_name") {
+    let set = if discriminant.by_name {
         "CODES"
     } else {
         "LISTED_NUMBERS"
     };
-    let _ = writeln!(
-        out,
-        "    return {} in {set}",
-        discriminant_read(spec, &path)
-    );
-    code_info_fn(out, spec, &path);
+    let _ = writeln!(out, "    return {} in {set}", discriminant_read(layout));
+    code_info_fn(out, layout);
 }
 
-/// How the run time reads the discriminant at `path` of `env`:
-/// `env["error_code"]`, or, when the spec names the code of an envelope
-/// without it (`absent_means`), `env.get("type", "about:blank")`.
-pub(super) fn discriminant_read(spec: &Spec, path: &[&str]) -> String {
-    let absent = spec
-        .envelope
-        .absent_code()
-        .and_then(|a| spec.code(&a.value));
-    match (absent, path.split_last()) {
+/// How the run time reads the discriminant of `env`: `env["error_code"]`,
+/// or, when the spec names the code of an envelope without it
+/// (`absent_means`), `env.get("type", "about:blank")`.
+fn discriminant_read(layout: &Layout<'_>) -> String {
+    let discriminant = layout.discriminant();
+    let path = discriminant.names();
+    match (discriminant.absent, path.split_last()) {
         (Some(code), Some((last, parents))) => format!(
             "{}.get({}, {})",
             subscript("env", parents),
             py_str(last),
             py_str(code.wire())
         ),
-        _ => subscript("env", path),
+        _ => subscript("env", &path),
     }
 }
 
 /// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
-/// TypeScript's `codeInfo`), read at the discriminant's `path`; `None` for a
-/// code of a later release. Without the code's name on the wire, by number.
-pub(super) fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
-    let by_name = spec.envelope.carries("code_name");
+/// TypeScript's `codeInfo`), read at the discriminant; `None` for a code of
+/// a later release. Without the code's name on the wire, by number.
+fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
+    let by_name = layout.discriminant().by_name;
     if !by_name {
         blank_lines(out, 2);
         comment(out, "", "Every listed code's `CodeInfo`, by number.");
@@ -129,15 +119,11 @@ pub(super) fn code_info_fn(out: &mut String, spec: &Spec, path: &[&str]) {
             "What the taxonomy says about the code `{}` names: its number, category,\n\
              retryability and the rest of its `CodeInfo`, also what the envelope does not carry.\n\
              None for a code of a later release.",
-            discriminant_path(spec)
+            layout.discriminant().dotted()
         ),
     );
     let table = if by_name { "CODES" } else { "_BY_NUMBER" };
-    let _ = writeln!(
-        out,
-        "    return {table}.get({})",
-        discriminant_read(spec, path)
-    );
+    let _ = writeln!(out, "    return {table}.get({})", discriminant_read(layout));
 }
 
 pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {

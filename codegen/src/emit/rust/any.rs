@@ -7,29 +7,25 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
-use crate::context::Placement;
-use crate::envelope::{Carries, Member};
-use crate::spec::Spec;
+use crate::envelope::Carries;
+use crate::layout::{Form, Layout, Object, Slot};
+use crate::names;
 
 use super::envelope::{
-    Family, Layout, access, constant_type, in_every_envelope, member_doc, member_ident,
-    member_rename, nested_structs, resolve,
+    Family, access, constant_type, in_every_envelope, member_doc, member_ident, member_rename,
+    nested_structs,
 };
-use super::tokens::{field_ident, field_type, ident, number_type, rename, upper_camel};
+use super::tokens::{field_ident, field_type, ident, number_type, rename};
 
-/// The Rust name of the struct of the unlisted envelope's object at `path`
+/// The Rust name of the struct of the unlisted envelope's object
 /// (`UnlistedCodeEnvelope`, `UnlistedCodeEnvelopeError`).
-pub(super) fn unlisted_struct(path: &[&Member]) -> Ident {
-    let mut name = String::from(crate::spec::UNLISTED_ENVELOPE);
-    for m in path {
-        name.push_str(&upper_camel(&m.name.value));
-    }
-    ident(&name)
+pub(super) fn unlisted_struct(object: &Object<'_>) -> Ident {
+    ident(&names::rust_unlisted_struct(&object.names()))
 }
 
-/// The fields of the unlisted envelope's object `members` at `path`: the
-/// declared members (what the schema's unlisted variant and the TypeScript
-/// and Python `UnlistedCodeEnvelope` have), with the code's name as sent (a
+/// The fields of the unlisted envelope's object `object`: the declared
+/// members (what the schema's unlisted variant and the TypeScript and
+/// Python `UnlistedCodeEnvelope` have), with the code's name as sent (a
 /// `String`), its number (the number type) and its category as a `String`
 /// (a later release may add one), and at the top the fields `in: envelope`
 /// (the format's frame, such as JSON-RPC's `id`), read leniently. Neither
@@ -38,30 +34,29 @@ pub(super) fn unlisted_struct(path: &[&Member]) -> Ident {
 /// code, a new enum value), and a struct with every declared field would
 /// double the build cost of a large spec's serde derives
 /// (`bench/macro-scale`: +0.4 s at 1,000 codes and 100 fields).
-pub(super) fn unlisted_fields(
-    spec: &Spec,
-    members: &[Member],
-    path: &[&Member],
-) -> Vec<TokenStream> {
+pub(super) fn unlisted_fields(layout: &Layout<'_>, object: &Object<'_>) -> Vec<TokenStream> {
+    let spec = layout.spec();
     let number_type = number_type(spec);
     let mut out = Vec::new();
-    for m in members {
-        let ty = match &m.carries {
-            Carries::Context => continue,
-            Carries::Constant(v) => constant_type(v),
-            Carries::CodeName | Carries::Category | Carries::Message => {
-                quote!(::std::string::String)
-            }
-            Carries::Number => number_type.clone(),
-            Carries::Retryable => quote!(bool),
-            Carries::Cause => quote!(Cause),
-            Carries::Hints => quote!(::std::vec::Vec<::std::string::String>),
-            Carries::Object(_) => {
-                let mut inner = path.to_vec();
-                inner.push(m);
-                let ty = unlisted_struct(&inner);
+    for slot in &object.slots {
+        let m = match slot {
+            Slot::Member { member, .. } | Slot::Object { member, .. } => *member,
+            Slot::Context { .. } | Slot::Field(_) => continue,
+        };
+        let ty = match (slot, &m.carries) {
+            (Slot::Object { object, .. }, _) => {
+                let ty = unlisted_struct(object);
                 quote!(#ty)
             }
+            (_, Carries::Constant(v)) => constant_type(v),
+            (_, Carries::CodeName | Carries::Category | Carries::Message) => {
+                quote!(::std::string::String)
+            }
+            (_, Carries::Number) => number_type.clone(),
+            (_, Carries::Retryable) => quote!(bool),
+            (_, Carries::Cause) => quote!(Cause),
+            (_, Carries::Hints) => quote!(::std::vec::Vec<::std::string::String>),
+            (_, Carries::Context | Carries::Object(_)) => continue,
         };
         let name = member_ident(m);
         let rename = member_rename(m);
@@ -69,7 +64,7 @@ pub(super) fn unlisted_fields(
             Carries::CodeName => {
                 String::from(" The code's name as sent: one this release does not list.")
             }
-            Carries::Number if !spec.envelope.carries("code_name") => {
+            Carries::Number if !layout.discriminant().by_name => {
                 String::from(" The code's number as sent: one this release does not list.")
             }
             Carries::Category => {
@@ -77,7 +72,7 @@ pub(super) fn unlisted_fields(
             }
             _ => member_doc(spec, m),
         };
-        out.push(if in_every_envelope(m) {
+        out.push(if in_every_envelope(slot) {
             quote! {
                 #[doc = #doc]
                 #rename
@@ -96,20 +91,19 @@ pub(super) fn unlisted_fields(
     // botocore's `ResponseMetadata`), so the outermost object keeps them,
     // read leniently: a value this release cannot type (a later enum value)
     // is dropped, as the context is, rather than refusing the envelope.
-    if path.is_empty() {
-        for f in spec.fields_at(Placement::Envelope) {
-            let name = field_ident(f);
-            let ty = field_type(f.ty(), &TokenStream::new());
-            let doc = f.doc();
-            let rename = rename(f.wire.as_ref());
-            out.push(quote! {
-                #[doc = #doc]
-                #rename
-                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-                #[serde(deserialize_with = "__splice_any::lenient")]
-                pub #name: ::core::option::Option<#ty>,
-            });
-        }
+    for f in object.fields() {
+        let f = f.field;
+        let name = field_ident(f);
+        let ty = field_type(f.ty(), &TokenStream::new());
+        let doc = f.doc();
+        let rename = rename(f.wire.as_ref());
+        out.push(quote! {
+            #[doc = #doc]
+            #rename
+            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+            #[serde(deserialize_with = "__splice_any::lenient")]
+            pub #name: ::core::option::Option<#ty>,
+        });
     }
     out
 }
@@ -123,20 +117,15 @@ pub(super) fn unlisted_fields(
 /// or, for a code this release does not list, as an `UnlistedCodeEnvelope`.
 /// A removed code's name, or a removed or reserved number, is refused as
 /// the schema refuses it.
-pub(super) fn emit_any_envelope(spec: &Spec) -> TokenStream {
-    let env = &spec.envelope;
-    let layout = Layout::of(env);
-    let fields = unlisted_fields(spec, &env.members, &[]);
-    let nested = nested_structs(spec, &env.members, &mut Vec::new(), Family::Unlisted);
-    let code_path: Vec<&str> = env
-        .path_of(if layout.by_number {
-            "number"
-        } else {
-            "code_name"
-        })
-        .unwrap_or_default();
+pub(super) fn emit_any_envelope(layout: &Layout<'_>) -> TokenStream {
+    let spec = layout.spec();
+    let by_number = !layout.discriminant().by_name;
+    let unlisted_envelope = layout.envelope(Form::Unlisted);
+    let fields = unlisted_fields(layout, &unlisted_envelope);
+    let nested = nested_structs(layout, &unlisted_envelope, Family::Unlisted);
+    let code_path: Vec<&str> = layout.discriminant().names();
     let discriminant = code_path.last().copied().unwrap_or("code");
-    let unlisted = if layout.by_number {
+    let unlisted = if by_number {
         // Numbers that no release may send: removed codes' and reserved.
         let never = spec
             .codes
@@ -194,8 +183,7 @@ pub(super) fn emit_any_envelope(spec: &Spec) -> TokenStream {
             };
         }
     };
-    let message = env.path_of("message").map(|p| {
-        let path = resolve(env, &p);
+    let message = layout.path_to("message").map(|path| {
         let at = access(&path);
         let required = path.iter().all(|m| m.required);
         let get = if required {

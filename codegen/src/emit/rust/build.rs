@@ -7,29 +7,28 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::context::{FieldDef, FieldType, Placement};
-use crate::envelope::{Carries, Member};
+use crate::envelope::Carries;
+use crate::layout::{Form, Layout, Object, Slot};
 use crate::spec::{Code, ParamType, Spec};
 use crate::template::{Segment, Template};
 
 use super::code::deprecated_attr;
-use super::envelope::{
-    Layout, constant_value, held_fields, in_every_envelope, member_ident, object_struct,
-};
+use super::envelope::{Paths, constant_value, in_every_envelope, member_ident, object_struct};
 use super::tokens::{
     argument, constant_literal, doc_attrs, field_ident, field_type, ident, setter_ident,
     upper_camel, variant_ident,
 };
 
-pub(super) fn emit_constructors(spec: &Spec) -> TokenStream {
-    let layout = Layout::of(&spec.envelope);
-    let literal = envelope_literal(spec, &spec.envelope.members, &mut Vec::new());
-    let env = &spec.envelope;
-    let render_message = if env.carries("message") {
+pub(super) fn emit_constructors(layout: &Layout<'_>) -> TokenStream {
+    let spec = layout.spec();
+    let paths = Paths::of(layout);
+    let literal = envelope_literal(layout, &layout.envelope(Form::Any));
+    let render_message = if layout.carries("message") {
         quote!(let message = Self::__splice_render(message, args);)
     } else {
         quote!(let _ = message;)
     };
-    let render_hints = if env.carries("hints") {
+    let render_hints = if layout.carries("hints") {
         quote! {
             let mut recovery_hints = ::std::vec::Vec::with_capacity(hints.len());
             for hint in hints {
@@ -39,7 +38,7 @@ pub(super) fn emit_constructors(spec: &Spec) -> TokenStream {
     } else {
         quote!(let _ = hints;)
     };
-    let unused_args = if env.carries("message") || env.carries("hints") {
+    let unused_args = if layout.carries("message") || layout.carries("hints") {
         TokenStream::new()
     } else {
         quote!(let _ = args;)
@@ -48,9 +47,9 @@ pub(super) fn emit_constructors(spec: &Spec) -> TokenStream {
         let setter = setter_ident(f);
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
-        let target = match (f.placement(), &layout.context) {
+        let target = match (f.placement(), &paths.context) {
             (Placement::TopLevel, _) => {
-                let at = &layout.fields;
+                let at = &paths.fields;
                 quote!(self #at.#name)
             }
             (Placement::Envelope, _) => quote!(self.#name),
@@ -552,52 +551,40 @@ pub(super) fn emit_builders(spec: &Spec) -> TokenStream {
 /// The struct expression `__splice_envelope` returns: every member filled
 /// from the code (`error_code`) and the rendered `message` and
 /// `recovery_hints`, the fields and the context absent.
-pub(super) fn envelope_literal<'e>(
-    spec: &'e Spec,
-    members: &'e [Member],
-    path: &mut Vec<&'e Member>,
-) -> TokenStream {
-    let env = &spec.envelope;
-    let name = object_struct(path);
-    let top_level: Vec<TokenStream> = held_fields(spec, path)
-        .into_iter()
-        .map(|f| {
-            let name = field_ident(f);
-            quote!(#name: ::core::option::Option::None)
-        })
-        .collect();
-    let holds = !top_level.is_empty();
-    let by_number = Layout::of(env).by_number;
+fn envelope_literal(layout: &Layout<'_>, object: &Object<'_>) -> TokenStream {
+    let name = object_struct(object);
+    let by_number = !layout.discriminant().by_name;
     let mut out = Vec::new();
-    let mut placed = false;
-    for m in members {
+    for slot in &object.slots {
+        let m = match slot {
+            Slot::Field(f) => {
+                let name = field_ident(f.field);
+                out.push(quote!(#name: ::core::option::Option::None));
+                continue;
+            }
+            slot => slot
+                .member()
+                .expect("a slot that is not a field is a member"),
+        };
         let field = member_ident(m);
-        let value = match &m.carries {
-            Carries::Constant(v) => constant_value(v),
-            Carries::CodeName => quote!(error_code),
-            Carries::Number if by_number => quote!(error_code),
-            Carries::Number => quote!(error_code.number()),
-            Carries::Category => quote!(error_code.category()),
-            Carries::Message => quote!(message),
-            Carries::Retryable => quote!(error_code.retryable()),
-            Carries::Cause => quote!(error_code.cause()),
-            Carries::Hints => quote!(recovery_hints),
-            Carries::Context => {
-                if holds {
-                    out.extend(top_level.iter().cloned());
-                    placed = true;
-                }
+        let value = match (slot, &m.carries) {
+            (Slot::Context { .. }, _) => {
                 out.push(quote!(#field: ::core::option::Option::None));
                 continue;
             }
-            Carries::Object(inner) => {
-                path.push(m);
-                let value = envelope_literal(spec, inner, path);
-                path.pop();
-                value
-            }
+            (Slot::Object { object, .. }, _) => envelope_literal(layout, object),
+            (_, Carries::Constant(v)) => constant_value(v),
+            (_, Carries::CodeName) => quote!(error_code),
+            (_, Carries::Number) if by_number => quote!(error_code),
+            (_, Carries::Number) => quote!(error_code.number()),
+            (_, Carries::Category) => quote!(error_code.category()),
+            (_, Carries::Message) => quote!(message),
+            (_, Carries::Retryable) => quote!(error_code.retryable()),
+            (_, Carries::Cause) => quote!(error_code.cause()),
+            (_, Carries::Hints) => quote!(recovery_hints),
+            (_, Carries::Context | Carries::Object(_)) => continue,
         };
-        let value = if in_every_envelope(m) {
+        let value = if in_every_envelope(slot) {
             value
         } else {
             quote!(::core::option::Option::Some(#value))
@@ -609,20 +596,18 @@ pub(super) fn envelope_literal<'e>(
             quote!(#field: #value)
         });
     }
-    if !placed {
-        out.extend(top_level);
-    }
     quote!(#name { #(#out,)* })
 }
 
 /// `ErrorEnvelope::__splice_select_hints`, run by every `build()`: drops
 /// the conditional hints whose condition does not hold, for the codes that
 /// have conditional hints (one match arm each; nothing for the others).
-pub(super) fn emit_select_hints(spec: &Spec) -> TokenStream {
-    let layout = Layout::of(&spec.envelope);
-    let code_at = &layout.code;
+pub(super) fn emit_select_hints(layout: &Layout<'_>) -> TokenStream {
+    let spec = layout.spec();
+    let paths = Paths::of(layout);
+    let code_at = &paths.code;
     let arms = spec.emitted_codes().filter_map(|code| {
-        let select = select_hints(spec, &layout, code, &TokenStream::new());
+        let select = select_hints(spec, &paths, code, &TokenStream::new());
         if select.is_empty() {
             return None;
         }
@@ -651,18 +636,18 @@ pub(super) fn emit_select_hints(spec: &Spec) -> TokenStream {
 /// envelope is hint `i` of the spec until this runs, once.
 pub(super) fn select_hints(
     spec: &Spec,
-    layout: &Layout,
+    paths: &Paths,
     code: &Code,
     prefix: &TokenStream,
 ) -> TokenStream {
-    let Some((hints_at, hints_required)) = &layout.hints else {
+    let Some((hints_at, hints_required)) = &paths.hints else {
         // No hints on the wire: nothing to select.
         return TokenStream::new();
     };
     if code.hint_conditions.iter().all(Option::is_none) {
         return TokenStream::new();
     }
-    let fields_at = &layout.fields;
+    let fields_at = &paths.fields;
     let keep = code.hints().map(|(_, cond)| {
         let Some(cond) = cond else {
             return quote!(true);
@@ -676,7 +661,7 @@ pub(super) fn select_hints(
         let name = field_ident(field);
         let ty = ident(ty);
         let variants = cond.values.iter().map(|v| ident(&upper_camel(&v.value)));
-        let value = match (field.placement(), &layout.context) {
+        let value = match (field.placement(), &paths.context) {
             (Placement::TopLevel, _) => quote!(envelope #fields_at.#name.as_ref()),
             (Placement::Envelope, _) => quote!(envelope.#name.as_ref()),
             (Placement::Context, Some(context)) => {

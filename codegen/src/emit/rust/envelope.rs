@@ -7,17 +7,17 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
-use crate::case::Case;
 use crate::context::{FieldDef, Placement};
-use crate::envelope::{Carries, Envelope, Member};
+use crate::envelope::{Carries, Member};
+use crate::layout::{Form, Layout, Object, Presence, Slot};
+use crate::names;
 use crate::span::Loc;
 use crate::spec::Spec;
 
-use super::ITEMS;
 use super::any::{unlisted_fields, unlisted_struct};
 use super::tokens::{
     constant_literal, field_ident, field_type, ident, number_literal, number_type, rename,
-    upper_camel, variant_ident,
+    variant_ident,
 };
 use super::types::{eq_derive, null_as_value};
 
@@ -25,14 +25,14 @@ use super::types::{eq_derive, null_as_value};
 /// lower_snake_case (`retryDelay` -> `retry_delay`, `@type` -> `r#type`);
 /// serde renames it back when the two differ.
 pub(super) fn member_ident(member: &Member) -> Ident {
-    ident(&Case::LowerSnake.convert(&member.name.value))
+    ident(&names::rust_member_field(&member.name.value))
 }
 
 /// `#[serde(rename = "...")]` for a member whose wire name is not its
 /// Rust field name; nothing otherwise (splice's members).
 pub(super) fn member_rename(member: &Member) -> TokenStream {
     let wire = &member.name.value;
-    if Case::LowerSnake.convert(wire) == *wire {
+    if names::rust_member_field(wire) == *wire {
         TokenStream::new()
     } else {
         quote!(#[serde(rename = #wire)])
@@ -41,53 +41,21 @@ pub(super) fn member_rename(member: &Member) -> TokenStream {
 
 /// The struct of a nested object of the envelope: `ErrorEnvelope` and the
 /// members from the top (`error` -> `ErrorEnvelopeError`).
-pub(super) fn object_struct(path: &[&Member]) -> Ident {
-    let mut name = String::from("ErrorEnvelope");
-    for m in path {
-        name.push_str(&upper_camel(&m.name.value));
-    }
-    ident(&name)
+pub(super) fn object_struct(object: &Object<'_>) -> Ident {
+    ident(&names::rust_object_struct(&object.names()))
 }
 
-/// The members from the top of the envelope down to the one at `names`
-/// (wire names, as [`Envelope::path_of`] gives them).
-pub(super) fn resolve<'e>(envelope: &'e Envelope, names: &[&str]) -> Vec<&'e Member> {
-    let mut members: &[Member] = &envelope.members;
-    let mut out = Vec::new();
-    for name in names {
-        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
-            break;
-        };
-        if let Carries::Object(inner) = &m.carries {
-            members = inner;
-        }
-        out.push(m);
-    }
-    out
-}
-
-/// The declared fields the object at `path` holds: `in: top_level` in the
-/// object holding the code, `in: envelope` in the outermost one.
-pub(super) fn held_fields<'s>(spec: &'s Spec, path: &[&Member]) -> Vec<&'s FieldDef> {
-    let names: Vec<&str> = path.iter().map(|m| m.name.value.as_str()).collect();
-    spec.fields_held_at(&names).collect()
-}
-
-/// Whether the Rust types hold `m` as a value rather than an `Option`: a
-/// required member, or the code name with `absent_means` (an envelope
+/// Whether the Rust types hold a slot as a value rather than an `Option`:
+/// one in every envelope, or the code name with `absent_means` (an envelope
 /// without it reads as that code, see [`absent_default`]).
-pub(super) fn in_every_envelope(m: &Member) -> bool {
-    m.required || m.absent_means.is_some()
+pub(super) fn in_every_envelope(slot: &Slot<'_>) -> bool {
+    slot.presence() != Presence::Optional
 }
 
 /// The function serde calls for a code name that `absent_means` lets an
 /// envelope leave out: it returns that code.
-pub(super) fn absent_default(spec: &Spec) -> TokenStream {
-    let Some(code) = spec
-        .envelope
-        .absent_code()
-        .and_then(|a| spec.code(&a.value))
-    else {
+pub(super) fn absent_default(layout: &Layout<'_>) -> TokenStream {
+    let Some(code) = layout.discriminant().absent else {
         return TokenStream::new();
     };
     let variant = variant_ident(code);
@@ -108,9 +76,9 @@ pub(super) fn access(path: &[&Member]) -> TokenStream {
 }
 
 /// Where `ErrorEnvelope` keeps what the generated code reads and writes,
-/// from the spec's `envelope:` (splice's: `.error_code`, `.recovery_hints`,
-/// `.context` and the fields at the top).
-pub(super) struct Layout {
+/// from the layout (splice's: `.error_code`, `.recovery_hints`, `.context`
+/// and the fields at the top).
+pub(super) struct Paths {
     /// The object holding the fields declared `in: top_level`.
     pub(super) fields: TokenStream,
     /// The member holding the `ErrorCode`: the one carrying the code name,
@@ -125,19 +93,17 @@ pub(super) struct Layout {
     pub(super) context: Option<TokenStream>,
 }
 
-impl Layout {
-    pub(super) fn of(envelope: &Envelope) -> Layout {
-        let path = |property: &str| envelope.path_of(property).map(|p| resolve(envelope, &p));
-        let by_number = !envelope.carries("code_name");
-        Layout {
-            fields: access(&resolve(envelope, &envelope.fields_path())),
-            code: access(&path(if by_number { "number" } else { "code_name" }).unwrap_or_default()),
-            by_number,
-            hints: path("hints").map(|p| {
+impl Paths {
+    pub(super) fn of(layout: &Layout<'_>) -> Paths {
+        Paths {
+            fields: access(layout.holder()),
+            code: access(&layout.discriminant().path),
+            by_number: !layout.discriminant().by_name,
+            hints: layout.path_to("hints").map(|p| {
                 let required = p.last().is_some_and(|m| m.required);
                 (access(&p), required)
             }),
-            context: path("context").map(|p| access(&p)),
+            context: layout.path_to("context").map(|p| access(&p)),
         }
     }
 }
@@ -147,37 +113,43 @@ impl Layout {
 /// published schema follows them.
 pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
     use crate::Diagnostic;
-    let envelope = &spec.envelope;
-    let code_property = if envelope.carries("code_name") {
+    let layout = Layout::of(spec);
+    let discriminant = layout.discriminant();
+    let code_property = if discriminant.by_name {
         "code_name"
     } else {
         "number"
     };
-    if let Some(path) = envelope.path_of(code_property) {
-        let path = resolve(envelope, &path);
-        if let Some(m) = path.iter().find(|m| !in_every_envelope(m)) {
-            let what = if path.last().is_some_and(|last| std::ptr::eq(*last, *m)) {
-                format!(
-                    "envelope member `{}` carries `{code_property}`",
-                    m.name.value
-                )
-            } else {
-                format!(
-                    "envelope member `{}` holds the member carrying `{code_property}`",
-                    m.name.value
-                )
-            };
-            return Some(
-                Diagnostic::new(m.name.loc, format!("{what} and is optional"))
-                    .with_label("optional here")
-                    .with_help(
-                        "the Rust types read the code from every envelope (it selects the \
-                         code's required context); remove `optional` on the way to it",
-                    ),
-            );
-        }
+    if let Some(m) = discriminant
+        .path
+        .iter()
+        .find(|m| !m.required && m.absent_means.is_none())
+    {
+        let what = if discriminant
+            .path
+            .last()
+            .is_some_and(|last| std::ptr::eq(*last, *m))
+        {
+            format!(
+                "envelope member `{}` carries `{code_property}`",
+                m.name.value
+            )
+        } else {
+            format!(
+                "envelope member `{}` holds the member carrying `{code_property}`",
+                m.name.value
+            )
+        };
+        return Some(
+            Diagnostic::new(m.name.loc, format!("{what} and is optional"))
+                .with_label("optional here")
+                .with_help(
+                    "the Rust types read the code from every envelope (it selects the \
+                     code's required context); remove `optional` on the way to it",
+                ),
+        );
     }
-    if !envelope.carries("context")
+    if !layout.carries("context")
         && let Some(f) = spec.fields_at(Placement::Context).next()
     {
         return Some(
@@ -195,17 +167,12 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
     }
     // Two members (or a member and a top-level field) of one object whose
     // Rust names collide, and nested structs named like another item.
-    fn walk<'e>(
-        spec: &'e Spec,
-        members: &'e [Member],
-        path: &mut Vec<&'e Member>,
-        structs: &mut Vec<(String, Loc)>,
-    ) -> Option<crate::Diagnostic> {
+    fn walk(object: &Object<'_>, structs: &mut Vec<(String, Loc)>) -> Option<crate::Diagnostic> {
         let mut seen: Vec<(String, &str, Loc)> = Vec::new();
-        let fields = held_fields(spec, path)
-            .into_iter()
-            .map(|f| (f.name().to_owned(), f.name(), f.name.loc));
-        let members_named = members.iter().map(|m| {
+        let fields = object
+            .fields()
+            .map(|f| (f.field.name().to_owned(), f.field.name(), f.field.name.loc));
+        let members_named = object.slots.iter().filter_map(|s| s.member()).map(|m| {
             (
                 member_ident(m).to_string(),
                 m.name.value.as_str(),
@@ -225,8 +192,11 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
             }
             seen.push((rust, wire, loc));
         }
-        for m in members {
-            if let Carries::Object(inner) = &m.carries {
+        for slot in &object.slots {
+            if let Slot::Object {
+                member: m, object, ..
+            } = slot
+            {
                 if !m.required {
                     return Some(
                         crate::Diagnostic::new(
@@ -237,23 +207,21 @@ pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
                         .with_help("the Rust types support optional members that carry a property, not optional objects; remove `optional`"),
                     );
                 }
-                path.push(m);
-                structs.push((object_struct(path).to_string(), m.name.loc));
-                structs.push((unlisted_struct(path).to_string(), m.name.loc));
-                if let Some(d) = walk(spec, inner, path, structs) {
+                structs.push((object_struct(object).to_string(), m.name.loc));
+                structs.push((unlisted_struct(object).to_string(), m.name.loc));
+                if let Some(d) = walk(object, structs) {
                     return Some(d);
                 }
-                path.pop();
             }
         }
         None
     }
     let mut structs = Vec::new();
-    if let Some(d) = walk(spec, &envelope.members, &mut Vec::new(), &mut structs) {
+    if let Some(d) = walk(&layout.envelope(Form::Any), &mut structs) {
         return Some(d);
     }
     for (name, loc) in structs {
-        if ITEMS.contains(&name.as_str()) || spec.type_def(&name).is_some() {
+        if names::RUST_ITEMS.contains(&name.as_str()) || spec.type_def(&name).is_some() {
             return Some(
                 crate::Diagnostic::new(
                     loc,
@@ -322,29 +290,28 @@ pub(super) fn constant_pattern(value: &serde_json::Value) -> TokenStream {
     }
 }
 
-/// The Rust fields of one object of the envelope: its members in wire
-/// order, with the top-level fields before its `context` member (or at its
-/// end) when it is the object that holds them.
-pub(super) fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -> Vec<TokenStream> {
-    let env = &spec.envelope;
+/// The Rust fields of one object of the envelope: its slots in the layout's
+/// order, each declared field an `Option`.
+pub(super) fn object_fields(layout: &Layout<'_>, object: &Object<'_>) -> Vec<TokenStream> {
+    let spec = layout.spec();
     let number_type = number_type(spec);
-    let top_level: Vec<TokenStream> = held_fields(spec, path)
-        .into_iter()
-        .map(|f| optional_field(spec, f))
-        .collect();
-    let holds_fields = !top_level.is_empty();
+    let by_number = !layout.discriminant().by_name;
     let mut out = Vec::new();
-    let mut placed = false;
-    for m in members {
+    for slot in &object.slots {
+        let m = match slot {
+            Slot::Field(f) => {
+                out.push(optional_field(spec, f.field));
+                continue;
+            }
+            slot => slot
+                .member()
+                .expect("a slot that is not a field is a member"),
+        };
         let name = member_ident(m);
         let rename = member_rename(m);
         let doc = member_doc(spec, m);
         let doc = quote!(#[doc = #doc]);
-        if let Carries::Context = m.carries {
-            if holds_fields {
-                out.extend(top_level.iter().cloned());
-                placed = true;
-            }
+        if let Slot::Context { .. } = slot {
             out.push(quote! {
                 #doc
                 #rename
@@ -354,32 +321,30 @@ pub(super) fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -
             continue;
         }
         let mut attrs = TokenStream::new();
-        let ty = match &m.carries {
-            Carries::Constant(v) => constant_type(v),
-            Carries::CodeName => quote!(ErrorCode),
-            Carries::Number if Layout::of(env).by_number => {
+        let ty = match (slot, &m.carries) {
+            (Slot::Object { object, .. }, _) => {
+                let ty = object_struct(object);
+                quote!(#ty)
+            }
+            (_, Carries::Constant(v)) => constant_type(v),
+            (_, Carries::CodeName) => quote!(ErrorCode),
+            (_, Carries::Number) if by_number => {
                 let schema = number_type.to_string();
                 attrs = quote!(#[serde(with = "__splice_code_number")] #[schemars(with = #schema)]);
                 quote!(ErrorCode)
             }
-            Carries::Number => number_type.clone(),
-            Carries::Category => quote!(Category),
-            Carries::Retryable => quote!(bool),
-            Carries::Cause => quote!(Cause),
-            Carries::Hints => quote!(::std::vec::Vec<::std::string::String>),
-            Carries::Message => quote!(::std::string::String),
-            Carries::Context => unreachable!("handled above"),
-            Carries::Object(_) => {
-                let mut inner = path.to_vec();
-                inner.push(m);
-                let ty = object_struct(&inner);
-                quote!(#ty)
-            }
+            (_, Carries::Number) => number_type.clone(),
+            (_, Carries::Category) => quote!(Category),
+            (_, Carries::Retryable) => quote!(bool),
+            (_, Carries::Cause) => quote!(Cause),
+            (_, Carries::Hints) => quote!(::std::vec::Vec<::std::string::String>),
+            (_, Carries::Message) => quote!(::std::string::String),
+            (_, Carries::Context | Carries::Object(_)) => quote!(::std::string::String),
         };
         if m.absent_means.is_some() {
             attrs = quote!(#attrs #[serde(default = "__splice_absent_code")]);
         }
-        out.push(if in_every_envelope(m) {
+        out.push(if in_every_envelope(slot) {
             quote! {
                 #doc
                 #rename
@@ -395,9 +360,6 @@ pub(super) fn object_fields(spec: &Spec, members: &[Member], path: &[&Member]) -
                 pub #name: ::core::option::Option<#ty>,
             }
         });
-    }
-    if !placed {
-        out.extend(top_level);
     }
     out
 }
@@ -429,31 +391,35 @@ pub(super) enum Family<'t> {
 }
 
 /// The structs of the envelope's nested objects, depth first.
-pub(super) fn nested_structs<'e>(
-    spec: &Spec,
-    members: &'e [Member],
-    path: &mut Vec<&'e Member>,
+pub(super) fn nested_structs(
+    layout: &Layout<'_>,
+    object: &Object<'_>,
     family: Family<'_>,
 ) -> TokenStream {
+    let spec = layout.spec();
     let mut out = TokenStream::new();
-    for m in members {
-        let Carries::Object(inner) = &m.carries else {
+    for slot in &object.slots {
+        let Slot::Object {
+            member: m,
+            object: inner,
+            ..
+        } = slot
+        else {
             continue;
         };
-        path.push(m);
         let doc = member_doc(spec, m);
         let (name, fields, derives) = match family {
             Family::Listed(eq) => (
-                object_struct(path),
-                object_fields(spec, inner, path),
+                object_struct(inner),
+                object_fields(layout, inner),
                 quote! {
                     ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
                     ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
                 },
             ),
             Family::Unlisted => (
-                unlisted_struct(path),
-                unlisted_fields(spec, inner, path),
+                unlisted_struct(inner),
+                unlisted_fields(layout, inner),
                 quote! {
                     ::core::clone::Clone, ::core::cmp::PartialEq, ::core::fmt::Debug,
                     ::serde::Serialize, ::serde::Deserialize,
@@ -468,22 +434,24 @@ pub(super) fn nested_structs<'e>(
                 #(#fields)*
             }
         });
-        out.extend(nested_structs(spec, inner, path, family));
-        path.pop();
+        out.extend(nested_structs(layout, inner, family));
     }
     out
 }
 
-pub(super) fn emit_envelope(spec: &Spec) -> TokenStream {
+pub(super) fn emit_envelope(layout: &Layout<'_>) -> TokenStream {
+    let spec = layout.spec();
     let env = &spec.envelope;
-    let in_context = spec
-        .fields_at(Placement::Context)
-        .map(|f| optional_field(spec, f));
+    let in_context = layout
+        .context_fields(Form::Any)
+        .into_iter()
+        .map(|f| optional_field(spec, f.field));
     let eq = eq_derive(spec);
-    let fields = object_fields(spec, &env.members, &[]);
-    let context_name = env
-        .path_of("context")
-        .and_then(|p| p.last().copied())
+    let any = layout.envelope(Form::Any);
+    let fields = object_fields(layout, &any);
+    let context_name = layout
+        .path_to("context")
+        .and_then(|p| p.last().map(|m| m.name.value.as_str()))
         .unwrap_or("context");
     let context_doc =
         format!(" Details of an error that live in the envelope's `{context_name}` object.");
@@ -493,14 +461,14 @@ pub(super) fn emit_envelope(spec: &Spec) -> TokenStream {
     // own envelope stays closed.
     let (wire, container) = if env.declared {
         (
-            emit_wire_envelope(spec),
+            emit_wire_envelope(layout),
             quote!(#[serde(try_from = "__SpliceWireEnvelope")]),
         )
     } else {
         (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
     };
-    let nested = nested_structs(spec, &env.members, &mut Vec::new(), Family::Listed(&eq));
-    let absent = absent_default(spec);
+    let nested = nested_structs(layout, &any, Family::Listed(&eq));
+    let absent = absent_default(layout);
     let doc = if env.declared {
         let example = spec.emitted_codes().next().map_or_else(
             || "match_not_found".to_owned(),
@@ -561,35 +529,45 @@ pub(super) fn emit_envelope(spec: &Spec) -> TokenStream {
 /// required context, the constants, a number that matches the code), so
 /// that a payload missing a code's required field is rejected like any
 /// other malformed one.
-pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
-    let env = &spec.envelope;
-    let layout = Layout::of(env);
+fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
+    let spec = layout.spec();
+    let paths = Paths::of(layout);
     let number_type = number_type(spec);
     // The same fields as `ErrorEnvelope`'s: the schema of its
     // deserialization is this struct's (schemars follows `try_from`).
-    let fields = object_fields(spec, &env.members, &[]);
-    let moves: Vec<Ident> = env.members.iter().map(member_ident).collect();
-    let top_moves = held_fields(spec, &[])
-        .into_iter()
-        .map(field_ident)
+    let any = layout.envelope(Form::Any);
+    let fields = object_fields(layout, &any);
+    let moves: Vec<Ident> = any
+        .slots
+        .iter()
+        .filter_map(|s| s.member())
+        .map(member_ident)
+        .collect();
+    let top_moves = any
+        .fields()
+        .map(|f| field_ident(f.field))
         .collect::<Vec<_>>();
-    let code = &layout.code;
+    let code = &paths.code;
     // Constants and the number, when the code is told by its name.
     let mut checks = Vec::new();
-    fn walk<'e>(members: &'e [Member], path: &mut Vec<&'e Member>, out: &mut Vec<Vec<&'e Member>>) {
-        for m in members {
-            path.push(m);
-            match &m.carries {
-                Carries::Object(inner) => walk(inner, path, out),
-                Carries::Constant(_) | Carries::Number => out.push(path.clone()),
+    fn walk<'o, 's>(object: &'o Object<'s>, out: &mut Vec<(Vec<&'s Member>, &'o Slot<'s>)>) {
+        for slot in &object.slots {
+            match slot {
+                Slot::Object { object, .. } => walk(object, out),
+                Slot::Member { member, .. }
+                    if matches!(member.carries, Carries::Constant(_) | Carries::Number) =>
+                {
+                    let mut path = object.path.clone();
+                    path.push(member);
+                    out.push((path, slot));
+                }
                 _ => {}
             }
-            path.pop();
         }
     }
     let mut leaves = Vec::new();
-    walk(&env.members, &mut Vec::new(), &mut leaves);
-    for path in leaves {
+    walk(&any, &mut leaves);
+    for (path, slot) in leaves {
         let m = path.last().expect("a path names its member");
         let at = access(&path);
         let wire = &m.name.value;
@@ -599,12 +577,12 @@ pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
                 let text = v.to_string();
                 (value, quote!(#text))
             }
-            Carries::Number if !layout.by_number => (quote!(code.number()), quote!(code.number())),
+            Carries::Number if !paths.by_number => (quote!(code.number()), quote!(code.number())),
             _ => continue,
         };
         let wire = wire.replace('{', "{{").replace('}', "}}");
         let message = format!("`{wire}` is {{}}, not {{}}");
-        checks.push(if m.required {
+        checks.push(if slot.presence().is_required() {
             quote! {
                 if self #at != #expected {
                     return ::core::result::Result::Err(::std::format!(#message, self #at, #shown));
@@ -620,7 +598,7 @@ pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
             }
         });
     }
-    let fields_at = &layout.fields;
+    let fields_at = &paths.fields;
     // Each code's `constants:` (google.rpc's HTTP status of NOT_FOUND is
     // 404): what the schema pins with `const` and the TypeScript and Python
     // types with literal types, a payload must hold here too.
@@ -635,7 +613,7 @@ pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
                     let expected = constant_literal(spec, f, value);
                     let shown = spec.constant_json(code, f)?.to_string();
                     let id = field_ident(f);
-                    let got = match (f.placement(), &layout.context) {
+                    let got = match (f.placement(), &paths.context) {
                         (Placement::TopLevel, _) => quote!(self #fields_at.#id.as_ref()),
                         (Placement::Envelope, _) => quote!(self.#id.as_ref()),
                         (Placement::Context, Some(context)) => {
@@ -683,7 +661,7 @@ pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
         .map(|f| {
             let name = f.name();
             let id = field_ident(f);
-            let present = match (f.placement(), &layout.context) {
+            let present = match (f.placement(), &paths.context) {
                 (Placement::TopLevel, _) => quote!(self #fields_at.#id.is_some()),
                 (Placement::Envelope, _) => quote!(self.#id.is_some()),
                 (Placement::Context, Some(context)) => {
@@ -712,7 +690,7 @@ pub(super) fn emit_wire_envelope(spec: &Spec) -> TokenStream {
     let required_len = spec
         .emitted_codes()
         .map(|c| Literal::usize_unsuffixed(spec.required_fields(c).len()));
-    let number_module = if layout.by_number {
+    let number_module = if paths.by_number {
         quote! {
             // The code on the wire as its number (no member carries its name).
             #[doc(hidden)]

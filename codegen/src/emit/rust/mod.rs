@@ -38,6 +38,7 @@ pub use envelope::unsupported;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::layout::Layout;
 use crate::spec::Spec;
 
 use any::emit_any_envelope;
@@ -45,51 +46,6 @@ use build::{emit_builders, emit_constructors, emit_select_hints};
 use code::{emit_category, emit_cause, emit_error_code};
 use envelope::emit_envelope;
 use types::emit_support_types;
-
-/// The methods of the generated `ErrorCode`: a per-code attribute (whose
-/// typed accessor is a method named after it) may not take one.
-pub const ERROR_CODE_METHODS: &[&str] = &[
-    "as_str",
-    "number",
-    "category",
-    "retryable",
-    "is_violation_kind",
-    "cause",
-    "title",
-    "recovery_hints",
-    "message_template",
-    "explanation",
-    "fields",
-    "may_carry",
-    "retry_classes",
-    "attributes",
-    "from_str",
-    "fmt",
-    "clone",
-    "eq",
-    "hash",
-    "cmp",
-    "partial_cmp",
-];
-
-/// The public names [`emit`] defines in the invoking module, besides one
-/// item per declared support type (`types:`). The macro's fallback
-/// re-exports exactly these names when a spec fails, so that their uses
-/// raise no follow-on errors.
-pub const ITEMS: &[&str] = &[
-    "Category",
-    "Cause",
-    "ErrorCode",
-    "UnknownErrorCode",
-    "ErrorContext",
-    "ErrorEnvelope",
-    "AnyErrorEnvelope",
-    "UnlistedCodeEnvelope",
-    "builder",
-    "SCHEMA_ID",
-    "ENVELOPE_SCHEMA",
-    "ENVELOPE_OUTPUT_SHAPE",
-];
 
 /// The items of the generated module, as tokens (what the proc macro returns).
 pub fn emit(spec: &Spec) -> TokenStream {
@@ -110,11 +66,12 @@ pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) ->
     let cause = emit_cause();
     let error_code = emit_error_code(spec);
     let support = emit_support_types(spec);
-    let envelope = emit_envelope(spec);
-    let constructors = emit_constructors(spec);
+    let layout = Layout::of(spec);
+    let envelope = emit_envelope(&layout);
+    let constructors = emit_constructors(&layout);
     let builders = emit_builders(spec);
-    let select_hints = emit_select_hints(spec);
-    let any = emit_any_envelope(spec);
+    let select_hints = emit_select_hints(&layout);
+    let any = emit_any_envelope(&layout);
     let schema = emit_schema_constants(spec, literal);
     quote! {
         #schema
@@ -213,7 +170,10 @@ mod tests {
             .filter(|name| !name.starts_with("__splice"))
             .collect();
         defined.sort();
-        let mut expected: Vec<String> = ITEMS.iter().map(|s| s.to_string()).collect();
+        let mut expected: Vec<String> = crate::names::RUST_ITEMS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         expected.extend(spec.types.iter().map(|t| t.name.value.clone()));
         expected.sort();
         assert_eq!(defined, expected);

@@ -6,10 +6,12 @@
 use serde_json::{Map, Value, json};
 
 use crate::envelope::Carries;
+use crate::layout::{Form, Layout};
 use crate::spec::{Code, Spec};
 
+use super::Openness;
 use super::types::{enum_schema, error_code_def, one_of_schema, struct_schema, union_schema};
-use super::{Form, Openness, context_def, discriminant, object_body};
+use super::variants::{context_def, discriminant, object_body};
 
 /// The envelope as a server advertises it inside a tool's `outputSchema`:
 /// one closed object with every member (each declared field optional,
@@ -36,11 +38,11 @@ use super::{Form, Openness, context_def, discriminant, object_body};
 /// closed. The published schema stays the contract: it is served as the
 /// resource [`crate::spec::Taxonomy::schema_id`].
 pub fn emit_output_shape(spec: &Spec) -> Value {
+    let layout = Layout::of(spec);
     let (props, required) = object_body(
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::OutputShape,
+        &layout,
+        &layout.envelope(Form::Any),
+        Form::Any,
         Openness::Closed,
     );
     let mut defs = Map::new();
@@ -58,8 +60,8 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     // A violation kind never is an envelope's own code (it arrives as
     // `violations[].code`, which `ErrorCode` still types).
     for code in spec.emitted_codes().filter(|c| !c.is_violation_kind()) {
-        variants.push(thin_variant(spec, code, &required));
-        if let Some(context) = context_def(spec, code, Openness::Closed) {
+        variants.push(thin_variant(&layout, code, &required));
+        if let Some(context) = context_def(&layout, code, Openness::Closed) {
             defs.insert(code.context_type_name(), keep_title(context));
         }
     }
@@ -67,7 +69,7 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
         "$id": spec.taxonomy.schema_id(),
         "description": format!(
             "An error envelope. Which members each {} carries: resource {}.",
-            discriminant(spec),
+            discriminant(&layout),
             spec.taxonomy.schema_id()
         ),
         "type": "object",
@@ -88,20 +90,16 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
 /// The shape around it requires, types and closes everything else. Each
 /// keyword here is compiled once per code and per tool by every client that
 /// lists tools, so nothing the shape already says is repeated.
-pub(super) fn thin_variant(spec: &Spec, code: &Code, shape_required: &[String]) -> Value {
-    let (props, required) = object_body(
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::Variant(code),
-        Openness::Closed,
-    );
-    let names_code = spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .and_then(|p| p.first().map(|m| m.to_string()));
-    let context = spec
+fn thin_variant(layout: &Layout<'_>, code: &Code, shape_required: &[String]) -> Value {
+    let form = Form::Code(code);
+    let (props, required) = object_body(layout, &layout.envelope(form), form, Openness::Closed);
+    let names_code = layout
+        .discriminant()
+        .path
+        .first()
+        .map(|m| m.name.value.clone());
+    let context = layout
+        .spec()
         .envelope
         .members
         .iter()

@@ -28,12 +28,13 @@ pub use runtime::emit_js;
 
 use std::fmt::Write as _;
 
-use crate::context::{FieldDef, FieldType, Placement};
-use crate::describe::{GENERATED_HEADER, discriminant_path, member_doc, retry_and_attributes};
-use crate::envelope::{Carries, Member};
+use crate::context::FieldType;
+use crate::describe::{GENERATED_HEADER, member_doc, retry_and_attributes};
+use crate::envelope::Carries;
+use crate::layout::{FieldSlot, Form, Layout, Object, Presence, Slot};
 use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
 
-use runtime::{names_on_the_wire, runtime_declarations};
+use runtime::runtime_declarations;
 
 /// The declarations of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -47,7 +48,7 @@ pub fn emit(spec: &Spec) -> String {
         spec.taxonomy.schema_id()
     );
 
-    let env = &spec.envelope;
+    let layout = Layout::of(spec);
     doc(&mut out, "", "Every error code an envelope may carry.");
     out.push_str("export type ErrorCode =\n");
     let codes: Vec<&Code> = spec.emitted_codes().collect();
@@ -59,7 +60,7 @@ pub fn emit(spec: &Spec) -> String {
             .map(string_literal),
     );
 
-    if env.carries("category") {
+    if layout.carries("category") {
         doc(
             &mut out,
             "",
@@ -72,7 +73,7 @@ pub fn emit(spec: &Spec) -> String {
         );
     }
 
-    if env.carries("cause") {
+    if layout.carries("cause") {
         doc(
             &mut out,
             "",
@@ -138,19 +139,24 @@ pub fn emit(spec: &Spec) -> String {
         out.push_str("}\n\n");
     }
 
-    if let Some(context) = env.path_of("context") {
+    if let Some(context) = layout.path_to("context").and_then(|p| p.last().copied()) {
         doc(
             &mut out,
             "",
             &format!(
                 "Every member the `{}` object may have; each code narrows it.",
-                context.last().expect("a path names its member")
+                context.name.value
             ),
         );
         out.push_str("export interface ErrorContext {\n");
-        for f in spec.fields_at(Placement::Context) {
-            doc(&mut out, "  ", f.doc());
-            let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+        for f in layout.context_fields(Form::Any) {
+            doc(&mut out, "  ", f.field.doc());
+            let _ = writeln!(
+                out,
+                "  {}?: {};",
+                prop(f.field.wire()),
+                ts_type(f.field.ty())
+            );
         }
         out.push_str("}\n\n");
     }
@@ -159,16 +165,15 @@ pub fn emit(spec: &Spec) -> String {
     out.push_str("export interface ErrorEnvelopeBase {\n");
     members(
         &mut out,
-        spec,
-        &env.members,
-        &mut Vec::new(),
-        Form::Base,
+        &layout,
+        &layout.envelope(Form::Any),
+        Form::Any,
         "  ",
     );
     out.push_str("}\n\n");
 
     for code in &codes {
-        code_interface(&mut out, spec, code);
+        code_interface(&mut out, &layout, code);
     }
 
     doc(
@@ -176,13 +181,13 @@ pub fn emit(spec: &Spec) -> String {
         "",
         &format!(
             "An error envelope: switch on `{}` to narrow it to one code.",
-            discriminant_path(spec)
+            layout.discriminant().dotted()
         ),
     );
     out.push_str("export type ErrorEnvelope =\n");
     union(&mut out, codes.iter().map(|c| c.envelope_type_name()));
-    unlisted(&mut out, spec);
-    runtime_declarations(&mut out, spec);
+    unlisted(&mut out, &layout);
+    runtime_declarations(&mut out, &layout);
     while out.ends_with("\n\n") {
         out.pop();
     }
@@ -204,7 +209,7 @@ fn prop(name: &str) -> String {
     }
 }
 
-fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
+fn code_interface(out: &mut String, layout: &Layout<'_>, code: &Code) {
     let mut text = format!(
         "`{}` ({}): {}.",
         code.name.value, code.number.value, code.title.value
@@ -225,34 +230,17 @@ fn code_interface(out: &mut String, spec: &Spec, code: &Code) {
         "export interface {} extends ErrorEnvelopeBase {{",
         code.envelope_type_name()
     );
-    members(
-        out,
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::Code(code),
-        "  ",
-    );
+    let form = Form::Code(code);
+    members(out, layout, &layout.envelope(form), form, "  ");
     out.push_str("}\n\n");
 }
 
-/// Which type of the envelope [`members`] writes.
-#[derive(Clone, Copy)]
-enum Form<'c> {
-    /// `ErrorEnvelopeBase`: every member but `context`, typed for any code.
-    Base,
-    /// One code's interface, which extends the base: at the top level only
-    /// what the code pins (its name, number, category, `retryable`,
-    /// `cause`), its fields and `context`; nested objects in full.
-    Code(&'c Code),
-    /// `UnlistedCodeEnvelope`, which extends the base minus what it
-    /// overrides: at the top level only the members whose type a later code
-    /// widens (its name, category, `context`); nested objects in full.
-    Unlisted,
-}
-
-/// True when `carries` differs from the base type in `form` (so the
-/// top level of an interface extending the base writes it).
+/// True when `carries` differs from the base interface's type in `form`,
+/// so the top level of an interface extending the base restates it: in a
+/// code's interface what the code pins (its name, number, category,
+/// `retryable`, `cause`), its `context` and the nested objects; in the
+/// unlisted one what a later code widens (its name, category, `context`)
+/// and the objects holding such a member.
 fn pinned(carries: &Carries, form: Form<'_>) -> bool {
     match (carries, form) {
         (Carries::Object(inner), Form::Unlisted) => inner.iter().any(|m| pinned(&m.carries, form)),
@@ -271,192 +259,141 @@ fn pinned(carries: &Carries, form: Form<'_>) -> bool {
     }
 }
 
-/// The members of the envelope object at `path` (`members` are its
-/// members), one a line at `indent`. At the top level of a code's or the
-/// unlisted interface only what differs from the base is written (the
-/// interface extends it); nested objects are written whole, as inline
-/// object types. The object that holds the top-level fields gets them
-/// before its `context` member, or at its end (as in the schema).
+/// The slots of `object` in an envelope of `form`, one a line at `indent`:
+/// `ErrorEnvelopeBase` ([`Form::Any`]) has every member but `context`,
+/// typed for any code; a code's interface and the unlisted one extend it,
+/// so their top level writes only what differs from it ([`pinned`]), and
+/// nested objects whole, as inline object types. The fields of a code are
+/// where the layout puts them; the unlisted interface writes the fields
+/// `in: envelope` after its members.
 fn members(
     out: &mut String,
-    spec: &Spec,
-    object: &[Member],
-    path: &mut Vec<String>,
+    layout: &Layout<'_>,
+    object: &Object<'_>,
     form: Form<'_>,
     indent: &str,
 ) {
-    let top = path.is_empty();
-    let code = match form {
-        Form::Code(code) => Some(code),
-        _ => None,
-    };
-    let held: Vec<&FieldDef> = match code {
-        Some(_) => spec.fields_held_at(path).collect(),
-        None => Vec::new(),
-    };
-    let mut fields_done = held.is_empty();
-    for m in object {
-        if matches!(m.carries, Carries::Context) && !fields_done {
-            fields(
-                out,
-                spec,
-                &held,
-                code.expect("only a code's form holds fields"),
-                indent,
-            );
-            fields_done = true;
-        }
-        if top && !matches!(form, Form::Base) && !pinned(&m.carries, form) {
+    let top = object.path.is_empty();
+    for slot in &object.slots {
+        let m = match (slot, form) {
+            (Slot::Field(f), Form::Code(_)) => {
+                field(out, f, indent);
+                continue;
+            }
+            (Slot::Field(_), _) => continue,
+            (slot, _) => slot
+                .member()
+                .expect("a slot that is not a field is a member"),
+        };
+        if top && !matches!(form, Form::Any) && !pinned(&m.carries, form) {
             continue;
         }
         let name = prop(&m.name.value);
-        let required = match form {
-            Form::Code(c) => m.required_for(Some(&c.name.value)),
-            Form::Unlisted => m.required_for(None),
-            Form::Base => m.required,
+        let opt = if slot.presence().is_required() {
+            ""
+        } else {
+            "?"
         };
-        let opt = if required { "" } else { "?" };
-        if matches!(form, Form::Base) {
+        if matches!(form, Form::Any) {
             if matches!(m.carries, Carries::Context) {
                 continue;
             }
-            let text = member_doc(spec, m);
+            let text = member_doc(layout, m);
             if !text.is_empty() {
                 doc(out, indent, &text);
             }
         }
-        let ty = match (&m.carries, form) {
-            (Carries::Object(inner), _) => {
+        let ty = match (slot, &m.carries, form) {
+            (Slot::Object { object, .. }, _, _) => {
                 let _ = writeln!(out, "{indent}{name}{opt}: {{");
-                path.push(m.name.value.clone());
-                members(out, spec, inner, path, form, &format!("{indent}  "));
-                path.pop();
+                members(out, layout, object, form, &format!("{indent}  "));
                 let _ = writeln!(out, "{indent}}};");
                 continue;
             }
-            (Carries::Context, Form::Code(code)) => {
-                context(out, spec, code, &name, indent);
+            (Slot::Context { fields, .. }, _, Form::Code(_)) => {
+                context(out, fields, &name, slot.presence(), indent);
                 continue;
             }
-            (Carries::Context, _) => {
+            (Slot::Context { .. }, _, _) => {
                 let _ = writeln!(out, "{indent}{name}?: Record<string, unknown>;");
                 continue;
             }
-            (Carries::Constant(v), _) => v.to_string(),
-            (Carries::CodeName, Form::Code(c)) => c
+            (_, Carries::Constant(v), _) => v.to_string(),
+            (_, Carries::CodeName, Form::Code(c)) => c
                 .wire_names()
                 .map(string_literal)
                 .collect::<Vec<_>>()
                 .join(" | "),
-            (Carries::CodeName, Form::Unlisted) | (Carries::Category, Form::Unlisted) => {
-                "string".into()
-            }
-            (Carries::CodeName, _) => "ErrorCode".into(),
-            (Carries::Number, Form::Code(c)) => c.number.value.to_string(),
-            (Carries::Number, _) => "number".into(),
-            (Carries::Category, Form::Code(c)) => string_literal(&c.category.value),
-            (Carries::Category, _) => "Category".into(),
-            (Carries::Retryable, Form::Code(c)) => c.retryable.to_string(),
-            (Carries::Retryable, _) => "boolean".into(),
-            (Carries::Cause, Form::Code(c)) => string_literal(c.cause.as_str()),
-            (Carries::Cause, _) => "Cause".into(),
-            (Carries::Message, _) => "string".into(),
-            (Carries::Hints, _) => "string[]".into(),
+            (_, Carries::CodeName | Carries::Category, Form::Unlisted) => "string".into(),
+            (_, Carries::CodeName, _) => "ErrorCode".into(),
+            (_, Carries::Number, Form::Code(c)) => c.number.value.to_string(),
+            (_, Carries::Number, _) => "number".into(),
+            (_, Carries::Category, Form::Code(c)) => string_literal(&c.category.value),
+            (_, Carries::Category, _) => "Category".into(),
+            (_, Carries::Retryable, Form::Code(c)) => c.retryable.to_string(),
+            (_, Carries::Retryable, _) => "boolean".into(),
+            (_, Carries::Cause, Form::Code(c)) => string_literal(c.cause.as_str()),
+            (_, Carries::Cause, _) => "Cause".into(),
+            (_, Carries::Message, _) => "string".into(),
+            (_, Carries::Hints, _) => "string[]".into(),
+            (_, Carries::Context | Carries::Object(_), _) => "Record<string, unknown>".into(),
         };
         let _ = writeln!(out, "{indent}{name}{opt}: {ty};");
     }
-    if !fields_done {
-        fields(
-            out,
-            spec,
-            &held,
-            code.expect("only a code's form holds fields"),
-            indent,
-        );
-    }
 }
 
-/// The fields of an object (`held`: `in: top_level` or `in: envelope`)
-/// that `code` carries, in spec order.
-fn fields(out: &mut String, spec: &Spec, held: &[&FieldDef], code: &Code, indent: &str) {
-    for &f in held {
-        if is_required(code, f) {
-            let _ = writeln!(
-                out,
-                "{indent}{}: {};",
-                prop(f.wire()),
-                field_ty(spec, code, f)
-            );
-        } else if is_optional(code, f) {
-            let _ = writeln!(out, "{indent}{}?: {};", prop(f.wire()), ts_type(f.ty()));
-        }
-    }
+/// `name: type;` of a field in a code's interface: its constant when the
+/// code fixes one, `?` when it may be absent.
+fn field(out: &mut String, f: &FieldSlot<'_>, indent: &str) {
+    let _ = writeln!(out, "{indent}{};", field_member(f));
 }
 
-/// The member carrying `context` in `code`'s interface: the fields
-/// declared `in: context` that the code carries, required when one of them
-/// is.
-fn context(out: &mut String, spec: &Spec, code: &Code, name: &str, indent: &str) {
-    let members: Vec<String> = spec
-        .fields_at(Placement::Context)
-        .filter_map(|f| {
-            if is_required(code, f) {
-                Some(format!("{}: {}", prop(f.wire()), field_ty(spec, code, f)))
-            } else if is_optional(code, f) {
-                Some(format!("{}?: {}", prop(f.wire()), ts_type(f.ty())))
-            } else {
-                None
-            }
-        })
-        .collect();
-    let any_required = spec
-        .fields_at(Placement::Context)
-        .any(|f| is_required(code, f));
-    if members.is_empty() {
-        let _ = writeln!(out, "{indent}{name}?: Record<string, never>;");
-    } else {
-        let opt = if any_required { "" } else { "?" };
-        let _ = writeln!(out, "{indent}{name}{opt}: {{ {} }};", members.join("; "));
-    }
-}
-
-/// The type of a field `code` requires: its constant when the code fixes
-/// one, else its declared type.
-fn field_ty(spec: &Spec, code: &Code, f: &FieldDef) -> String {
-    match spec.constant_json(code, f) {
+/// `name: type` (or `name?: type`) of a field of a code.
+fn field_member(f: &FieldSlot<'_>) -> String {
+    let opt = if f.presence.is_required() { "" } else { "?" };
+    let ty = match &f.constant {
         Some(v) => v.to_string(),
-        None => ts_type(f.ty()),
+        None => ts_type(f.field.ty()),
+    };
+    format!("{}{opt}: {ty}", prop(f.field.wire()))
+}
+
+/// The member carrying `context` in a code's interface: the code's context
+/// fields, required when one of them is; an empty object for a code that
+/// carries none.
+fn context(
+    out: &mut String,
+    fields: &[FieldSlot<'_>],
+    name: &str,
+    presence: Presence,
+    indent: &str,
+) {
+    if fields.is_empty() {
+        let _ = writeln!(out, "{indent}{name}?: Record<string, never>;");
+        return;
     }
-}
-
-fn is_required(code: &Code, f: &FieldDef) -> bool {
-    code.required_context
-        .iter()
-        .any(|r| r.value == f.name.value)
-}
-
-fn is_optional(code: &Code, f: &FieldDef) -> bool {
-    code.optional_context
-        .iter()
-        .any(|r| r.value == f.name.value)
+    let members: Vec<String> = fields.iter().map(field_member).collect();
+    let opt = if presence.is_required() { "" } else { "?" };
+    let _ = writeln!(out, "{indent}{name}{opt}: {{ {} }};", members.join("; "));
 }
 
 /// The names of the members that tell a later code's envelope how to be
 /// handled (message, retryable, cause, hints), as the envelope spells them.
-pub(crate) fn handled_by(spec: &Spec) -> Vec<&str> {
+fn handled_by<'s>(layout: &Layout<'s>) -> Vec<&'s str> {
     ["message", "retryable", "cause", "hints"]
         .into_iter()
-        .filter_map(|p| spec.envelope.path_of(p))
-        .map(|p| *p.last().expect("a path names its member"))
+        .filter_map(|p| layout.path_to(p))
+        .filter_map(|p| p.last().map(|m| m.name.value.as_str()))
         .collect()
 }
 
 /// The envelope of a code this release does not list, and the union of
 /// everything a server of the same major version may send (the published
 /// schema's last variant; see `emit_schema`'s forward compatibility).
-fn unlisted(out: &mut String, spec: &Spec) {
-    let disc = discriminant_path(spec);
-    let handles: Vec<String> = handled_by(spec)
+fn unlisted(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    let disc = layout.discriminant().dotted();
+    let handles: Vec<String> = handled_by(layout)
         .into_iter()
         .map(|n| format!("`{n}`"))
         .collect();
@@ -493,22 +430,21 @@ fn unlisted(out: &mut String, spec: &Spec) {
             overridden.join(" | ")
         );
     }
-    members(
-        out,
-        spec,
-        &spec.envelope.members,
-        &mut Vec::new(),
-        Form::Unlisted,
-        "  ",
-    );
+    let envelope = layout.envelope(Form::Unlisted);
+    members(out, layout, &envelope, Form::Unlisted, "  ");
     // Fields `in: envelope` frame every code's error (JSON-RPC's `id`), so
     // an unlisted code's envelope may carry them too.
-    for f in spec.fields_at(Placement::Envelope) {
-        doc(out, "  ", f.doc());
-        let _ = writeln!(out, "  {}?: {};", prop(f.wire()), ts_type(f.ty()));
+    for f in envelope.fields() {
+        doc(out, "  ", f.field.doc());
+        let _ = writeln!(
+            out,
+            "  {}?: {};",
+            prop(f.field.wire()),
+            ts_type(f.field.ty())
+        );
     }
     out.push_str("}\n\n");
-    let lists = if names_on_the_wire(spec) {
+    let lists = if layout.discriminant().by_name {
         " (`ErrorCode`)"
     } else {
         ""

@@ -5,16 +5,11 @@
 use std::fmt::Write as _;
 
 use crate::context::FieldDef;
-use crate::describe::{CodeInfoDocs, GENERATED_HEADER, discriminant_path};
+use crate::describe::{CodeInfoDocs, GENERATED_HEADER};
+use crate::layout::Layout;
 use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Lifecycle, Spec};
 
 use super::{doc, prop, string_literal};
-
-/// True when the name of the code is on the wire (not only its number):
-/// `LISTED_CODES` and the discriminant are `ErrorCode`s.
-pub(super) fn names_on_the_wire(spec: &Spec) -> bool {
-    spec.envelope.carries("code_name")
-}
 
 /// True when the module lists the codes sent only as `violations[].code`
 /// (splice's `sent_as: violation`): with splice's envelope, or when a code
@@ -24,9 +19,10 @@ pub(super) fn has_violation_kinds(spec: &Spec) -> bool {
 }
 
 /// The declarations of what `error-envelope.js` exports.
-pub(super) fn runtime_declarations(out: &mut String, spec: &Spec) {
-    let disc = discriminant_path(spec);
-    let (listed, order) = if names_on_the_wire(spec) {
+pub(super) fn runtime_declarations(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    let disc = layout.discriminant().dotted();
+    let (listed, order) = if layout.discriminant().by_name {
         ("ErrorCode", "in the order of `ErrorCode`")
     } else {
         ("number", "by number, in spec order")
@@ -67,7 +63,7 @@ pub(super) fn runtime_declarations(out: &mut String, spec: &Spec) {
         out,
         "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
     );
-    code_info_declarations(out, spec);
+    code_info_declarations(out, layout);
 }
 
 /// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each
@@ -75,8 +71,9 @@ pub(super) fn runtime_declarations(out: &mut String, spec: &Spec) {
 /// retryability, retry classes and attributes here, also when the envelope
 /// does not carry them (google.rpc.Status has no `retryable` on the wire).
 /// The same table as Python's `CODES`, in camelCase.
-pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
-    let hints = if spec.envelope.carries("hints") {
+fn code_info_declarations(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    let hints = if layout.carries("hints") {
         "`recoveryHints` are the spec's templates: an envelope carries them with their \
          `{placeholders}` filled in, the general ones always and a conditional one \
          (`hintConditions[i]` is `[field, values]`) only when its context field has one of \
@@ -94,8 +91,8 @@ pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
         ),
     );
     out.push_str("export interface CodeInfo {\n");
-    let docs = CodeInfoDocs::of(spec);
-    let category_ty = if spec.envelope.carries("category") {
+    let docs = CodeInfoDocs::of(layout);
+    let category_ty = if layout.carries("category") {
         "Category".to_string()
     } else {
         spec.categories
@@ -104,7 +101,7 @@ pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
             .collect::<Vec<_>>()
             .join(" | ")
     };
-    let cause_ty = if spec.envelope.carries("cause") {
+    let cause_ty = if layout.carries("cause") {
         "Cause".to_string()
     } else {
         Cause::ALL
@@ -193,7 +190,7 @@ pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
          from `error-envelope.js`).",
     );
     out.push_str("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;\n\n");
-    let disc = discriminant_path(spec);
+    let disc = layout.discriminant().dotted();
     doc(
         out,
         "",
@@ -212,6 +209,8 @@ pub(super) fn code_info_declarations(out: &mut String, spec: &Spec) {
 /// `schema/error-envelope.js`: the run-time half of the module whose types
 /// [`super::emit`] declares. An ES module without dependencies.
 pub fn emit_js(spec: &Spec) -> String {
+    let layout = Layout::of(spec);
+    let by_name = layout.discriminant().by_name;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -221,7 +220,7 @@ pub fn emit_js(spec: &Spec) -> String {
     );
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
-    if names_on_the_wire(spec) {
+    if by_name {
         for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
             let _ = writeln!(out, "  {},", string_literal(name));
         }
@@ -231,7 +230,7 @@ pub fn emit_js(spec: &Spec) -> String {
         }
     }
     out.push_str("]);\n\n");
-    let disc = discriminant_path(spec);
+    let disc = layout.discriminant().dotted();
     if has_violation_kinds(spec) {
         doc(
             &mut out,
@@ -255,13 +254,13 @@ pub fn emit_js(spec: &Spec) -> String {
              (or anything that is not an envelope)."
         ),
     );
-    let access = discriminant_access(spec);
+    let access = discriminant_access(&layout);
     let _ = write!(
         out,
         "export function isListed(env) {{\n  \
          return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n\n",
     );
-    code_table(&mut out, spec);
+    code_table(&mut out, &layout);
     doc(
         &mut out,
         "",
@@ -270,7 +269,7 @@ pub fn emit_js(spec: &Spec) -> String {
              release (or anything that is not an envelope)."
         ),
     );
-    let lookup = if names_on_the_wire(spec) {
+    let lookup = if by_name {
         "typeof key === \"string\" && Object.hasOwn(CODES, key) ? CODES[key] : undefined"
     } else {
         "BY_NUMBER.get(key)"
@@ -288,16 +287,10 @@ pub fn emit_js(spec: &Spec) -> String {
 /// How the run time reads the discriminant of `env`: `env.error_code`, or
 /// `env.error?.status` for a nested one (whatever `env.error` is, the read
 /// cannot throw).
-pub(super) fn discriminant_access(spec: &Spec) -> String {
+fn discriminant_access(layout: &Layout<'_>) -> String {
+    let discriminant = layout.discriminant();
     let mut access = String::from("env");
-    for (i, step) in spec
-        .envelope
-        .path_of("code_name")
-        .or_else(|| spec.envelope.path_of("number"))
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-    {
+    for (i, step) in discriminant.names().into_iter().enumerate() {
         let optional = if i == 0 { "" } else { "?" };
         if prop(step) == step {
             let _ = write!(access, "{optional}.{step}");
@@ -307,11 +300,7 @@ pub(super) fn discriminant_access(spec: &Spec) -> String {
         }
     }
     // An envelope without its code name has the `absent_means` code.
-    if let Some(code) = spec
-        .envelope
-        .absent_code()
-        .and_then(|a| spec.code(&a.value))
-    {
+    if let Some(code) = discriminant.absent {
         access = format!("({access} ?? {})", string_literal(code.wire()));
     }
     access
@@ -320,7 +309,8 @@ pub(super) fn discriminant_access(spec: &Spec) -> String {
 /// `CODES` (and, without the code's name on the wire, `BY_NUMBER`): one
 /// frozen `CodeInfo` per emitted code, keyed by its wire name, an alias
 /// key naming the same object.
-pub(super) fn code_table(out: &mut String, spec: &Spec) {
+fn code_table(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
     doc(
         out,
         "",
@@ -422,7 +412,7 @@ pub(super) fn code_table(out: &mut String, spec: &Spec) {
         }
     }
     out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
-    if !names_on_the_wire(spec) {
+    if !layout.discriminant().by_name {
         out.push_str(
             "const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));\n\n",
         );

@@ -1,0 +1,279 @@
+//! The variants of the envelope: one per listed code (`<Code>Envelope`, its
+//! context in `<Code>Context`), the unlisted one, and the object bodies the
+//! output shape reuses. Each is the [`Layout`] of its form written as a
+//! schema: a slot becomes a property, required when the layout says it is in
+//! every envelope of the form.
+
+use serde_json::{Map, Value, json};
+
+use crate::envelope::{Carries, Member};
+use crate::layout::{FieldSlot, Form, Layout, Object, Slot};
+use crate::spec::{Cause, Code, UNLISTED_ENVELOPE};
+
+use super::types::{close, constrained, type_schema, with_description};
+use super::{Openness, variant_description};
+
+/// The pattern of an error code name (SCREAMING_SNAKE_CASE).
+const CODE_PATTERN: &str = "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$";
+
+/// The name the docs use for the member that tells codes apart.
+pub(super) fn discriminant<'l>(layout: &'l Layout<'_>) -> &'l str {
+    layout
+        .discriminant()
+        .member_name()
+        .unwrap_or("the error code")
+}
+
+/// The schema of a member carrying one property of the code, or a
+/// constant, in an envelope of `form`.
+fn carried(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
+    let spec = layout.spec();
+    let code = form.code();
+    let unlisted = matches!(form, Form::Unlisted);
+    let named = discriminant(layout);
+    let schema = match (&member.carries, code) {
+        (Carries::Constant(v), _) => json!({"const": v}),
+        (Carries::CodeName, Some(c)) if c.aliases.is_empty() => return json!({"const": c.wire()}),
+        (Carries::CodeName, Some(c)) => {
+            return json!({"enum": c.wire_names().collect::<Vec<_>>()});
+        }
+        (Carries::CodeName, None) if unlisted => {
+            let mut unlisted = json!({
+                "type": "string",
+                "pattern": CODE_PATTERN,
+                // Removed codes too: their names are never used again.
+                "not": {"enum": spec.codes.iter().flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
+                "description": "A code this release does not list."
+            });
+            // A taxonomy that spells codes otherwise on the wire
+            // (`ThrottlingException`) may add codes spelled so too.
+            if spec
+                .codes
+                .iter()
+                .any(|c| c.wire.is_some() || !c.aliases.is_empty())
+            {
+                unlisted.as_object_mut().map(|o| o.remove("pattern"));
+            }
+            unlisted
+        }
+        (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
+        (Carries::Number, Some(c)) => return json!({"const": c.number.value}),
+        (Carries::Number, None) => {
+            let description =
+                format!("The numeric id of {named}; fixed per code and never reused.");
+            // Non-negative unless the taxonomy numbers its codes below zero.
+            let mut n = if spec.codes.iter().all(|c| c.number.value >= 0) {
+                json!({"type": "integer", "minimum": 0, "description": description})
+            } else {
+                json!({"type": "integer", "description": description})
+            };
+            if unlisted && !layout.discriminant().by_name {
+                // A reserved number is never given out, not even by a later
+                // release, so it is no more valid than a listed one here.
+                let taken = spec.codes.iter().map(|c| c.number.value);
+                let reserved = spec.reserved.iter().map(|r| r.number.value);
+                n["not"] = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
+                n["description"] = json!(if spec.reserved.is_empty() {
+                    "A code number this release does not list."
+                } else {
+                    "A code number this release does not list and no release may take (not a reserved one)."
+                });
+            }
+            n
+        }
+        (Carries::Category, Some(c)) => return json!({"const": c.category.value}),
+        (Carries::Category, None) if unlisted => json!({
+            "type": "string",
+            "description": format!("The category of {named}; may be one this release does not list."),
+        }),
+        (Carries::Category, None) => json!({
+            "type": "string",
+            "enum": spec.categories.iter().map(|c| c.key.value.as_str()).collect::<Vec<_>>(),
+            "description": format!("The category of {named}, from its numeric range."),
+        }),
+        (Carries::Message, _) => {
+            json!({"type": "string", "description": "What went wrong, in one line."})
+        }
+        (Carries::Retryable, Some(c)) => return json!({"const": c.retryable}),
+        (Carries::Retryable, None) => json!({
+            "type": "boolean",
+            "description": format!("True when {}.", spec.retry_meaning())
+        }),
+        (Carries::Cause, Some(c)) => return json!({"const": c.cause.as_str()}),
+        (Carries::Cause, None) => json!({
+            "type": "string",
+            "enum": Cause::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+            "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (the server itself)."
+        }),
+        (Carries::Hints, _) => json!({
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "description": "General guidance for recovering, most relevant first."
+        }),
+        // The layout gives objects and the context slots of their own.
+        (Carries::Context | Carries::Object(_), _) => json!({"type": "object"}),
+    };
+    match &member.doc {
+        Some(doc) => with_description(schema, &doc.value),
+        None => schema,
+    }
+}
+
+/// The properties and required members of `object` in an envelope of
+/// `form`.
+pub(super) fn object_body(
+    layout: &Layout<'_>,
+    object: &Object<'_>,
+    form: Form<'_>,
+    openness: Openness,
+) -> (Map<String, Value>, Vec<String>) {
+    let mut props = Map::new();
+    let mut required: Vec<String> = Vec::new();
+    for slot in &object.slots {
+        // A code without context fields has no context property.
+        if let (Slot::Context { fields, .. }, Form::Code(_)) = (slot, form)
+            && fields.is_empty()
+        {
+            continue;
+        }
+        let schema = match slot {
+            Slot::Object { member, object, .. } => {
+                let (p, r) = object_body(layout, object, form, openness);
+                let mut o = Map::new();
+                if let Some(doc) = &member.doc {
+                    o.insert("description".into(), json!(doc.value));
+                }
+                o.insert("type".into(), json!("object"));
+                o.insert("properties".into(), Value::Object(p));
+                o.insert("required".into(), json!(r));
+                if matches!(form, Form::Any) {
+                    o.insert("additionalProperties".into(), json!(false));
+                } else {
+                    close(&mut o, openness);
+                }
+                Value::Object(o)
+            }
+            Slot::Context { .. } => match form {
+                Form::Code(code) => {
+                    json!({"$ref": format!("#/$defs/{}", code.context_type_name())})
+                }
+                Form::Unlisted => {
+                    json!({"type": "object", "description": "Details about the failure."})
+                }
+                // Each code's variant closes it as its `<Code>Context`.
+                Form::Any => json!({"type": "object"}),
+            },
+            Slot::Member { member, .. } => carried(layout, member, form),
+            Slot::Field(f) => field_slot_schema(f, form, openness),
+        };
+        if slot.presence().is_required() {
+            required.push(slot.name().to_owned());
+        }
+        props.insert(slot.name().to_owned(), schema);
+    }
+    (props, required)
+}
+
+/// The schema of a field in an envelope of `form`: its type, or the value
+/// the code fixes for it (`constants:`); typed once, closed and without
+/// constraints or docs in the output shape.
+fn field_slot_schema(slot: &FieldSlot<'_>, form: Form<'_>, openness: Openness) -> Value {
+    let field = slot.field;
+    match (&slot.constant, form) {
+        (Some(v), _) => json!({"const": v, "description": field.doc()}),
+        (None, Form::Any) => type_schema(field.ty(), Openness::Closed),
+        (None, _) => {
+            let schema = constrained(
+                type_schema(field.ty(), openness),
+                field.pattern.as_ref(),
+                field.format.as_ref(),
+                false,
+            );
+            with_description(schema, field.doc())
+        }
+    }
+}
+
+/// The variant of one emitted code: `<Code>Envelope`.
+pub(super) fn variant(layout: &Layout<'_>, code: &Code, openness: Openness) -> Value {
+    let form = Form::Code(code);
+    let (props, required) = object_body(layout, &layout.envelope(form), form, openness);
+    let mut v = Map::new();
+    v.insert("title".into(), json!(code.envelope_type_name()));
+    v.insert("description".into(), json!(variant_description(code)));
+    if code.is_deprecated() {
+        v.insert("deprecated".into(), json!(true));
+    }
+    v.insert("type".into(), json!("object"));
+    v.insert("properties".into(), Value::Object(props));
+    v.insert("required".into(), json!(required));
+    close(&mut v, openness);
+    Value::Object(v)
+}
+
+/// `<Code>Context`, for a code that may carry context fields.
+pub(super) fn context_def(layout: &Layout<'_>, code: &Code, openness: Openness) -> Option<Value> {
+    let form = Form::Code(code);
+    let fields = layout.context_fields(form);
+    if fields.is_empty() {
+        return None;
+    }
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for slot in &fields {
+        if slot.presence.is_required() {
+            required.push(slot.field.wire());
+        }
+        props.insert(
+            slot.field.wire().into(),
+            field_slot_schema(slot, form, openness),
+        );
+    }
+    let mut def = Map::new();
+    def.insert("title".into(), json!(code.context_type_name()));
+    def.insert(
+        "description".into(),
+        json!(format!("The context of {}.", code.name.value)),
+    );
+    def.insert("type".into(), json!("object"));
+    def.insert("properties".into(), Value::Object(props));
+    def.insert("required".into(), json!(required));
+    close(&mut def, openness);
+    Some(Value::Object(def))
+}
+
+/// The last variant: an error code this release does not list.
+pub(super) fn unlisted(layout: &Layout<'_>) -> Value {
+    let (props, required) = object_body(
+        layout,
+        &layout.envelope(Form::Unlisted),
+        Form::Unlisted,
+        Openness::Open,
+    );
+    let handles: Vec<&str> = ["message", "retryable", "cause", "hints"]
+        .into_iter()
+        .filter_map(|p| layout.path_to(p))
+        .filter_map(|p| p.last().map(|m| m.name.value.as_str()))
+        .collect();
+    let by = if handles.is_empty() {
+        String::from("Handle it by the members every envelope has.")
+    } else {
+        format!(
+            "Handle it by the members every envelope has: {}.",
+            match handles.split_last() {
+                Some((last, [])) => last.to_string(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            }
+        )
+    };
+    json!({
+        "title": UNLISTED_ENVELOPE,
+        "description": format!("An error code this release does not list, sent by a server of a later \
+            release of the same major version. {by}"),
+        "type": "object",
+        "properties": props,
+        "required": required,
+    })
+}

@@ -1,0 +1,124 @@
+//! The names the artifacts give what a spec declares and what the layout
+//! of its envelopes holds, and the names the generators own.
+//!
+//! Each target language spells a spec name its own way (`MATCH_NOT_FOUND`
+//! is the Rust variant `MatchNotFound`, the constructor `match_not_found`,
+//! the schema `$defs`, TypeScript and Python type `MatchNotFoundEnvelope`;
+//! the member `retryDelay` is the Rust field `retry_delay`; the nested
+//! object `error` is the Rust struct `ErrorEnvelopeError` and the Python
+//! `TypedDict` `NotFoundEnvelopeError`). Two names that differ in the spec
+//! can meet after conversion, or meet a name a generator writes itself
+//! (`ErrorEnvelope`, `build`), so the conversions live here, where the
+//! emitters read them and `check` compares them, once, for every target.
+
+use crate::case::Case;
+
+/// The public names the Rust items define in the invoking module, besides
+/// one item per declared support type (`types:`). The macro's fallback
+/// re-exports exactly these names when a spec fails, so that their uses
+/// raise no follow-on errors; a struct of a nested envelope object may not
+/// take one.
+pub const RUST_ITEMS: &[&str] = &[
+    "Category",
+    "Cause",
+    "ErrorCode",
+    "UnknownErrorCode",
+    "ErrorContext",
+    "ErrorEnvelope",
+    "AnyErrorEnvelope",
+    "UnlistedCodeEnvelope",
+    "builder",
+    "SCHEMA_ID",
+    "ENVELOPE_SCHEMA",
+    "ENVELOPE_OUTPUT_SHAPE",
+];
+
+/// The methods of the generated Rust `ErrorCode`: a per-code attribute
+/// (whose typed accessor is a method named after it) may not take one.
+pub const ERROR_CODE_METHODS: &[&str] = &[
+    "as_str",
+    "number",
+    "category",
+    "retryable",
+    "is_violation_kind",
+    "cause",
+    "title",
+    "recovery_hints",
+    "message_template",
+    "explanation",
+    "fields",
+    "may_carry",
+    "retry_classes",
+    "attributes",
+    "from_str",
+    "fmt",
+    "clone",
+    "eq",
+    "hash",
+    "cmp",
+    "partial_cmp",
+];
+
+/// The Rust field of an envelope member: its wire name in lower_snake_case
+/// (`retryDelay` -> `retry_delay`; a keyword becomes a raw identifier when
+/// emitted, `type` -> `r#type`), renamed back by serde when the two differ.
+pub fn rust_member_field(wire: &str) -> String {
+    Case::LowerSnake.convert(wire)
+}
+
+/// The Rust struct of the envelope object at `path` (member wire names from
+/// the top): `ErrorEnvelope`, then each member in UpperCamelCase (`error`
+/// -> `ErrorEnvelopeError`).
+pub fn rust_object_struct(path: &[&str]) -> String {
+    object_name("ErrorEnvelope", path, |step| Case::UpperCamel.convert(step))
+}
+
+/// The Rust struct of the unlisted envelope's object at `path`
+/// (`UnlistedCodeEnvelope`, `UnlistedCodeEnvelopeError`).
+pub fn rust_unlisted_struct(path: &[&str]) -> String {
+    object_name(crate::spec::UNLISTED_ENVELOPE, path, |step| {
+        Case::UpperCamel.convert(step)
+    })
+}
+
+/// The Python `TypedDict` of the object at `path` of the envelope whose
+/// `TypedDict` is `base` (`NotFoundEnvelope` and `error` ->
+/// `NotFoundEnvelopeError`): each member's wire name with every character
+/// that is not ASCII alphanumeric read as a word break.
+pub fn python_object_dict(base: &str, path: &[&str]) -> String {
+    object_name(base, path, |step| {
+        let words: String = step
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        Case::UpperCamel.convert(&words.to_ascii_lowercase())
+    })
+}
+
+fn object_name(base: &str, path: &[&str], step: impl Fn(&str) -> String) -> String {
+    let mut name = String::from(base);
+    for s in path {
+        name.push_str(&step(s));
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_names_follow_the_path() {
+        assert_eq!(rust_object_struct(&[]), "ErrorEnvelope");
+        assert_eq!(rust_object_struct(&["error"]), "ErrorEnvelopeError");
+        assert_eq!(
+            rust_unlisted_struct(&["Error", "details"]),
+            "UnlistedCodeEnvelopeErrorDetails"
+        );
+        assert_eq!(
+            python_object_dict("NotFoundEnvelope", &["@meta", "innerError"]),
+            "NotFoundEnvelopeMetaInnererror"
+        );
+        assert_eq!(rust_member_field("retryDelay"), "retry_delay");
+    }
+}
