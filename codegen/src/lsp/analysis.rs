@@ -276,7 +276,7 @@ fn declare_skipped(text: &str, range: Range<usize>, index: &mut Index) {
             loc: crate::yaml::loc_of_range(text, start, start + key.len()),
         },
     });
-    index.definitions.sort_by_key(|d| d.name.start);
+    index.reindex();
 }
 
 #[cfg(test)]

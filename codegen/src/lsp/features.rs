@@ -719,11 +719,19 @@ pub fn completion(doc: &Document, analysis: &Analysis, position: Position) -> Ve
         } else {
             ""
         };
-        index
+        let candidates: Vec<&Definition> = index
             .names_of(kind)
             .filter(|d| kind != Kind::Param || d.name.scope == scope)
+            .collect();
+        // Each item explains itself as hover does while that stays cheap:
+        // a list of a thousand codes gets their names only.
+        let explained = candidates.len() <= 50;
+        candidates
+            .into_iter()
             .map(|d| {
-                let detail = describe(doc, analysis, &d.name);
+                let detail = explained
+                    .then(|| describe(doc, analysis, &d.name))
+                    .flatten();
                 item(
                     &d.name.name,
                     CompletionItemKind::REFERENCE,

@@ -299,6 +299,9 @@ pub struct Index {
     pub references: Vec<Reference>,
     /// Top-level sections present, with their key's range and entry.
     pub sections: Vec<(String, Loc, Loc)>,
+    /// The first declaration of each (kind, name, scope), by position in
+    /// `definitions` (scope empty for kinds that are not scoped).
+    lookup: std::collections::HashMap<(Kind, String, String), usize>,
 }
 
 /// The byte range of `name` as written by the scalar `node`: its location
@@ -374,7 +377,7 @@ impl Index {
                 }
             }
         }
-        index.definitions.sort_by_key(|d| d.name.start);
+        index.reindex();
         for site in REFERENCE_SITES {
             let mut found = Vec::new();
             walk(root, site.path, &mut Vec::new(), &mut found);
@@ -383,7 +386,48 @@ impl Index {
                 index.references_of(text, site, node, &scope);
             }
         }
+        // A placeholder or `example` key that names a parameter of its
+        // code is that parameter, once and for all.
+        let params: Vec<bool> = index
+            .references
+            .iter()
+            .map(|r| {
+                r.name.kind == Kind::Field
+                    && index
+                        .definition(Kind::Param, &r.name.name, &r.name.scope)
+                        .is_some()
+            })
+            .collect();
+        for (r, is_param) in index.references.iter_mut().zip(params) {
+            if is_param {
+                r.name.kind = Kind::Param;
+            }
+        }
         index
+    }
+
+    /// Sorts the declarations by position and rebuilds the lookup (after
+    /// adding one).
+    pub fn reindex(&mut self) {
+        self.definitions.sort_by_key(|d| d.name.start);
+        self.lookup.clear();
+        for (i, d) in self.definitions.iter().enumerate() {
+            let scope = if scoped(d.name.kind) {
+                d.name.scope.clone()
+            } else {
+                String::new()
+            };
+            self.lookup
+                .entry((d.name.kind, d.name.name.clone(), scope))
+                .or_insert(i);
+        }
+    }
+
+    /// Whether the use `r` names what `target` names.
+    fn names(r: &Name, target: &Name) -> bool {
+        r.kind == target.kind
+            && r.name == target.name
+            && (!scoped(target.kind) || r.scope == target.scope)
     }
 
     fn references_of(&mut self, text: &str, site: &ReferenceSite, node: &Node, scope: &str) {
@@ -458,9 +502,11 @@ impl Index {
     /// The declaration of `kind` named `name` (in `scope` for members and
     /// parameters).
     pub fn definition(&self, kind: Kind, name: &str, scope: &str) -> Option<&Definition> {
-        self.definitions.iter().find(|d| {
-            d.name.kind == kind && d.name.name == name && (!scoped(kind) || d.name.scope == scope)
-        })
+        let scope = if scoped(kind) { scope } else { "" };
+        let i = self
+            .lookup
+            .get(&(kind, name.to_owned(), scope.to_owned()))?;
+        self.definitions.get(*i)
     }
 
     /// Every declared name of `kind`.
@@ -480,19 +526,9 @@ impl Index {
         Some(self.resolve(&r.name))
     }
 
-    /// A use as what it names: a field-kind name that is a parameter of the
-    /// code it is written in is that parameter.
+    /// A use as what it names (its kind resolved when the index was
+    /// built), without the scope of the place for kinds that are not scoped.
     pub fn resolve(&self, name: &Name) -> Name {
-        if name.kind == Kind::Field
-            && self
-                .definition(Kind::Param, &name.name, &name.scope)
-                .is_some()
-        {
-            return Name {
-                kind: Kind::Param,
-                ..name.clone()
-            };
-        }
         Name {
             scope: if scoped(name.kind) {
                 name.scope.clone()
@@ -513,12 +549,8 @@ impl Index {
             out.push(d.name.clone());
         }
         for r in &self.references {
-            let resolved = self.resolve(&r.name);
-            if resolved.kind == target.kind
-                && resolved.name == target.name
-                && (!scoped(target.kind) || resolved.scope == target.scope)
-            {
-                out.push(resolved);
+            if Self::names(&r.name, target) {
+                out.push(self.resolve(&r.name));
             }
         }
         out
@@ -528,12 +560,7 @@ impl Index {
     pub fn uses(&self, target: &Name) -> Vec<&Reference> {
         self.references
             .iter()
-            .filter(|r| {
-                let resolved = self.resolve(&r.name);
-                resolved.kind == target.kind
-                    && resolved.name == target.name
-                    && (!scoped(target.kind) || resolved.scope == target.scope)
-            })
+            .filter(|r| Self::names(&r.name, target))
             .collect()
     }
 }
