@@ -25,7 +25,8 @@
 use libfuzzer_sys::fuzz_target;
 use splice_server::args::{EditArg, FileArgs};
 use splice_server::engine::{
-    self, CappedFailure, Failure, MAX_MATCH_LINES, MAX_MATCH_LOCATIONS, MAX_SNIPPET_BYTES, NOT_FOUND_LINES,
+    self, AIM_MARGIN, CappedFailure, Failure, MAX_AIM_SNIPPET_BYTES, MAX_MATCH_LINES,
+    MAX_MATCH_LOCATIONS, MAX_SNIPPET_BYTES, NOT_FOUND_LINES,
 };
 use splice_server::envelopes::{self, FileCtx};
 use splice_server::taxonomy::ErrorEnvelope;
@@ -78,7 +79,11 @@ fuzz_target!(|data: &[u8]| {
     }
 
     if let Err(failure) = result {
-        check_envelope(&edits, failure);
+        // The diagnosis of the whole call starts with the same failure.
+        let diagnosed = engine::apply_diagnosed(file, &reference::engine_edits(&edits), CAP as u64)
+            .expect_err("a failing call fails diagnosed");
+        assert_eq!(diagnosed.failure, failure);
+        check_envelope(&edits, diagnosed);
     }
 });
 
@@ -131,7 +136,9 @@ fn check_invariants(
             snippet,
             snippet_start_line,
             lookalike,
+            candidates,
         }) => {
+            assert!(candidates.len() <= 2);
             if let Some(l) = lookalike {
                 assert!(l.line >= 1 && l.column >= 1);
                 assert!(l.difference_count >= 1);
@@ -140,8 +147,17 @@ fn check_invariants(
             assert!(*snippet_start_line >= 1);
             assert!(*edit_index < edits.len());
             assert!(!edits[*edit_index].old.is_empty());
-            assert!(snippet.lines().count() <= NOT_FOUND_LINES);
-            assert!(snippet.len() <= MAX_SNIPPET_BYTES, "{}", snippet.len());
+            let old = &edits[*edit_index].old;
+            assert!(
+                snippet.lines().count()
+                    <= NOT_FOUND_LINES.max(old.lines().count() + 2 * AIM_MARGIN)
+            );
+            assert!(
+                snippet.len()
+                    <= MAX_SNIPPET_BYTES.max(MAX_AIM_SNIPPET_BYTES.min(old.len() * 2 + 2048)),
+                "{}",
+                snippet.len()
+            );
         }
         Err(Failure::Ambiguous {
             edit_index,
@@ -170,7 +186,7 @@ fn check_invariants(
 
 /// The envelope the server would send for `failure` serializes, and reads
 /// back as the same envelope.
-fn check_envelope(edits: &[TestEdit], failure: CappedFailure) {
+fn check_envelope(edits: &[TestEdit], failure: engine::Diagnosed) {
     let file = FileArgs {
         file_path: "/fuzz/file.txt".into(),
         edits: edits
@@ -189,7 +205,7 @@ fn check_envelope(edits: &[TestEdit], failure: CappedFailure) {
         FileCtx::single(&file.file_path),
         FileCtx::multi(1, &file.file_path, 2),
     ] {
-        let envelope = envelopes::capped_failure(&ctx, &file, CAP as u64, failure.clone());
+        let envelope = envelopes::capped_failure(&ctx, &file, CAP as u64, failure.clone(), 4 << 20);
         let json = serde_json::to_string(&envelope).expect("the envelope serializes");
         let back: ErrorEnvelope = serde_json::from_str(&json).expect("the envelope reads back");
         assert_eq!(back, envelope);

@@ -108,8 +108,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 pub use context::{
-    AMBIGUOUS_RADIUS, MAX_LINE_BYTES, MAX_SNIPPET_BYTES, MAX_TOKENS, MIN_ANCHOR_CHARS,
-    MIN_TOKEN_BYTES, NOT_FOUND_LINES, ORDER_SLACK,
+    AIM_MARGIN, AMBIGUOUS_RADIUS, Candidate, MAX_AIM_SNIPPET_BYTES, MAX_LINE_BYTES,
+    MAX_SNIPPET_BYTES, MAX_TOKENS, MIN_ANCHOR_CHARS, MIN_TOKEN_BYTES, NOT_FOUND_LINES, ORDER_SLACK,
 };
 pub use eol::LineEnding;
 pub use lookalike::{Lookalike, LookalikeDifference, MAX_DIFFERENCES, MAX_FILE_TEXT_BYTES};
@@ -189,14 +189,20 @@ pub enum Failure {
         /// 0-based index of the edit.
         edit_index: usize,
         /// Raw lines around where the edit most plausibly aimed, in the text
-        /// as the earlier edits left it (see [`NOT_FOUND_LINES`]).
+        /// as the earlier edits left it: [`NOT_FOUND_LINES`], or the whole
+        /// region of a longer `old_string` and [`AIM_MARGIN`] lines either
+        /// side.
         snippet: String,
         /// 1-based line of that text where `snippet` starts.
         snippet_start_line: usize,
         /// Where `old_string` would match if look-alike characters (NFC
-        /// and NFD, no-break and zero-width spaces, quotes, dashes) were
+        /// and NFD, compatibility forms, confusable letters of other
+        /// scripts, no-break and zero-width spaces, quotes, dashes) were
         /// the same: a report for the caller, never applied.
         lookalike: Option<Box<Lookalike>>,
+        /// When other regions match about as well as the best: each of
+        /// them, the best first, at most 3; else empty.
+        candidates: Vec<Candidate>,
     },
     /// An edit without `replace_all` matches at more than one position.
     Ambiguous {
@@ -325,7 +331,140 @@ pub fn apply_capped(
     run(original, edits, Some(cap))
 }
 
+/// The failure of a call of [`apply_diagnosed`]: its first failed edit,
+/// and what became of every edit after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnosed {
+    /// The first failure, as [`apply_capped`] reports it.
+    pub failure: CappedFailure,
+    /// For each edit after the failed one, in order: whether it would
+    /// apply, or how it fails, located in the text as the edits before it
+    /// leave it with the failed ones left out. Empty after a failure that
+    /// stops the call (an invalid encoding, a result over the cap).
+    pub later: Vec<Verdict>,
+}
+
+/// What became of one edit after the first failure of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// It would apply (to the text with the failed edits left out).
+    WouldApply {
+        /// 1-based line where its first occurrence starts.
+        first_line: usize,
+    },
+    /// It fails too, diagnosed as a first failure would be.
+    Fails(CappedFailure),
+    /// It is not found, and was not placed: the call's placements had
+    /// already read [`PLACEMENT_BUDGET_BYTES`].
+    NotFoundUnplaced,
+}
+
+/// Bytes of text the placements of one call may read before later
+/// not-found edits are reported without an excerpt: 16 placements in a
+/// 16 MiB file (about half a second), every edit of a call in a small one.
+pub const PLACEMENT_BUDGET_BYTES: usize = 256 << 20;
+
+/// Like [`apply_capped`], but after a failed edit goes on locating every
+/// later edit (against the text with the failed edits left out), so that
+/// one answer can diagnose them all. Nothing is applied either way.
+pub fn apply_diagnosed(
+    original: &[u8],
+    edits: &[Edit<'_>],
+    max_len: u64,
+) -> Result<Outcome, Diagnosed> {
+    let cap = usize::try_from(max_len).unwrap_or(usize::MAX);
+    let mut diagnosis: Option<Diagnosed> = None;
+    let mut placed = 0usize;
+    let outcome = run_with(
+        original,
+        edits,
+        Some(cap),
+        |buffer, edit_index, result| match (&mut diagnosis, result) {
+            (None, Ok(_)) => Continue::Yes,
+            (None, Err(miss)) => {
+                let failure = buffer.diagnose(edit_index, &edits[edit_index], miss);
+                placed = buffer.text().len();
+                let stops = matches!(
+                    failure,
+                    CappedFailure::TooLarge { .. }
+                        | CappedFailure::Edit(Failure::InvalidEncoding { .. })
+                );
+                diagnosis = Some(Diagnosed {
+                    failure,
+                    later: Vec::new(),
+                });
+                if stops { Continue::No } else { Continue::Yes }
+            }
+            (Some(d), Ok(report)) => {
+                d.later.push(Verdict::WouldApply {
+                    first_line: report.first_line,
+                });
+                Continue::Yes
+            }
+            (Some(d), Err(Miss::NotFound))
+                if placed.saturating_add(buffer.text().len()) > PLACEMENT_BUDGET_BYTES =>
+            {
+                d.later.push(Verdict::NotFoundUnplaced);
+                Continue::Yes
+            }
+            (Some(d), Err(miss)) => {
+                if matches!(miss, Miss::NotFound) {
+                    placed += buffer.text().len();
+                }
+                d.later.push(Verdict::Fails(buffer.diagnose(
+                    edit_index,
+                    &edits[edit_index],
+                    miss,
+                )));
+                Continue::Yes
+            }
+        },
+    );
+    match (outcome, diagnosis) {
+        (Err(failure), _) => Err(Diagnosed {
+            failure,
+            later: Vec::new(),
+        }),
+        (Ok(_), Some(d)) => Err(d),
+        (Ok(outcome), None) => Ok(outcome),
+    }
+}
+
+/// Whether [`run_with`] goes on after an edit.
+enum Continue {
+    Yes,
+    No,
+}
+
 fn run(original: &[u8], edits: &[Edit<'_>], cap: Option<usize>) -> Result<Outcome, CappedFailure> {
+    let mut first: Option<CappedFailure> = None;
+    let outcome = run_with(
+        original,
+        edits,
+        cap,
+        |buffer, edit_index, result| match result {
+            Ok(_) => Continue::Yes,
+            Err(miss) => {
+                first = Some(buffer.diagnose(edit_index, &edits[edit_index], miss));
+                Continue::No
+            }
+        },
+    )?;
+    match first {
+        Some(failure) => Err(failure),
+        None => Ok(outcome),
+    }
+}
+
+/// Applies `edits` in order, telling `after` each edit's result; an edit
+/// that fails leaves the buffer as it was. Stops when `after` says so.
+/// The outcome is only meaningful when no edit failed.
+fn run_with(
+    original: &[u8],
+    edits: &[Edit<'_>],
+    cap: Option<usize>,
+    mut after: impl FnMut(&Buffer, usize, Result<EditReport, Miss>) -> Continue,
+) -> Result<Outcome, CappedFailure> {
     if let Err(e) = std::str::from_utf8(original) {
         return Err(Failure::InvalidEncoding {
             byte_offset: e.valid_up_to(),
@@ -346,7 +485,13 @@ fn run(original: &[u8], edits: &[Edit<'_>], cap: Option<usize>) -> Result<Outcom
 
     let mut per_edit = Vec::with_capacity(edits.len());
     for (edit_index, edit) in edits.iter().enumerate() {
-        per_edit.push(buffer.apply(edit_index, edit)?);
+        let result = buffer.apply(edit_index, edit);
+        if let Ok(report) = &result {
+            per_edit.push(*report);
+        }
+        if let Continue::No = after(&buffer, edit_index, result) {
+            break;
+        }
     }
     let changed = buffer.bytes != original;
     Ok(Outcome {
@@ -357,6 +502,15 @@ fn run(original: &[u8], edits: &[Edit<'_>], cap: Option<usize>) -> Result<Outcom
         line_ending: buffer.original_style,
         bom,
     })
+}
+
+/// Why an edit did not apply, before the not-found case is diagnosed
+/// (which reads the whole text, so only a caller that reports it asks).
+enum Miss {
+    /// `old_string` does not occur.
+    NotFound,
+    /// Any other failure, complete.
+    Other(CappedFailure),
 }
 
 /// What the occurrences of one edit are replaced with, by form.
@@ -424,10 +578,10 @@ impl Buffer {
         }
     }
 
-    fn apply(&mut self, edit_index: usize, edit: &Edit<'_>) -> Result<EditReport, CappedFailure> {
+    fn apply(&mut self, edit_index: usize, edit: &Edit<'_>) -> Result<EditReport, Miss> {
         let old = edit.old_string;
         if old.is_empty() {
-            return Err(Failure::EmptyOldString { edit_index }.into());
+            return Err(Miss::Other(Failure::EmptyOldString { edit_index }.into()));
         }
         let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
         let matcher = match &crlf_old {
@@ -438,34 +592,12 @@ impl Buffer {
             crlf => Matcher::new(old, crlf.as_deref()),
         };
         let Some(first) = matcher.next_from(self.text(), 0) else {
-            let text = self.text();
-            let crlf = crlf_old.as_deref();
-            // A look-alike match places the excerpt itself; only a large
-            // file needs the placement first (its look-alike check folds
-            // the text around it).
-            let (excerpt, lookalike) = if text.len() <= lookalike::FOLD_WHOLE_BYTES {
-                match lookalike::find(text, old, crlf, 0) {
-                    Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
-                    None => (context::not_found_excerpt(text, old), None),
-                }
-            } else {
-                let excerpt = context::not_found_excerpt(text, old);
-                match lookalike::find(text, old, crlf, excerpt.start_offset) {
-                    Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
-                    None => (excerpt, None),
-                }
-            };
-            return Err(Failure::NotFound {
-                edit_index,
-                snippet: excerpt.snippet,
-                snippet_start_line: excerpt.start_line,
-                lookalike: lookalike.map(Box::new),
-            }
-            .into());
+            return Err(Miss::NotFound);
         };
         let first_line = self.line_of(first.start);
         if old == edit.new_string {
-            self.check_size(edit_index, self.bytes.len())?;
+            self.check_size(edit_index, self.bytes.len())
+                .map_err(Miss::Other)?;
             return Ok(EditReport {
                 replacements: 0,
                 first_line,
@@ -491,16 +623,21 @@ impl Buffer {
 
         let (replacements, translated) = if edit.replace_all {
             self.replace_all(&matcher, first, &replacement)
-                .map_err(|size| CappedFailure::TooLarge {
-                    edit_index,
-                    size: size as u64,
+                .map_err(|size| {
+                    Miss::Other(CappedFailure::TooLarge {
+                        edit_index,
+                        size: size as u64,
+                    })
                 })?
         } else {
             if let Some(second) = matcher.next_from(self.text(), first.start + 1) {
-                return Err(self.ambiguous(edit_index, &matcher, first, second).into());
+                return Err(Miss::Other(
+                    self.ambiguous(edit_index, &matcher, first, second).into(),
+                ));
             }
             let new = replacement.for_hit(first, self.text());
-            self.check_size(edit_index, self.bytes.len() - first.len + new.len())?;
+            self.check_size(edit_index, self.bytes.len() - first.len + new.len())
+                .map_err(Miss::Other)?;
             self.splice(first.start, first.end(), &new);
             (1, first.form != Form::Plain)
         };
@@ -509,6 +646,58 @@ impl Buffer {
             first_line,
             eol_translated: translated || matches!(plain_new, Cow::Owned(_)),
         })
+    }
+
+    /// The failure of edit `edit_index`, which missed: a not-found one is
+    /// placed ([`Buffer::not_found`]).
+    fn diagnose(&self, edit_index: usize, edit: &Edit<'_>, miss: Miss) -> CappedFailure {
+        match miss {
+            Miss::Other(failure) => failure,
+            Miss::NotFound => self.not_found(edit_index, edit.old_string).into(),
+        }
+    }
+
+    /// The diagnosis of an `old` that does not occur in the text: where it
+    /// most plausibly aimed, whether it would match but for look-alike
+    /// characters, and the other regions that match about as well.
+    ///
+    /// Placement scores the folded text (`lookalike`), which has the same
+    /// lines, so a look-alike lands the excerpt where it is even when the
+    /// whole of `old` does not match folded. A look-alike match places the
+    /// excerpt itself. A file over [`lookalike::FOLD_WHOLE_BYTES`] is
+    /// placed unfolded (with `old` folded) and folded only around the
+    /// placement for the look-alike check.
+    fn not_found(&self, edit_index: usize, old: &str) -> Failure {
+        let text = self.text();
+        let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
+        let forms = lookalike::fold_forms(old, crlf_old.as_deref());
+        // The input was checked to be UTF-8 and edits keep it so.
+        let as_str = std::str::from_utf8(text).expect("the text is UTF-8");
+        let (excerpt, lookalike) = if text.len() <= lookalike::FOLD_WHOLE_BYTES {
+            let folding = lookalike::Folding::new(as_str, 0, as_str, forms);
+            match folding.find() {
+                Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
+                None => {
+                    let scored = folding.folded_text().as_bytes();
+                    let excerpt = context::not_found_in(text, old, scored, folding.folded_old());
+                    (excerpt, None)
+                }
+            }
+        } else {
+            let excerpt = context::not_found_in(text, old, text, &forms[0].text);
+            let (base, window) = lookalike::window(as_str, excerpt.start_offset);
+            match lookalike::Folding::new(as_str, base, window, forms).find() {
+                Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
+                None => (excerpt, None),
+            }
+        };
+        Failure::NotFound {
+            edit_index,
+            snippet: excerpt.snippet,
+            snippet_start_line: excerpt.start_line,
+            lookalike: lookalike.map(Box::new),
+            candidates: excerpt.candidates,
+        }
     }
 
     /// 1-based line of text offset `offset`, counted from the line mark when

@@ -12,7 +12,7 @@ use crate::engine::{self, MatchLocation as EngineLocation};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::resolve::ResolveError;
 use crate::taxonomy::{
-    EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit,
+    Candidate, EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit,
     LookalikeDifference, LookalikeMatch, MatchLocation, RollbackReport, Violation,
 };
 
@@ -65,29 +65,156 @@ fn preview(s: &str) -> String {
     }
 }
 
-/// The failed edit and every skipped edit after it (succeeded ones absent).
+/// How the edits after a failed one were located, said in each of their
+/// `edit_status` messages.
+const LATER_NOTE: &str = "located with the failed edits left out";
+
+/// The share of the answer's bound ([`crate::config::Limits::max_answer_bytes`])
+/// the diagnoses of later edits may take: the answer travels twice (as
+/// `structuredContent` and as escaped text), and a snippet's line breaks
+/// and quotes take more bytes in the second copy.
+const DIAGNOSIS_SHARE: usize = 5;
+
+/// The failed edit and every edit after it (succeeded ones absent): each
+/// later edit as `later` found it (`would_apply`, or `failed` with its own
+/// diagnosis), or `skipped` when the call stopped. The later diagnoses
+/// together stay within a fifth of `max_answer_bytes`; past that, an
+/// entry's diagnosis is left out and its `omitted` names what.
 pub fn edit_status(
     edits: &[EditArg],
     failed: usize,
     code: ErrorCode,
     message: &str,
+    later: Vec<engine::Verdict>,
+    max_answer_bytes: usize,
 ) -> Vec<EditStatus> {
-    edits
-        .iter()
-        .enumerate()
-        .skip(failed)
-        .map(|(i, e)| EditStatus {
-            edit_index: i as u64,
-            status: if i == failed {
-                EditState::Failed
-            } else {
-                EditState::Skipped
-            },
-            error_code: (i == failed).then_some(code),
-            message: (i == failed).then(|| message.to_string()),
-            old_string_preview: Some(preview(&e.old_string)),
-        })
-        .collect()
+    let entry = |i: usize, status: EditState| EditStatus {
+        edit_index: i as u64,
+        status,
+        error_code: None,
+        message: None,
+        old_string_preview: Some(preview(&edits[i].old_string)),
+        snippet: None,
+        snippet_start_line: None,
+        lookalike_match: None,
+        candidates: None,
+        match_count: None,
+        match_locations: None,
+        first_line: None,
+        omitted: None,
+    };
+    let mut first = entry(failed, EditState::Failed);
+    first.error_code = Some(code);
+    first.message = Some(message.to_string());
+    let mut out = vec![first];
+    let budget = max_answer_bytes / DIAGNOSIS_SHARE;
+    let mut spent = 0usize;
+    let mut later = later.into_iter();
+    for i in failed + 1..edits.len() {
+        let Some(verdict) = later.next() else {
+            out.push(entry(i, EditState::Skipped));
+            continue;
+        };
+        let mut status = entry(i, EditState::Failed);
+        later_status(&mut status, verdict);
+        let size = serde_json::to_vec(&status).map_or(0, |v| v.len());
+        if spent + size > budget {
+            leave_out(&mut status, "to keep the answer within its size bound");
+        } else {
+            spent += size;
+        }
+        out.push(status);
+    }
+    out
+}
+
+/// Fills the `edit_status` entry of a later edit from its verdict.
+fn later_status(s: &mut EditStatus, verdict: engine::Verdict) {
+    use engine::{CappedFailure, Failure, Verdict};
+    let (code, message) = match verdict {
+        Verdict::WouldApply { first_line } => {
+            s.status = EditState::WouldApply;
+            s.first_line = Some(first_line as u64);
+            s.message = Some(format!("would apply at line {first_line} ({LATER_NOTE})"));
+            return;
+        }
+        Verdict::NotFoundUnplaced => {
+            s.omitted = Some(vec!["snippet".into(), "snippet_start_line".into()]);
+            (
+                ErrorCode::MatchNotFound,
+                format!(
+                    "old_string not found ({LATER_NOTE}); not placed, the call's placements already read {} MiB",
+                    engine::PLACEMENT_BUDGET_BYTES >> 20
+                ),
+            )
+        }
+        Verdict::Fails(CappedFailure::TooLarge { size, .. }) => (
+            ErrorCode::ResultTooLarge,
+            format!("the file would grow to {size} bytes, more than allowed ({LATER_NOTE})"),
+        ),
+        Verdict::Fails(CappedFailure::Edit(f)) => match f {
+            Failure::NotFound {
+                snippet,
+                snippet_start_line,
+                lookalike: near,
+                candidates,
+                ..
+            } => {
+                s.snippet = Some(snippet);
+                s.snippet_start_line = Some(snippet_start_line as u64);
+                s.lookalike_match = near.map(|l| lookalike(*l));
+                s.candidates = (!candidates.is_empty())
+                    .then(|| candidates.into_iter().map(candidate).collect());
+                (
+                    ErrorCode::MatchNotFound,
+                    format!("old_string not found ({LATER_NOTE})"),
+                )
+            }
+            Failure::Ambiguous {
+                count, locations, ..
+            } => {
+                s.match_count = Some(count as u64);
+                s.match_locations = Some(locations.into_iter().map(location).collect());
+                (
+                    ErrorCode::AmbiguousMatch,
+                    format!("old_string occurs {count} times ({LATER_NOTE})"),
+                )
+            }
+            Failure::EmptyOldString { .. } => {
+                (ErrorCode::EmptyOldString, "old_string is empty".to_string())
+            }
+            Failure::InvalidEncoding { byte_offset } => (
+                ErrorCode::InvalidEncoding,
+                format!("the file is not UTF-8 (offset {byte_offset})"),
+            ),
+        },
+    };
+    s.error_code = Some(code);
+    s.message = Some(message);
+}
+
+/// Drops the diagnosis of an entry (its excerpts and reports), naming in
+/// `omitted` and in its message what was left out and why.
+fn leave_out(s: &mut EditStatus, why: &str) {
+    let mut omitted = s.omitted.take().unwrap_or_default();
+    for (name, present) in [
+        ("snippet", s.snippet.take().is_some()),
+        ("snippet_start_line", s.snippet_start_line.take().is_some()),
+        ("lookalike_match", s.lookalike_match.take().is_some()),
+        ("candidates", s.candidates.take().is_some()),
+        ("match_locations", s.match_locations.take().is_some()),
+    ] {
+        if present {
+            omitted.push(name.to_string());
+        }
+    }
+    if !omitted.is_empty() {
+        if let Some(m) = &mut s.message {
+            m.push_str("; diagnosis left out ");
+            m.push_str(why);
+        }
+        s.omitted = Some(omitted);
+    }
 }
 
 /// VALIDATION_FAILED with every violation.
@@ -209,16 +336,18 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
     }
 }
 
-/// An edit that could not be applied within the size limit `max`
-/// ([`engine::apply_capped`]).
+/// An edit that could not be applied within the size limit `max`, with
+/// what became of the edits after it ([`engine::apply_diagnosed`]); the
+/// answer stays within `max_answer_bytes`.
 pub fn capped_failure(
     ctx: &FileCtx,
     file: &FileArgs,
     max: u64,
-    f: engine::CappedFailure,
+    d: engine::Diagnosed,
+    max_answer_bytes: usize,
 ) -> ErrorEnvelope {
-    match f {
-        engine::CappedFailure::Edit(f) => engine_failure(ctx, file, f),
+    match d.failure {
+        engine::CappedFailure::Edit(f) => engine_failure(ctx, file, f, d.later, max_answer_bytes),
         engine::CappedFailure::TooLarge { edit_index, size } => {
             result_too_large(ctx, file, max, edit_index, size)
         }
@@ -239,6 +368,8 @@ fn result_too_large(
         edit_index,
         ErrorCode::ResultTooLarge,
         &format!("the file would exceed {max} bytes"),
+        Vec::new(),
+        0,
     );
     let b = ErrorEnvelope::result_too_large(
         ctx.file_path.clone(),
@@ -292,6 +423,14 @@ fn location(l: EngineLocation) -> MatchLocation {
     }
 }
 
+fn candidate(c: engine::Candidate) -> Candidate {
+    Candidate {
+        start_line: c.start_line as u64,
+        snippet: c.snippet,
+        why: c.why,
+    }
+}
+
 fn lookalike(l: engine::Lookalike) -> LookalikeMatch {
     LookalikeMatch {
         line: l.line as u64,
@@ -312,8 +451,15 @@ fn lookalike(l: engine::Lookalike) -> LookalikeMatch {
     }
 }
 
-/// An edit that could not be applied.
-pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> ErrorEnvelope {
+/// An edit that could not be applied, and what became of the edits after
+/// it (`later`, see [`edit_status`]).
+pub fn engine_failure(
+    ctx: &FileCtx,
+    file: &FileArgs,
+    f: engine::Failure,
+    later: Vec<engine::Verdict>,
+    max_answer_bytes: usize,
+) -> ErrorEnvelope {
     let p = ctx.file_path.clone();
     match f {
         engine::Failure::EmptyOldString { edit_index } => validation_failed(vec![Violation {
@@ -332,16 +478,22 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
             snippet,
             snippet_start_line,
             lookalike: near,
+            candidates,
         } => {
             let status = edit_status(
                 &file.edits,
                 edit_index,
                 ErrorCode::MatchNotFound,
                 "old_string not found",
+                later,
+                max_answer_bytes,
             );
+            let candidates =
+                (!candidates.is_empty()).then(|| candidates.into_iter().map(candidate).collect());
             let b = ErrorEnvelope::match_not_found(p, edit_index as u64, status, snippet)
                 .snippet_start_line(snippet_start_line as u64)
-                .maybe_lookalike_match(near.map(|l| lookalike(*l)));
+                .maybe_lookalike_match(near.map(|l| lookalike(*l)))
+                .maybe_candidates(candidates);
             b.maybe_file_index(ctx.file_index).build()
         }
         engine::Failure::Ambiguous {
@@ -355,6 +507,8 @@ pub fn engine_failure(ctx: &FileCtx, file: &FileArgs, f: engine::Failure) -> Err
                 edit_index,
                 ErrorCode::AmbiguousMatch,
                 &format!("old_string occurs {count} times"),
+                later,
+                max_answer_bytes,
             );
             let locs = locations.into_iter().map(location).collect();
             let b =

@@ -28,7 +28,7 @@ pub(crate) use excerpt::{line_index, lines_of, locate};
 
 use excerpt::excerpt_from;
 use scan::LineIndex;
-use score::{best_alignment, prefix_anchor};
+use score::prefix_anchor;
 
 /// Lines in a not-found excerpt (the locked decisions ask for 10 to 15).
 pub const NOT_FOUND_LINES: usize = 15;
@@ -54,55 +54,133 @@ const MAX_VOTES_PER_LINE: usize = 8;
 /// A not-found excerpt and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NotFoundExcerpt {
-    /// [`NOT_FOUND_LINES`] raw lines (fewer near the end of a short file).
+    /// Raw lines around the aimed-at region ([`aim_lines`]; fewer near the
+    /// end of a short file).
     pub(crate) snippet: String,
     /// 1-based line of the file where the excerpt starts.
     pub(crate) start_line: usize,
     /// Byte offset of that line.
     pub(crate) start_offset: usize,
+    /// The other regions that match about as well as the one the excerpt
+    /// shows (see [`score::CLOSE_RATIO`]), at most two; usually none.
+    pub(crate) candidates: Vec<Candidate>,
+}
+
+/// Another region a not-found `old_string` plausibly aimed at, beside the
+/// one its excerpt shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// 1-based line where the region (`snippet`) starts: where
+    /// `old_string`'s first line would sit.
+    pub start_line: usize,
+    /// The region's raw lines (as many as `old_string` has).
+    pub snippet: String,
+    /// What matched there, in words.
+    pub why: String,
+}
+
+/// Most lines shown before and after the aimed-at region of a long
+/// `old_string` (a short one is centred in [`NOT_FOUND_LINES`] lines).
+pub const AIM_MARGIN: usize = 2;
+/// Upper bound of one excerpt of a long `old_string`, in bytes: room for
+/// the region it aimed at, however long, within the answer's bound.
+pub const MAX_AIM_SNIPPET_BYTES: usize = 64 * 1024;
+
+/// Lines shown above the aimed-at line, and in all, for an `old_string`
+/// of `old_lines` lines: [`NOT_FOUND_LINES`] centred on a short one, the
+/// whole region and [`AIM_MARGIN`] either side of a long one.
+pub(crate) fn aim_lines(old_lines: usize) -> (usize, usize) {
+    let count = NOT_FOUND_LINES.max(old_lines + 2 * AIM_MARGIN);
+    (count.saturating_sub(old_lines) / 2, count)
+}
+
+/// The byte bound of an excerpt for an `old_string` of `old_len` bytes:
+/// [`MAX_SNIPPET_BYTES`], or more for a long one (up to
+/// [`MAX_AIM_SNIPPET_BYTES`]), so its whole region fits.
+pub(crate) fn aim_bytes(old_len: usize) -> usize {
+    MAX_SNIPPET_BYTES.max((old_len + old_len / 2 + 2048).min(MAX_AIM_SNIPPET_BYTES))
 }
 
 /// The excerpt for an `old_string` that does not occur in `text`.
+#[cfg(test)]
 pub(crate) fn not_found_excerpt(text: &[u8], old: &str) -> NotFoundExcerpt {
-    let (index, aligned) = best_alignment(text, old);
-    let total = index.count();
+    not_found_in(text, old, text, old)
+}
+
+/// The excerpt for `old`, which does not occur in `text`, placed by
+/// scoring `scored_old` against `scored`: the folded forms of both (see
+/// `engine::lookalike`), which have the same lines as `text` and `old`,
+/// or `text` and `old` themselves. Rendered from `text`.
+pub(crate) fn not_found_in(
+    text: &[u8],
+    old: &str,
+    scored: &[u8],
+    scored_old: &str,
+) -> NotFoundExcerpt {
+    let aim = score::aim(scored, scored_old);
+    let own;
+    let index = if std::ptr::eq(scored, text) {
+        &aim.index
+    } else {
+        own = LineIndex::new(text);
+        &own
+    };
     let old_lines = split_lines(old.as_bytes()).len().max(1);
-    let top = match aligned {
-        Some(start) if old_lines <= NOT_FOUND_LINES => {
-            start - ((NOT_FOUND_LINES - old_lines) / 2) as isize
-        }
-        Some(start) => start - 2,
-        None => match prefix_anchor(text, old) {
-            Some(offset) => index.line_of(offset) as isize - 7,
+    let (above, count) = aim_lines(old_lines);
+    let top = match aim.best {
+        Some(start) => start - above as isize,
+        None => match prefix_anchor(scored, scored_old) {
+            Some(offset) => aim.index.line_of(offset) as isize - 7,
             None => 0,
         },
     };
-    let top = top.clamp(0, total.saturating_sub(NOT_FOUND_LINES) as isize) as usize;
-    let start = index.starts.get(top).copied().unwrap_or(text.len());
-    NotFoundExcerpt {
-        snippet: excerpt_from(text, start, NOT_FOUND_LINES),
-        start_line: top + 1,
-        start_offset: start,
-    }
+    let mut excerpt = render(text, index, top, count, aim_bytes(old.len()));
+    excerpt.candidates = aim
+        .close
+        .into_iter()
+        .map(|(line, why)| {
+            let region = render(text, index, line, old_lines, aim_bytes(old.len()));
+            Candidate {
+                start_line: region.start_line,
+                snippet: region.snippet,
+                why,
+            }
+        })
+        .collect();
+    excerpt
 }
 
 /// The not-found excerpt placed on a known 1-based `line`, where `old`
 /// would start (a look-alike match).
 pub(crate) fn excerpt_at_line(text: &[u8], line: usize, old: &str) -> NotFoundExcerpt {
     let old_lines = split_lines(old.as_bytes()).len().max(1);
-    let total = LineIndex::new(text);
-    let line0 = line.saturating_sub(1) as isize;
-    let top = if old_lines <= NOT_FOUND_LINES {
-        line0 - ((NOT_FOUND_LINES - old_lines) / 2) as isize
-    } else {
-        line0 - 2
-    };
-    let top = top.clamp(0, total.count().saturating_sub(NOT_FOUND_LINES) as isize) as usize;
-    let start = total.starts.get(top).copied().unwrap_or(text.len());
+    let (above, count) = aim_lines(old_lines);
+    let top = line.saturating_sub(1) as isize - above as isize;
+    render(
+        text,
+        &LineIndex::new(text),
+        top,
+        count,
+        aim_bytes(old.len()),
+    )
+}
+
+/// `count` lines of `text` from 0-based line `top`, moved into the file
+/// (so a region at its end still shows `count` lines), within `max_bytes`.
+fn render(
+    text: &[u8],
+    index: &LineIndex,
+    top: isize,
+    count: usize,
+    max_bytes: usize,
+) -> NotFoundExcerpt {
+    let top = top.clamp(0, index.count().saturating_sub(count) as isize) as usize;
+    let start = index.starts.get(top).copied().unwrap_or(text.len());
     NotFoundExcerpt {
-        snippet: excerpt_from(text, start, NOT_FOUND_LINES),
+        snippet: excerpt_from(text, start, count, max_bytes),
         start_line: top + 1,
         start_offset: start,
+        candidates: Vec::new(),
     }
 }
 
@@ -209,7 +287,8 @@ mod tests {
         let old = format!("{}nope\n", "    return;\n".repeat(2_000));
         let start = std::time::Instant::now();
         let snippet = not_found_snippet(text.as_bytes(), &old);
-        assert_eq!(snippet.lines().count(), NOT_FOUND_LINES);
+        // The whole aimed-at region (2,001 lines) and a margin.
+        assert_eq!(snippet.lines().count(), 2_001 + 2 * AIM_MARGIN);
         // Unbounded voting would cast 40 million votes here.
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
@@ -225,5 +304,76 @@ mod tests {
         assert!(at.is_some(), "{}", excerpt.snippet);
         let line = text.lines().position(|l| l == wanted).unwrap();
         assert_eq!(excerpt.start_line + at.unwrap(), line + 1);
+    }
+
+    #[test]
+    fn a_long_old_string_gets_its_whole_region_and_a_margin() {
+        let text = numbered(5_000);
+        // 20 lines aimed at lines 3525-3544, the 10th of them stale.
+        let old: String = (3525..=3544)
+            .map(|i| {
+                if i == 3534 {
+                    "line number 3534 (stale)\n".to_string()
+                } else {
+                    format!("line number {i}\n")
+                }
+            })
+            .collect();
+        let excerpt = not_found_excerpt(text.as_bytes(), &old);
+        assert_eq!(excerpt.start_line, 3525 - AIM_MARGIN);
+        let lines: Vec<&str> = excerpt.snippet.lines().collect();
+        assert_eq!(lines.len(), 20 + 2 * AIM_MARGIN);
+        assert_eq!(lines.last(), Some(&"line number 3546"));
+        // A short one keeps its 15 centred lines.
+        assert_eq!(aim_lines(3), (6, NOT_FOUND_LINES));
+        assert_eq!(aim_lines(11), (2, NOT_FOUND_LINES));
+        assert_eq!(aim_lines(12), (AIM_MARGIN, 12 + 2 * AIM_MARGIN));
+    }
+
+    /// A config file with two region blocks that were alike when the
+    /// model read it; the EU one has changed since.
+    fn regions() -> String {
+        let mut text = numbered(200);
+        text.push_str("# US region\nendpoint: api.example.com\ntimeout: 30\nretries: 3\n");
+        text.push_str(&numbered(200).replace("line", "row"));
+        text.push_str("# EU region\nendpoint: api.eu.example.com\ntimeout: 45\nretries: 3\n");
+        text.push_str(&numbered(200).replace("line", "entry"));
+        text
+    }
+
+    #[test]
+    fn a_close_runner_up_is_shown_beside_the_best() {
+        let text = regions();
+        let old = "# EU region\nendpoint: api.example.com\ntimeout: 30";
+        let excerpt = not_found_excerpt(text.as_bytes(), old);
+        // The excerpt shows the unchanged twin (two lines match whole);
+        // the EU block (its own first line matches) is the runner-up.
+        assert!(
+            excerpt
+                .snippet
+                .contains("# US region\nendpoint: api.example.com")
+        );
+        assert_eq!(excerpt.candidates.len(), 1, "{:?}", excerpt.candidates);
+        let eu = &excerpt.candidates[0];
+        assert_eq!(eu.start_line, 405);
+        assert_eq!(
+            eu.snippet,
+            "# EU region\nendpoint: api.eu.example.com\ntimeout: 45"
+        );
+        assert!(
+            eu.why
+                .starts_with("1 of 3 lines of old_string match here (its line 1 at line 405"),
+            "{}",
+            eu.why
+        );
+    }
+
+    #[test]
+    fn a_clear_best_has_no_candidates() {
+        let text = regions();
+        let old = "# EU region\nendpoint: api.eu.example.com\ntimeout: 40";
+        let excerpt = not_found_excerpt(text.as_bytes(), old);
+        assert_eq!(excerpt.candidates, []);
+        assert!(excerpt.snippet.contains("timeout: 45"));
     }
 }

@@ -4,38 +4,56 @@
 //! A model reads a file as rendered text, and some differences do not
 //! render: `café` spelled with a combining accent (NFD) or precomposed
 //! (NFC), a no-break space where a space is expected, a zero-width space
-//! between two letters. Curly and straight quotes, and dashes and hyphens,
-//! are told apart only with care. An `old_string` that differs from the file
-//! only by such characters fails with `MATCH_NOT_FOUND`, and the excerpt
-//! shows the "same" text again, so the model retries the same bytes.
+//! between two letters, a full-width `Ａ` or `，`, the ligature `ﬁ`, a
+//! Cyrillic `а` or a Greek `ο` inside a Latin identifier. Curly and
+//! straight quotes, and dashes and hyphens, are told apart only with care.
+//! An `old_string` that differs from the file only by such characters fails
+//! with `MATCH_NOT_FOUND`, and the excerpt shows the "same" text again, so
+//! the model retries the same bytes.
 //!
 //! This module answers, on the not-found path only, whether `old_string`
-//! would match once both sides are *folded*: the characters of
-//! [`fold_char`] mapped to their ASCII look-alike (or removed, for the
-//! zero-width ones), and the rest put in Unicode canonical decomposition
-//! (NFD), so that NFC and NFD spellings meet. If it would, [`find`] reports
-//! where, each difference, and the file's exact text spelled with JSON
-//! escapes, which a model can copy into its retry. Matching itself stays
-//! exact: this is a report, never an edit.
+//! would match once both sides are *folded* ([`fold`]): each non-ASCII
+//! character is replaced by its compatibility decomposition (NFKD: full-width
+//! forms, ligatures), then each resulting character that is not ASCII by
+//! its ASCII look-alike: the spaces, quotes and dashes of [`fold_char`]
+//! (zero-width characters removed), and the letters, digits and punctuation
+//! that Unicode's confusables data (UTS #39, through the `unicode-security`
+//! crate) gives an ASCII *skeleton* ([`confusable`]). Combining marks stay,
+//! in canonical order, so NFC and NFD spellings meet. ASCII is never
+//! folded: UTS #39 also calls `0` and `O`, or `rn` and `m`, confusable, but
+//! an ASCII difference is one the model can see in the excerpt. If the
+//! folded texts meet, [`Folding::find`] reports where, each difference, and
+//! the file's exact text spelled with JSON escapes, which a model can copy
+//! into its retry. Matching itself stays exact: this is a report, never an
+//! edit.
 //!
-//! **Cost.** Folding changes non-ASCII characters only (NFD never changes
-//! an ASCII character, and every character [`fold_char`] maps is outside
-//! ASCII), so a file that is all ASCII folds to itself: the check is then
-//! one `is_ascii` pass over the file and, when `old_string` folds to
-//! something else, one `memmem` search. Other files are folded in one pass
-//! that copies ASCII runs and decomposes each non-ASCII character with a
-//! table lookup; the fold keeps a list of the characters it changed (not a
-//! map of every byte), from which a position in the folded text is mapped
-//! back to the file. In a file over [`FOLD_WHOLE_BYTES`], only the lines
-//! around where the excerpt placed the edit are folded (at most
-//! [`FOLD_WINDOW_BYTES`]), which bounds the work on a large file full of
-//! non-ASCII text.
+//! Folding keeps every line break where it is (no character folds to or
+//! from `\n`), so the folded text has the file's lines: the excerpt is
+//! placed on it (see `engine::context`), which is how it lands where a
+//! look-alike is even when no word of `old_string` is in the file as typed.
+//!
+//! **Cost.** Folding changes non-ASCII characters only, so a file that is
+//! all ASCII folds to itself: the check is then one `is_ascii` pass over
+//! the file and, when `old_string` folds to something else, one `memmem`
+//! search. Other files are folded in one pass that copies ASCII runs and
+//! folds each non-ASCII character (its confusable skeleton looked up once
+//! per distinct character of the text); the fold keeps a list of the
+//! characters it changed (not a map of every byte), from which a position
+//! in the folded text is mapped back to the file. In a file over
+//! [`FOLD_WHOLE_BYTES`], only the lines around where the excerpt placed the
+//! edit are folded (at most [`FOLD_WINDOW_BYTES`]), which bounds the work
+//! on a large file full of non-ASCII text.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use memchr::memmem;
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
+use unicode_script::{Script, UnicodeScript};
 
 /// Files up to this size are folded whole when they hold non-ASCII text.
 pub(crate) const FOLD_WHOLE_BYTES: usize = 4 << 20;
@@ -77,8 +95,8 @@ pub struct LookalikeDifference {
     pub description: String,
 }
 
-/// The ASCII look-alike of `c` (empty for a zero-width character), or
-/// `None` when `c` is kept (and only decomposed).
+/// The ASCII look-alike of the space, quote or dash `c` (empty for a
+/// zero-width character), or `None` for any other character.
 pub(crate) fn fold_char(c: char) -> Option<&'static str> {
     Some(match c {
         // No-break, figure, narrow no-break and the typographic spaces.
@@ -104,9 +122,10 @@ struct Change {
 }
 
 /// A text and its fold.
-struct Folded<'t> {
+pub(crate) struct Folded<'t> {
     original: &'t str,
-    text: Cow<'t, str>,
+    /// The folded text: the same lines as the original.
+    pub(crate) text: Cow<'t, str>,
     /// In order; empty when the fold is the original.
     changes: Vec<Change>,
 }
@@ -137,11 +156,78 @@ impl Folded<'_> {
     }
 }
 
+/// The ASCII look-alikes of non-ASCII characters found while folding one
+/// text: each distinct character's skeleton is computed once.
+#[derive(Default)]
+struct Confusables(foldhash::HashMap<char, Option<Box<str>>>);
+
+impl Confusables {
+    /// [`confusable`] of `c`, remembered.
+    fn get(&mut self, c: char) -> Option<&str> {
+        self.0.entry(c).or_insert_with(|| confusable(c)).as_deref()
+    }
+}
+
+/// The skeletons (UTS #39) of the printable ASCII characters, each with
+/// the characters that have it: `l` for `l`, `1`, `I` and `|`.
+fn ascii_skeletons() -> &'static HashMap<String, Vec<u8>> {
+    static SKELETONS: OnceLock<HashMap<String, Vec<u8>>> = OnceLock::new();
+    SKELETONS.get_or_init(|| {
+        let mut map: HashMap<String, Vec<u8>> = HashMap::new();
+        for b in b'!'..=b'~' {
+            let skeleton =
+                unicode_security::skeleton(char::from(b).encode_utf8(&mut [0; 4])).collect();
+            map.entry(skeleton).or_default().push(b);
+        }
+        map
+    })
+}
+
+/// The ASCII look-alike of the non-ASCII character `c` (not a combining
+/// mark) by Unicode's confusables data: the ASCII text with the same UTS
+/// #39 skeleton, empty for a default-ignorable (invisible) character, or
+/// `None` when nothing in ASCII looks like it. Where several ASCII
+/// characters share the skeleton (`l`, `1`, `I`, `|`), the one of `c`'s
+/// kind is taken: an upper-case letter for an upper-case letter, a
+/// lower-case one for a lower-case one, a digit for a digit.
+pub(crate) fn confusable(c: char) -> Option<Box<str>> {
+    let skeleton: String = unicode_security::skeleton(c.encode_utf8(&mut [0; 4])).collect();
+    if skeleton.is_empty() {
+        return Some("".into());
+    }
+    let skeletons = ascii_skeletons();
+    if let Some(same) = skeletons.get(&skeleton) {
+        let of_kind = |kind: fn(&u8) -> bool| same.iter().copied().find(kind);
+        let chosen = if c.is_uppercase() {
+            of_kind(u8::is_ascii_uppercase)
+        } else if c.is_lowercase() {
+            of_kind(u8::is_ascii_lowercase)
+        } else if c.is_numeric() {
+            of_kind(u8::is_ascii_digit)
+        } else {
+            None
+        };
+        let chosen = chosen
+            .or_else(|| same.iter().copied().find(|&b| skeleton.as_bytes() == [b]))
+            .unwrap_or(same[0]);
+        return Some(char::from(chosen).to_string().into());
+    }
+    // A skeleton of several ASCII characters that are each their own
+    // skeleton: `ﬀ`'s `ff`.
+    let own = |a: char| {
+        skeletons
+            .get(a.encode_utf8(&mut [0; 4]) as &str)
+            .is_some_and(|same| same.contains(&(a as u8)))
+    };
+    (skeleton.is_ascii() && skeleton.chars().all(own)).then(|| skeleton.into())
+}
+
 /// Folds `text` (see the module docs).
-fn fold(text: &str) -> Folded<'_> {
+pub(crate) fn fold(text: &str) -> Folded<'_> {
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut changes = Vec::new();
+    let mut confusables = Confusables::default();
     // `bytes[..copied]` is accounted for in `out` (once a change exists).
     let mut copied = 0usize;
     let mut i = next_non_ascii(bytes, 0);
@@ -163,7 +249,7 @@ fn fold(text: &str) -> Folded<'_> {
             }
             let cluster = &run[at..end];
             buf.clear();
-            if !fold_cluster(cluster, &mut buf) {
+            if !fold_cluster(cluster, &mut buf, &mut confusables) {
                 continue;
             }
             let o = i + at;
@@ -197,36 +283,45 @@ fn fold(text: &str) -> Folded<'_> {
     }
 }
 
-/// Writes the fold of `cluster` to `out` and says whether it differs.
-fn fold_cluster(cluster: &str, out: &mut String) -> bool {
-    let mut single = cluster.chars();
-    if let (Some(c), None) = (single.next(), single.next()) {
-        if let Some(to) = fold_char(c) {
-            out.push_str(to);
-            return true;
-        }
-        let mut same = true;
-        decompose_canonical(c, |d| {
-            same &= d == c;
-            out.push(d);
-        });
-        return !same;
-    }
-    // A character and its combining marks: decomposed, then the marks in
-    // canonical order (a stable sort by combining class).
-    let mut marks: Vec<char> = Vec::new();
+/// Writes the fold of `cluster` (a character and its combining marks) to
+/// `out` and says whether it differs: each character's [`fold_char`], or
+/// its compatibility decomposition with every non-ASCII character that is
+/// not a mark replaced by its [`confusable`], then the marks in canonical
+/// order (a stable sort of each run of marks by combining class).
+fn fold_cluster(cluster: &str, out: &mut String, confusables: &mut Confusables) -> bool {
+    let mut folded: Vec<char> = Vec::with_capacity(4);
     for c in cluster.chars() {
-        match fold_char(c) {
-            Some(to) => marks.extend(to.chars()),
-            None => decompose_canonical(c, |d| marks.push(d)),
+        if let Some(to) = fold_char(c) {
+            folded.extend(to.chars());
+            continue;
         }
+        decompose_compatible(c, |d| {
+            if d.is_ascii() || canonical_combining_class(d) != 0 {
+                folded.push(d);
+            } else if let Some(to) = fold_char(d) {
+                folded.extend(to.chars());
+            } else {
+                match confusables.get(d) {
+                    Some(to) => folded.extend(to.chars()),
+                    None => folded.push(d),
+                }
+            }
+        });
     }
-    let starters = marks
-        .iter()
-        .position(|&m| canonical_combining_class(m) != 0)
-        .unwrap_or(marks.len());
-    marks[starters..].sort_by_key(|&m| canonical_combining_class(m));
-    out.extend(marks.iter());
+    let mut run = 0;
+    while run < folded.len() {
+        if canonical_combining_class(folded[run]) == 0 {
+            run += 1;
+            continue;
+        }
+        let end = folded[run..]
+            .iter()
+            .position(|&m| canonical_combining_class(m) == 0)
+            .map_or(folded.len(), |p| run + p);
+        folded[run..end].sort_by_key(|&m| canonical_combining_class(m));
+        run = end;
+    }
+    out.extend(folded.iter());
     out.as_str() != cluster
 }
 
@@ -250,40 +345,74 @@ fn next_ascii(bytes: &[u8], from: usize) -> usize {
         .map_or(bytes.len(), |p| from + p)
 }
 
+/// The folds of `old` as the engine matches it: as written and, when
+/// given, `crlf` (`old` with its bare LFs written as CRLF).
+pub(crate) fn fold_forms<'o>(old: &'o str, crlf: Option<&'o str>) -> Vec<Folded<'o>> {
+    std::iter::once(old).chain(crlf).map(fold).collect()
+}
+
+/// A text folded for the look-alike check: all of it, or the lines of a
+/// window, and the folded forms of `old_string`.
+pub(crate) struct Folding<'t> {
+    text: &'t str,
+    /// Where the folded window starts in `text`.
+    base: usize,
+    file: Folded<'t>,
+    forms: Vec<Folded<'t>>,
+}
+
+impl<'t> Folding<'t> {
+    /// Folds `window`, the lines of `text` from byte `base` on (all of it,
+    /// or [`window`] around a placement).
+    pub(crate) fn new(text: &'t str, base: usize, window: &'t str, forms: Vec<Folded<'t>>) -> Self {
+        Folding {
+            text,
+            base,
+            file: fold(window),
+            forms,
+        }
+    }
+
+    /// The folded window.
+    pub(crate) fn folded_text(&self) -> &str {
+        &self.file.text
+    }
+
+    /// The folded `old_string` as written.
+    pub(crate) fn folded_old(&self) -> &str {
+        &self.forms[0].text
+    }
+
+    /// Where a folded form of `old` occurs in the folded window, covering
+    /// whole characters, reported; `None` if none does or nothing differs.
+    /// When the window folds to itself (all ASCII, say), only a form that
+    /// folding changed can match, so the others cost no search.
+    pub(crate) fn find(&self) -> Option<Lookalike> {
+        let file_folds = !self.file.changes.is_empty();
+        self.forms
+            .iter()
+            .filter(|f| file_folds || !f.changes.is_empty())
+            .find_map(|f| {
+                let at = memmem::find_iter(self.file.text.as_bytes(), f.text.as_bytes())
+                    .find(|&at| whole(&self.file, at, at + f.text.len()))?;
+                report(self.text, self.base, &self.file, at, f)
+            })
+    }
+}
+
 /// Where `old` matches `text` once both are folded, if it does; `crlf`
 /// is `old` with its bare LFs written as CRLF, tried when the plain form
 /// does not match (as the engine does). `near` is the byte offset of the
 /// place the excerpt chose, around which a large file is folded.
+#[cfg(test)]
 pub(crate) fn find(text: &[u8], old: &str, crlf: Option<&str>, near: usize) -> Option<Lookalike> {
-    let forms: Vec<Folded<'_>> = std::iter::once(old).chain(crlf).map(fold).collect();
-    if text.is_ascii() {
-        // The file folds to itself: only a changed old_string can match,
-        // and one that folding left alone is answered without another
-        // pass over the file.
-        let (f, at) = forms
-            .iter()
-            .filter(|f| !f.changes.is_empty())
-            .find_map(|f| Some((f, memmem::find(text, f.text.as_bytes())?)))?;
-        let text = std::str::from_utf8(text).ok()?;
-        let file = Folded {
-            original: text,
-            text: Cow::Borrowed(text),
-            changes: Vec::new(),
-        };
-        return report(text, 0, &file, at, f);
-    }
     let text = std::str::from_utf8(text).ok()?;
     let (base, window) = if text.len() <= FOLD_WHOLE_BYTES {
         (0, text)
     } else {
         window(text, near)
     };
-    let file = fold(window);
-    forms.iter().find_map(|f| {
-        let at = memmem::find_iter(file.text.as_bytes(), f.text.as_bytes())
-            .find(|&at| whole(&file, at, at + f.text.len()))?;
-        report(text, base, &file, at, f)
-    })
+    Folding::new(text, base, window, fold_forms(old, crlf)).find()
 }
 
 /// Whether folded `[at, end)` covers whole characters of the original: it
@@ -301,8 +430,9 @@ fn whole(file: &Folded<'_>, at: usize, end: usize) -> bool {
     !inside(at) && !inside(end) && !mark
 }
 
-/// The lines of `text` within [`FOLD_WINDOW_BYTES`] around `near`.
-fn window(text: &str, near: usize) -> (usize, &str) {
+/// The lines of `text` within [`FOLD_WINDOW_BYTES`] around `near`, and
+/// where they start.
+pub(crate) fn window(text: &str, near: usize) -> (usize, &str) {
     let bytes = text.as_bytes();
     let near = near.min(text.len());
     let from = near.saturating_sub(FOLD_WINDOW_BYTES / 2);
@@ -457,7 +587,14 @@ fn name(c: char) -> Cow<'static, str> {
         '\u{2015}' => "horizontal bar",
         '\u{2212}' => "minus sign",
         c if canonical_combining_class(c) != 0 => "combining mark",
-        c => return Cow::Owned(format!("'{c}'")),
+        c => {
+            return Cow::Owned(match c.script() {
+                Script::Common | Script::Inherited | Script::Latin | Script::Unknown => {
+                    format!("'{c}'")
+                }
+                script => format!("'{c}', {}", script.full_name()),
+            });
+        }
     })
 }
 
@@ -478,22 +615,28 @@ fn describe(file: &str, old: &str, line: usize) -> String {
         spelled(file),
         spelled(old)
     );
-    let nfd = |s: &str| fold(s).text.into_owned();
     let plain = |s: &str| s.chars().all(|c| fold_char(c).is_none());
-    if plain(file) && plain(old) && nfd(file) == nfd(old) {
-        let form = |s: &str| {
-            if s.chars().count() < nfd(s).chars().count() {
-                "composed, NFC"
-            } else {
-                "decomposed, NFD"
-            }
-        };
-        let _ = write!(
-            out,
-            ": the same text in another Unicode normalization form (the file's is {}, old_string's {})",
-            form(file),
-            form(old)
-        );
+    if plain(file) && plain(old) {
+        let nfd = |s: &str| s.nfd().collect::<String>();
+        if nfd(file) == nfd(old) {
+            let form = |s: &str| {
+                if s.chars().count() < nfd(s).chars().count() {
+                    "composed, NFC"
+                } else {
+                    "decomposed, NFD"
+                }
+            };
+            let _ = write!(
+                out,
+                ": the same text in another Unicode normalization form (the file's is {}, old_string's {})",
+                form(file),
+                form(old)
+            );
+        } else if file.nfkd().eq(old.nfkd()) {
+            out.push_str(": the same text in a compatibility form (NFKC folds one into the other)");
+        } else {
+            out.push_str(": characters that look alike (Unicode confusables, UTS #39)");
+        }
     }
     let _ = write!(out, ", line {line}");
     out
@@ -670,5 +813,101 @@ mod tests {
         let cut = json_literal(&long);
         assert!(cut.len() < MAX_FILE_TEXT_BYTES + 64);
         assert!(cut.contains("\" (cut: "), "{}", &cut[cut.len() - 60..]);
+    }
+
+    #[test]
+    fn letters_of_other_scripts_that_look_latin() {
+        // Cyrillic а, Greek ο, Armenian օ, Cherokee Ꭺ, Cyrillic capital І:
+        // each in the file where old_string has Latin.
+        for (file, old) in [
+            ("let tot\u{430}l = 1;", "let total = 1;"),
+            ("c\u{3bf}nfig.load()", "config.load()"),
+            ("f\u{585}o(bar)", "foo(bar)"),
+            ("\u{13aa}PI_KEY", "API_KEY"),
+            ("\u{406}nvoice", "Invoice"),
+        ] {
+            let text = format!("first\n{file}\nlast\n");
+            let l = found(&text, old);
+            assert_eq!(l.line, 2, "{file}");
+            assert!(
+                l.differences[0]
+                    .description
+                    .contains("(Unicode confusables, UTS #39)"),
+                "{}",
+                l.differences[0].description
+            );
+        }
+        let l = found("let tot\u{430}l = 1;\n", "let total = 1;");
+        assert_eq!(
+            l.differences[0].description,
+            "the file has U+0430 ('\u{430}', Cyrillic) where old_string has U+0061 ('a'): characters that look alike (Unicode confusables, UTS #39), line 1"
+        );
+        assert_eq!(l.file_text, r#""let tot\u0430l = 1;""#);
+        // And the other way round: old_string has the homoglyph.
+        let l = found("let total = 1;\n", "let tot\u{430}l = 1;");
+        assert_eq!(l.differences[0].file_has, "U+0061");
+    }
+
+    #[test]
+    fn compatibility_forms_full_width_and_ligatures() {
+        let l = found("call(a\u{ff0c} b)\u{ff1b}\n", "call(a, b);");
+        assert_eq!(l.difference_count, 2);
+        assert!(l.differences[0].description.contains("U+FF0C"));
+        assert!(
+            l.differences[0]
+                .description
+                .contains("compatibility form (NFKC"),
+            "{}",
+            l.differences[0].description
+        );
+        let l = found("# the \u{fb01}rst \u{fb02}ag\n", "# the first flag");
+        assert_eq!(l.difference_count, 2);
+        assert_eq!(l.differences[0].file_has, "U+FB01");
+        assert_eq!(l.differences[0].old_string_has, "U+0066 U+0069");
+        let l = found("\u{ff21}\u{ff22}C = 1\n", "ABC = 1");
+        assert_eq!(l.difference_count, 2);
+        assert_eq!(l.differences[1].file_has, "U+FF22");
+        // Mathematical letters are compatibility forms too.
+        let l = found("x = \u{1d41a}\n", "x = a");
+        assert!(l.differences[0].description.contains("compatibility form"));
+    }
+
+    #[test]
+    fn ascii_differences_are_not_look_alikes() {
+        // UTS #39 calls 0 and O, 1 and l, rn and m confusable; in ASCII the
+        // excerpt shows the difference, so it is not reported.
+        assert_eq!(find(b"x = 0\n", "x = O", None, 0), None);
+        assert_eq!(find(b"let l1 = 1;\n", "let ll = 1;", None, 0), None);
+        assert_eq!(find(b"modern\n", "rnodern", None, 0), None);
+        assert_eq!(fold("0 O 1 l I | m rn \" `").text, "0 O 1 l I | m rn \" `");
+    }
+
+    #[test]
+    fn the_kind_of_a_letter_picks_its_look_alike() {
+        // l, 1, I and | share a skeleton: Greek capital iota reads as I,
+        // the script small l as l, a full-width digit as a digit.
+        assert_eq!(fold("\u{399}").text, "I");
+        assert_eq!(fold("\u{2113}").text, "l");
+        assert_eq!(fold("\u{ff11}").text, "1");
+        assert_eq!(fold("\u{41e}\u{ff10}").text, "O0");
+        // Invisible ones vanish, letters with no ASCII look-alike stay.
+        assert_eq!(fold("a\u{ad}b").text, "ab");
+        assert_eq!(fold("\u{4e2d}\u{3b2}").text, "\u{4e2d}\u{3b2}");
+    }
+
+    #[test]
+    fn folding_keeps_every_line() {
+        let text = "\u{430}\n\u{fb01}\r\n\u{ff21}\u{2028}x\n\u{200b}\n\u{2026}\ne\u{301}\n";
+        let folded = fold(text);
+        assert_eq!(
+            folded.text.matches('\n').count(),
+            text.matches('\n').count()
+        );
+        assert_eq!(
+            folded.text.lines().count(),
+            text.lines().count(),
+            "{:?}",
+            folded.text
+        );
     }
 }

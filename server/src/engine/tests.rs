@@ -434,6 +434,7 @@ fn not_found_in_a_short_file_shows_all_of_it() {
             snippet: "tiny\nfile".to_owned(),
             snippet_start_line: 1,
             lookalike: None,
+            candidates: Vec::new(),
         }
     );
 }
@@ -452,6 +453,7 @@ fn empty_file_and_empty_edit_list() {
             snippet: String::new(),
             snippet_start_line: 1,
             lookalike: None,
+            candidates: Vec::new(),
         }
     );
 }
@@ -555,4 +557,136 @@ fn capped_apply_reports_edit_failures_first() {
         apply_capped(b"x", &[edit("x", "y")], 1).unwrap(),
         apply(b"x", &[edit("x", "y")]).unwrap()
     );
+}
+
+/// `n` numbered lines, `line i` each.
+fn numbered_lines(n: usize) -> String {
+    (1..=n).map(|i| format!("line {i}\n")).collect()
+}
+
+#[test]
+fn every_later_edit_is_located_after_a_failure() {
+    let text = numbered_lines(100);
+    let edits = [
+        edit("line 10\n", "line ten\n"),
+        // Stale: the file says `line 20`.
+        edit("line 20 (old)\nline 21\n", "x\n"),
+        // Applies, and is located after edit 0 applied.
+        edit("line ten\nline 11\n", "line ten\nline eleven\n"),
+        // Stale too, inside the region of edit 1's excerpt.
+        edit("line 24 (old)\n", "y\n"),
+        // Occurs 11 times (lines 3 and 30-39).
+        edit("line 3", "z"),
+        // Would grow the file past the cap.
+        Edit {
+            old_string: "line 99\n",
+            new_string: &"w".repeat(2_000),
+            replace_all: false,
+        },
+    ];
+    let d = apply_diagnosed(text.as_bytes(), &edits, 1_000).unwrap_err();
+    let CappedFailure::Edit(Failure::NotFound {
+        edit_index: 1,
+        snippet,
+        ..
+    }) = &d.failure
+    else {
+        panic!("{:?}", d.failure);
+    };
+    assert!(snippet.contains("line 20\nline 21"));
+    assert_eq!(d.later.len(), 4);
+    assert_eq!(d.later[0], Verdict::WouldApply { first_line: 10 });
+    let Verdict::Fails(CappedFailure::Edit(Failure::NotFound {
+        edit_index: 3,
+        snippet,
+        snippet_start_line,
+        ..
+    })) = &d.later[1]
+    else {
+        panic!("{:?}", d.later[1]);
+    };
+    // Located in the text with edit 2 applied: line 11 reads `line eleven`.
+    let line24 = snippet
+        .lines()
+        .position(|l| l == "line 24")
+        .expect("line 24 shown");
+    assert_eq!(snippet_start_line + line24, 24);
+    assert!(matches!(
+        &d.later[2],
+        Verdict::Fails(CappedFailure::Edit(Failure::Ambiguous {
+            edit_index: 4,
+            count: 11,
+            ..
+        }))
+    ));
+    assert!(matches!(
+        d.later[3],
+        Verdict::Fails(CappedFailure::TooLarge { edit_index: 5, .. })
+    ));
+    // The plain entry points still stop at the first failure.
+    assert_eq!(
+        apply_capped(text.as_bytes(), &edits, 1_000).unwrap_err(),
+        d.failure
+    );
+    // A call that succeeds succeeds diagnosed too.
+    let fine = [edit("line 10\n", "line ten\n")];
+    assert_eq!(
+        apply_diagnosed(text.as_bytes(), &fine, 1_000).unwrap(),
+        apply_capped(text.as_bytes(), &fine, 1_000).unwrap()
+    );
+}
+
+#[test]
+fn a_result_over_the_cap_stops_the_diagnosis() {
+    let edits = [
+        Edit {
+            old_string: "a",
+            new_string: &"b".repeat(100),
+            replace_all: false,
+        },
+        edit("missing", "x"),
+    ];
+    let d = apply_diagnosed(b"a\n", &edits, 50).unwrap_err();
+    assert!(matches!(
+        d.failure,
+        CappedFailure::TooLarge { edit_index: 0, .. }
+    ));
+    assert!(d.later.is_empty());
+}
+
+#[test]
+fn a_homoglyph_places_the_excerpt_even_when_the_edit_is_stale_too() {
+    // Line 723 spells `count_total` with a Cyrillic `о`; the model's line
+    // is also stale (6, not 5), so no look-alike match, but the placement
+    // scores the folded text and finds the line.
+    let mut text = numbered_lines(1_000);
+    text = text.replace("line 723\n", "let c\u{43e}unt_total = 5;\n");
+    let old = "let count_total = 6;";
+    let err = apply(text.as_bytes(), &[edit(old, "x")]).unwrap_err();
+    let Failure::NotFound {
+        snippet,
+        snippet_start_line,
+        lookalike,
+        ..
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!(lookalike, None);
+    let at = snippet
+        .lines()
+        .position(|l| l.starts_with("let c"))
+        .unwrap_or_else(|| panic!("{snippet}"));
+    assert_eq!(snippet_start_line + at, 723);
+    // With the right value, it is a look-alike match at that line.
+    let err = apply(text.as_bytes(), &[edit("let count_total = 5;", "x")]).unwrap_err();
+    let Failure::NotFound {
+        lookalike: Some(l),
+        snippet_start_line,
+        ..
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!((l.line, snippet_start_line), (723, 723 - 7));
 }

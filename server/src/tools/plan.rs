@@ -161,8 +161,11 @@ pub(super) fn apply(
         .collect();
     // Capped while applying: chained `replace_all` edits can grow a file
     // exponentially, so checking the size afterwards would be too late.
+    // A failure goes on to locate every later edit, so one answer
+    // diagnoses them all.
     let max = cfg.limits.max_file_size;
-    engine::apply_capped(bytes, &edits, max).map_err(|f| env::capped_failure(ctx, file, max, f))
+    engine::apply_diagnosed(bytes, &edits, max)
+        .map_err(|d| env::capped_failure(ctx, file, max, d, cfg.limits.max_answer_bytes))
 }
 
 /// Re-reads a file that changed since it was planned (the commit holds its

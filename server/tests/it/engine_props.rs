@@ -97,6 +97,75 @@ proptest! {
         prop_assert_eq!(actual, expected);
     }
 
+    /// The diagnosis of a failed call (`engine::apply_diagnosed`) is what
+    /// applying the call without its failed edits gives: its first failure
+    /// is `apply_capped`'s, every edit it says would apply does apply (at
+    /// the line it names) once the failed edits are left out, and every
+    /// later edit it says fails fails the same way after the edits before
+    /// it, the failed ones left out.
+    #[test]
+    fn a_diagnosis_is_the_call_without_its_failed_edits(
+        original in file(),
+        edits in edits(EDIT_ALPHABET),
+        cap in 0usize..80,
+    ) {
+        let all = reference::engine_edits(&edits);
+        let capped = engine::apply_capped(original.as_bytes(), &all, cap as u64);
+        let d = match engine::apply_diagnosed(original.as_bytes(), &all, cap as u64) {
+            Ok(outcome) => {
+                prop_assert_eq!(Ok(outcome), capped);
+                return Ok(());
+            }
+            Err(d) => d,
+        };
+        prop_assert_eq!(Err(d.failure.clone()), capped);
+        let first = match &d.failure {
+            CappedFailure::Edit(f) => f.edit_index(),
+            CappedFailure::TooLarge { edit_index, .. } => Some(*edit_index),
+        };
+        let Some(first) = first else {
+            prop_assert!(d.later.is_empty());
+            return Ok(());
+        };
+        if matches!(d.failure, CappedFailure::TooLarge { .. }) {
+            prop_assert!(d.later.is_empty());
+            return Ok(());
+        }
+        prop_assert_eq!(d.later.len(), edits.len() - first - 1);
+        let mut kept: Vec<Edit<'_>> = all[..first].to_vec();
+        for (k, verdict) in d.later.iter().enumerate() {
+            let j = first + 1 + k;
+            let mut tried = kept.clone();
+            tried.push(all[j]);
+            let alone = engine::apply_capped(original.as_bytes(), &tried, cap as u64);
+            match verdict {
+                engine::Verdict::WouldApply { first_line } => {
+                    let outcome = alone.map_err(|e| TestCaseError::fail(format!("edit {j}: {e}")))?;
+                    prop_assert_eq!(outcome.per_edit.last().map(|r| r.first_line), Some(*first_line));
+                    kept.push(all[j]);
+                }
+                engine::Verdict::Fails(f) => {
+                    let failed = alone.expect_err("a failing edit fails alone");
+                    // The same failure, numbered as the edit it is in the call.
+                    let renumbered = match failed {
+                        CappedFailure::Edit(Failure::NotFound { snippet, snippet_start_line, lookalike, candidates, .. }) =>
+                            CappedFailure::Edit(Failure::NotFound { edit_index: j, snippet, snippet_start_line, lookalike, candidates }),
+                        CappedFailure::Edit(Failure::Ambiguous { count, locations, lines, .. }) =>
+                            CappedFailure::Edit(Failure::Ambiguous { edit_index: j, count, locations, lines }),
+                        CappedFailure::Edit(Failure::EmptyOldString { .. }) =>
+                            CappedFailure::Edit(Failure::EmptyOldString { edit_index: j }),
+                        CappedFailure::TooLarge { size, .. } => CappedFailure::TooLarge { edit_index: j, size },
+                        other => other,
+                    };
+                    prop_assert_eq!(f, &renumbered);
+                }
+                engine::Verdict::NotFoundUnplaced => prop_assert!(false, "small texts are always placed"),
+            }
+        }
+        // With every failed edit left out, the call applies.
+        prop_assert!(engine::apply_capped(original.as_bytes(), &kept, cap as u64).is_ok());
+    }
+
     /// A failing call yields no outcome, and failures carry what the error
     /// envelope needs.
     #[test]
@@ -125,9 +194,14 @@ proptest! {
                 }
                 prop_assert!(locations.windows(2).all(|w| (w[0].line, w[0].column) < (w[1].line, w[1].column)));
             }
-            Err(Failure::NotFound { edit_index, snippet, snippet_start_line, lookalike }) => {
+            Err(Failure::NotFound { edit_index, snippet, snippet_start_line, lookalike, candidates }) => {
                 prop_assert!(edit_index < edits.len());
-                prop_assert!(snippet.lines().count() <= engine::NOT_FOUND_LINES);
+                let old_lines = edits[edit_index].old.lines().count();
+                prop_assert!(snippet.lines().count() <= engine::NOT_FOUND_LINES.max(old_lines + 2 * engine::AIM_MARGIN));
+                prop_assert!(candidates.len() <= 2);
+                for c in &candidates {
+                    prop_assert!(c.start_line >= 1 && !c.why.is_empty());
+                }
                 prop_assert!(snippet_start_line >= 1);
                 // A look-alike report names text the file really has, at
                 // the line it gives, and never the old_string itself.

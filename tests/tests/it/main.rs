@@ -29,4 +29,5 @@ mod envelopes;
 mod interop;
 mod interop_py;
 mod repair_corpus;
+mod repair_corpus_large;
 mod taxonomy;

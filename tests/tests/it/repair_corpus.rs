@@ -35,10 +35,10 @@ use unicode_normalization::UnicodeNormalization;
 const MIN_SOLVED: usize = 60;
 
 #[derive(Debug, Clone)]
-struct EditSpec {
-    old: String,
-    new: String,
-    all: bool,
+pub(crate) struct EditSpec {
+    pub(crate) old: String,
+    pub(crate) new: String,
+    pub(crate) all: bool,
 }
 
 struct Case {
@@ -313,71 +313,167 @@ fn merge3(base: &str, ours: &str, theirs: &str) -> Option<String> {
     Some(out)
 }
 
+/// Letters of other scripts that render like Latin ones, as a reader takes
+/// them (the corpus of `repair_corpus_large` plants these in its files).
+pub(crate) const HOMOGLYPHS: &[(char, char)] = &[
+    // Cyrillic
+    ('\u{430}', 'a'),
+    ('\u{435}', 'e'),
+    ('\u{43E}', 'o'),
+    ('\u{440}', 'p'),
+    ('\u{441}', 'c'),
+    ('\u{445}', 'x'),
+    ('\u{456}', 'i'),
+    ('\u{455}', 's'),
+    ('\u{410}', 'A'),
+    ('\u{415}', 'E'),
+    ('\u{41E}', 'O'),
+    ('\u{420}', 'P'),
+    ('\u{421}', 'C'),
+    ('\u{422}', 'T'),
+    ('\u{41C}', 'M'),
+    // Greek
+    ('\u{3BF}', 'o'),
+    ('\u{3B1}', 'a'),
+    ('\u{3BD}', 'v'),
+    ('\u{391}', 'A'),
+    ('\u{392}', 'B'),
+    ('\u{39F}', 'O'),
+    ('\u{399}', 'I'),
+    ('\u{39A}', 'K'),
+    // Armenian
+    ('\u{585}', 'o'),
+    ('\u{57D}', 'u'),
+    // Cherokee
+    ('\u{13AA}', 'A'),
+    ('\u{13DF}', 'C'),
+    ('\u{13A1}', 'R'),
+];
+
 /// Text as a model reading it sees it, and so retypes it: characters that
-/// render the same are read the same (composed, NFC; a no-break space as a
-/// space; zero-width characters not at all). Curly quotes and dashes are
-/// visible, so they are read as they are.
-fn perceived(s: &str) -> String {
-    s.nfc()
+/// render the same are read the same (compatibility forms folded, NFKC:
+/// full-width letters and punctuation, ligatures; a no-break space as a
+/// space; zero-width characters not at all; a Cyrillic or Greek letter as
+/// the Latin one it looks like). Curly quotes and dashes are visible, so
+/// they are read as they are.
+pub(crate) fn perceived(s: &str) -> String {
+    s.nfkc()
         .filter_map(|c| match c {
-            '\u{00A0}' | '\u{202F}' => Some(' '),
+            '\u{00A0}' | '\u{202F}' | '\u{2000}'..='\u{200A}' => Some(' '),
             '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
-            c => Some(c),
+            c => Some(
+                HOMOGLYPHS
+                    .iter()
+                    .find(|(h, _)| *h == c)
+                    .map_or(c, |&(_, latin)| latin),
+            ),
         })
         .collect()
 }
 
+/// Farthest a region shown may lie from where the model remembers its
+/// `old_string` (in lines) for the model to take it as the one it meant.
+const MAX_DRIFT: usize = 200;
+
 /// The deterministic model: from the edits it sent and the tool result
 /// alone, the edits of its one retry, or `None` when it would give up.
-fn repair(edits: &[EditSpec], result: &Value) -> Option<Vec<EditSpec>> {
-    if result["error_code"] != "MATCH_NOT_FOUND" {
+/// Every failed edit the answer diagnoses is repaired from its own
+/// diagnosis (the envelope's `context` for the envelope's edit, its
+/// `edit_status` entry for a later one); edits reported `would_apply` or
+/// `skipped` are sent again as they were. `memory` is, per edit, the line
+/// where the model saw its `old_string` when it read the file: with it, the
+/// model chooses among regions shown by their place, and gives up rather
+/// than edit a region far from where it looked.
+pub(crate) fn repair(
+    edits: &[EditSpec],
+    result: &Value,
+    memory: Option<&[usize]>,
+) -> Option<Vec<EditSpec>> {
+    let code = result["error_code"].as_str()?;
+    if code != "MATCH_NOT_FOUND" && code != "AMBIGUOUS_MATCH" {
         return None;
     }
     let index = result["edit_index"].as_u64()? as usize;
-    let failed = &edits[index];
-    // The file's exact text where old_string matches but for look-alike
-    // characters, spelled with JSON escapes: copied as is.
-    if let Some(literal) = result["context"]["lookalike_match"]["file_text"].as_str() {
-        return retry_on(edits, index, serde_json::from_str(literal).ok()?);
-    }
-    let snippet = perceived(result["context"]["snippet"].as_str()?);
-    let snippet = snippet.as_str();
-    let lines: Vec<&str> = snippet.split('\n').collect();
-    let want = failed.old.trim_end_matches('\n').split('\n').count();
-    // The block of the excerpt that looks most like old_string.
-    let mut best: Option<(f64, usize, usize)> = None;
-    for len in [want, want + 1, want.saturating_sub(1)] {
-        if len == 0 || len > lines.len() {
-            continue;
-        }
-        for start in 0..=lines.len() - len {
-            let block = lines[start..start + len].join("\n");
-            let score = similarity(&failed.old, &block);
-            if best.is_none_or(|(s, ..)| score > s) {
-                best = Some((score, start, len));
-            }
+    let mut diagnoses: Vec<(usize, &Value, &str)> = vec![(index, &result["context"], code)];
+    for status in result["edit_status"].as_array().into_iter().flatten() {
+        let i = status["edit_index"].as_u64()? as usize;
+        if i != index && status["status"] == "failed" {
+            diagnoses.push((i, status, status["error_code"].as_str()?));
         }
     }
-    let (score, start, len) = best?;
-    if score < 0.6 {
-        return None;
+    let mut retry = edits.to_vec();
+    for (i, diagnosis, code) in diagnoses {
+        if code != "MATCH_NOT_FOUND" {
+            return None;
+        }
+        retry[i] = repair_one(&edits[i], diagnosis, memory.map(|m| m[i]))?;
     }
-    retry_on(edits, index, lines[start..start + len].join("\n"))
+    Some(retry)
 }
 
-/// The retry of `edits` with edit `index` aimed at `block`, text copied
-/// from the answer, its change ported onto it by [`merge3`].
-fn retry_on(edits: &[EditSpec], index: usize, block: String) -> Option<Vec<EditSpec>> {
-    let failed = &edits[index];
+/// The retry of one not-found edit from its diagnosis (see [`repair`]).
+fn repair_one(failed: &EditSpec, d: &Value, remembered: Option<usize>) -> Option<EditSpec> {
+    // The file's exact text where old_string matches but for look-alike
+    // characters, spelled with JSON escapes: copied as is.
+    if let Some(literal) = d["lookalike_match"]["file_text"].as_str() {
+        return retry_on(failed, serde_json::from_str(literal).ok()?);
+    }
+    // The regions shown: the snippet, and each candidate.
+    let mut regions: Vec<(usize, &str)> = vec![(
+        d["snippet_start_line"].as_u64().unwrap_or(1) as usize,
+        d["snippet"].as_str()?,
+    )];
+    for c in d["candidates"].as_array().into_iter().flatten() {
+        regions.push((c["start_line"].as_u64()? as usize, c["snippet"].as_str()?));
+    }
+    let want = failed.old.trim_end_matches('\n').split('\n').count();
+    // The block of each region that looks most like old_string: (score,
+    // its first line in the file, its text).
+    let mut blocks: Vec<(f64, usize, String)> = Vec::new();
+    for (first_line, snippet) in regions {
+        let snippet = perceived(snippet);
+        let lines: Vec<&str> = snippet.split('\n').collect();
+        let mut best: Option<(f64, usize, usize)> = None;
+        for len in [want, want + 1, want.saturating_sub(1)] {
+            if len == 0 || len > lines.len() {
+                continue;
+            }
+            for start in 0..=lines.len() - len {
+                let block = lines[start..start + len].join("\n");
+                let score = similarity(&failed.old, &block);
+                if best.is_none_or(|(s, ..)| score > s) {
+                    best = Some((score, start, len));
+                }
+            }
+        }
+        if let Some((score, start, len)) = best.filter(|b| b.0 >= 0.6) {
+            blocks.push((
+                score,
+                first_line + start,
+                lines[start..start + len].join("\n"),
+            ));
+        }
+    }
+    let chosen = match remembered {
+        Some(line) => blocks
+            .into_iter()
+            .filter(|b| b.1.abs_diff(line) <= MAX_DRIFT)
+            .min_by_key(|b| b.1.abs_diff(line))?,
+        None => blocks.into_iter().max_by(|a, b| a.0.total_cmp(&b.0))?,
+    };
+    retry_on(failed, chosen.2)
+}
+
+/// The retry of `failed` aimed at `block`, text copied from the answer,
+/// its change ported onto it by [`merge3`].
+fn retry_on(failed: &EditSpec, block: String) -> Option<EditSpec> {
     let base = failed.old.trim_end_matches('\n');
     let merged = merge3(base, &block, failed.new.trim_end_matches('\n'))?;
-    let mut retry = edits.to_vec();
-    retry[index] = EditSpec {
+    Some(EditSpec {
         old: block,
         new: merged,
         all: failed.all,
-    };
-    Some(retry)
+    })
 }
 
 // ------------------------------------------------------------------ runner
@@ -406,7 +502,7 @@ fn crlf_from(text: &str, from: usize) -> String {
         .collect()
 }
 
-fn call_args(path: &Path, edits: &[EditSpec]) -> Value {
+pub(crate) fn call_args(path: &Path, edits: &[EditSpec]) -> Value {
     let edits: Vec<Value> = edits
         .iter()
         .map(|e| json!({"old_string": e.old, "new_string": e.new, "replace_all": e.all}))
@@ -468,7 +564,7 @@ async fn repair_corpus() {
             if attempt == 1 {
                 break;
             }
-            match repair(&edits, &result.structured) {
+            match repair(&edits, &result.structured, None) {
                 Some(retry) => edits = retry,
                 None => break,
             }

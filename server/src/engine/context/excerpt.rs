@@ -1,9 +1,11 @@
 //! Rendering excerpts: raw lines of the file, bounded.
 //!
-//! Excerpts are bounded: [`NOT_FOUND_LINES`] lines for a missing match,
-//! [`AMBIGUOUS_RADIUS`] lines either side of each ambiguous match, lines longer
-//! than [`MAX_LINE_BYTES`] cut with a visible marker, and at most
-//! [`MAX_SNIPPET_BYTES`] per excerpt. Lines are joined with `\n` and their
+//! Excerpts are bounded: [`NOT_FOUND_LINES`] lines for a missing match (or
+//! the whole aimed-at region of a longer `old_string` and a margin),
+//! [`AMBIGUOUS_RADIUS`] lines either side of each ambiguous match, lines
+//! longer than [`MAX_LINE_BYTES`] cut with a visible marker, and at most
+//! [`MAX_SNIPPET_BYTES`] per excerpt (more for a long `old_string`, up to
+//! `MAX_AIM_SNIPPET_BYTES`). Lines are joined with `\n` and their
 //! `\r` is dropped: the engine matches an LF `old_string` against CRLF text,
 //! so LF is what a retry should send.
 //!
@@ -36,7 +38,12 @@ pub(crate) fn locate(text: &[u8], offsets: &[usize]) -> Vec<Located> {
         let column = char_count(&text[line_start..offset]) + 1;
         let top = line0.saturating_sub(AMBIGUOUS_RADIUS);
         let start = back_lines(text, line_start, line0 - top);
-        let snippet = excerpt_from(text, start, line0 - top + 1 + AMBIGUOUS_RADIUS);
+        let snippet = excerpt_from(
+            text,
+            start,
+            line0 - top + 1 + AMBIGUOUS_RADIUS,
+            MAX_SNIPPET_BYTES,
+        );
         out.push(Located {
             line: line0 + 1,
             column,
@@ -90,12 +97,12 @@ pub(super) fn excerpt(text: &[u8], top: usize, count: usize) -> String {
             .nth(top - 1)
             .map_or(text.len(), |i| i + 1)
     };
-    excerpt_from(text, start, count)
+    excerpt_from(text, start, count, MAX_SNIPPET_BYTES)
 }
 
 /// At most `count` lines of `text` from byte offset `start` (a line start),
-/// within the byte bounds of the module docs.
-pub(super) fn excerpt_from(text: &[u8], start: usize, count: usize) -> String {
+/// lines cut at [`MAX_LINE_BYTES`], at most `max_bytes` in all.
+pub(super) fn excerpt_from(text: &[u8], start: usize, count: usize, max_bytes: usize) -> String {
     let mut out = String::new();
     let mut rest = &text[start.min(text.len())..];
     for n in 0..count {
@@ -109,7 +116,7 @@ pub(super) fn excerpt_from(text: &[u8], start: usize, count: usize) -> String {
         rest = next;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let rendered = render_line(line);
-        if n > 0 && out.len() + 1 + rendered.len() > MAX_SNIPPET_BYTES {
+        if n > 0 && out.len() + 1 + rendered.len() > max_bytes {
             break;
         }
         if n > 0 {

@@ -15,7 +15,10 @@
 //!    token on `c` of the file's `n` lines weighs `ln((n + 1) / c)`, so a
 //!    number or a long identifier that occurs once outweighs `const` or
 //!    `return`, and a token the file does not have (the stale identifier
-//!    itself) weighs nothing. A token on line `i` of `old_string` found on
+//!    itself) weighs nothing. A token on exactly one line of the file (a
+//!    unique name or number) weighs twice that: it pins the place, where
+//!    the tokens and lines a block shares with its many look-alikes only
+//!    add up to a crowd of equal scores. A token on line `i` of `old_string` found on
 //!    file line `L` votes its weight for the alignment `L - i`, once per
 //!    line pair. This is what finds a block whose every line differs from
 //!    the model's memory by one renamed identifier.
@@ -89,10 +92,32 @@ impl Votes {
     }
 }
 
-/// The text's line index, and the 0-based line where `old` most plausibly
-/// starts (possibly negative or past the end when the evidence is near an
-/// edge), or `None` when nothing in the file votes for any place.
-pub(super) fn best_alignment(text: &[u8], old: &str) -> (LineIndex, Option<isize>) {
+/// Where an `old_string` most plausibly starts in a text, and where else
+/// it starts about as plausibly.
+pub(super) struct Aim {
+    /// The text's line index.
+    pub(super) index: LineIndex,
+    /// The 0-based line where `old` most plausibly starts (possibly
+    /// negative or past the end when the evidence is near an edge), or
+    /// `None` when nothing in the file votes for any place.
+    pub(super) best: Option<isize>,
+    /// The runner-ups: other alignments that score at least
+    /// [`CLOSE_RATIO`] of the best, share at least one whole line with
+    /// `old` or hold one of its tokens found nowhere else, and lie apart from it and from each other by the lines of
+    /// `old`; the highest first, at most [`MAX_CANDIDATES`] with the best,
+    /// each with why it was chosen.
+    pub(super) close: Vec<(isize, String)>,
+}
+
+/// How close to the best score a runner-up must come to be shown.
+pub(super) const CLOSE_RATIO: f64 = 0.6;
+/// Most regions shown, the best included (so at most two runner-ups).
+pub(super) const MAX_CANDIDATES: usize = 3;
+/// Peaks kept while scanning the scores, from which the runner-ups come.
+const PEAKS: usize = 8;
+
+/// Scores every alignment of `old` in `text` (see the module docs).
+pub(super) fn aim(text: &[u8], old: &str) -> Aim {
     let mut old_lines = split_lines(old.as_bytes());
     old_lines.truncate(MAX_OLD_LINES);
     let found = old_tokens(&old_lines);
@@ -107,10 +132,18 @@ pub(super) fn best_alignment(text: &[u8], old: &str) -> (LineIndex, Option<isize
     hits.vote(&found, lines, &mut votes);
     line_votes(text, &index, &old_lines, lines, &mut votes);
     if !votes.cast {
-        return (index, None);
+        return Aim {
+            index,
+            best: None,
+            close: Vec::new(),
+        };
     }
     let v = &votes.votes;
+    // Alignments closer than this overlap on the lines of `old` (or on
+    // the smoothing of the best one's score).
+    let apart = old_lines.len().max(2 * ORDER_SLACK + 1);
     let mut best = (0usize, f64::MIN);
+    let mut peaks = Peaks::default();
     for at in 0..v.len() {
         let mut score = v[at];
         let mut weight = 1.0;
@@ -126,8 +159,187 @@ pub(super) fn best_alignment(text: &[u8], old: &str) -> (LineIndex, Option<isize
         if score > best.1 {
             best = (at, score);
         }
+        if score > peaks.floor {
+            peaks.offer(at, score, apart);
+        }
     }
-    (index, Some(best.0 as isize - offset as isize))
+    let mut chosen = vec![best.0];
+    let mut runners: Vec<(usize, f64)> = peaks.top;
+    runners.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let to_line = |at: usize| at as isize - offset as isize;
+    for (at, score) in runners {
+        if chosen.len() == MAX_CANDIDATES || score < CLOSE_RATIO * best.1 {
+            break;
+        }
+        // A runner-up shares a whole line with `old`, or a token found
+        // nowhere else in the file: common words alone are shared by every
+        // block written alike.
+        let line = to_line(at);
+        if chosen.iter().all(|&c| c.abs_diff(at) >= apart)
+            && (!matched_lines(text, &index, &old_lines, line).is_empty()
+                || holds_unique(&hits, line, old_lines.len()))
+        {
+            chosen.push(at);
+        }
+    }
+    let close = chosen[1..]
+        .iter()
+        .map(|&at| {
+            let line = to_line(at);
+            (line, why(text, &index, &old_lines, &found, &hits, line))
+        })
+        .collect();
+    Aim {
+        index,
+        best: Some(to_line(best.0)),
+        close,
+    }
+}
+
+/// The highest-scoring alignments seen so far, at most [`PEAKS`], no two
+/// closer than the separation given (the higher kept, the earlier on ties).
+#[derive(Default)]
+struct Peaks {
+    top: Vec<(usize, f64)>,
+    /// The lowest score that can enter (0 until the list is full).
+    floor: f64,
+}
+
+impl Peaks {
+    fn offer(&mut self, at: usize, score: f64, apart: usize) {
+        // Alignments come in order, so only the latest peaks can be near.
+        if let Some(near) = self.top.iter().position(|p| at - p.0 < apart) {
+            if score > self.top[near].1 {
+                self.top[near] = (at, score);
+                self.top
+                    .retain(|p| p.0 == at || at - p.0 >= apart || p.1 > score);
+            }
+        } else if self.top.len() < PEAKS {
+            self.top.push((at, score));
+        } else if let Some(low) = self
+            .top
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.1.total_cmp(&b.1.1))
+            .map(|(i, _)| i)
+        {
+            self.top[low] = (at, score);
+        }
+        if self.top.len() == PEAKS {
+            self.floor = self.top.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+        }
+    }
+}
+
+/// Why the alignment `at` was chosen, in words: the lines of `old` that
+/// match there (whitespace ignored) and its rarest tokens found there.
+fn why(
+    text: &[u8],
+    index: &LineIndex,
+    old_lines: &[&[u8]],
+    found: &[(&[u8], Vec<usize>)],
+    hits: &TokenHits,
+    at: isize,
+) -> String {
+    let k = old_lines.len();
+    let matched = matched_lines(text, index, old_lines, at);
+    let (from, to) = (at.max(0) as u32, (at + k as isize).max(0) as u32);
+    let mut words: Vec<usize> = hits
+        .hits
+        .iter()
+        .filter(|&&(_, line)| line >= from && line < to)
+        .map(|&(id, _)| id as usize)
+        .collect();
+    words.sort_by_key(|&id| (hits.counts[id], id));
+    words.dedup();
+    words.truncate(3);
+    let mut out = String::new();
+    if !matched.is_empty() {
+        let file: Vec<usize> = matched
+            .iter()
+            .map(|&i| (at + i as isize) as usize)
+            .collect();
+        out = format!(
+            "{} of {k} lines of old_string match here (its {} at {}, whitespace ignored)",
+            matched.len(),
+            spans("line", &matched),
+            spans("line", &file)
+        );
+    }
+    if !words.is_empty() {
+        let words: Vec<String> = words
+            .iter()
+            .map(|&id| String::from_utf8_lossy(found[id].0).into_owned())
+            .collect();
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(&format!("its rarest words here: {}", words.join(", ")));
+    }
+    if out.is_empty() {
+        out.push_str("its lines line up here");
+    }
+    out
+}
+
+/// Whether the lines of `old` at alignment `at` (`k` of them) hold one of
+/// its tokens that is on no other line of the file.
+fn holds_unique(hits: &TokenHits, at: isize, k: usize) -> bool {
+    let (from, to) = (at.max(0) as u32, (at + k as isize).max(0) as u32);
+    hits.hits
+        .iter()
+        .any(|&(id, line)| hits.counts[id as usize] == 1 && line >= from && line < to)
+}
+
+/// The (0-based) lines of `old` that match the file at alignment `at`,
+/// whitespace ignored (the first line may match the end of its file line,
+/// the last one the start, as in the line votes); blank lines never do.
+fn matched_lines(text: &[u8], index: &LineIndex, old_lines: &[&[u8]], at: isize) -> Vec<usize> {
+    let k = old_lines.len();
+    let mut key = Vec::new();
+    let mut matched: Vec<usize> = Vec::new();
+    for (i, old_line) in old_lines.iter().enumerate() {
+        let l = at + i as isize;
+        if l < 0 || l as usize >= index.count() {
+            continue;
+        }
+        squeeze_into(old_line, &mut key);
+        if key.is_empty() {
+            continue;
+        }
+        let line = index.line(text, l as usize);
+        let hit = if k > 1 && i == 0 {
+            squeezed_ends_with(line, &key)
+        } else if k > 1 && i == k - 1 {
+            squeezed_starts_with(line, &key)
+        } else {
+            squeezed_eq(line, &key)
+        };
+        if hit {
+            matched.push(i);
+        }
+    }
+    matched
+}
+
+/// `lines 2-3, 7` for the 0-based `lines` (sorted), written 1-based.
+fn spans(noun: &str, lines: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("{}", lines[i] + 1)
+        } else {
+            format!("{}-{}", lines[i] + 1, lines[j] + 1)
+        });
+        i = j + 1;
+    }
+    let plural = if lines.len() > 1 { "s" } else { "" };
+    format!("{noun}{plural} {}", parts.join(", "))
 }
 
 impl TokenHits {
@@ -135,7 +347,12 @@ impl TokenHits {
     /// token for every alignment that puts one of the token's lines of
     /// `old_string` on the hit's line.
     fn vote(&self, found: &[(&[u8], Vec<usize>)], lines: usize, votes: &mut Votes) {
-        let weights: Vec<f64> = self.counts.iter().map(|&c| rarity(lines, c)).collect();
+        // A token on one line of the file pins the place: it counts twice.
+        let weights: Vec<f64> = self
+            .counts
+            .iter()
+            .map(|&c| rarity(lines, c) * if c == 1 { 2.0 } else { 1.0 })
+            .collect();
         for &(id, line) in &self.hits {
             let id = id as usize;
             for &i in &found[id].1 {
