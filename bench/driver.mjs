@@ -76,8 +76,8 @@ function parseArgs(argv) {
     else if (a === "--report-dir") opts.reportDir = resolve(value());
     else if (a === "--only") {
       opts.only = value();
-      if (!["small-edit", "large", "crowded", "model-context", "cold-start"].includes(opts.only)) {
-        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, large, crowded, model-context, cold-start)`);
+      if (!["small-edit", "large", "crowded", "model-context", "cold-start", "failure-payloads"].includes(opts.only)) {
+        throw new Error(`--only: unknown workload ${opts.only} (known: small-edit, large, crowded, model-context, cold-start, failure-payloads)`);
       }
     }
     else throw new Error(`unknown argument ${a}`);
@@ -739,6 +739,61 @@ async function fsyncsPerEdit(spliceBin, floorBin) {
   return out;
 }
 
+/** The rows of the payload table of docs/benchmarks.md. */
+function payloadRows(failures) {
+  return Object.entries(failures).map(([label, row]) => {
+    const sp = row.splice;
+    const fs = row.filesystem;
+    let behaviour;
+    if (fs.isError) behaviour = "error text";
+    else if (fs.fileChanged) {
+      behaviour = `**no error**: edited the first of ${fs.occurrences} matches (line ${fs.editedLine}) and replied with a diff`;
+    } else behaviour = "no error, file unchanged";
+    return `| ${label} | ${sp.structuredBytes} B | ${sp.structuredBytes - sp.withoutHints} B | ${sp.textBytes} B | ${sp.resultBytes} B | ${fs.textBytes} B | ${fs.resultBytes} B | ${behaviour} |`;
+  });
+}
+
+/**
+ * `--only failure-payloads`: the failed-edit payloads alone (seconds), with
+ * `--baseline BIN` beside another splice build, printed as ratios; outside
+ * a smoke run, the payload table of docs/benchmarks.md is rewritten in place
+ * (the rest of the report is left as the last full run wrote it).
+ */
+async function failurePayloadsOnly() {
+  const splice = new Splice(opts.splice);
+  const fsServer = new Filesystem();
+  const baseline = opts.baseline ? new Splice(opts.baseline, { name: "splice (baseline)" }) : null;
+  const sides = [splice, fsServer, ...(baseline ? [baseline] : [])];
+  try {
+    for (const side of sides) await side.start();
+    const failures = await failurePayloads(splice, fsServer);
+    const before = baseline ? await failurePayloads(baseline, fsServer) : null;
+    for (const [label, row] of Object.entries(failures)) {
+      const sp = row.splice;
+      let line = `${label.padEnd(28)} structuredContent ${sp.structuredBytes} B (recovery_hints ${sp.structuredBytes - sp.withoutHints} B), result ${sp.resultBytes} B`;
+      if (before) {
+        const b = before[label][baseline.name];
+        line += `; baseline ${b.structuredBytes} B (recovery_hints ${b.structuredBytes - b.withoutHints} B): ${ratio(sp.structuredBytes, b.structuredBytes)}`;
+      }
+      log(line);
+    }
+    if (!opts.smoke && opts.reportDir) {
+      const file = join(opts.reportDir, "benchmarks.md");
+      const lines = readFileSync(file, "utf8").split("\n");
+      const head = lines.findIndex((l) => l.startsWith("| Case | splice `structuredContent`"));
+      assert.ok(head >= 0, `no payload table in ${file}`);
+      let end = head + 2;
+      while (end < lines.length && lines[end].startsWith("|")) end++;
+      lines.splice(head + 2, end - head - 2, ...payloadRows(failures));
+      writeFileSync(file, lines.join("\n"));
+      log(`rewrote the payload table of ${file}`);
+    }
+  } finally {
+    for (const side of sides) await side.close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** Failed-edit payloads: what an agent reads back when its edit is wrong. */
 async function failurePayloads(splice, fsServer) {
   const { text } = smallSource();
@@ -1018,16 +1073,7 @@ function report(r) {
     "| Case | splice `structuredContent` | of which `recovery_hints` | splice text | splice result | filesystem text | filesystem result | filesystem behaviour |",
     "|---|---|---|---|---|---|---|---|",
   );
-  for (const [label, row] of Object.entries(r.failures)) {
-    const sp = row.splice;
-    const fs = row.filesystem;
-    let behaviour;
-    if (fs.isError) behaviour = "error text";
-    else if (fs.fileChanged) {
-      behaviour = `**no error**: edited the first of ${fs.occurrences} matches (line ${fs.editedLine}) and replied with a diff`;
-    } else behaviour = "no error, file unchanged";
-    p(`| ${label} | ${sp.structuredBytes} B | ${sp.structuredBytes - sp.withoutHints} B | ${sp.textBytes} B | ${sp.resultBytes} B | ${fs.textBytes} B | ${fs.resultBytes} B | ${behaviour} |`);
-  }
+  for (const row of payloadRows(r.failures)) p(row);
   p(
     "",
     "splice's envelope carries what the agent needs to retry without rereading the file: the",
@@ -1313,6 +1359,7 @@ async function main() {
   if (opts.only === "crowded") return crowdedOnly();
   if (opts.only === "model-context") return modelContextOnly();
   if (opts.only === "cold-start") return coldStartOnly();
+  if (opts.only === "failure-payloads") return failurePayloadsOnly();
   log("cold start");
   const cold = await coldStart(opts.splice);
   result.cold = {

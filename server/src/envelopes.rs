@@ -613,4 +613,83 @@ mod tests {
         assert!(!ErrorCode::PathOutsideRoots.may_carry("file_statuses"));
         assert!(!ErrorCode::ValidationFailed.may_carry("file_statuses"));
     }
+
+    fn edits(n: usize) -> Vec<EditArg> {
+        (0..n)
+            .map(|i| EditArg {
+                old_string: format!("stale {i}"),
+                new_string: "x".into(),
+                replace_all: false,
+            })
+            .collect()
+    }
+
+    fn not_found(edit_index: usize, snippet: &str) -> engine::Verdict {
+        engine::Verdict::Fails(engine::CappedFailure::Edit(engine::Failure::NotFound {
+            edit_index,
+            snippet: snippet.into(),
+            snippet_start_line: 7,
+            lookalike: None,
+            candidates: Vec::new(),
+        }))
+    }
+
+    #[test]
+    fn later_edits_are_reported_by_their_verdicts() {
+        let later = vec![
+            engine::Verdict::WouldApply { first_line: 12 },
+            not_found(2, "fn f() {}"),
+            engine::Verdict::NotFoundUnplaced,
+        ];
+        let status = edit_status(&edits(4), 0, ErrorCode::MatchNotFound, "m", later, 1 << 20);
+        let states: Vec<EditState> = status.iter().map(|s| s.status).collect();
+        use EditState::{Failed, WouldApply};
+        assert_eq!(states, [Failed, WouldApply, Failed, Failed]);
+        assert_eq!(status[1].first_line, Some(12));
+        assert!(
+            status[1]
+                .message
+                .as_deref()
+                .unwrap()
+                .contains("failed edits left out")
+        );
+        assert_eq!(status[2].snippet.as_deref(), Some("fn f() {}"));
+        assert_eq!(status[2].snippet_start_line, Some(7));
+        assert_eq!(status[3].error_code, Some(ErrorCode::MatchNotFound));
+        assert_eq!(
+            status[3].omitted.as_deref(),
+            Some(&["snippet".to_string(), "snippet_start_line".to_string()][..])
+        );
+        // After a failure that stops the call, the rest is skipped.
+        let status = edit_status(&edits(3), 1, ErrorCode::ResultTooLarge, "m", Vec::new(), 0);
+        assert_eq!(status[1].status, EditState::Skipped);
+    }
+
+    #[test]
+    fn later_diagnoses_stay_within_the_answer_bound() {
+        // 40 later edits with 4 KB excerpts against a 100 KB bound: the
+        // diagnoses take at most a fifth of it, the rest say what they lost.
+        let snippet = "x".repeat(4_000);
+        let later = (1..=40).map(|i| not_found(i, &snippet)).collect();
+        let status = edit_status(&edits(41), 0, ErrorCode::MatchNotFound, "m", later, 100_000);
+        let kept = status.iter().filter(|s| s.snippet.is_some()).count();
+        let cut: Vec<&EditStatus> = status.iter().filter(|s| s.omitted.is_some()).collect();
+        assert_eq!(kept, 4);
+        assert_eq!(cut.len(), 36);
+        for s in cut {
+            assert_eq!(s.status, EditState::Failed);
+            assert_eq!(
+                s.omitted.as_deref(),
+                Some(&["snippet".to_string(), "snippet_start_line".to_string()][..])
+            );
+            assert!(
+                s.message
+                    .as_deref()
+                    .unwrap()
+                    .contains("diagnosis left out to keep the answer within its size bound")
+            );
+        }
+        let bytes = serde_json::to_vec(&status).unwrap().len();
+        assert!(bytes < 100_000 / DIAGNOSIS_SHARE + 36 * 300, "{bytes}");
+    }
 }

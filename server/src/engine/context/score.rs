@@ -113,8 +113,6 @@ pub(super) struct Aim {
 pub(super) const CLOSE_RATIO: f64 = 0.6;
 /// Most regions shown, the best included (so at most two runner-ups).
 pub(super) const MAX_CANDIDATES: usize = 3;
-/// Peaks kept while scanning the scores, from which the runner-ups come.
-const PEAKS: usize = 8;
 
 /// Scores every alignment of `old` in `text` (see the module docs).
 pub(super) fn aim(text: &[u8], old: &str) -> Aim {
@@ -143,7 +141,10 @@ pub(super) fn aim(text: &[u8], old: &str) -> Aim {
     // the smoothing of the best one's score).
     let apart = old_lines.len().max(2 * ORDER_SLACK + 1);
     let mut best = (0usize, f64::MIN);
-    let mut peaks = Peaks::default();
+    // Alignments that may make runner-ups: the best only grows, so one
+    // under CLOSE_RATIO of the best so far never will, and most stop at
+    // that comparison.
+    let mut close: Vec<(usize, f64)> = Vec::new();
     for at in 0..v.len() {
         let mut score = v[at];
         let mut weight = 1.0;
@@ -159,16 +160,25 @@ pub(super) fn aim(text: &[u8], old: &str) -> Aim {
         if score > best.1 {
             best = (at, score);
         }
-        if score > peaks.floor {
-            peaks.offer(at, score, apart);
+        if score > 0.0 && score >= CLOSE_RATIO * best.1 {
+            close.push((at, score));
         }
     }
+    // The highest first (the earliest on ties), each apart from the best
+    // and from those taken before it.
+    close.retain(|&(_, score)| score >= CLOSE_RATIO * best.1);
+    close.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut chosen = vec![best.0];
-    let mut runners: Vec<(usize, f64)> = peaks.top;
-    runners.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let to_line = |at: usize| at as isize - offset as isize;
-    for (at, score) in runners {
-        if chosen.len() == MAX_CANDIDATES || score < CLOSE_RATIO * best.1 {
+    // The lines holding a token found nowhere else (usually a handful).
+    let unique: Vec<u32> = hits
+        .hits
+        .iter()
+        .filter(|&&(id, _)| hits.counts[id as usize] == 1)
+        .map(|&(_, line)| line)
+        .collect();
+    for (at, _) in close {
+        if chosen.len() == MAX_CANDIDATES {
             break;
         }
         // A runner-up shares a whole line with `old`, or a token found
@@ -177,7 +187,7 @@ pub(super) fn aim(text: &[u8], old: &str) -> Aim {
         let line = to_line(at);
         if chosen.iter().all(|&c| c.abs_diff(at) >= apart)
             && (!matched_lines(text, &index, &old_lines, line).is_empty()
-                || holds_unique(&hits, line, old_lines.len()))
+                || holds_unique(&unique, line, old_lines.len()))
         {
             chosen.push(at);
         }
@@ -193,41 +203,6 @@ pub(super) fn aim(text: &[u8], old: &str) -> Aim {
         index,
         best: Some(to_line(best.0)),
         close,
-    }
-}
-
-/// The highest-scoring alignments seen so far, at most [`PEAKS`], no two
-/// closer than the separation given (the higher kept, the earlier on ties).
-#[derive(Default)]
-struct Peaks {
-    top: Vec<(usize, f64)>,
-    /// The lowest score that can enter (0 until the list is full).
-    floor: f64,
-}
-
-impl Peaks {
-    fn offer(&mut self, at: usize, score: f64, apart: usize) {
-        // Alignments come in order, so only the latest peaks can be near.
-        if let Some(near) = self.top.iter().position(|p| at - p.0 < apart) {
-            if score > self.top[near].1 {
-                self.top[near] = (at, score);
-                self.top
-                    .retain(|p| p.0 == at || at - p.0 >= apart || p.1 > score);
-            }
-        } else if self.top.len() < PEAKS {
-            self.top.push((at, score));
-        } else if let Some(low) = self
-            .top
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.1.total_cmp(&b.1.1))
-            .map(|(i, _)| i)
-        {
-            self.top[low] = (at, score);
-        }
-        if self.top.len() == PEAKS {
-            self.floor = self.top.iter().map(|p| p.1).fold(f64::MAX, f64::min);
-        }
     }
 }
 
@@ -282,13 +257,11 @@ fn why(
     out
 }
 
-/// Whether the lines of `old` at alignment `at` (`k` of them) hold one of
-/// its tokens that is on no other line of the file.
-fn holds_unique(hits: &TokenHits, at: isize, k: usize) -> bool {
+/// Whether the `k` lines of alignment `at` include one of `unique`, the
+/// lines that hold a token of `old` found on no other line of the file.
+fn holds_unique(unique: &[u32], at: isize, k: usize) -> bool {
     let (from, to) = (at.max(0) as u32, (at + k as isize).max(0) as u32);
-    hits.hits
-        .iter()
-        .any(|&(id, line)| hits.counts[id as usize] == 1 && line >= from && line < to)
+    unique.iter().any(|&line| line >= from && line < to)
 }
 
 /// The (0-based) lines of `old` that match the file at alignment `at`,
