@@ -671,10 +671,13 @@ impl Buffer {
         let text = self.text();
         let crlf_old = (self.eols.crlf > 0 && eol::has_bare_lf(old)).then(|| eol::to_crlf(old));
         let forms = lookalike::fold_forms(old, crlf_old.as_deref());
-        // The input was checked to be UTF-8 and edits keep it so.
-        let as_str = std::str::from_utf8(text).expect("the text is UTF-8");
-        let (excerpt, lookalike) = if text.len() <= lookalike::FOLD_WHOLE_BYTES {
-            let folding = lookalike::Folding::new(as_str, 0, as_str, forms);
+        let (excerpt, lookalike) = if forms.iter().all(|f| f.is_unchanged()) && text.is_ascii() {
+            // Both fold to themselves: no look-alike to find.
+            (context::not_found_in(text, old, text, old), None)
+        } else if text.len() <= lookalike::FOLD_WHOLE_BYTES {
+            // The input was checked to be UTF-8 and edits keep it so.
+            let whole = std::str::from_utf8(text).expect("the text is UTF-8");
+            let folding = lookalike::Folding::new(text, 0, whole, forms);
             match folding.find() {
                 Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
                 None => {
@@ -685,8 +688,9 @@ impl Buffer {
             }
         } else {
             let excerpt = context::not_found_in(text, old, text, &forms[0].text);
-            let (base, window) = lookalike::window(as_str, excerpt.start_offset);
-            match lookalike::Folding::new(as_str, base, window, forms).find() {
+            let (base, window) = lookalike::window(text, excerpt.start_offset);
+            let window = std::str::from_utf8(window).expect("a window of whole lines is UTF-8");
+            match lookalike::Folding::new(text, base, window, forms).find() {
                 Some(l) => (context::excerpt_at_line(text, l.line, old), Some(l)),
                 None => (excerpt, None),
             }

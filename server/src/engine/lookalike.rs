@@ -131,6 +131,11 @@ pub(crate) struct Folded<'t> {
 }
 
 impl Folded<'_> {
+    /// Whether folding changed nothing.
+    pub(crate) fn is_unchanged(&self) -> bool {
+        self.changes.is_empty()
+    }
+
     /// The original offset where a match starting at folded `at` starts
     /// (after any character removed right there).
     fn start(&self, at: usize) -> usize {
@@ -354,7 +359,8 @@ pub(crate) fn fold_forms<'o>(old: &'o str, crlf: Option<&'o str>) -> Vec<Folded<
 /// A text folded for the look-alike check: all of it, or the lines of a
 /// window, and the folded forms of `old_string`.
 pub(crate) struct Folding<'t> {
-    text: &'t str,
+    /// The whole text (UTF-8; made a `str` only to report a match).
+    text: &'t [u8],
     /// Where the folded window starts in `text`.
     base: usize,
     file: Folded<'t>,
@@ -364,7 +370,12 @@ pub(crate) struct Folding<'t> {
 impl<'t> Folding<'t> {
     /// Folds `window`, the lines of `text` from byte `base` on (all of it,
     /// or [`window`] around a placement).
-    pub(crate) fn new(text: &'t str, base: usize, window: &'t str, forms: Vec<Folded<'t>>) -> Self {
+    pub(crate) fn new(
+        text: &'t [u8],
+        base: usize,
+        window: &'t str,
+        forms: Vec<Folded<'t>>,
+    ) -> Self {
         Folding {
             text,
             base,
@@ -395,7 +406,13 @@ impl<'t> Folding<'t> {
             .find_map(|f| {
                 let at = memmem::find_iter(self.file.text.as_bytes(), f.text.as_bytes())
                     .find(|&at| whole(&self.file, at, at + f.text.len()))?;
-                report(self.text, self.base, &self.file, at, f)
+                report(
+                    std::str::from_utf8(self.text).ok()?,
+                    self.base,
+                    &self.file,
+                    at,
+                    f,
+                )
             })
     }
 }
@@ -406,12 +423,12 @@ impl<'t> Folding<'t> {
 /// place the excerpt chose, around which a large file is folded.
 #[cfg(test)]
 pub(crate) fn find(text: &[u8], old: &str, crlf: Option<&str>, near: usize) -> Option<Lookalike> {
-    let text = std::str::from_utf8(text).ok()?;
     let (base, window) = if text.len() <= FOLD_WHOLE_BYTES {
         (0, text)
     } else {
         window(text, near)
     };
+    let window = std::str::from_utf8(window).ok()?;
     Folding::new(text, base, window, fold_forms(old, crlf)).find()
 }
 
@@ -431,14 +448,13 @@ fn whole(file: &Folded<'_>, at: usize, end: usize) -> bool {
 }
 
 /// The lines of `text` within [`FOLD_WINDOW_BYTES`] around `near`, and
-/// where they start.
-pub(crate) fn window(text: &str, near: usize) -> (usize, &str) {
-    let bytes = text.as_bytes();
+/// where they start (a window of whole lines of UTF-8 text is UTF-8).
+pub(crate) fn window(text: &[u8], near: usize) -> (usize, &[u8]) {
     let near = near.min(text.len());
     let from = near.saturating_sub(FOLD_WINDOW_BYTES / 2);
     let to = (from + FOLD_WINDOW_BYTES).min(text.len());
-    let start = memchr::memrchr(b'\n', &bytes[..from]).map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &bytes[to..]).map_or(text.len(), |i| to + i);
+    let start = memchr::memrchr(b'\n', &text[..from]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &text[to..]).map_or(text.len(), |i| to + i);
     (start, &text[start..end])
 }
 
