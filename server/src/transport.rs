@@ -66,9 +66,10 @@
 //!   arguments are small, is at par. Kept.
 //! - **[`scan`]** is on no path but a line over the limit. There, against
 //!   buffering the line and parsing it for its `id` (`bench/oversized-line`),
-//!   it answers 1.1-1.3x slower (100 MiB: 0.61 against 0.48 s; 400 MiB: 2.5
-//!   against 2.2 s) at a flat 72 MiB peak RSS (the limit's own buffer),
-//!   where buffering peaks at 208 MiB and 808 MiB, growing with whatever the
+//!   it answers 2.7-4.3x sooner (100 MiB: 0.17 against 0.45 s; 400 MiB:
+//!   0.49 against 2.1 s: it skips through the nested strings such a line is
+//!   made of) at a flat 72 MiB peak RSS (the limit's own buffer), where
+//!   buffering peaks at 208 MiB and 808 MiB, growing with whatever the
 //!   client sends. Kept: it is what bounds the server's memory against one
 //!   line.
 //!

@@ -8,6 +8,7 @@ use serde_json::Value;
 /// line too large to buffer. Strings are tracked so braces inside them do not
 /// count; only small scalars are captured.
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(super) struct Scan {
     depth: u32,
     in_str: bool,
@@ -24,9 +25,21 @@ pub(super) struct Scan {
 }
 
 impl Scan {
-    pub(super) fn feed(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.byte(b);
+    /// Scans the next bytes of the line. Inside a string below the top
+    /// level nothing is kept, so the scan jumps to that string's next quote
+    /// or backslash (`memchr2`) instead of stepping through it: a request
+    /// over the limit is almost all one such string (an `old_string`, a
+    /// `content`), and is scanned at memory speed.
+    pub(super) fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self.in_str && !self.esc && self.depth != 1 {
+                match memchr::memchr2(b'"', b'\\', bytes) {
+                    Some(i) => bytes = &bytes[i..],
+                    None => return,
+                }
+            }
+            self.byte(bytes[0]);
+            bytes = &bytes[1..];
         }
     }
 
@@ -143,5 +156,63 @@ mod tests {
         assert_eq!(m.as_deref(), Some("tools/call"));
         let (id, _) = scan(r#"{"params":{"x":[1,2,{"id":9}]}, "id" : 12 }"#);
         assert_eq!(id, Some(json!(12)));
+    }
+
+    /// Skipping through nested strings keeps exactly what stepping through
+    /// every byte keeps, however the line is cut into reads: on JSON-RPC
+    /// shaped lines (nested strings full of quotes, backslashes and
+    /// brackets) and on arbitrary bytes.
+    #[test]
+    fn skipping_nested_strings_scans_as_every_byte_does() {
+        use proptest::prelude::*;
+
+        fn stepped(line: &[u8]) -> Scan {
+            let mut sc = Scan::default();
+            line.iter().for_each(|&b| sc.byte(b));
+            sc
+        }
+        fn fed(line: &[u8], cuts: &[usize]) -> Scan {
+            let mut sc = Scan::default();
+            let mut rest = line;
+            for &cut in cuts {
+                let (now, later) = rest.split_at(cut.min(rest.len()));
+                sc.feed(now);
+                rest = later;
+            }
+            sc.feed(rest);
+            sc
+        }
+        let text = "[a-z\"\\\\{}\\[\\]:, ]{0,12}";
+        let leaf = prop_oneof![
+            text.prop_map(Value::String),
+            any::<i64>().prop_map(Value::from),
+            Just(Value::Null),
+        ];
+        let value = leaf.prop_recursive(4, 32, 4, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(text, inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        });
+        let message = (value, any::<u8>(), text).prop_map(|(params, id, method)| {
+            serde_json::to_vec(&json!({"params": params, "id": id, "method": method})).unwrap()
+        });
+        let line = prop_oneof![message, prop::collection::vec(any::<u8>(), 0..200)];
+        let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+            ProptestConfig::with_cases(2000),
+            proptest::test_runner::TestRng::deterministic_rng(
+                proptest::test_runner::RngAlgorithm::ChaCha,
+            ),
+        );
+        runner
+            .run(
+                &(line, prop::collection::vec(0usize..40, 0..8)),
+                |(line, cuts)| {
+                    prop_assert_eq!(fed(&line, &cuts), stepped(&line));
+                    Ok(())
+                },
+            )
+            .unwrap();
     }
 }
