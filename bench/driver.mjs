@@ -154,9 +154,9 @@ async function timed(fn) {
  * `xs` in the order of round `round`: a shuffle seeded by the round, so
  * every side gets every position and follows every other side. A rotation
  * (the order before) gives every position too, but keeps each side behind
- * the same neighbour in every round; two copies of one splice binary then
- * differed by 60-70 µs at the p50 of the small edit, twice (2026-11-27),
- * the one behind the floor served over MCP being the slower.
+ * the same neighbour in every round, and two copies of one splice binary
+ * then differ at the p50 of the small edit by more than the effects
+ * measured (the one behind the floor served over MCP is the slower).
  */
 function shuffled(xs, round) {
   // mulberry32: a small seeded generator, so runs are reproducible.

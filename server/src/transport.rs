@@ -53,25 +53,22 @@
 //!
 //! # What each piece buys over rmcp's own transport
 //!
-//! Measured side by side, release builds, with the piece and without it
-//! (`bench/run --only small-edit` and `--only large` with `--baseline`,
-//! through the official TypeScript SDK client, on a 2-core machine shared
-//! with other builds, so the server's CPU per call is the steady figure and
-//! latencies moved with the load):
+//! Measured side by side with release builds of the transport with the
+//! piece and without it (`bench/run --only small-edit` and `--only large`
+//! with `--baseline`, through the official TypeScript SDK client; the
+//! server's CPU per call is the figure, latencies move with the machine's
+//! load):
 //!
-//! - **[`fast_path`]** saves the server 0.04-0.07 ms of CPU per small edit
-//!   (0.91-0.98 against 0.98-1.05 ms a call, three runs: 4-7%) and about
-//!   1 ms per 2 MB / 200-edit call (32.7-33.2 against 33.6-34.5 ms: its
-//!   arguments are moved, not copied twice); the 5 MB replace-all, whose
-//!   arguments are small, is at par. Kept.
+//! - **[`fast_path`]** saves the server 4-7% of its CPU per small edit and
+//!   about 3% per 2 MB / 200-edit call (its arguments are moved, not copied
+//!   twice); a replace-all, whose arguments are small, is at par. Kept.
 //! - **[`scan`]** is on no path but a line over the limit. There, against
 //!   buffering the line and parsing it for its `id` (`bench/oversized-line`),
-//!   it answers 2.7-4.3x sooner (100 MiB: 0.17 against 0.45 s; 400 MiB:
-//!   0.49 against 2.1 s: it skips through the nested strings such a line is
-//!   made of) at a flat 72 MiB peak RSS (the limit's own buffer), where
-//!   buffering peaks at 208 MiB and 808 MiB, growing with whatever the
-//!   client sends. Kept: it is what bounds the server's memory against one
-//!   line.
+//!   it answers 2.7-4.3x sooner (it skips through the nested strings such a
+//!   line is made of) at a flat peak RSS, the limit's own buffer, where
+//!   buffering grows with whatever the client sends (3x the scan's peak on
+//!   a 100 MiB line, 11x on 400 MiB). Kept: it is what bounds the server's
+//!   memory against one line.
 //!
 //! # To report upstream (rmcp 3.9)
 //!

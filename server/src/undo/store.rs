@@ -124,8 +124,8 @@ impl FailedWrite {
 /// How often at most a prune lists the directory to see what other server
 /// processes recorded or removed. A listing per call (of 100 records, the
 /// default bound) would be most of the store thread's time: `perf` puts the
-/// thread's CPU per small edit at 0.21 ms with this bound, against 0.40 ms
-/// listing at every call.
+/// thread's CPU per small edit at about half of what listing at every call
+/// costs.
 const LIST_EVERY: Duration = Duration::from_secs(1);
 
 impl UndoStore {
