@@ -462,8 +462,8 @@ fn every_envelope_of_a_compatible_release_validates_against_the_schema_before_it
             1,
         )
         .replacen(
-            "    enum: [failed, skipped]\n",
-            "    enum: [failed, skipped, deferred]\n",
+            "    enum: [failed, would_apply, skipped]\n",
+            "    enum: [failed, would_apply, skipped, deferred]\n",
             1,
         )
         .replacen(

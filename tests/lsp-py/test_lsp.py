@@ -179,7 +179,7 @@ async def test_splice_hover_explains_codes_categories_types_fields_and_keys(clie
     category = await hover(client, uri, pos(SPLICE, "category: domain", delta=11))
     assert "category `domain`" in category and "[2000, 2999]" in category
     ty = await hover(client, uri, pos(SPLICE, "type: EditState", delta=7))
-    assert "enum: `failed`, `skipped`" in ty
+    assert "enum: `failed`, `would_apply`, `skipped`" in ty
     ty = await hover(client, uri, pos(SPLICE, "  EditStatus:", delta=3))
     assert "`edit_index`: `integer`" in ty and "`error_code`?" in ty
     field = await hover(client, uri, pos(SPLICE, "required: [file_path", delta=12))
