@@ -20,6 +20,7 @@ pub mod names;
 pub mod span;
 pub mod spec;
 mod template;
+pub mod text;
 mod validate;
 pub mod yaml;
 

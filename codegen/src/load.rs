@@ -274,26 +274,31 @@ pub fn load_baseline_str(source: &str, file_name: &str) -> Result<Spec, Diagnost
 
 /// [`load_baseline_str`] on a file.
 pub fn load_baseline_path(path: &Path) -> Result<Spec, Diagnostics> {
-    match std::fs::read_to_string(path) {
-        Ok(source) => load_baseline_str(&source, &path.display().to_string()),
-        Err(_) => load_path(path),
+    match read_spec(path).map(String::from_utf8) {
+        Ok(Ok(source)) => load_baseline_str(&source, &path.display().to_string()),
+        _ => load_path(path),
     }
 }
 
-/// Reads and loads a spec file. A file that cannot be read, or is not UTF-8,
-/// is reported as a diagnostic like any other problem.
+/// The largest spec file read, in bytes. splice's own spec is 100 KB and
+/// a 40,000-code one about 25 MB; a file larger than this is refused
+/// before it is read, and a file that grows while it is read is cut here,
+/// so neither a huge file nor an endless one (`/dev/zero`) fills memory.
+pub const MAX_SPEC_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads and loads a spec file. A file that cannot be read, is not a
+/// regular file (a directory, a FIFO, a device), is larger than
+/// [`MAX_SPEC_BYTES`] or is not UTF-8 is reported as a diagnostic like any
+/// other problem.
 pub fn load_path(path: &Path) -> Result<Spec, Diagnostics> {
     let file_name = path.display().to_string();
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_spec(path) {
         Ok(b) => b,
-        Err(e) => {
+        Err(message) => {
             return Err(Diagnostics::new(
-                file_name.clone(),
+                file_name,
                 "",
-                vec![Diagnostic::new(
-                    Loc::default(),
-                    format!("cannot read `{file_name}`: {e}"),
-                )],
+                vec![Diagnostic::new(Loc::default(), message)],
             ));
         }
     };
@@ -315,5 +320,128 @@ pub fn load_path(path: &Path) -> Result<Spec, Diagnostics> {
                 ],
             ))
         }
+    }
+}
+
+/// The bytes of the spec file at `path`, or why it cannot be read.
+///
+/// The file type is checked before the file is opened (opening a FIFO
+/// waits for a writer) and again on the open file (the path may have been
+/// replaced in between; on Unix it is opened non-blocking, so even a FIFO
+/// swapped in cannot block); at most [`MAX_SPEC_BYTES`] + 1 bytes are read.
+pub fn read_spec(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let name = path.display();
+    let not_regular = |meta: &std::fs::Metadata| -> Option<String> {
+        let ty = meta.file_type();
+        if ty.is_file() {
+            return None;
+        }
+        Some(format!(
+            "`{name}` is {}, not a regular file",
+            describe_file_type(ty)
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    if let Some(message) = not_regular(&meta) {
+        return Err(message);
+    }
+    let too_large =
+        |len: u64| format!("`{name}` is larger than {MAX_SPEC_BYTES} bytes ({len} bytes)");
+    if meta.len() > MAX_SPEC_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    if let Some(message) = not_regular(&meta) {
+        return Err(message);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or_default());
+    file.take(MAX_SPEC_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{name}`: {e}"))?;
+    if bytes.len() as u64 > MAX_SPEC_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// "a directory", "a FIFO", ... for a file that is not a regular file.
+fn describe_file_type(ty: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if ty.is_fifo() {
+            return "a FIFO";
+        }
+        if ty.is_char_device() {
+            return "a character device";
+        }
+        if ty.is_block_device() {
+            return "a block device";
+        }
+        if ty.is_socket() {
+            return "a socket";
+        }
+    }
+    if ty.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(path: &Path) -> String {
+        let d = load_path(path).expect_err("must be refused");
+        assert_eq!(d.items.len(), 1, "{d:?}");
+        d.items[0].message.clone()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_spec_that_is_not_a_regular_file_is_refused_before_it_is_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert!(
+            refusal(dir.path()).ends_with("is a directory, not a regular file"),
+            "{}",
+            refusal(dir.path())
+        );
+        // Read, it would never end.
+        let zero = Path::new("/dev/zero");
+        if zero.exists() {
+            assert!(refusal(zero).ends_with("is a character device, not a regular file"));
+        }
+        // Opened, it would wait for a writer forever.
+        let fifo = dir.path().join("errors.yaml");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        assert!(refusal(&fifo).ends_with("is a FIFO, not a regular file"));
+        assert!(load_baseline_path(&fifo).is_err());
+    }
+
+    #[test]
+    fn a_spec_larger_than_the_cap_is_refused_unread() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("errors.yaml");
+        let file = std::fs::File::create(&path).expect("create");
+        // Sparse: no disk space, and never read.
+        file.set_len(MAX_SPEC_BYTES + 1).expect("set_len");
+        assert!(refusal(&path).contains("is larger than"));
     }
 }

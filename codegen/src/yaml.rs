@@ -13,7 +13,9 @@
 //! on the first code, `context: *ctx` on the others. An alias stands for a
 //! copy of its anchored node, which keeps the locations of the anchored text:
 //! a problem in it is reported where it was written. Aliases may expand to
-//! at most [`MAX_ALIAS_NODES`] nodes in all (no "billion laughs"). Merge keys
+//! at most [`MAX_ALIAS_NODES`] nodes and [`MAX_ALIAS_BYTES`] bytes of text
+//! in all (no "billion laughs", and no long string repeated until memory
+//! runs out). Merge keys
 //! (`<<: *base`) are not: they are a YAML 1.1 loader feature, not syntax.
 //! Tags and multiple documents are rejected with a diagnostic: they would
 //! only make the file harder to read and to point into.
@@ -22,6 +24,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle};
 
 use crate::diagnostic::Diagnostic;
 use crate::span::Loc;
+use crate::text::{Refusal, TextKind};
 
 /// Deeper nesting than this is rejected. The spec needs five levels; the cap
 /// keeps adversarial input from exhausting the stack when trees are dropped
@@ -32,6 +35,11 @@ pub const MAX_DEPTH: usize = 64;
 /// than a spec of a thousand codes needs, far less than an exponential
 /// chain of aliases of aliases would build.
 pub const MAX_ALIAS_NODES: usize = 1_000_000;
+
+/// How many bytes of text (scalars and keys) all aliases of a file may
+/// expand to together: a spec of 40,000 codes that alias one `context:`
+/// each expands to about 4 MB.
+pub const MAX_ALIAS_BYTES: usize = 32 * 1024 * 1024;
 
 /// How a scalar was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +181,7 @@ pub fn parse(source: &str) -> Parsed {
         offsets: Offsets::new(source),
         anchors: std::collections::HashMap::new(),
         expanded: 0,
+        expanded_bytes: 0,
         stack: Vec::new(),
         root: None,
         diags: Vec::new(),
@@ -215,11 +224,12 @@ enum Frame {
 
 struct Builder {
     offsets: Offsets,
-    /// Completed anchored nodes by the parser's anchor id, with their size
-    /// in nodes and their depth.
-    anchors: std::collections::HashMap<usize, (Node, usize, usize)>,
+    /// Completed anchored nodes by the parser's anchor id, with their size.
+    anchors: std::collections::HashMap<usize, (Node, Size)>,
     /// Nodes added by aliases so far.
     expanded: usize,
+    /// Bytes of text added by aliases so far.
+    expanded_bytes: usize,
     stack: Vec<Frame>,
     root: Option<Node>,
     diags: Vec<Diagnostic>,
@@ -326,7 +336,7 @@ impl Builder {
                 true
             }
             Event::Alias(id) => {
-                let Some((node, size, depth)) = self.anchors.get(&id) else {
+                let Some((node, size)) = self.anchors.get(&id) else {
                     // The parser knows the anchor, so it is still open: the
                     // alias is inside the node it names.
                     let name = source.get(loc.start..loc.end).unwrap_or("*");
@@ -344,7 +354,23 @@ impl Builder {
                     // for, its entry would only report consequences.
                     return false;
                 };
-                self.expanded = self.expanded.saturating_add(*size);
+                self.expanded = self.expanded.saturating_add(size.nodes);
+                self.expanded_bytes = self.expanded_bytes.saturating_add(size.bytes);
+                if self.expanded_bytes > MAX_ALIAS_BYTES {
+                    self.diags.push(
+                        Diagnostic::new(
+                            loc,
+                            format!(
+                                "the aliases expand to more than {MAX_ALIAS_BYTES} bytes of text"
+                            ),
+                        )
+                        .with_label("the limit is passed here")
+                        .with_help(
+                            "a long text repeated by aliases is copied each time; write it once",
+                        ),
+                    );
+                    return false;
+                }
                 if self.expanded > MAX_ALIAS_NODES {
                     self.diags.push(
                         Diagnostic::new(
@@ -356,7 +382,7 @@ impl Builder {
                     );
                     return false;
                 }
-                if self.stack.len() + depth > MAX_DEPTH {
+                if self.stack.len() + size.depth > MAX_DEPTH {
                     self.diags.push(
                         Diagnostic::new(
                             loc,
@@ -373,6 +399,9 @@ impl Builder {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 self.check_decorations(loc, tag.is_some());
+                if let Some(r) = crate::text::refused(&text, TextKind::Markdown) {
+                    self.diags.push(refused_character(source, loc, r));
+                }
                 let style = match style {
                     ScalarStyle::Plain => Style::Plain,
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
@@ -445,8 +474,7 @@ impl Builder {
     /// for the aliases that name it.
     fn remember(&mut self, anchor: usize, node: &Node) {
         if anchor != 0 {
-            let (size, depth) = measure(node);
-            self.anchors.insert(anchor, (node.clone(), size, depth));
+            self.anchors.insert(anchor, (node.clone(), measure(node)));
         }
     }
 
@@ -486,20 +514,83 @@ impl Builder {
     }
 }
 
-/// The number of nodes of a tree (keys count) and its depth (a scalar: 0;
-/// bounded by [`MAX_DEPTH`], so the recursion is too).
-fn measure(node: &Node) -> (usize, usize) {
+/// A scalar holding a character no generated file can hold as written
+/// ([`crate::text`]), pointed at where it is written when it is written as
+/// itself, else (an escape such as `"\r"`) at the whole scalar.
+fn refused_character(source: &str, scalar: Loc, r: Refusal) -> Diagnostic {
+    let written = source
+        .get(scalar.start..scalar.end)
+        .and_then(|text| text.find(r.ch))
+        .map(|at| {
+            let start = scalar.start + at;
+            let before = &source[scalar.start..start];
+            match before.rfind('\n') {
+                // Same line as the scalar's start: count columns from it.
+                None => Loc {
+                    line: scalar.line,
+                    col: scalar.col + before.chars().count(),
+                    start,
+                    end: start + r.ch.len_utf8(),
+                },
+                Some(nl) => Loc {
+                    line: scalar.line + before.matches('\n').count(),
+                    col: before[nl + 1..].chars().count() + 1,
+                    start,
+                    end: start + r.ch.len_utf8(),
+                },
+            }
+        });
+    Diagnostic::new(
+        written.unwrap_or(scalar),
+        format!(
+            "the text holds {}, which no generated file can hold",
+            r.describe()
+        ),
+    )
+    .with_label(if written.is_some() {
+        "this character"
+    } else {
+        "in this text"
+    })
+    .with_help(r.why())
+}
+
+/// What an anchored node adds to the tree each time an alias names it.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    /// Nodes, keys included.
+    nodes: usize,
+    /// Depth: a scalar is 0.
+    depth: usize,
+    /// Bytes of the scalars' and keys' text.
+    bytes: usize,
+}
+
+/// The size of a tree (bounded by [`MAX_DEPTH`], so the recursion is too).
+fn measure(node: &Node) -> Size {
     let children: Vec<&Node> = match &node.kind {
-        NodeKind::Scalar(..) => return (1, 0),
+        NodeKind::Scalar(text, _) => {
+            return Size {
+                nodes: 1,
+                depth: 0,
+                bytes: text.len(),
+            };
+        }
         NodeKind::Seq(items) => items.iter().collect(),
         NodeKind::Map(entries) => entries.iter().flat_map(|(k, v)| [k, v]).collect(),
     };
-    children
-        .into_iter()
-        .map(measure)
-        .fold((1, 1), |(size, depth), (s, d)| {
-            (size.saturating_add(s), depth.max(d + 1))
-        })
+    children.into_iter().map(measure).fold(
+        Size {
+            nodes: 1,
+            depth: 1,
+            bytes: 0,
+        },
+        |total, child| Size {
+            nodes: total.nodes.saturating_add(child.nodes),
+            depth: total.depth.max(child.depth + 1),
+            bytes: total.bytes.saturating_add(child.bytes),
+        },
+    )
 }
 
 fn close(frame: Frame) -> Node {
@@ -602,23 +693,68 @@ impl Offsets {
     }
 }
 
-/// The location of the `n`-th byte of `source`, for diagnostics that are
-/// computed from text rather than from the tree (a placeholder inside a
-/// message, invalid UTF-8).
+/// The location of the byte range `start..end` of `source`, for one
+/// diagnostic computed from text rather than from the tree (invalid UTF-8,
+/// a tab): a scan of the text. For many, build a [`LineIndex`] once.
 pub fn loc_of_range(source: &str, start: usize, end: usize) -> Loc {
-    let mut start = start.min(source.len());
-    while !source.is_char_boundary(start) {
-        start -= 1;
+    LineIndex::new(source).loc(start, end)
+}
+
+/// Where each line of a text starts, built once, so that locating any
+/// number of diagnostics costs a binary search each rather than a scan of
+/// the text each (a spec with one problem in each of its 40,000 codes).
+#[derive(Debug)]
+pub struct LineIndex<'s> {
+    source: &'s str,
+    /// Byte offset of the start of each line.
+    starts: Vec<usize>,
+    /// Whether each line is ASCII (its columns are byte differences).
+    ascii: Vec<bool>,
+}
+
+impl<'s> LineIndex<'s> {
+    /// The index of `source`.
+    pub fn new(source: &'s str) -> Self {
+        let mut starts = vec![0];
+        let mut ascii = Vec::new();
+        let mut line_ascii = true;
+        for (i, b) in source.bytes().enumerate() {
+            line_ascii &= b.is_ascii();
+            if b == b'\n' {
+                starts.push(i + 1);
+                ascii.push(line_ascii);
+                line_ascii = true;
+            }
+        }
+        ascii.push(line_ascii);
+        LineIndex {
+            source,
+            starts,
+            ascii,
+        }
     }
-    let before = &source[..start];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = source[line_start..start].chars().count() + 1;
-    Loc {
-        line,
-        col,
-        start,
-        end: end.clamp(start, source.len()),
+
+    /// The location of the byte range `start..end` (clamped to the text
+    /// and to character boundaries).
+    pub fn loc(&self, start: usize, end: usize) -> Loc {
+        let source = self.source;
+        let mut start = start.min(source.len());
+        while !source.is_char_boundary(start) {
+            start -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= start);
+        let line_start = self.starts[line - 1];
+        let col = if self.ascii[line - 1] {
+            start - line_start
+        } else {
+            source[line_start..start].chars().count()
+        } + 1;
+        Loc {
+            line,
+            col,
+            start,
+            end: end.clamp(start, source.len()),
+        }
     }
 }
 
@@ -741,6 +877,24 @@ mod tests {
     }
 
     #[test]
+    fn alias_expansion_is_bounded_in_bytes() {
+        // One 1 MB string aliased 100,000 times: 100 GB if expanded.
+        let mut src = format!("a: &s {}\nb:\n", "x".repeat(1 << 20));
+        for _ in 0..100_000 {
+            src.push_str("  - *s\n");
+        }
+        let p = parse(&src);
+        assert!(!p.complete);
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("bytes of text"))
+            .unwrap_or_else(|| panic!("{:?}", p.diagnostics));
+        // Refused at the first alias past the limit: the 33rd.
+        assert_eq!(d.loc.line, 2 + 33, "{d:?}");
+    }
+
+    #[test]
     fn aliases_cannot_nest_past_the_depth_limit() {
         let deep = |name: &str, inner: &str| {
             format!(
@@ -787,6 +941,26 @@ mod tests {
         );
         // The parser's own limit may fire first on very deep input.
         assert!(!diags(&"[".repeat(100_000)).is_empty());
+    }
+
+    #[test]
+    fn line_index_agrees_with_a_scan() {
+        let src = "ab\né: x\n\nlast";
+        let index = LineIndex::new(src);
+        for start in 0..=src.len() + 2 {
+            let mut s = start.min(src.len());
+            while !src.is_char_boundary(s) {
+                s -= 1;
+            }
+            let before = &src[..s];
+            let line = before.matches('\n').count() + 1;
+            let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                .chars()
+                .count()
+                + 1;
+            let loc = index.loc(start, start + 1);
+            assert_eq!((loc.line, loc.col, loc.start), (line, col, s), "at {start}");
+        }
     }
 
     #[test]

@@ -177,9 +177,20 @@ impl Lower {
         Some(out)
     }
 
-    /// A mapping key: any scalar's text.
+    /// A mapping key: any one-line scalar's text (a key is a name, and
+    /// names reach comments and identifiers).
     pub(super) fn key(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
         match &node.kind {
+            NodeKind::Scalar(s, _) if s.contains('\n') => {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("{what} `{}` spans lines", s.escape_debug()),
+                    )
+                    .with_help("a name is one line: remove the line break"),
+                );
+                None
+            }
             NodeKind::Scalar(s, _) => Some(Spanned::new(s.clone(), node.loc)),
             _ => {
                 self.push(

@@ -169,13 +169,13 @@ impl Lower {
     pub(super) fn taxonomy(&mut self, node: &Node, key_loc: Loc) -> Option<DraftTaxonomy> {
         let owner = "`taxonomy`";
         let f = self.object(node, owner, &grammar::TAXONOMY, key_loc, "taxonomy")?;
-        let name = f.get("name").and_then(|n| self.string(n, "name", owner));
+        let name = f.get("name").and_then(|n| self.line(n, "name", owner));
         let version = f
             .get("version")
             .and_then(|n| self.version(n, "version", owner));
         let base_uri = f
             .get("base_uri")
-            .and_then(|n| self.string(n, "base_uri", owner));
+            .and_then(|n| self.line(n, "base_uri", owner));
         if let Some(uri) = &base_uri
             && (uri.value.trim().is_empty()
                 || uri.value.chars().any(char::is_whitespace)

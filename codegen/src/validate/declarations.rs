@@ -568,10 +568,17 @@ impl Validator<'_> {
     /// that an earlier item already uses; identifiers clashing with
     /// identifiers are duplicates, reported elsewhere.
     pub(super) fn unique_wires(&mut self, items: &[(&Spanned<String>, bool, String)], scope: &str) {
+        // Per wire name, the first item using it and the first using it
+        // through `wire:` (one pass: a spec may have 40,000 codes).
+        let mut firsts: std::collections::HashMap<&str, (usize, Option<usize>)> =
+            std::collections::HashMap::new();
         for (i, (wire, explicit, owner)) in items.iter().enumerate() {
-            let Some((first, _, first_owner)) = items[..i]
-                .iter()
-                .find(|(w, e, _)| w.value == wire.value && (*e || *explicit))
+            let entry = firsts.entry(wire.value.as_str()).or_insert((i, None));
+            let earlier = if *explicit { Some(entry.0) } else { entry.1 };
+            if *explicit && entry.1.is_none() {
+                entry.1 = Some(i);
+            }
+            let Some((first, _, first_owner)) = earlier.filter(|&j| j < i).map(|j| &items[j])
             else {
                 continue;
             };

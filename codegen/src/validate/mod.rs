@@ -19,12 +19,16 @@ mod numbers;
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::draft::Draft;
 use crate::span::{Loc, Spanned};
-use crate::yaml::loc_of_range;
+use crate::yaml::LineIndex;
 
 /// Runs every cross-cutting rule on `draft`, pushing problems to `diags`.
 /// `source` is the spec text, used to point inside strings.
 pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
-    let mut v = Validator { source, diags };
+    let mut v = Validator {
+        source,
+        lines: LineIndex::new(source),
+        diags,
+    };
     if let Some(name) = draft.taxonomy.as_ref().and_then(|t| t.name.as_ref()) {
         v.non_empty(
             name,
@@ -68,6 +72,8 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
 
 struct Validator<'a> {
     source: &'a str,
+    /// Built once: every diagnostic inside a string is located through it.
+    lines: LineIndex<'a>,
     diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -118,9 +124,9 @@ impl Validator<'_> {
     fn inside(&self, loc: Loc, needle: &str, nth: usize) -> Loc {
         let text = self.source.get(loc.start..loc.end).unwrap_or("");
         match text.match_indices(needle).nth(nth) {
-            Some((at, _)) => {
-                loc_of_range(self.source, loc.start + at, loc.start + at + needle.len())
-            }
+            Some((at, _)) => self
+                .lines
+                .loc(loc.start + at, loc.start + at + needle.len()),
             None => loc,
         }
     }

@@ -74,8 +74,9 @@ pub fn emit(spec: &Spec) -> String {
     let _ = writeln!(
         out,
         "# {GENERATED_HEADER}\n\
-         # {name} error taxonomy {version}; JSON Schema: {}",
-        spec.taxonomy.schema_id()
+         # {} error taxonomy {version}; JSON Schema: {}",
+        crate::text::comment_line(name),
+        crate::text::comment_line(&spec.taxonomy.schema_id())
     );
     docstring(
         &mut out,

@@ -100,7 +100,7 @@ pub(super) fn literal_alias(out: &mut String, name: &str, items: impl Iterator<I
 /// `# text`, one comment line per line of text.
 pub(super) fn comment(out: &mut String, indent: &str, text: &str) {
     for line in text.trim().lines() {
-        let line = line.trim_end();
+        let line = crate::text::comment_line(line.trim_end());
         if line.is_empty() {
             let _ = writeln!(out, "{indent}#");
         } else {
@@ -112,14 +112,7 @@ pub(super) fn comment(out: &mut String, indent: &str, text: &str) {
 /// A `"""docstring"""`; backslashes and quotes in the text cannot end it
 /// early or escape anything.
 pub(super) fn docstring(out: &mut String, indent: &str, text: &str) {
-    let mut text = text
-        .trim()
-        .replace('\\', "\\\\")
-        .replace("\"\"\"", "\\\"\\\"\\\"");
-    if text.ends_with('"') {
-        text.pop();
-        text.push_str("\\\"");
-    }
+    let text = crate::text::py_docstring(text.trim());
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= 1 {
         let _ = writeln!(out, "{indent}\"\"\"{text}\"\"\"");
@@ -138,9 +131,9 @@ pub(super) fn docstring(out: &mut String, indent: &str, text: &str) {
 
 /// A Python string literal. JSON string syntax is valid Python: serde_json
 /// escapes only `"`, `\` and control characters, with escapes Python reads
-/// the same way.
+/// the same way ([`crate::text::json_str`]).
 pub(super) fn py_str(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
+    crate::text::json_str(s)
 }
 
 pub(super) fn py_bool(b: bool) -> &'static str {

@@ -116,13 +116,18 @@ fn emit_schema_constants(
 }
 
 /// `text` as a raw string literal, `r#"..."#` with as many `#` as it
-/// needs; `None` for text a raw literal cannot hold (a carriage return).
+/// needs; `None` for text a raw literal cannot hold: a carriage return, or
+/// a `"` followed by 255 `#` or more (a raw literal's delimiter has at most
+/// 255), which then takes an ordinary escaped literal.
 /// The schema constants are most of a large taxonomy's expansion (20 MB of
 /// the 26 MB of 1,000 codes with 100 fields each): an ordinary literal
 /// escapes every quote of the JSON, and the compiler then keeps both the
 /// escaped text and the value. A raw literal is the text itself
 /// (`macros/README.md`, "Build time and memory at scale").
 pub fn raw_str_repr(text: &str) -> Option<String> {
+    /// The most `#` a raw string literal's delimiter may have (the
+    /// Reference, "Raw string literals").
+    const MAX_RAW_HASHES: usize = 255;
     if text.contains('\r') {
         return None;
     }
@@ -131,6 +136,9 @@ pub fn raw_str_repr(text: &str) -> Option<String> {
     for (i, _) in text.match_indices('"') {
         let run = text[i + 1..].bytes().take_while(|&b| b == b'#').count();
         longest = longest.max(run);
+    }
+    if longest >= MAX_RAW_HASHES {
+        return None;
     }
     let hashes = "#".repeat(longest + 1);
     Some(format!("r{hashes}\"{text}\"{hashes}"))
@@ -197,5 +205,10 @@ mod tests {
             "r##\"{\"a\": \"#b\"}\"##"
         );
         assert_eq!(raw_str_repr("line\r\n"), None);
+        let fence = format!("\"{}", "#".repeat(254));
+        assert!(
+            raw_str_repr(&fence).is_some_and(|r| r.starts_with(&format!("r{}\"", "#".repeat(255))))
+        );
+        assert_eq!(raw_str_repr(&format!("\"{}", "#".repeat(255))), None);
     }
 }

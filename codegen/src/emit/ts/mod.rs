@@ -43,9 +43,9 @@ pub fn emit(spec: &Spec) -> String {
         out,
         "// {GENERATED_HEADER}\n\
          // {} error taxonomy {}; JSON Schema: {}\n",
-        spec.taxonomy.name.value,
+        crate::text::comment_line(&spec.taxonomy.name.value),
         spec.taxonomy.version.value,
-        spec.taxonomy.schema_id()
+        crate::text::comment_line(&spec.taxonomy.schema_id())
     );
 
     let layout = Layout::of(spec);
@@ -493,7 +493,7 @@ fn union(out: &mut String, items: impl Iterator<Item = String>) {
 
 /// A JSDoc comment; `*/` in the text cannot end it early.
 fn doc(out: &mut String, indent: &str, text: &str) {
-    let text = text.trim().replace("*/", "*\\/");
+    let text = crate::text::jsdoc(text.trim());
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() == 1 {
         let _ = writeln!(out, "{indent}/** {} */", lines[0]);
@@ -512,7 +512,7 @@ fn doc(out: &mut String, indent: &str, text: &str) {
 
 /// A TypeScript string literal (JSON string syntax is valid TypeScript).
 fn string_literal(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
+    crate::text::json_str(s)
 }
 
 #[cfg(test)]

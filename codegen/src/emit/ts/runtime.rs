@@ -216,7 +216,8 @@ pub fn emit_js(spec: &Spec) -> String {
         out,
         "// {GENERATED_HEADER}\n\
          // {} error taxonomy {}; types: error-envelope.d.ts\n",
-        spec.taxonomy.name.value, spec.taxonomy.version.value,
+        crate::text::comment_line(&spec.taxonomy.name.value),
+        spec.taxonomy.version.value,
     );
     doc(&mut out, "", "Every code this release lists.");
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
