@@ -10,7 +10,10 @@
 //!
 //! Files are compared with line endings normalized (a checkout with
 //! `core.autocrlf` is not stale) and only rewritten when their content
-//! differs, so an up-to-date tree keeps its timestamps.
+//! differs, so an up-to-date tree keeps its timestamps. The stale ones are
+//! replaced together (each staged to a temporary file, then all renamed:
+//! [`replace_all`] says what a failure or a crash leaves), and never through
+//! a symbolic link ([`refuse_links`]).
 
 use std::fmt::Write as _;
 use std::io;
@@ -171,16 +174,9 @@ impl Outcome {
 /// [`run_at`] for `<workspace_root>/errors.yaml`, with the artifacts
 /// beside it: splice's own layout.
 pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
-    let mut outcome = run_at(&workspace_root.join(SPEC_PATH), workspace_root, check)?;
-    // Like every artifact, written only beside a spec that loads.
-    if outcome.diagnostics.is_none() {
-        outcome.files.push(ensure(
-            workspace_root,
-            PathBuf::from(FORMAT_SCHEMA_PATH),
-            &crate::grammar::json_schema_string(),
-            check,
-        )?);
-    }
+    // The format's own schema too, like every artifact written only beside
+    // a spec that loads, and replaced together with them.
+    let mut outcome = generate_at(&workspace_root.join(SPEC_PATH), workspace_root, check, true)?;
     outcome.spec = PathBuf::from(SPEC_PATH);
     outcome.out = PathBuf::new();
     outcome.fix = GENERATE_COMMAND.to_string();
@@ -194,6 +190,17 @@ pub fn run(workspace_root: &Path, check: bool) -> io::Result<Outcome> {
 /// load is an [`Outcome`] with diagnostics, not an `Err`; `Err` is an I/O
 /// failure on an artifact.
 pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outcome> {
+    generate_at(spec_path, out_dir, check, false)
+}
+
+/// [`run_at`], plus the format's schema ([`FORMAT_SCHEMA_PATH`]) when
+/// `format_schema` (splice's own workspace).
+fn generate_at(
+    spec_path: &Path,
+    out_dir: &Path,
+    check: bool,
+    format_schema: bool,
+) -> io::Result<Outcome> {
     let fix = format!(
         "splice-codegen generate {} --out {}",
         spec_path.display(),
@@ -213,9 +220,44 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
         }
     };
     let mut files = Vec::new();
-    for (path, expected) in artifacts(&spec) {
-        files.push(ensure(out_dir, path, &expected, check)?);
+    let mut stale = Vec::new();
+    let mut wanted = artifacts(&spec);
+    if format_schema {
+        wanted.push((
+            PathBuf::from(FORMAT_SCHEMA_PATH),
+            crate::grammar::json_schema_string(),
+        ));
     }
+    for (path, expected) in wanted {
+        let full = out_dir.join(&path);
+        refuse_links(out_dir, &path)?;
+        let current = match std::fs::read_to_string(&full) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot read {}: {e}", full.display()),
+                ));
+            }
+        };
+        let status = match &current {
+            Some(text) if normalize_newlines(text) == expected => FileStatus::Fresh,
+            _ if check => FileStatus::Stale {
+                diff: diff(&path, current.as_deref().unwrap_or(""), &expected),
+            },
+            _ => {
+                stale.push(Replacement {
+                    path: full,
+                    old: current,
+                    new: expected,
+                });
+                FileStatus::Written
+            }
+        };
+        files.push(FileReport { path, status });
+    }
+    replace_all(&stale)?;
     Ok(Outcome {
         diagnostics: None,
         files,
@@ -226,36 +268,170 @@ pub fn run_at(spec_path: &Path, out_dir: &Path, check: bool) -> io::Result<Outco
     })
 }
 
-/// Compares the artifact `path` under `out_dir` with `expected`, and writes
-/// it when it differs, unless `check`.
-fn ensure(out_dir: &Path, path: PathBuf, expected: &str, check: bool) -> io::Result<FileReport> {
-    let full = out_dir.join(&path);
-    let current = match std::fs::read_to_string(&full) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => {
+/// An artifact to rewrite: its path, what it holds (`None`: missing) and
+/// what it must hold.
+struct Replacement {
+    path: PathBuf,
+    old: Option<String>,
+    new: String,
+}
+
+/// Refuses an artifact path under `out_dir` whose file, or a directory
+/// between `out_dir` and it (`schema/`, `docs/`), is a symbolic link:
+/// `generate` replaces the files it owns, and a link there (planted, or
+/// left by a tool) would send the new artifact somewhere else or replace
+/// the link by a file. `out_dir` itself may be a link: the user named it.
+fn refuse_links(out_dir: &Path, relative: &Path) -> io::Result<()> {
+    let mut at = out_dir.to_path_buf();
+    for part in relative.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is a symbolic link; generate writes its artifacts as files and does not \
+                         follow links there: remove the link (or pass its target as --out)",
+                        at.display()
+                    ),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot read {}: {e}", at.display()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replaces every stale artifact so that the set is either all old or all
+/// new: each new content is first written in full to a temporary file
+/// beside its artifact (created exclusively, flushed to disk, with the old
+/// file's permissions); only when all are staged are they renamed over the
+/// artifacts, one `rename` each. A failure while staging removes the
+/// temporary files and changes no artifact; a failed rename puts the
+/// artifacts already renamed back to their old content. A crash between two
+/// renames (power loss, `kill -9`) leaves the artifacts renamed so far new
+/// and the others old: `generate --check` then reports the old ones stale,
+/// and running `generate` again completes the set.
+fn replace_all(stale: &[Replacement]) -> io::Result<()> {
+    let mut staged: Vec<PathBuf> = Vec::new();
+    let cleanup = |staged: &[PathBuf]| {
+        for tmp in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for r in stale {
+        match stage(&r.path, &r.new) {
+            Ok(tmp) => staged.push(tmp),
+            Err(e) => {
+                cleanup(&staged);
+                return Err(e);
+            }
+        }
+    }
+    for (i, (r, tmp)) in stale.iter().zip(&staged).enumerate() {
+        if let Err(e) = std::fs::rename(tmp, &r.path) {
+            cleanup(&staged[i..]);
+            let restored = restore(&stale[..i]);
             return Err(io::Error::new(
                 e.kind(),
-                format!("cannot read {}: {e}", full.display()),
+                format!(
+                    "cannot replace {}: {e}; {}",
+                    r.path.display(),
+                    match restored {
+                        Ok(()) => "the artifacts already replaced were put back".to_string(),
+                        Err(r) =>
+                            format!("putting back the artifacts already replaced failed: {r}"),
+                    }
+                ),
             ));
         }
-    };
-    let status = match &current {
-        Some(text) if normalize_newlines(text) == expected => FileStatus::Fresh,
-        _ if check => FileStatus::Stale {
-            diff: diff(&path, current.as_deref().unwrap_or(""), expected),
-        },
-        _ => {
-            if let Some(dir) = full.parent() {
-                std::fs::create_dir_all(dir)?;
+    }
+    for dir in stale.iter().filter_map(|r| r.path.parent()) {
+        sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// Puts replaced artifacts back as they were (a missing one removed).
+fn restore(replaced: &[Replacement]) -> io::Result<()> {
+    for r in replaced {
+        match &r.old {
+            Some(old) => {
+                let tmp = stage(&r.path, old)?;
+                std::fs::rename(&tmp, &r.path).inspect_err(|_| {
+                    let _ = std::fs::remove_file(&tmp);
+                })?;
             }
-            std::fs::write(&full, expected).map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot write {}: {e}", full.display()))
-            })?;
-            FileStatus::Written
+            None => std::fs::remove_file(&r.path)?,
         }
+    }
+    Ok(())
+}
+
+/// Writes `content` to a new temporary file beside `path` and flushes it to
+/// disk; returns the temporary path. Creating it exclusively means no file
+/// or link of that name is opened, whatever is there.
+fn stage(path: &Path, content: &str) -> io::Result<PathBuf> {
+    use std::io::Write as _;
+    let with_path = |what: &str, e: io::Error| {
+        io::Error::new(e.kind(), format!("cannot {what} {}: {e}", path.display()))
     };
-    Ok(FileReport { path, status })
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| with_path("create the directory of", e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let mut attempt = 0u32;
+    loop {
+        let tmp = dir.join(format!(
+            ".{name}.splice-codegen-{}-{attempt}.tmp",
+            std::process::id()
+        ));
+        let mut file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1;
+                continue;
+            }
+            Err(e) => return Err(with_path("write a temporary file for", e)),
+        };
+        let written = file
+            .write_all(content.as_bytes())
+            .and_then(|()| match &permissions {
+                Some(p) => file.set_permissions(p.clone()),
+                None => Ok(()),
+            })
+            .and_then(|()| file.sync_all());
+        return match written {
+            Ok(()) => Ok(tmp),
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(with_path("write", e))
+            }
+        };
+    }
+}
+
+/// Flushes a directory's entries (the renames) to disk, where the platform
+/// allows opening a directory; best effort, like the renames' durability
+/// on file systems that do not support it.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
 }
 
 fn normalize_newlines(text: &str) -> String {

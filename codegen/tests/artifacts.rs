@@ -355,3 +355,85 @@ fn a_new_field_declared_in_the_spec_reaches_every_artifact() {
     let report = splice_codegen::diff::diff(&baseline, &spec);
     assert!(report.is_acceptable(), "{}", report.render("errors.yaml"));
 }
+
+/// Every artifact of `ws`, by path, as it is on disk.
+fn on_disk(ws: &Path) -> Vec<(PathBuf, Option<String>)> {
+    generate::artifacts(&demo())
+        .into_iter()
+        .map(|(path, _)| {
+            let text = std::fs::read_to_string(ws.join(&path)).ok();
+            (path, text)
+        })
+        .collect()
+}
+
+/// A link planted where an artifact goes (or where its directory goes)
+/// is refused before anything is written: `generate` neither writes
+/// through it nor replaces it.
+#[cfg(unix)]
+#[test]
+fn generate_refuses_a_planted_symlink_and_writes_nothing() {
+    for planted in ["schema/error_envelope.py", "docs"] {
+        let ws = workspace(DEMO);
+        let victim = ws.path().join("victim");
+        std::fs::write(&victim, "precious\n").unwrap();
+        let link = ws.path().join(planted);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let err = generate::run(ws.path(), false).expect_err("a planted link is refused");
+        assert!(
+            err.to_string().contains("is a symbolic link"),
+            "{planted}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert!(
+            !ws.path().join("schema/error-envelope.schema.json").exists(),
+            "{planted}: an artifact was written before the link was found"
+        );
+    }
+}
+
+/// A failure while the new artifacts are staged leaves the old set whole:
+/// here the last artifact cannot get a temporary file (every name it would
+/// take is occupied), after the four before it were staged.
+#[test]
+fn a_failure_while_staging_leaves_the_old_artifacts() {
+    let ws = workspace(DEMO);
+    generate::run(ws.path(), false).unwrap();
+    let before = on_disk(ws.path());
+    let bumped = DEMO.replacen("version: 2.1.0", "version: 9.1.0", 1);
+    assert_ne!(bumped, DEMO);
+    std::fs::write(ws.path().join("errors.yaml"), &bumped).unwrap();
+    let docs = ws.path().join("docs");
+    for attempt in 0..=100 {
+        let name = format!(
+            ".errors.md.splice-codegen-{}-{attempt}.tmp",
+            std::process::id()
+        );
+        std::fs::create_dir(docs.join(name)).unwrap();
+    }
+    let err = generate::run(ws.path(), false).expect_err("staging fails");
+    assert!(err.to_string().contains("docs/errors.md"), "{err}");
+    assert_eq!(on_disk(ws.path()), before, "an artifact changed");
+    let leftovers: Vec<_> = std::fs::read_dir(ws.path().join("schema"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+
+    // Once the names are free, the new set replaces the old one whole.
+    std::fs::remove_dir_all(&docs).unwrap();
+    std::fs::create_dir(&docs).unwrap();
+    generate::run(ws.path(), false).unwrap();
+    let new = splice_codegen::load_str(&bumped, "errors.yaml").unwrap();
+    for (path, text) in generate::artifacts(&new) {
+        assert_eq!(
+            std::fs::read_to_string(ws.path().join(&path)).ok(),
+            Some(text),
+            "{}",
+            path.display()
+        );
+    }
+}
