@@ -12,8 +12,9 @@ pub use crate::taxonomy::ENVELOPE_SCHEMA;
 /// URI of the envelope schema resource: its `$id`.
 pub use crate::taxonomy::SCHEMA_ID as ENVELOPE_SCHEMA_URI;
 
-/// `docs/errors.md`.
-pub const ERROR_REFERENCE: &str = include_str!("../../docs/errors.md");
+/// `docs/errors.md` (through the symlink `server/errors.md`, which
+/// `cargo package` ships as a file, like `server/errors.yaml`).
+pub const ERROR_REFERENCE: &str = include_str!("../errors.md");
 
 /// URI of the error reference resource.
 pub const ERROR_REFERENCE_URI: &str = "docs://splice/errors.md";

@@ -5,5 +5,9 @@
 //! a cause by hand: they all come from here. Editing `errors.yaml` rebuilds
 //! this crate; a code without hints, or an envelope built without its
 //! required context, does not compile.
+//!
+//! `server/errors.yaml` is a symlink to the workspace's `errors.yaml`:
+//! inside the package directory, so `cargo package` ships the spec and the
+//! published crate builds from its own contents.
 
-splice_macros::taxonomy!("../../errors.yaml");
+splice_macros::taxonomy!("../errors.yaml");
