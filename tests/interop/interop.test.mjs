@@ -136,7 +136,7 @@ test("MATCH_NOT_FOUND: isError envelope validated by the SDK, file untouched", a
   assert.equal(e.cause, "input");
   assert.equal(e.edit_index, 1);
   assert.ok(e.context.snippet.includes("two"));
-  assert.deepEqual(e.edit_status.map((s) => [s.edit_index, s.status]), [[1, "failed"], [2, "skipped"]]);
+  assert.deepEqual(e.edit_status.map((s) => [s.edit_index, s.status]), [[1, "failed"], [2, "would_apply"]]);
   assert.equal(readFileSync(p, "utf8"), "one\ntwo\nthree\n");
   assert.ok(!existsSync(p + ".bak"), "no backup on a failed call");
 });
