@@ -577,11 +577,17 @@ impl Differ {
                 Some(_) => {}
             }
         }
+        // The released schema's union is a `oneOf` of its variants, each
+        // with its tag pinned: a value of a new variant matches none.
         for nv in &n.variants {
             if !o.variants.iter().any(|v| v.ty.value == nv.ty.value) {
-                self.added(
+                self.breaking(
                     Some(nv.ty.loc),
-                    format!("variant `{}` added to union `{name}`", nv.ty.value),
+                    format!(
+                        "variant `{}` added to union `{name}`: the released schema refuses a value \
+                         tagged `{}: {}` (its `oneOf` lists only the variants it knew)",
+                        nv.ty.value, n.discriminator.value, nv.tag.value
+                    ),
                 );
             }
         }
@@ -965,7 +971,7 @@ impl Differ {
                         o.number.value
                     ),
                 ),
-                Some(n) => self.code(o, n),
+                Some(n) => self.code(old, o, n),
             }
         }
         for n in &new.codes {
@@ -981,6 +987,17 @@ impl Differ {
                         n.name.value, n.number.value, o.name.value
                     ),
                 );
+            } else if let Some(why) = n
+                .wire_names()
+                .find_map(|w| refused_as_unlisted(old, w, n.number.value, false))
+            {
+                self.breaking(
+                    Some(n.name.loc),
+                    format!(
+                        "code `{}` ({}) added, but {why}",
+                        n.name.value, n.number.value
+                    ),
+                );
             } else {
                 self.added(
                     Some(n.name.loc),
@@ -990,14 +1007,21 @@ impl Differ {
         }
     }
 
-    fn code(&mut self, o: &Code, n: &Code) {
+    fn code(&mut self, old: &Spec, o: &Code, n: &Code) {
         let name = &n.name.value;
         match (&o.lifecycle, &n.lifecycle) {
             (Lifecycle::Removed { .. }, Lifecycle::Removed { .. }) => {}
             (Lifecycle::Removed { .. }, _) => {
-                self.added(
+                // The released schema's unlisted envelope refuses every name
+                // and number the release ever gave out, removed ones too.
+                self.breaking(
                     Some(n.name.loc),
-                    format!("removed code `{name}` was restored"),
+                    format!(
+                        "removed code `{name}` was restored: the released schema refuses its envelopes \
+                         (its name `{}` and number {} are among those no unlisted code may take)",
+                        o.wire(),
+                        o.number.value
+                    ),
                 );
             }
             (_, Lifecycle::Removed { since, .. }) => {
@@ -1039,10 +1063,16 @@ impl Differ {
             }
             for a in &n.aliases {
                 if !o.aliases.iter().any(|b| b.value == a.value) {
-                    self.added(
-                        Some(a.loc),
-                        format!("alias `{}` added to code `{name}`", a.value),
-                    );
+                    match refused_as_unlisted(old, &a.value, n.number.value, true) {
+                        Some(why) => self.breaking(
+                            Some(a.loc),
+                            format!("alias `{}` added to code `{name}`, but {why}", a.value),
+                        ),
+                        None => self.added(
+                            Some(a.loc),
+                            format!("alias `{}` added to code `{name}`", a.value),
+                        ),
+                    }
                 }
             }
             for c in &n.constants {
@@ -1256,6 +1286,50 @@ impl Differ {
             );
         }
     }
+}
+
+/// Why the released schema of `old` refuses an envelope whose code is
+/// spelled `wire` and numbered `number`, or `None` when it accepts it. An
+/// envelope of a code the release did not list validates only as the
+/// release's unlisted envelope (`docs/spec-format.md`, Schemas), which
+/// refuses the names every code of the release had (removed ones too), a
+/// name outside `SCREAMING_SNAKE_CASE` when no code of the release was
+/// spelled otherwise, a negative number when every number was
+/// non-negative, and, when codes are told apart by number, a number the
+/// release gave out or reserved. `known_number` says the number is one the
+/// release gave out (an alias of a code it has).
+fn refused_as_unlisted(old: &Spec, wire: &str, number: i64, known_number: bool) -> Option<String> {
+    if let Some(c) = old.codes.iter().find(|c| c.wire_names().any(|w| w == wire)) {
+        return Some(format!(
+            "the released schema refuses an envelope spelled `{wire}`: that is the name of its code `{}`",
+            c.name.value
+        ));
+    }
+    let env = &old.envelope;
+    let pattern = !old
+        .codes
+        .iter()
+        .any(|c| c.wire.is_some() || !c.aliases.is_empty());
+    if env.carries("code_name") && pattern && !crate::case::Case::ScreamingSnake.matches(wire) {
+        return Some(format!(
+            "the released schema refuses an envelope spelled `{wire}`: an unlisted code's name must be \
+             SCREAMING_SNAKE_CASE there, as every name of that release was"
+        ));
+    }
+    if env.carries("number") {
+        if number < 0 && old.codes.iter().all(|c| c.number.value >= 0) {
+            return Some(format!(
+                "the released schema refuses number {number}: an unlisted code's number is non-negative there"
+            ));
+        }
+        if known_number && !env.carries("code_name") {
+            return Some(format!(
+                "the released schema refuses an envelope spelled `{wire}` with number {number}: codes are told \
+                 apart by number there, and {number} is a number it lists"
+            ));
+        }
+    }
+    None
 }
 
 /// What kind of type a declared type is, for "changed from an object to a
@@ -1555,10 +1629,11 @@ codes:
                 "        ErrorInfo: type.googleapis.com/google.rpc.ErrorInfo\n        QuotaFailure: q\n",
                 1,
             );
+        // The released schema's `oneOf` refuses a value of a new variant.
         only(
             &diff(&spec(old), &spec(&added)),
-            Compat::Compatible,
-            "variant `QuotaFailure` added to union `StatusDetail`",
+            Compat::Breaking,
+            "variant `QuotaFailure` added to union `StatusDetail`: the released schema refuses a value tagged `@type: q`",
         );
         // The discriminator and a tag, with the example written with them.
         let renamed = old

@@ -628,3 +628,195 @@ fn generate_follows_a_declared_envelope() {
         assert_eq!(errors(&v, &env), Vec::<String>::new(), "{env}");
     }
 }
+
+/// `old` and `new` loaded as `diff` loads them, the report, and the old
+/// release's published schema.
+fn release_pair(
+    old: &str,
+    new: &str,
+) -> (
+    splice_codegen::spec::Spec,
+    splice_codegen::diff::DiffReport,
+    jsonschema::Validator,
+) {
+    let old = splice_codegen::load::load_baseline_str(old, "old.yaml")
+        .unwrap_or_else(|d| panic!("the old release does not load:\n{}", d.render()));
+    let new = splice_codegen::load_str(new, "new.yaml")
+        .unwrap_or_else(|d| panic!("the new release does not load:\n{}", d.render()));
+    let report = splice_codegen::diff::diff(&old, &new);
+    let before = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&old))
+        .expect("the old schema compiles");
+    (new, report, before)
+}
+
+/// The example envelope of `code` in `spec`.
+fn envelope_of(spec: &splice_codegen::spec::Spec, code: &str) -> Value {
+    let c = spec.code(code).unwrap_or_else(|| panic!("no code {code}"));
+    splice_codegen::emit_markdown::example_envelope(spec, c).expect("an example envelope")
+}
+
+/// `diff` and the released schema agree on the changes the old schema
+/// refuses (issue #53): adding a union variant, restoring a removed code,
+/// adding a code whose wire name breaks the old schema's name pattern, and
+/// adding a negative-numbered code are breaking, and for each the new
+/// release's envelope the old schema refuses is the witness; a plain added
+/// code stays compatible and its envelope validates.
+#[test]
+fn diff_calls_breaking_exactly_what_the_released_schema_refuses() {
+    let demo = read("codegen/tests/fixtures/demo.yaml");
+    let later = |extra: &str, number: i64, category: &str| {
+        let code = format!(
+            "  LATER_CODE:\n    number: {number}\n    category: {category}\n    since: 2.2.0\n{extra}    \
+             title: a later code\n    message: \"later\"\n    recovery_hints:\n      - \"Retry\"\n    \
+             explanation: |\n      Later.\n\ntypes:\n"
+        );
+        let text = demo
+            .replacen("version: 2.1.0", "version: 2.2.0", 1)
+            .replacen("\ntypes:\n", &format!("\n{code}"), 1);
+        assert_ne!(text, demo);
+        text
+    };
+    let negative = later("", -32001, "rpc").replacen(
+        "\ncategories:\n",
+        "\ncategories:\n  rpc:\n    range: [-32099, -32000]\n    description: JSON-RPC.\n    \
+         retryable: false\n    cause: server\n",
+        1,
+    );
+    let restored = demo
+        .replacen("version: 2.1.0", "version: 2.2.0", 1)
+        .replacen(
+            "    removed:\n      since: 2.0.0\n      reason: it was never emitted\n",
+            "",
+            1,
+        );
+    let cases: [(&str, String, &str, Option<&str>); 4] = [
+        (
+            "a plain added code",
+            later("", 2003, "domain"),
+            "LATER_CODE",
+            None,
+        ),
+        (
+            "an added code spelled outside the old name pattern",
+            later("    wire: laterCode\n", 2003, "domain"),
+            "LATER_CODE",
+            Some("must be SCREAMING_SNAKE_CASE"),
+        ),
+        (
+            "an added negative-numbered code",
+            negative,
+            "LATER_CODE",
+            Some("refuses number -32001"),
+        ),
+        (
+            "a removed code restored",
+            restored,
+            "GONE",
+            Some("removed code `GONE` was restored"),
+        ),
+    ];
+    for (what, new_text, code, breaking) in cases {
+        let (new, report, before) = release_pair(&demo, &new_text);
+        let rendered = report.render("new.yaml");
+        let envelope = envelope_of(&new, code);
+        let refused = errors(&before, &envelope);
+        match breaking {
+            None => {
+                assert!(!report.has_breaking(), "{what}:\n{rendered}");
+                assert_eq!(refused, Vec::<String>::new(), "{what}: {envelope}");
+            }
+            Some(needle) => {
+                let change = report
+                    .changes
+                    .iter()
+                    .find(|c| c.message.contains(needle))
+                    .unwrap_or_else(|| panic!("{what}: no `{needle}`:\n{rendered}"));
+                assert_eq!(
+                    change.compat,
+                    splice_codegen::diff::Compat::Breaking,
+                    "{what}:\n{rendered}"
+                );
+                assert!(
+                    !refused.is_empty(),
+                    "{what}: the old schema accepts the witness {envelope}"
+                );
+            }
+        }
+    }
+
+    // A union variant added: the old schema's `oneOf` refuses a value of it.
+    let constructs = read("codegen/tests/fixtures/constructs.yaml");
+    let with_variant = constructs
+        .replacen(
+            "  StatusDetail:\n",
+            "  QuotaFailure:\n    doc: Q.\n    members:\n      limit: { type: int64, doc: L. }\n  StatusDetail:\n",
+            1,
+        )
+        .replacen(
+            "        RetryInfo: type.googleapis.com/google.rpc.RetryInfo\n",
+            "        RetryInfo: type.googleapis.com/google.rpc.RetryInfo\n        QuotaFailure: q\n",
+            1,
+        )
+        .replacen(
+            "        - { \"@type\": type.googleapis.com/google.rpc.ErrorInfo, reason: RATE_LIMIT_EXCEEDED }\n",
+            "        - { \"@type\": q, limit: 7 }\n",
+            1,
+        );
+    let version = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("version:"))
+            .unwrap()
+            .to_owned()
+    };
+    let bumped = with_variant.replacen(&version(&constructs), "  version: 9.0.0", 1);
+    let (new, report, before) = release_pair(&constructs, &bumped);
+    let rendered = report.render("new.yaml");
+    assert!(
+        report
+            .changes
+            .iter()
+            .any(|c| c.compat == splice_codegen::diff::Compat::Breaking
+                && c.message
+                    .contains("variant `QuotaFailure` added to union `StatusDetail`")),
+        "{rendered}"
+    );
+    let witness = envelope_of(&new, "THROTTLED");
+    assert!(
+        witness.to_string().contains("\"limit\":7"),
+        "the example carries the new variant: {witness}"
+    );
+    assert!(
+        !errors(&before, &witness).is_empty(),
+        "the old schema accepts the witness {witness}"
+    );
+}
+
+/// `diff X X` reports nothing, for every spec of the repository and a spec
+/// without `types:` or `fields:` (which read with the format-1 vocabulary
+/// appended on the old side only and reported 24 breaking changes).
+#[test]
+fn a_spec_compared_with_itself_has_no_change() {
+    for rel in [
+        "errors.yaml",
+        "codegen/tests/fixtures/demo.yaml",
+        "codegen/tests/fixtures/constructs.yaml",
+        "codegen/tests/fixtures/valid.yaml",
+        "codegen/tests/fixtures/retry.yaml",
+        "codegen/tests/fixtures/envelopes/google_rpc.yaml",
+        "codegen/tests/fixtures/envelopes/jsonrpc.yaml",
+        "codegen/tests/fixtures/envelopes/rfc9457.yaml",
+        "codegen/tests/fixtures/diff/no_declarations.yaml",
+    ] {
+        let path = root().join(rel);
+        let old = splice_codegen::load::load_baseline_path(&path)
+            .unwrap_or_else(|d| panic!("{rel}:\n{}", d.render()));
+        let new =
+            splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{rel}:\n{}", d.render()));
+        let report = splice_codegen::diff::diff(&old, &new);
+        assert!(
+            report.changes.is_empty() && report.is_acceptable(),
+            "{rel}:\n{}",
+            report.render(rel)
+        );
+    }
+}
