@@ -389,3 +389,115 @@ mod soundness {
         );
     }
 }
+
+/// The path of `taxonomy!` (load, [`splice_codegen::emit_rust::unsupported`],
+/// the Rust emitter) never panics on hostile texts and names, and what it
+/// accepts expands to Rust that parses: a spec's problem is a diagnostic,
+/// never "proc macro panicked". Each case puts one hostile string in one
+/// place of the valid fixture: a text (doc, title, explanation, taxonomy
+/// name), a member, type, field, code or enum value name, or a wire name.
+mod macro_path {
+    use super::*;
+    use splice_codegen::emit_rust;
+
+    /// Strings that end a literal, a comment or an identifier somewhere.
+    const HOSTILE: &[&str] = &[
+        "\"",
+        "\\",
+        "*/",
+        "\"\"\"",
+        "`",
+        "{x}",
+        "{{",
+        "}",
+        "#",
+        "r#type",
+        "type",
+        "self",
+        "Self",
+        "crate",
+        "super",
+        "_",
+        "__proto__",
+        "1x",
+        "a-b",
+        "é",
+        "日本",
+        "None",
+        "Record",
+        "build",
+        "new",
+        "ErrorEnvelope",
+        "ErrorCode",
+        "A1_B",
+        "x\u{202E}y",
+        "x\u{2028}y",
+        "x\u{0}y",
+        "x\ry",
+        "</script>",
+        "$ref",
+        "@type",
+        "",
+        " ",
+        "'",
+        "%s",
+        "\\u0000",
+        "gen",
+        "async",
+        "await",
+        "try",
+        "dyn",
+        "abstract",
+    ];
+
+    /// Where a hostile string goes: what to replace in the fixture, and how
+    /// the string is written there.
+    const PLACES: &[&str] = &[
+        "doc: \"1-based line number of the first character of the match.\"",
+        "title: the path is not absolute",
+        "  MatchLocation:",
+        "      line:\n",
+        "  file_path:\n    type: string",
+        "  name: fixture",
+        "  RELATIVE_PATH:",
+        "enum: [failed, skipped]",
+        "      line:\n        type: integer\n",
+    ];
+
+    fn place(valid: &str, at: usize, text: &str, hashes: usize) -> String {
+        let text = format!("{text}{}", "#".repeat(hashes));
+        let quoted = serde_json::to_string(&text).expect("a JSON string is YAML");
+        let with = match PLACES[at] {
+            p if p.starts_with("doc:") => format!("doc: {quoted}"),
+            p if p.starts_with("title:") => format!("title: {quoted}"),
+            "  MatchLocation:" => format!("  {quoted}:"),
+            "      line:\n" => format!("      {quoted}:\n"),
+            p if p.starts_with("  file_path:") => format!("  {quoted}:\n    type: string"),
+            "  name: fixture" => format!("  name: {quoted}"),
+            "  RELATIVE_PATH:" => format!("  {quoted}:"),
+            "enum: [failed, skipped]" => format!("enum: [failed, {quoted}]"),
+            _ => format!("      line:\n        type: integer\n        wire: {quoted}\n"),
+        };
+        valid.replacen(PLACES[at], &with, 1)
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn hostile_texts_and_names_never_panic_the_macro_path(
+            at in 0..PLACES.len(),
+            text in proptest::sample::select(HOSTILE),
+            hashes in prop_oneof![3 => Just(0usize), 1 => 250usize..=300],
+        ) {
+            let source = place(VALID, at, text, hashes);
+            prop_assert_ne!(&source, VALID);
+            if let Ok(spec) = load_str(&source, "hostile.yaml")
+                && emit_rust::unsupported(&spec).is_none()
+                && let Err(e) = syn::parse2::<syn::File>(emit_rust::emit(&spec))
+            {
+                panic!("the expansion does not parse ({e}) for {text:?} at {}", PLACES[at]);
+            }
+        }
+    }
+}
