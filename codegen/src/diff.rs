@@ -2135,8 +2135,7 @@ codes:
     /// dropping it makes the member always present again, which they accept.
     #[test]
     fn the_code_of_an_envelope_without_its_name_is_compared() {
-        const SHAPE: &str =
-            "envelope:\n  error_code: { carries: code_name }\n  message: { carries: message }\n";
+        const SHAPE: &str = "envelope:\n  error_code: { carries: code_name }\n  message: { carries: message }\n  context: { carries: context }\n";
         let with = |code: &str| {
             SHAPE.replace(
                 "{ carries: code_name }",

@@ -376,7 +376,7 @@ impl<'s> Layout<'s> {
                     path.pop();
                     Slot::Object {
                         member,
-                        presence: declared(member),
+                        presence: self.object_presence(member, &object),
                         object,
                     }
                 }
@@ -406,6 +406,52 @@ impl<'s> Layout<'s> {
             path: path.clone(),
             slots,
         }
+    }
+
+    /// Whether the object `member` is in an envelope of the form `object`
+    /// was laid out for: in every one when it is declared so, or when it
+    /// holds what the form's code puts in every envelope (the discriminant
+    /// of a code other than the `absent_means` one, a field or context the
+    /// code requires); else, when it holds the discriminant, its absence
+    /// means the `absent_means` code; else it may be absent.
+    fn object_presence(&self, member: &Member, object: &Object<'s>) -> Presence {
+        if member.required || self.demands(object) {
+            Presence::Required
+        } else if self.holds_discriminant(object) {
+            Presence::Fallback
+        } else {
+            Presence::Optional
+        }
+    }
+
+    /// True when `object` holds, at any depth, a slot the form puts in every
+    /// envelope because of its code: the discriminant (unless it may be
+    /// absent), a required field, a required context.
+    fn demands(&self, object: &Object<'s>) -> bool {
+        object.slots.iter().any(|slot| match slot {
+            Slot::Member { member, presence } => {
+                presence.is_required() && self.is_discriminant(member)
+            }
+            Slot::Object { object, .. } => self.demands(object),
+            Slot::Context { presence, .. } => presence.is_required(),
+            Slot::Field(f) => f.presence.is_required(),
+        })
+    }
+
+    /// True when `object` holds the discriminant, at any depth.
+    fn holds_discriminant(&self, object: &Object<'s>) -> bool {
+        object.slots.iter().any(|slot| match slot {
+            Slot::Member { member, .. } => self.is_discriminant(member),
+            Slot::Object { object, .. } => self.holds_discriminant(object),
+            _ => false,
+        })
+    }
+
+    fn is_discriminant(&self, member: &Member) -> bool {
+        self.discriminant
+            .path
+            .last()
+            .is_some_and(|d| std::ptr::eq(*d, member))
     }
 
     /// Whether `member` (carrying a property) is in an envelope of `form`.

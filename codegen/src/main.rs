@@ -203,15 +203,6 @@ fn run(command: Command) -> Result<bool, String> {
             let Some(spec) = load(&path) else {
                 return Ok(false);
             };
-            if let Some(d) = splice_codegen::emit_rust::unsupported(&spec) {
-                let source = std::fs::read_to_string(&path).unwrap_or_default();
-                report(&splice_codegen::Diagnostics::new(
-                    path.display().to_string(),
-                    source,
-                    vec![d],
-                ));
-                return Ok(false);
-            }
             out(&splice_codegen::emit_rust::emit_pretty(&spec));
             Ok(true)
         }

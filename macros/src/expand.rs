@@ -51,20 +51,7 @@ fn expand(lit: &LitStr) -> TokenStream {
         }
     };
     let rebuild = rebuild_trigger(&path);
-    // A declared envelope the Rust types cannot follow (an optional
-    // object, a code that may be absent) is refused with a diagnostic.
-    let loaded = load_path(&path).and_then(|spec| match emit_rust::unsupported(&spec) {
-        None => Ok(spec),
-        Some(d) => {
-            let source = std::fs::read_to_string(&path).unwrap_or_default();
-            Err(splice_codegen::Diagnostics::new(
-                path.display().to_string(),
-                source,
-                vec![d],
-            ))
-        }
-    });
-    match loaded {
+    match load_path(&path) {
         Ok(spec) => {
             let items = emit_rust::emit_with(&spec, &compiler_literal);
             quote! {

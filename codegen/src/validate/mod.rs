@@ -13,6 +13,7 @@
 
 mod codes;
 mod declarations;
+mod envelope;
 mod examples;
 mod numbers;
 
@@ -62,6 +63,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
         }
     }
     v.absent_means(draft);
+    v.envelope(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
         v.code(draft, code, version);

@@ -1,7 +1,7 @@
 //! `taxonomy!` on specs that declare another wire shape (`envelope:`):
-//! google.rpc.Status, RFC 9457 problem details, a JSON-RPC error object and
-//! an error object nested in a response with fields of its own (`in:
-//! envelope`).
+//! google.rpc.Status, RFC 9457 problem details, a JSON-RPC error object, an
+//! error object nested in a response with fields of its own (`in:
+//! envelope`), and a GraphQL error whose code sits in an optional object.
 //! The generated Rust reads a payload as its owner writes it, writes it back
 //! byte for byte (as JSON values), builds the same shape from a constructor,
 //! agrees with the published schema, and rejects a payload that lacks a
@@ -240,38 +240,10 @@ fn within(part: &Value, whole: &Value) -> bool {
     }
 }
 
-/// Writes into `payload` the code name that `spec`'s `absent_means`
-/// gives an envelope without one: the Rust types read such an envelope as
-/// that code and write its name (RFC 9457's problem without `type` is
-/// written back with `"type": "about:blank"`, what it means).
-fn fill_absent_code(spec: &splice_codegen::spec::Spec, payload: &mut Value) {
-    let Some(code) = spec
-        .envelope
-        .absent_code()
-        .and_then(|a| spec.code(&a.value))
-    else {
-        return;
-    };
-    let at = spec
-        .envelope
-        .path_of("code_name")
-        .expect("absent_means is on the code name");
-    let (last, parents) = at.split_last().expect("a path names its member");
-    let mut object = payload;
-    for step in parents {
-        object = &mut object[*step];
-    }
-    if let Value::Object(o) = object
-        && !o.contains_key(*last)
-    {
-        o.insert((*last).to_owned(), code.wire().into());
-    }
-}
-
 /// Each real payload parses into the generated Rust type of its taxonomy
 /// and serializes back to the same JSON, less the members its envelope
-/// does not declare (`exact`: none), and with the `absent_means` code
-/// written where the payload left its name out.
+/// does not declare (`exact`: none); a payload that leaves its code name
+/// out (`absent_means`) is written back without it.
 fn real_round_trips<T>(taxonomy: &str, exact: bool) -> Vec<String>
 where
     T: serde::de::DeserializeOwned + serde::Serialize,
@@ -280,11 +252,10 @@ where
         .join("../examples/real-taxonomies")
         .join(taxonomy)
         .join("errors.yaml");
-    let spec = splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()));
+    splice_codegen::load_path(&path).unwrap_or_else(|d| panic!("{}", d.render()));
     let mut failures = Vec::new();
     for (name, text) in real_payloads(taxonomy) {
-        let mut original: Value = serde_json::from_str(&text).unwrap();
-        fill_absent_code(&spec, &mut original);
+        let original: Value = serde_json::from_str(&text).unwrap();
         match serde_json::from_str::<T>(&text) {
             Ok(typed) => {
                 let back = serde_json::to_value(&typed).unwrap();
@@ -604,15 +575,147 @@ fn any_envelope_keeps_the_listed_checks_and_refuses_reserved_numbers() {
 
 /// RFC 9457 3.1.1: a problem without `type` is `about:blank`. The spec says
 /// so (`absent_means: ABOUT_BLANK`), and the Rust types read it so, through
-/// `AnyErrorEnvelope` too, then write the name it stood for.
+/// `AnyErrorEnvelope` too, and write it back as it came, without `type`; a
+/// constructed one spells its code out, which means the same.
 #[test]
 fn a_problem_without_type_is_about_blank() {
     use real::problem_details::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
     let payload = real_payload("problem-details", "no-type.json");
     assert!(payload.get("type").is_none());
     let env: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
-    assert_eq!(env.r#type, ErrorCode::AboutBlank);
-    assert_eq!(serde_json::to_value(&env).unwrap()["type"], "about:blank");
-    let any: AnyErrorEnvelope = serde_json::from_value(payload).unwrap();
+    assert_eq!(ErrorCode::from(&env), ErrorCode::AboutBlank);
+    assert_eq!(env.r#type, None);
+    assert_eq!(serde_json::to_value(&env).unwrap(), payload);
+    let any: AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
     assert_eq!(any.listed(), Some(&env));
+    // `null` is not an absent `type`: the schema refuses it, and so do the
+    // Rust types.
+    let mut null = payload;
+    null["type"] = Value::Null;
+    assert!(serde_json::from_value::<ErrorEnvelope>(null).is_err());
+}
+
+mod graphql {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/graphql.yaml");
+}
+
+/// The titles of the variants of `schema` (the published one) that accept
+/// `payload`: exactly one for a valid envelope.
+fn variants_accepting(schema: &str, payload: &Value) -> Vec<String> {
+    let schema: Value = serde_json::from_str(schema).expect("the schema is JSON");
+    let refs: Vec<String> = schema["oneOf"]
+        .as_array()
+        .expect("a oneOf of variants")
+        .iter()
+        .map(|r| r["$ref"].as_str().expect("a $ref").to_owned())
+        .collect();
+    refs.into_iter()
+        .filter(|r| {
+            let mut one = schema.clone();
+            one["oneOf"] = json!([{ "$ref": r }]);
+            jsonschema::validator_for(&one)
+                .expect("the schema compiles")
+                .is_valid(payload)
+        })
+        .map(|r| r.trim_start_matches("#/$defs/").to_owned())
+        .collect()
+}
+
+/// GraphQL's `extensions` is optional, and Apollo reads an error without
+/// `extensions.code` as INTERNAL_SERVER_ERROR (`absent_means`): the errors
+/// graphql-core writes without it are that code in the schema (exactly one
+/// variant) and in the Rust types, which write them back unchanged; one
+/// with a code is that code; a code of a later release is unlisted.
+#[test]
+fn a_graphql_error_without_extensions_is_an_internal_server_error() {
+    use graphql::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    for (payload, code, variant) in [
+        (
+            r#"{"message": "Cannot query field 'nope' on type 'Query'.", "locations": [{"line": 1, "column": 3}]}"#,
+            ErrorCode::InternalServerError,
+            "InternalServerErrorEnvelope",
+        ),
+        (
+            r#"{"message": "boom", "locations": [{"line": 1, "column": 3}], "path": ["hero", 0, "name"]}"#,
+            ErrorCode::InternalServerError,
+            "InternalServerErrorEnvelope",
+        ),
+        (
+            r#"{"message": "no code", "extensions": {}}"#,
+            ErrorCode::InternalServerError,
+            "InternalServerErrorEnvelope",
+        ),
+        (
+            r#"{"message": "bad input", "extensions": {"code": "BAD_USER_INPUT", "argumentName": "id"}}"#,
+            ErrorCode::BadUserInput,
+            "BadUserInputEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = round_trip(payload);
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(graphql::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+        let any: AnyErrorEnvelope = serde_json::from_str(payload).unwrap();
+        assert_eq!(any.listed(), Some(&envelope));
+    }
+
+    let later = r#"{"message": "gone", "extensions": {"code": "PERSISTED_QUERY_NOT_FOUND"}}"#;
+    let any: AnyErrorEnvelope = serde_json::from_str(later).unwrap();
+    assert!(any.listed().is_none(), "{any:?}");
+    assert_eq!(any.message(), Some("gone"));
+    assert_eq!(
+        variants_accepting(
+            graphql::ENVELOPE_SCHEMA,
+            &serde_json::from_str(later).unwrap()
+        ),
+        ["UnlistedCodeEnvelope"]
+    );
+
+    // BAD_USER_INPUT requires `argumentName`, so its `extensions` too.
+    for refused in [
+        r#"{"message": "x", "extensions": {"code": "BAD_USER_INPUT"}}"#,
+        r#"{"message": "x", "extensions": {"code": null}}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<ErrorEnvelope>(refused).is_err(),
+            "{refused}"
+        );
+        assert!(
+            variants_accepting(
+                graphql::ENVELOPE_SCHEMA,
+                &serde_json::from_str(refused).unwrap()
+            )
+            .is_empty(),
+            "{refused}"
+        );
+    }
+
+    // Constructed envelopes spell their code out; what the builder sets
+    // lands in `extensions`.
+    let built = serde_json::to_value(
+        ErrorEnvelope::internal_server_error("boom")
+            .stacktrace(vec!["at resolve".into()])
+            .path(vec![graphql::PathSegment::String("hero".into())])
+            .build(),
+    )
+    .unwrap();
+    assert_eq!(
+        built,
+        json!({"message": "boom", "extensions": {"code": "INTERNAL_SERVER_ERROR",
+            "stacktrace": ["at resolve"]}, "path": ["hero"]})
+    );
+    assert_eq!(
+        variants_accepting(graphql::ENVELOPE_SCHEMA, &built),
+        ["InternalServerErrorEnvelope"]
+    );
+    let built =
+        serde_json::to_value(ErrorEnvelope::bad_user_input("id", "bad id").build()).unwrap();
+    assert_eq!(
+        built,
+        json!({"message": "bad id", "extensions": {"code": "BAD_USER_INPUT", "argumentName": "id"}})
+    );
 }

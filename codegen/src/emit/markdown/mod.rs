@@ -169,7 +169,7 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
             // `context` is present exactly when the code carries a field
             // of it, which its own words say.
             let optional = match (slot, slot.presence()) {
-                (Slot::Member { .. }, Presence::Fallback) => {
+                (_, Presence::Fallback) => {
                     format!(", optional: absent means {}", code_span(absent))
                 }
                 (Slot::Context { .. }, _) | (_, Presence::Required) => String::new(),

@@ -52,6 +52,9 @@ pub(super) fn subscript(base: &str, path: &[&str]) -> String {
 /// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
 /// to an `ErrorEnvelope` of this release.
 pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
+    if let Some(code) = layout.discriminant().absent {
+        absent_reader(out, layout, code.wire());
+    }
     blank_lines(out, 2);
     let _ = writeln!(
         out,
@@ -78,20 +81,59 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
 }
 
 /// How the run time reads the discriminant of `env`: `env["error_code"]`,
-/// or, when the spec names the code of an envelope without it
-/// (`absent_means`), `env.get("type", "about:blank")`.
+/// or `_code_of(env)` ([`absent_reader`]) when an envelope without it has
+/// the `absent_means` code.
 fn discriminant_read(layout: &Layout<'_>) -> String {
     let discriminant = layout.discriminant();
-    let path = discriminant.names();
-    match (discriminant.absent, path.split_last()) {
-        (Some(code), Some((last, parents))) => format!(
-            "{}.get({}, {})",
-            subscript("env", parents),
-            py_str(last),
-            py_str(code.wire())
-        ),
-        _ => subscript("env", &path),
+    if discriminant.absent.is_some() {
+        return "_code_of(env)".into();
     }
+    subscript("env", &discriminant.names())
+}
+
+/// `_code_of(env)`: the code name of `env` read along the discriminant's
+/// path, where a member that is absent (the code name, or an object around
+/// it) means the `absent_means` code, `absent`; `None` when a step is not
+/// an object. The schema, the Rust and the JavaScript readers read it so.
+/// Typed `object`, so it type-checks whatever the `TypedDict`s say of the
+/// members on the way.
+fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
+    blank_lines(out, 2);
+    let keys: Vec<String> = layout
+        .discriminant()
+        .names()
+        .into_iter()
+        .map(py_str)
+        .collect();
+    let keys = if keys.len() == 1 {
+        format!("({},)", keys[0])
+    } else {
+        format!("({})", keys.join(", "))
+    };
+    out.push_str("def _code_of(env: object) -> object:\n");
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "The code name at `{}`.\n\n\
+             {} when a member on the way is absent (`absent_means`),\n\
+             None when one is not an object.",
+            layout.discriminant().dotted(),
+            py_str(absent)
+        ),
+    );
+    let _ = write!(
+        out,
+        "    value = env\n    \
+         for key in {keys}:\n        \
+         if not isinstance(value, dict):\n            \
+         return None\n        \
+         if key not in value:\n            \
+         return {}\n        \
+         value = value[key]\n    \
+         return value\n",
+        py_str(absent)
+    );
 }
 
 /// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
@@ -123,7 +165,16 @@ fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
         ),
     );
     let table = if by_name { "CODES" } else { "_BY_NUMBER" };
-    let _ = writeln!(out, "    return {table}.get({})", discriminant_read(layout));
+    if layout.discriminant().absent.is_some() {
+        // `dict.get` takes a key of the dict's type.
+        let _ = writeln!(
+            out,
+            "    code = {}\n    return {table}.get(code) if isinstance(code, str) else None",
+            discriminant_read(layout)
+        );
+    } else {
+        let _ = writeln!(out, "    return {table}.get({})", discriminant_read(layout));
+    }
 }
 
 pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {

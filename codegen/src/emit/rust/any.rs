@@ -12,9 +12,10 @@ use crate::layout::{Form, Layout, Object, Slot};
 use crate::names;
 
 use super::envelope::{
-    Family, access, constant_type, in_every_envelope, member_doc, member_ident, member_rename,
+    Family, constant_type, in_every_envelope, member_doc, member_ident, member_rename,
     nested_structs,
 };
+use super::paths::{Access, read, steps};
 use super::tokens::{field_ident, field_type, ident, number_type, rename};
 
 /// The Rust name of the struct of the unlisted envelope's object
@@ -184,19 +185,27 @@ pub(super) fn emit_any_envelope(layout: &Layout<'_>) -> TokenStream {
         }
     };
     let message = layout.path_to("message").map(|path| {
-        let at = access(&path);
-        let required = path.iter().all(|m| m.required);
-        let get = if required {
-            quote!(::core::option::Option::Some(e #at.as_str()))
-        } else {
-            quote!(e #at.as_deref())
+        // Each type reaches it its own way: an object a listed code's
+        // envelope may leave out is one the unlisted envelope has.
+        let get = |form: Form<'_>| {
+            let at = steps(&layout.envelope(form), &path);
+            let (leaf, parent) = at.split_last().expect("a path names its member");
+            let f = &leaf.field;
+            match (read(&quote!(e), parent), leaf.optional) {
+                (Access::Place(p), false) => quote!(::core::option::Option::Some(#p.#f.as_str())),
+                (Access::Place(p), true) => quote!(#p.#f.as_deref()),
+                (Access::Maybe(m), false) => quote!(#m.map(|o| o.#f.as_str())),
+                (Access::Maybe(m), true) => quote!(#m.and_then(|o| o.#f.as_deref())),
+            }
         };
+        let listed = get(Form::Any);
+        let unlisted = get(Form::Unlisted);
         quote! {
             /// The envelope's message, whichever code it has.
             pub fn message(&self) -> ::core::option::Option<&str> {
                 match self {
-                    AnyErrorEnvelope::Listed(e) => #get,
-                    AnyErrorEnvelope::Unlisted(e) => #get,
+                    AnyErrorEnvelope::Listed(e) => #listed,
+                    AnyErrorEnvelope::Unlisted(e) => #unlisted,
                 }
             }
         }

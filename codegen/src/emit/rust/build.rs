@@ -13,7 +13,8 @@ use crate::spec::{Code, ParamType, Spec};
 use crate::template::{Segment, Template};
 
 use super::code::deprecated_attr;
-use super::envelope::{Paths, constant_value, in_every_envelope, member_ident, object_struct};
+use super::envelope::{constant_value, in_every_envelope, member_ident, object_struct};
+use super::paths::{Paths, read, write};
 use super::tokens::{
     argument, constant_literal, doc_attrs, field_ident, field_type, ident, setter_ident,
     upper_camel, variant_ident,
@@ -47,33 +48,30 @@ pub(super) fn emit_constructors(layout: &Layout<'_>) -> TokenStream {
         let setter = setter_ident(f);
         let name = field_ident(f);
         let ty = field_type(f.ty(), &TokenStream::new());
-        let target = match (f.placement(), &paths.context) {
-            (Placement::TopLevel, _) => {
-                let at = &paths.fields;
-                quote!(self #at.#name)
-            }
-            (Placement::Envelope, _) => quote!(self.#name),
-            (Placement::Context, Some(context)) => quote! {
-                ::core::option::Option::get_or_insert_with(
-                    &mut self #context,
-                    <ErrorContext as ::core::default::Default>::default,
-                ).#name
-            },
-            // No member carries context (`emit_rust::unsupported` refuses
-            // such a spec before this runs).
-            (Placement::Context, None) => {
-                return quote! {
-                    #[doc(hidden)]
-                    fn #setter(&mut self, value: #ty) {
-                        let _ = value;
-                    }
-                };
-            }
+        let this = quote!(self);
+        let set = match (f.placement(), &paths.context) {
+            (Placement::TopLevel, _) => write(
+                &this,
+                &paths.holder,
+                &|at| quote!(#at.#name = ::core::option::Option::Some(value);),
+            ),
+            (Placement::Envelope, _) => quote!(self.#name = ::core::option::Option::Some(value);),
+            (Placement::Context, Some((parent, member))) => write(&this, parent, &|at| {
+                quote! {
+                    ::core::option::Option::get_or_insert_with(
+                        &mut #at.#member,
+                        <ErrorContext as ::core::default::Default>::default,
+                    ).#name = ::core::option::Option::Some(value);
+                }
+            }),
+            // `check` refuses a field `in: context` without a member
+            // carrying `context`.
+            (Placement::Context, None) => quote!(let _ = value;),
         };
         quote! {
             #[doc(hidden)]
             fn #setter(&mut self, value: #ty) {
-                #target = ::core::option::Option::Some(value);
+                #set
             }
         }
     });
@@ -605,7 +603,7 @@ fn envelope_literal(layout: &Layout<'_>, object: &Object<'_>) -> TokenStream {
 pub(super) fn emit_select_hints(layout: &Layout<'_>) -> TokenStream {
     let spec = layout.spec();
     let paths = Paths::of(layout);
-    let code_at = &paths.code;
+    let code = paths.code(&quote!(envelope));
     let arms = spec.emitted_codes().filter_map(|code| {
         let select = select_hints(spec, &paths, code, &TokenStream::new());
         if select.is_empty() {
@@ -621,7 +619,7 @@ pub(super) fn emit_select_hints(layout: &Layout<'_>) -> TokenStream {
             #[allow(deprecated, unreachable_patterns, clippy::match_single_binding)]
             fn __splice_select_hints(&mut self) {
                 let envelope = self;
-                match envelope #code_at {
+                match #code {
                     #(#arms)*
                     _ => {}
                 }
@@ -640,14 +638,15 @@ pub(super) fn select_hints(
     code: &Code,
     prefix: &TokenStream,
 ) -> TokenStream {
-    let Some((hints_at, hints_required)) = &paths.hints else {
+    let Some(hints) = &paths.hints else {
         // No hints on the wire: nothing to select.
         return TokenStream::new();
     };
     if code.hint_conditions.iter().all(Option::is_none) {
         return TokenStream::new();
     }
-    let fields_at = &paths.fields;
+    let envelope = quote!(envelope);
+    let holder = read(&envelope, &paths.holder);
     let keep = code.hints().map(|(_, cond)| {
         let Some(cond) = cond else {
             return quote!(true);
@@ -661,13 +660,13 @@ pub(super) fn select_hints(
         let name = field_ident(field);
         let ty = ident(ty);
         let variants = cond.values.iter().map(|v| ident(&upper_camel(&v.value)));
-        let value = match (field.placement(), &paths.context) {
-            (Placement::TopLevel, _) => quote!(envelope #fields_at.#name.as_ref()),
-            (Placement::Envelope, _) => quote!(envelope.#name.as_ref()),
-            (Placement::Context, Some(context)) => {
-                quote!(envelope #context.as_ref().and_then(|c| c.#name.as_ref()))
-            }
-            (Placement::Context, None) => return quote!(false),
+        let value = match field.placement() {
+            Placement::TopLevel => holder.field(&name),
+            Placement::Envelope => quote!(envelope.#name.as_ref()),
+            Placement::Context => match paths.context_field(&envelope, &name) {
+                Some(value) => value,
+                None => return quote!(false),
+            },
         };
         quote!(::core::matches!(#value, ::core::option::Option::Some(#(#prefix #ty::#variants)|*)))
     });
@@ -675,20 +674,29 @@ pub(super) fn select_hints(
         let keep = [#(#keep),*];
         let mut keep = keep.iter();
     };
-    if *hints_required {
-        quote! {
-            #keep
-            envelope
-                #hints_at
-                .retain(|_| keep.next().copied().unwrap_or(true));
-        }
-    } else {
-        quote! {
-            #keep
-            if let ::core::option::Option::Some(hints) = &mut envelope #hints_at {
-                hints.retain(|_| keep.next().copied().unwrap_or(true));
+    let Some((leaf, parent)) = hints.split_last() else {
+        return TokenStream::new();
+    };
+    let field = &leaf.field;
+    let retain = if leaf.optional {
+        write(&envelope, parent, &|at| {
+            quote! {
+                if let ::core::option::Option::Some(hints) = &mut #at.#field {
+                    hints.retain(|_| keep.next().copied().unwrap_or(true));
+                }
             }
-        }
+        })
+    } else {
+        write(&envelope, parent, &|at| {
+            quote! {
+                #at.#field
+                    .retain(|_| keep.next().copied().unwrap_or(true));
+            }
+        })
+    };
+    quote! {
+        #keep
+        #retain
     }
 }
 

@@ -9,12 +9,12 @@ use quote::quote;
 
 use crate::context::{FieldDef, Placement};
 use crate::envelope::{Carries, Member};
-use crate::layout::{Form, Layout, Object, Presence, Slot};
+use crate::layout::{Form, Layout, Object, Slot};
 use crate::names;
-use crate::span::Loc;
 use crate::spec::Spec;
 
 use super::any::{unlisted_fields, unlisted_struct};
+use super::paths::{Access, Paths, read, steps};
 use super::tokens::{
     constant_literal, field_ident, field_type, ident, number_literal, number_type, rename,
     variant_ident,
@@ -46,192 +46,9 @@ pub(super) fn object_struct(object: &Object<'_>) -> Ident {
 }
 
 /// Whether the Rust types hold a slot as a value rather than an `Option`:
-/// one in every envelope, or the code name with `absent_means` (an envelope
-/// without it reads as that code, see [`absent_default`]).
+/// when it is in every envelope of the form its struct stands for.
 pub(super) fn in_every_envelope(slot: &Slot<'_>) -> bool {
-    slot.presence() != Presence::Optional
-}
-
-/// The function serde calls for a code name that `absent_means` lets an
-/// envelope leave out: it returns that code.
-pub(super) fn absent_default(layout: &Layout<'_>) -> TokenStream {
-    let Some(code) = layout.discriminant().absent else {
-        return TokenStream::new();
-    };
-    let variant = variant_ident(code);
-    quote! {
-        /// The code of an envelope without its code name (`absent_means`).
-        #[doc(hidden)]
-        #[allow(deprecated)]
-        fn __splice_absent_code() -> ErrorCode {
-            ErrorCode::#variant
-        }
-    }
-}
-
-/// `.a.b` for the members of `path`.
-pub(super) fn access(path: &[&Member]) -> TokenStream {
-    let idents = path.iter().map(|m| member_ident(m));
-    quote!(#(.#idents)*)
-}
-
-/// Where `ErrorEnvelope` keeps what the generated code reads and writes,
-/// from the layout (splice's: `.error_code`, `.recovery_hints`, `.context`
-/// and the fields at the top).
-pub(super) struct Paths {
-    /// The object holding the fields declared `in: top_level`.
-    pub(super) fields: TokenStream,
-    /// The member holding the `ErrorCode`: the one carrying the code name,
-    /// else the one carrying the number.
-    pub(super) code: TokenStream,
-    /// No member carries the code name: the number member holds the
-    /// `ErrorCode`, on the wire as its number.
-    pub(super) by_number: bool,
-    /// The member carrying the hints, and whether it is always present.
-    pub(super) hints: Option<(TokenStream, bool)>,
-    /// The member carrying the context object (an `Option<ErrorContext>`).
-    pub(super) context: Option<TokenStream>,
-}
-
-impl Paths {
-    pub(super) fn of(layout: &Layout<'_>) -> Paths {
-        Paths {
-            fields: access(layout.holder()),
-            code: access(&layout.discriminant().path),
-            by_number: !layout.discriminant().by_name,
-            hints: layout.path_to("hints").map(|p| {
-                let required = p.last().is_some_and(|m| m.required);
-                (access(&p), required)
-            }),
-            context: layout.path_to("context").map(|p| access(&p)),
-        }
-    }
-}
-
-/// Why `taxonomy!` and `splice-codegen rust` cannot generate types for this
-/// spec's envelope (`None`: they can). `check` accepts these specs; the
-/// published schema follows them.
-pub fn unsupported(spec: &Spec) -> Option<crate::Diagnostic> {
-    use crate::Diagnostic;
-    let layout = Layout::of(spec);
-    let discriminant = layout.discriminant();
-    let code_property = if discriminant.by_name {
-        "code_name"
-    } else {
-        "number"
-    };
-    if let Some(m) = discriminant
-        .path
-        .iter()
-        .find(|m| !m.required && m.absent_means.is_none())
-    {
-        let what = if discriminant
-            .path
-            .last()
-            .is_some_and(|last| std::ptr::eq(*last, *m))
-        {
-            format!(
-                "envelope member `{}` carries `{code_property}`",
-                m.name.value
-            )
-        } else {
-            format!(
-                "envelope member `{}` holds the member carrying `{code_property}`",
-                m.name.value
-            )
-        };
-        return Some(
-            Diagnostic::new(m.name.loc, format!("{what} and is optional"))
-                .with_label("optional here")
-                .with_help(
-                    "the Rust types read the code from every envelope (it selects the \
-                     code's required context); remove `optional` on the way to it",
-                ),
-        );
-    }
-    if !layout.carries("context")
-        && let Some(f) = spec.fields_at(Placement::Context).next()
-    {
-        return Some(
-            Diagnostic::new(
-                f.name.loc,
-                format!(
-                    "field `{}` is declared `in: context` but no envelope member carries `context`",
-                    f.name()
-                ),
-            )
-            .with_help(
-                "add a member with `carries: context`, or declare the field `in: top_level`",
-            ),
-        );
-    }
-    // Two members (or a member and a top-level field) of one object whose
-    // Rust names collide, and nested structs named like another item.
-    fn walk(object: &Object<'_>, structs: &mut Vec<(String, Loc)>) -> Option<crate::Diagnostic> {
-        let mut seen: Vec<(String, &str, Loc)> = Vec::new();
-        let fields = object
-            .fields()
-            .map(|f| (f.field.name().to_owned(), f.field.name(), f.field.name.loc));
-        let members_named = object.slots.iter().filter_map(|s| s.member()).map(|m| {
-            (
-                member_ident(m).to_string(),
-                m.name.value.as_str(),
-                m.name.loc,
-            )
-        });
-        for (rust, wire, loc) in members_named.chain(fields) {
-            if let Some((_, first, first_loc)) = seen.iter().find(|(r, _, _)| *r == rust) {
-                return Some(
-                    crate::Diagnostic::new(
-                        loc,
-                        format!("`{wire}` and `{first}` are both `{rust}` in the Rust types"),
-                    )
-                    .with_related(*first_loc, "first here")
-                    .with_help("the Rust field of a member is its wire name in lower_snake_case; rename one of them"),
-                );
-            }
-            seen.push((rust, wire, loc));
-        }
-        for slot in &object.slots {
-            if let Slot::Object {
-                member: m, object, ..
-            } = slot
-            {
-                if !m.required {
-                    return Some(
-                        crate::Diagnostic::new(
-                            m.name.loc,
-                            format!("envelope member `{}` is an optional object", m.name.value),
-                        )
-                        .with_label("optional here")
-                        .with_help("the Rust types support optional members that carry a property, not optional objects; remove `optional`"),
-                    );
-                }
-                structs.push((object_struct(object).to_string(), m.name.loc));
-                structs.push((unlisted_struct(object).to_string(), m.name.loc));
-                if let Some(d) = walk(object, structs) {
-                    return Some(d);
-                }
-            }
-        }
-        None
-    }
-    let mut structs = Vec::new();
-    if let Some(d) = walk(&layout.envelope(Form::Any), &mut structs) {
-        return Some(d);
-    }
-    for (name, loc) in structs {
-        if names::RUST_ITEMS.contains(&name.as_str()) || spec.type_def(&name).is_some() {
-            return Some(
-                crate::Diagnostic::new(
-                    loc,
-                    format!("this object's Rust struct `{name}` is the name of another item"),
-                )
-                .with_help("rename the member or the declared type"),
-            );
-        }
-    }
-    None
+    slot.presence().is_required()
 }
 
 /// The Rust doc of an envelope member: its `doc:` in a declared envelope,
@@ -341,8 +158,10 @@ pub(super) fn object_fields(layout: &Layout<'_>, object: &Object<'_>) -> Vec<Tok
             (_, Carries::Message) => quote!(::std::string::String),
             (_, Carries::Context | Carries::Object(_)) => quote!(::std::string::String),
         };
+        // An envelope without its code name is the `absent_means` code; one
+        // with `null` there is no envelope (the schema refuses it too).
         if m.absent_means.is_some() {
-            attrs = quote!(#attrs #[serde(default = "__splice_absent_code")]);
+            attrs = quote!(#attrs #[serde(deserialize_with = "__splice_present")]);
         }
         out.push(if in_every_envelope(slot) {
             quote! {
@@ -468,7 +287,7 @@ pub(super) fn emit_envelope(layout: &Layout<'_>) -> TokenStream {
         (TokenStream::new(), quote!(#[serde(deny_unknown_fields)]))
     };
     let nested = nested_structs(layout, &any, Family::Listed(&eq));
-    let absent = absent_default(layout);
+    let code = Paths::of(layout).code(&quote!(envelope));
     let doc = if env.declared {
         let example = spec.emitted_codes().next().map_or_else(
             || "match_not_found".to_owned(),
@@ -520,7 +339,15 @@ pub(super) fn emit_envelope(layout: &Layout<'_>) -> TokenStream {
 
         #nested
         #wire
-        #absent
+
+        #[automatically_derived]
+        impl ::core::convert::From<&ErrorEnvelope> for ErrorCode {
+            /// The code of `envelope`.
+            #[allow(deprecated)]
+            fn from(envelope: &ErrorEnvelope) -> ErrorCode {
+                #code
+            }
+        }
     }
 }
 
@@ -547,10 +374,10 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
         .fields()
         .map(|f| field_ident(f.field))
         .collect::<Vec<_>>();
-    let code = &paths.code;
+    let read_code = paths.code(&quote!(self));
     // Constants and the number, when the code is told by its name.
     let mut checks = Vec::new();
-    fn walk<'o, 's>(object: &'o Object<'s>, out: &mut Vec<(Vec<&'s Member>, &'o Slot<'s>)>) {
+    fn walk<'s>(object: &Object<'s>, out: &mut Vec<Vec<&'s Member>>) {
         for slot in &object.slots {
             match slot {
                 Slot::Object { object, .. } => walk(object, out),
@@ -559,7 +386,7 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
                 {
                     let mut path = object.path.clone();
                     path.push(member);
-                    out.push((path, slot));
+                    out.push(path);
                 }
                 _ => {}
             }
@@ -567,9 +394,9 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
     }
     let mut leaves = Vec::new();
     walk(&any, &mut leaves);
-    for (path, slot) in leaves {
+    let this = quote!(self);
+    for path in leaves {
         let m = path.last().expect("a path names its member");
-        let at = access(&path);
         let wire = &m.name.value;
         let (expected, shown): (TokenStream, TokenStream) = match &m.carries {
             Carries::Constant(v) => {
@@ -582,23 +409,23 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
         };
         let wire = wire.replace('{', "{{").replace('}', "}}");
         let message = format!("`{wire}` is {{}}, not {{}}");
-        checks.push(if slot.presence().is_required() {
-            quote! {
-                if self #at != #expected {
-                    return ::core::result::Result::Err(::std::format!(#message, self #at, #shown));
+        let at = steps(&any, &path);
+        checks.push(match read(&this, &at) {
+            Access::Place(at) => quote! {
+                if #at != #expected {
+                    return ::core::result::Result::Err(::std::format!(#message, #at, #shown));
                 }
-            }
-        } else {
-            quote! {
-                if let ::core::option::Option::Some(value) = &self #at {
+            },
+            Access::Maybe(value) => quote! {
+                if let ::core::option::Option::Some(value) = #value {
                     if *value != #expected {
                         return ::core::result::Result::Err(::std::format!(#message, value, #shown));
                     }
                 }
-            }
+            },
         });
     }
-    let fields_at = &paths.fields;
+    let holder = read(&this, &paths.holder);
     // Each code's `constants:` (google.rpc's HTTP status of NOT_FOUND is
     // 404): what the schema pins with `const` and the TypeScript and Python
     // types with literal types, a payload must hold here too.
@@ -613,13 +440,10 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
                     let expected = constant_literal(spec, f, value);
                     let shown = spec.constant_json(code, f)?.to_string();
                     let id = field_ident(f);
-                    let got = match (f.placement(), &paths.context) {
-                        (Placement::TopLevel, _) => quote!(self #fields_at.#id.as_ref()),
-                        (Placement::Envelope, _) => quote!(self.#id.as_ref()),
-                        (Placement::Context, Some(context)) => {
-                            quote!(self #context.as_ref().and_then(|c| c.#id.as_ref()))
-                        }
-                        (Placement::Context, None) => return None,
+                    let got = match f.placement() {
+                        Placement::TopLevel => holder.field(&id),
+                        Placement::Envelope => quote!(self.#id.as_ref()),
+                        Placement::Context => paths.context_field(&this, &id)?,
                     };
                     let wire = f.wire().replace('{', "{{").replace('}', "}}");
                     let message = format!("`{wire}` of `{{}}` is {{}}, not {{}}");
@@ -661,13 +485,10 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
         .map(|f| {
             let name = f.name();
             let id = field_ident(f);
-            let present = match (f.placement(), &paths.context) {
-                (Placement::TopLevel, _) => quote!(self #fields_at.#id.is_some()),
-                (Placement::Envelope, _) => quote!(self.#id.is_some()),
-                (Placement::Context, Some(context)) => {
-                    quote!(self #context.as_ref().is_some_and(|c| c.#id.is_some()))
-                }
-                (Placement::Context, None) => quote!(false),
+            let present = match f.placement() {
+                Placement::TopLevel => holder.has(&id),
+                Placement::Envelope => quote!(self.#id.is_some()),
+                Placement::Context => paths.has_context_field(&this, &id),
             };
             quote!((#name, #present))
         })
@@ -767,7 +588,7 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
             #[doc(hidden)]
             #[allow(deprecated, clippy::bool_comparison)]
             fn __splice_check(&self) -> ::core::result::Result<(), ::std::string::String> {
-                let code: ErrorCode = self #code;
+                let code: ErrorCode = #read_code;
                 #(#checks)*
                 #constants
                 #required

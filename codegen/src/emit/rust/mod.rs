@@ -30,10 +30,9 @@ mod any;
 mod build;
 mod code;
 mod envelope;
+mod paths;
 mod tokens;
 mod types;
-
-pub use envelope::unsupported;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -65,8 +64,8 @@ pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) ->
     let category = emit_category(spec);
     let cause = emit_cause();
     let error_code = emit_error_code(spec);
-    let support = emit_support_types(spec);
     let layout = Layout::of(spec);
+    let support = emit_support_types(spec, layout.discriminant().absent.is_some());
     let envelope = emit_envelope(&layout);
     let constructors = emit_constructors(&layout);
     let builders = emit_builders(spec);

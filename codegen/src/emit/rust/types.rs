@@ -11,7 +11,10 @@ use crate::spec::Spec;
 
 use super::tokens::{doc_attrs, field_type, ident, rename, upper_camel};
 
-pub(super) fn emit_support_types(spec: &Spec) -> TokenStream {
+/// The support types, and `__splice_present` when a field of a `one_of` with
+/// `null`, or the code name `absent_means` lets an envelope leave out, reads
+/// a present `null` other than as absent (`absent_code`).
+pub(super) fn emit_support_types(spec: &Spec, absent_code: bool) -> TokenStream {
     let eq = eq_derive(spec);
     let enums = spec.types.iter().filter_map(|def| {
         let values = def.values()?;
@@ -107,28 +110,28 @@ pub(super) fn emit_support_types(spec: &Spec) -> TokenStream {
             }
         })
     });
-    let present = spec
+    let null_one_of = spec
         .types
         .iter()
         .filter_map(|d| d.one_of())
-        .any(|o| o.null.is_some())
-        .then(|| {
-            quote! {
-                /// Reads a value that is present, `null` included, as `Some`
-                /// (see `null_as_value` in splice-codegen).
-                #[doc(hidden)]
-                #[allow(dead_code)]
-                fn __splice_present<'de, D, T>(
-                    deserializer: D,
-                ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
-                where
-                    D: ::serde::Deserializer<'de>,
-                    T: ::serde::Deserialize<'de>,
-                {
-                    T::deserialize(deserializer).map(::core::option::Option::Some)
-                }
+        .any(|o| o.null.is_some());
+    let present = (null_one_of || absent_code).then(|| {
+        quote! {
+            /// Reads a value that is present, `null` included, as `Some`
+            /// (see `null_as_value` in splice-codegen).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            fn __splice_present<'de, D, T>(
+                deserializer: D,
+            ) -> ::core::result::Result<::core::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                T::deserialize(deserializer).map(::core::option::Option::Some)
             }
-        });
+        }
+    });
     quote! {
         #(#enums)*
         #(#structs)*

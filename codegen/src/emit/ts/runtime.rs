@@ -256,6 +256,9 @@ pub fn emit_js(spec: &Spec) -> String {
         ),
     );
     let access = discriminant_access(&layout);
+    if let Some(code) = layout.discriminant().absent {
+        absent_reader(&mut out, &layout, code.wire());
+    }
     let _ = write!(
         out,
         "export function isListed(env) {{\n  \
@@ -287,9 +290,13 @@ pub fn emit_js(spec: &Spec) -> String {
 
 /// How the run time reads the discriminant of `env`: `env.error_code`, or
 /// `env.error?.status` for a nested one (whatever `env.error` is, the read
-/// cannot throw).
+/// cannot throw); `codeOf(env)` ([`absent_reader`]) when an envelope
+/// without it has the `absent_means` code.
 fn discriminant_access(layout: &Layout<'_>) -> String {
     let discriminant = layout.discriminant();
+    if discriminant.absent.is_some() {
+        return "codeOf(env)".into();
+    }
     let mut access = String::from("env");
     for (i, step) in discriminant.names().into_iter().enumerate() {
         let optional = if i == 0 { "" } else { "?" };
@@ -300,11 +307,42 @@ fn discriminant_access(layout: &Layout<'_>) -> String {
             let _ = write!(access, "{dot}[{}]", string_literal(step));
         }
     }
-    // An envelope without its code name has the `absent_means` code.
-    if let Some(code) = discriminant.absent {
-        access = format!("({access} ?? {})", string_literal(code.wire()));
-    }
     access
+}
+
+/// `codeOf(env)`: the code name of `env` read along the discriminant's
+/// path, where a member that is absent (the code name, or an object around
+/// it) means the `absent_means` code, `absent`; `undefined` when a step is
+/// not an object. The schema, the Rust and the Python readers read it so.
+fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
+    let keys: Vec<String> = layout
+        .discriminant()
+        .names()
+        .into_iter()
+        .map(string_literal)
+        .collect();
+    doc(
+        out,
+        "",
+        &format!(
+            "The code name at `env.{}`: `{absent}` when a member on the way is absent \
+             (`absent_means`), undefined when one is not an object.",
+            layout.discriminant().dotted()
+        ),
+    );
+    let _ = write!(
+        out,
+        "function codeOf(env) {{\n  \
+         let value = env;\n  \
+         for (const key of [{}]) {{\n    \
+         if (typeof value !== \"object\" || value === null || Array.isArray(value)) return undefined;\n    \
+         if (!Object.hasOwn(value, key)) return {};\n    \
+         value = value[key];\n  \
+         }}\n  \
+         return value;\n}}\n\n",
+        keys.join(", "),
+        string_literal(absent)
+    );
 }
 
 /// `CODES` (and, without the code's name on the wire, `BY_NUMBER`): one

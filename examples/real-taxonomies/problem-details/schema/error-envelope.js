@@ -11,8 +11,19 @@ export const LISTED_CODES = Object.freeze([
 const LISTED = new Set(LISTED_CODES);
 
 /** True when this release lists `env.type`; false for a code of a later release (or anything that is not an envelope). */
+/** The code name at `env.type`: `about:blank` when a member on the way is absent (`absent_means`), undefined when one is not an object. */
+function codeOf(env) {
+  let value = env;
+  for (const key of ["type"]) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    if (!Object.hasOwn(value, key)) return "about:blank";
+    value = value[key];
+  }
+  return value;
+}
+
 export function isListed(env) {
-  return typeof env === "object" && env !== null && LISTED.has((env.type ?? "about:blank"));
+  return typeof env === "object" && env !== null && LISTED.has(codeOf(env));
 }
 
 /** What the taxonomy says about each code it lists, by name (its aliases too), in spec order. */
@@ -68,6 +79,6 @@ export const CODES = Object.freeze(CODE_TABLE);
 /** The `CodeInfo` of the code `env.type` names; undefined for a code of a later release (or anything that is not an envelope). */
 export function codeInfo(env) {
   if (typeof env !== "object" || env === null) return undefined;
-  const key = (env.type ?? "about:blank");
+  const key = codeOf(env);
   return typeof key === "string" && Object.hasOwn(CODES, key) ? CODES[key] : undefined;
 }

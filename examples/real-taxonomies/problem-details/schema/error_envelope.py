@@ -233,12 +233,28 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
+def _code_of(env: object) -> object:
+    """The code name at `type`.
+
+    "about:blank" when a member on the way is absent (`absent_means`),
+    None when one is not an object.
+    """
+    value = env
+    for key in ("type",):
+        if not isinstance(value, dict):
+            return None
+        if key not in value:
+            return "about:blank"
+        value = value[key]
+    return value
+
+
 def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
     `ErrorEnvelope` (then `type` narrows it) when it is true, and an
     `UnlistedCodeEnvelope` when it is false.
     """
-    return env.get("type", "about:blank") in CODES
+    return _code_of(env) in CODES
 
 
 def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
@@ -246,4 +262,5 @@ def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
     retryability and the rest of its `CodeInfo`, also what the envelope does not carry.
     None for a code of a later release.
     """
-    return CODES.get(env.get("type", "about:blank"))
+    code = _code_of(env)
+    return CODES.get(code) if isinstance(code, str) else None

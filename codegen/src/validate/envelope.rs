@@ -1,0 +1,227 @@
+//! The envelope as every artifact reads it: a reader can tell the codes
+//! apart in every envelope (the member carrying the code's name, else its
+//! number, and the objects around it, are in every envelope unless
+//! `absent_means` says which code an envelope without them has), the fields
+//! declared `in: context` have a member to live in, and the names the Rust
+//! types give the members, the fields and the nested objects do not meet.
+//!
+//! A spec these rules accept generates in every emitter ([`crate::layout`]
+//! lays it out, the emitters write the layout), so no emitter refuses a
+//! spec of its own.
+
+use crate::context::Placement;
+use crate::diagnostic::Diagnostic;
+use crate::draft::Draft;
+use crate::envelope::{Carries, Envelope, Member};
+use crate::names;
+use crate::span::Loc;
+
+use super::Validator;
+
+impl Validator<'_> {
+    /// Every rule of this module, on a draft whose envelope could be read.
+    pub(super) fn envelope(&mut self, draft: &Draft) {
+        let Some(envelope) = &draft.envelope else {
+            return;
+        };
+        self.discriminant_presence(envelope);
+        self.context_member(draft, envelope);
+        self.rust_names(draft, envelope);
+    }
+
+    /// The member that tells codes apart, and each object around it, is in
+    /// every envelope, unless `absent_means` names the code of an envelope
+    /// without it: otherwise an envelope without it is every code's, and
+    /// no reader can say which.
+    fn discriminant_presence(&mut self, envelope: &Envelope) {
+        let by_name = envelope.carries("code_name");
+        let property = if by_name { "code_name" } else { "number" };
+        let Some(names) = envelope.path_of(property) else {
+            return;
+        };
+        let path = members_at(&envelope.members, &names);
+        let Some(discriminant) = path.last() else {
+            return;
+        };
+        if discriminant.absent_means.is_some() {
+            return;
+        }
+        for m in &path {
+            if m.required {
+                continue;
+            }
+            let what = if std::ptr::eq(*m, *discriminant) {
+                format!("envelope member `{}` carries `{property}`", m.name.value)
+            } else {
+                format!(
+                    "envelope member `{}` holds the member carrying `{property}`",
+                    m.name.value
+                )
+            };
+            let help = if by_name {
+                "every reader tells the codes apart by this member: remove `optional`, or name the \
+                 code of an envelope without it with `absent_means:` on the member carrying \
+                 `code_name`"
+            } else {
+                "every reader tells the codes apart by this member: remove `optional`"
+            };
+            self.push(
+                Diagnostic::new(
+                    m.name.loc,
+                    format!("{what} and is optional, with no `absent_means`"),
+                )
+                .with_label("optional here")
+                .with_help(help),
+            );
+        }
+    }
+
+    /// A field declared `in: context` lives in the member carrying
+    /// `context`, so the envelope has one.
+    fn context_member(&mut self, draft: &Draft, envelope: &Envelope) {
+        if envelope.carries("context") {
+            return;
+        }
+        for f in &draft.fields {
+            if f.placement.as_ref().map(|p| p.value) == Some(Placement::Context) {
+                self.push(
+                    Diagnostic::new(
+                        f.name.loc,
+                        format!(
+                            "field `{}` is declared `in: context` but no envelope member carries `context`",
+                            f.name.value
+                        ),
+                    )
+                    .with_help(
+                        "add a member with `carries: context`, or declare the field `in: top_level`",
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The Rust field of each member (its wire name in lower_snake_case) and
+    /// of each field an object holds is unique in that object, and the
+    /// struct of each nested object ([`names::rust_object_struct`] and its
+    /// unlisted twin) is unique and not the name of another item.
+    fn rust_names(&mut self, draft: &Draft, envelope: &Envelope) {
+        let holder = envelope.fields_path();
+        let mut structs: Vec<([String; 2], Loc)> = Vec::new();
+        self.rust_object_names(
+            draft,
+            &envelope.members,
+            &mut Vec::new(),
+            &holder,
+            &mut structs,
+        );
+        for (i, (pair, loc)) in structs.iter().enumerate() {
+            let taken = pair.iter().find(|name| {
+                names::RUST_ITEMS.contains(&name.as_str())
+                    || draft.types.iter().any(|t| t.name.value == **name)
+            });
+            if let Some(name) = taken {
+                self.push(
+                    Diagnostic::new(
+                        *loc,
+                        format!("this object's Rust struct `{name}` is the name of another item"),
+                    )
+                    .with_help("rename the member or the declared type"),
+                );
+            } else if let Some((_, first)) = structs[..i].iter().find(|(p, _)| p[0] == pair[0]) {
+                self.push(
+                    Diagnostic::new(
+                        *loc,
+                        format!(
+                            "this object's Rust struct `{}` is also another object's",
+                            pair[0]
+                        ),
+                    )
+                    .with_related(*first, "that object")
+                    .with_help(
+                        "the struct of a nested object is `ErrorEnvelope` followed by each member \
+                         name on its path in UpperCamelCase; rename one of the members",
+                    ),
+                );
+            }
+        }
+    }
+
+    fn rust_object_names<'e>(
+        &mut self,
+        draft: &Draft,
+        members: &'e [Member],
+        path: &mut Vec<&'e str>,
+        holder: &[&str],
+        structs: &mut Vec<([String; 2], Loc)>,
+    ) {
+        let mut seen: Vec<(String, &str, Loc)> = Vec::new();
+        let members_named = members.iter().map(|m| {
+            (
+                names::rust_member_field(&m.name.value),
+                m.name.value.as_str(),
+                m.name.loc,
+            )
+        });
+        let holds_top_level = path.as_slice() == holder;
+        let fields = draft
+            .fields
+            .iter()
+            .filter(|f| match f.placement.as_ref().map(|p| p.value) {
+                Some(Placement::TopLevel) => holds_top_level,
+                Some(Placement::Envelope) => path.is_empty(),
+                _ => false,
+            });
+        // A field named like a member of its object is reported as such
+        // (`validate::declarations`), not again here.
+        let fields_named = fields
+            .filter(|f| !members.iter().any(|m| m.name.value == f.name.value))
+            .map(|f| (f.name.value.clone(), f.name.value.as_str(), f.name.loc));
+        for (rust, wire, loc) in members_named.chain(fields_named) {
+            if let Some((_, first, first_loc)) = seen.iter().find(|(r, _, _)| *r == rust) {
+                self.push(
+                    Diagnostic::new(
+                        loc,
+                        format!("`{wire}` and `{first}` are both `{rust}` in the Rust types"),
+                    )
+                    .with_related(*first_loc, "first here")
+                    .with_help(
+                        "the Rust field of a member is its wire name in lower_snake_case, a \
+                         field's is its name; rename one of them",
+                    ),
+                );
+            } else {
+                seen.push((rust, wire, loc));
+            }
+        }
+        for m in members {
+            if let Carries::Object(inner) = &m.carries {
+                path.push(&m.name.value);
+                structs.push((
+                    [
+                        names::rust_object_struct(path),
+                        names::rust_unlisted_struct(path),
+                    ],
+                    m.name.loc,
+                ));
+                self.rust_object_names(draft, inner, path, holder, structs);
+                path.pop();
+            }
+        }
+    }
+}
+
+/// The members from `members` down to the one at `names`.
+fn members_at<'e>(members: &'e [Member], names: &[&str]) -> Vec<&'e Member> {
+    let mut members = members;
+    let mut out = Vec::new();
+    for name in names {
+        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
+            break;
+        };
+        if let Carries::Object(inner) = &m.carries {
+            members = inner;
+        }
+        out.push(m);
+    }
+    out
+}
