@@ -1,0 +1,70 @@
+//! Expands the specs of fixed seeds into Rust (`$OUT_DIR/agree.rs`): one
+//! module per spec `check` accepts, holding what `emit_rust::emit` writes for
+//! it and its payloads, for `tests/rust.rs` to read through the generated
+//! types. `SPLICE_AGREE_RUST_SEED` (default 0) and `SPLICE_AGREE_RUST_SPECS`
+//! (default 6) choose the specs; each adds a few seconds of compile time.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[path = "src/generator.rs"]
+#[allow(dead_code)]
+mod generator;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    println!("cargo::rerun-if-env-changed={name}");
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=src/generator.rs");
+    let first = env_u64("SPLICE_AGREE_RUST_SEED", 0);
+    let count = env_u64("SPLICE_AGREE_RUST_SPECS", 6);
+    let mut out = String::new();
+    let mut modules = Vec::new();
+    for seed in first..first + count {
+        let sample = generator::sample(seed);
+        // A spec `check` refuses is reported by tests/artifacts.rs.
+        let Ok(spec) = splice_codegen::load_str(&sample.yaml, "errors.yaml") else {
+            continue;
+        };
+        let name = format!("s{seed}");
+        let _ = writeln!(
+            out,
+            "#[allow(unused, deprecated, clippy::all, clippy::pedantic)]\npub mod {name} {{\n{}\n",
+            splice_codegen::emit_rust::emit(&spec)
+        );
+        out.push_str("    pub const PAYLOADS: &[super::Payload] = &[\n");
+        for p in &sample.payloads {
+            let _ = writeln!(
+                out,
+                "        super::Payload {{ label: {:?}, value: {:?}, code: {:?}, back: {:?} }},",
+                p.label,
+                p.value.to_string(),
+                p.code.as_ref().map(|c| c.1.as_str()),
+                p.back.to_string(),
+            );
+        }
+        out.push_str("    ];\n");
+        out.push_str(
+            "    pub fn check(failures: &mut ::std::vec::Vec<::std::string::String>) {\n        \
+             super::check::<ErrorEnvelope, AnyErrorEnvelope>(\n            \
+             PAYLOADS,\n            \
+             |e| ErrorCode::from(e).as_str(),\n            \
+             |a| match a { AnyErrorEnvelope::Listed(e) => Some(e), AnyErrorEnvelope::Unlisted(_) => None },\n            \
+             failures,\n        );\n    }\n}\n",
+        );
+        modules.push((seed, name, sample.yaml));
+    }
+    out.push_str("/// Every spec's module: its seed, its spec, its check.\npub const MODULES: &[(u64, &str, Check)] = &[\n");
+    for (seed, name, yaml) in &modules {
+        let _ = writeln!(out, "    ({seed}, {yaml:?}, {name}::check),");
+    }
+    out.push_str("];\n");
+    let path =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("agree.rs");
+    std::fs::write(&path, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}

@@ -1,0 +1,1218 @@
+//! Random `errors.yaml` specs and the payloads each one's codes send.
+//!
+//! [`sample`] turns a seed into a [`Sample`]: the text of a spec and, for
+//! every code it lists and for a code a later release adds, a payload as a
+//! server of that spec would write it, with what every reader must make of
+//! it: the code's wire name (or unlisted), what the Rust types write back,
+//! and a corrupted copy that no variant accepts.
+//!
+//! The generator knows the wire layout from its own model (what it chose to
+//! write in the spec), not from splice-codegen's: the payloads are an
+//! independent oracle for every artifact. It covers the grammar of today:
+//! splice's own envelope and declared ones (flat, or with the code in a
+//! nested object that may be optional), the code told by name, by number or
+//! both, `absent_means` on the code name, constant members, members
+//! carrying the category, `retryable`, cause, hints, message and context,
+//! fields `in: top_level`, `in: context` and `in: envelope` with wire names,
+//! required and optional per code, per-code `constants:`, code wire names
+//! and aliases, and types: enums (with wire names), objects (optional and
+//! nullable members, wire names, a recursive list of itself), `one_of`
+//! scalars (with `null`), lists, maps and `pattern`.
+//!
+//! To extend it (hostile names, new constructs), add a choice to the model
+//! ([`Spec`]), write it in [`Spec::yaml`] and follow it in the payloads
+//! ([`Spec::payloads`]). Every choice is drawn from one seeded RNG, so a
+//! seed names one spec on every machine.
+//!
+//! This file is also compiled into `build.rs` (`#[path]`), which expands
+//! the specs of fixed seeds into Rust modules: it uses nothing of the crate.
+
+use std::fmt::Write as _;
+
+use proptest::prelude::Rng as _;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+use serde_json::{Map, Value, json};
+
+/// One generated spec and its payloads.
+pub struct Sample {
+    /// The seed it came from.
+    pub seed: u64,
+    /// The text of `errors.yaml`.
+    pub yaml: String,
+    /// A payload per listed code (some with only the required members, some
+    /// with every member), the `absent_means` code without its code name,
+    /// and a code a later release adds.
+    pub payloads: Vec<Payload>,
+}
+
+/// One payload and what every reader makes of it.
+pub struct Payload {
+    /// What it is, for messages.
+    pub label: String,
+    /// The payload.
+    pub value: Value,
+    /// The listed code it is (identifier, wire name); `None`: unlisted.
+    pub code: Option<(String, String)>,
+    /// What the Rust types write back: the payload, an alias read as the
+    /// code's wire name.
+    pub back: Value,
+    /// A copy no variant of the schema accepts (a member of the wrong type,
+    /// a required field left out, a constant of another code).
+    pub corrupt: Option<Value>,
+}
+
+/// The seeded RNG every choice is drawn from.
+struct Rng(TestRng);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        bytes[8..16].copy_from_slice(b"splice-a");
+        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+    }
+    /// `0..n`.
+    fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u64() % n as u64) as usize
+    }
+    /// True with probability `percent`/100.
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A scalar type of the grammar.
+#[derive(Clone, Copy, PartialEq)]
+enum Scalar {
+    String,
+    Integer,
+    Int32,
+    Int64,
+    Float,
+    Boolean,
+}
+
+impl Scalar {
+    const ALL: [Scalar; 6] = [
+        Scalar::String,
+        Scalar::Integer,
+        Scalar::Int32,
+        Scalar::Int64,
+        Scalar::Float,
+        Scalar::Boolean,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Scalar::String => "string",
+            Scalar::Integer => "integer",
+            Scalar::Int32 => "int32",
+            Scalar::Int64 => "int64",
+            Scalar::Float => "float",
+            Scalar::Boolean => "boolean",
+        }
+    }
+    fn value(self, rng: &mut Rng) -> Value {
+        match self {
+            Scalar::String => json!(*rng.pick(&["x", "hello world", "ünï", "a\"b", ""])),
+            // `integer` is non-negative; `int64` and `int32` are signed.
+            Scalar::Integer => json!(*rng.pick(&[0i64, 7, 1_000_000_007])),
+            Scalar::Int64 => json!(*rng.pick(&[0i64, 7, -3, 1_000_000_007])),
+            Scalar::Int32 => json!(*rng.pick(&[0i64, 42, -2_147_483_648])),
+            Scalar::Float => json!(*rng.pick(&[0.5f64, -2.25, 1e10])),
+            Scalar::Boolean => json!(rng.chance(50)),
+        }
+    }
+    /// A value of another JSON type than this one's.
+    fn wrong(self) -> Value {
+        match self {
+            Scalar::String => json!(12),
+            _ => json!("not a value of this type"),
+        }
+    }
+}
+
+/// A type a field or a member has.
+#[derive(Clone)]
+enum Ty {
+    Scalar(Scalar),
+    /// A string with `pattern: "^[a-z]+$"`.
+    Lower,
+    /// A declared type, by index in [`Spec::types`].
+    Named(usize),
+    List(Box<Ty>),
+    Map(Box<Ty>),
+}
+
+/// A declared type.
+enum TypeDef {
+    /// Values: (name, wire).
+    Enum(Vec<(String, Option<String>)>),
+    /// Members: (name, wire, type, optional, nullable); `recursive`: an
+    /// optional member `children` that is a list of this type.
+    Object {
+        members: Vec<ObjMember>,
+        recursive: bool,
+    },
+    /// `one_of` of scalars, `null` too when `nullable`.
+    OneOf(Vec<Scalar>, bool),
+}
+
+struct ObjMember {
+    name: String,
+    wire: Option<String>,
+    ty: Ty,
+    optional: bool,
+    nullable: bool,
+}
+
+/// Where a field lives.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    TopLevel,
+    Context,
+    Envelope,
+}
+
+struct Field {
+    name: String,
+    wire: Option<String>,
+    ty: Ty,
+    place: Place,
+}
+
+impl Field {
+    fn wire(&self) -> &str {
+        self.wire.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// What a declared member carries.
+#[derive(Clone, PartialEq)]
+enum Carries {
+    CodeName,
+    Number,
+    Category,
+    Retryable,
+    Cause,
+    Hints,
+    Message,
+    Context,
+    Constant(Value),
+}
+
+struct Member {
+    name: String,
+    carries: Carries,
+    optional: bool,
+    /// `absent_means`: by index in [`Spec::codes`].
+    absent_means: Option<usize>,
+}
+
+/// The declared envelope: the members of the outer object, and the object
+/// holding the code (`None`: the outer one).
+struct Envelope {
+    outer: Vec<Member>,
+    /// The nested object holding the code: its name, whether it is
+    /// optional, its members.
+    inner: Option<(String, bool, Vec<Member>)>,
+}
+
+struct Category {
+    key: String,
+    range: (i64, i64),
+    retryable: bool,
+    cause: &'static str,
+}
+
+struct Code {
+    id: String,
+    wire: Option<String>,
+    aliases: Vec<String>,
+    number: i64,
+    category: usize,
+    /// Fields by index: required, optional.
+    required: Vec<usize>,
+    optional: Vec<usize>,
+    /// The per-code constant of [`Spec::pinned`].
+    constant: Option<Value>,
+    hint: String,
+}
+
+impl Code {
+    fn wire(&self) -> &str {
+        self.wire.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// The model of one spec.
+struct Spec {
+    /// `None`: splice's own envelope.
+    envelope: Option<Envelope>,
+    categories: Vec<Category>,
+    types: Vec<(String, TypeDef)>,
+    fields: Vec<Field>,
+    /// A field each code gives a constant (`constants:`), by index.
+    pinned: Option<usize>,
+    codes: Vec<Code>,
+}
+
+/// The sample of `seed`.
+pub fn sample(seed: u64) -> Sample {
+    let mut rng = Rng::new(seed);
+    let spec = Spec::generate(&mut rng);
+    let yaml = spec.yaml(seed);
+    let payloads = spec.payloads(&mut rng);
+    Sample {
+        seed,
+        yaml,
+        payloads,
+    }
+}
+
+/// Names of members and fields no two of which meet in any target
+/// (lower_snake_case, UpperCamelCase, Python and TypeScript keys).
+struct Names {
+    taken: Vec<String>,
+}
+
+impl Names {
+    fn norm(name: &str) -> String {
+        name.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    }
+    /// The first of `pool` (from a random start) not yet taken.
+    fn take(&mut self, rng: &mut Rng, pool: &[&str]) -> String {
+        let start = rng.below(pool.len());
+        for i in 0..pool.len() {
+            let name = pool[(start + i) % pool.len()];
+            if !self.taken.contains(&Names::norm(name)) {
+                self.taken.push(Names::norm(name));
+                return name.to_owned();
+            }
+        }
+        // Pools are larger than any spec's need; a numbered name is free.
+        let mut n = self.taken.len();
+        loop {
+            let name = format!("{}{n}", pool[0]);
+            if !self.taken.contains(&Names::norm(&name)) {
+                self.taken.push(Names::norm(&name));
+                return name;
+            }
+            n += 1;
+        }
+    }
+}
+
+const CODE_POOL: &[&str] = &[
+    "code",
+    "status",
+    "error_code",
+    "errorCode",
+    "type",
+    "reason",
+];
+const NUMBER_POOL: &[&str] = &["number", "code_number", "httpStatus", "num"];
+const WRAP_POOL: &[&str] = &["error", "extensions", "problem", "Error"];
+const OTHER_POOL: &[&str] = &[
+    "message",
+    "detail",
+    "title",
+    "category",
+    "kind",
+    "retryable",
+    "retry",
+    "cause",
+    "blame",
+    "hints",
+    "recovery_hints",
+    "context",
+    "data",
+    "details",
+    "meta",
+    "version",
+    "jsonrpc",
+    "success",
+];
+const FIELD_POOL: &[&str] = &[
+    "file_path",
+    "retry_after",
+    "resource",
+    "limit",
+    "request_id",
+    "trace",
+    "owner",
+    "region",
+    "attempt",
+    "labels",
+    "location",
+    "reason_text",
+    "quota",
+    "tags",
+];
+const TYPE_POOL: &[&str] = &["Detail", "Kind", "Node", "Amount", "Level", "Entry", "Id"];
+const CODE_IDS: &[&str] = &[
+    "NOT_FOUND",
+    "TIMED_OUT",
+    "BAD_INPUT",
+    "CONFLICT",
+    "UNAVAILABLE",
+    "DENIED",
+    "TOO_LARGE",
+];
+
+impl Spec {
+    fn generate(rng: &mut Rng) -> Spec {
+        let mut names = Names { taken: Vec::new() };
+        let categories = Spec::categories(rng);
+        let ncodes = 1 + rng.below(4);
+        let types = Spec::types(rng);
+        let envelope = (!rng.chance(15)).then(|| Spec::envelope(rng, &mut names));
+        let has_context = envelope.as_ref().is_none_or(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                .any(|m| m.carries == Carries::Context)
+        });
+        let nested = envelope.as_ref().is_some_and(|e| e.inner.is_some());
+        let mut fields = Vec::new();
+        for _ in 0..rng.below(5) {
+            let mut places = vec![Place::TopLevel];
+            if has_context {
+                places.push(Place::Context);
+            }
+            if nested {
+                places.push(Place::Envelope);
+            }
+            let place = *rng.pick(&places);
+            let name = names.take(rng, FIELD_POOL);
+            let wire = rng.chance(25).then(|| {
+                let mut w = name.replace('_', "-");
+                w.push_str("-w");
+                names.taken.push(Names::norm(&w));
+                w
+            });
+            let ty = Spec::ty(rng, &types, 1);
+            fields.push(Field {
+                name,
+                wire,
+                ty,
+                place,
+            });
+        }
+        // A field each code pins, a string at the top.
+        let pinned = rng.chance(30).then(|| {
+            let name = names.take(rng, &["problem_type", "grpc_status", "aws_code"]);
+            fields.push(Field {
+                name,
+                wire: None,
+                ty: Ty::Scalar(Scalar::String),
+                place: Place::TopLevel,
+            });
+            fields.len() - 1
+        });
+        let by_name = envelope.as_ref().is_none_or(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                .any(|m| m.carries == Carries::CodeName)
+        });
+        let mut ids: Vec<&str> = CODE_IDS.to_vec();
+        let mut codes = Vec::new();
+        let mut used_numbers = Vec::new();
+        for i in 0..ncodes {
+            let id = ids.remove(rng.below(ids.len())).to_owned();
+            let category = rng.below(categories.len());
+            let (lo, hi) = categories[category].range;
+            let mut number = lo + rng.below((hi - lo + 1) as usize) as i64;
+            while used_numbers.contains(&number) {
+                number = if number == hi { lo } else { number + 1 };
+            }
+            used_numbers.push(number);
+            let wire =
+                (by_name && rng.chance(25)).then(|| format!("urn:err:{}", id.to_lowercase()));
+            let aliases = if by_name && rng.chance(25) {
+                vec![format!("{}_ALIAS", id)]
+            } else {
+                Vec::new()
+            };
+            let mut required = Vec::new();
+            let mut optional = Vec::new();
+            for (f, _) in fields.iter().enumerate() {
+                if Some(f) == pinned {
+                    continue;
+                }
+                match rng.below(3) {
+                    0 => required.push(f),
+                    1 => optional.push(f),
+                    _ => {}
+                }
+            }
+            codes.push(Code {
+                id,
+                wire,
+                aliases,
+                number,
+                category,
+                required,
+                optional,
+                constant: pinned.map(|_| json!(format!("https://example.com/p/{i}"))),
+                hint: (*rng.pick(&["Retry later", "Check the input", "Ask an admin"])).to_owned(),
+            });
+        }
+        let mut spec = Spec {
+            envelope,
+            categories,
+            types,
+            fields,
+            pinned,
+            codes,
+        };
+        spec.place_absent_means(rng);
+        spec
+    }
+
+    /// `absent_means` names a code only the member carrying the code name
+    /// may leave out: point it at one of the codes.
+    fn place_absent_means(&mut self, rng: &mut Rng) {
+        let n = self.codes.len();
+        let Some(env) = &mut self.envelope else {
+            return;
+        };
+        let inner_optional = env.inner.as_ref().is_some_and(|i| i.1);
+        for m in env
+            .outer
+            .iter_mut()
+            .chain(env.inner.iter_mut().flat_map(|i| i.2.iter_mut()))
+        {
+            if m.carries == Carries::CodeName && (inner_optional || m.absent_means.is_some()) {
+                m.absent_means = Some(rng.below(n));
+            }
+        }
+    }
+
+    fn categories(rng: &mut Rng) -> Vec<Category> {
+        let mut out = vec![Category {
+            key: "client".into(),
+            range: (1, 99),
+            retryable: false,
+            cause: "input",
+        }];
+        if rng.chance(60) {
+            out.push(Category {
+                key: "server".into(),
+                range: (100, 199),
+                retryable: true,
+                cause: "server",
+            });
+        }
+        out
+    }
+
+    fn types(rng: &mut Rng) -> Vec<(String, TypeDef)> {
+        let mut types: Vec<(String, TypeDef)> = Vec::new();
+        let mut pool: Vec<&str> = TYPE_POOL.to_vec();
+        for _ in 0..rng.below(4) {
+            let name = pool.remove(rng.below(pool.len())).to_owned();
+            let def = match rng.below(3) {
+                0 => {
+                    let mut values = Vec::new();
+                    for (i, v) in ["alpha", "beta_two", "gamma"].iter().enumerate() {
+                        if i == 0 || rng.chance(60) {
+                            let wire = rng.chance(30).then(|| v.to_uppercase());
+                            values.push(((*v).to_owned(), wire));
+                        }
+                    }
+                    TypeDef::Enum(values)
+                }
+                1 => {
+                    let mut members = Vec::new();
+                    let mut local = Names { taken: Vec::new() };
+                    for _ in 0..1 + rng.below(3) {
+                        let mname = local.take(rng, &["name", "value", "count", "note", "at"]);
+                        let wire = rng.chance(25).then(|| format!("@{mname}"));
+                        members.push(ObjMember {
+                            name: mname,
+                            wire,
+                            ty: Spec::ty(rng, &types, 0),
+                            optional: rng.chance(40),
+                            nullable: rng.chance(20),
+                        });
+                    }
+                    TypeDef::Object {
+                        members,
+                        recursive: rng.chance(30),
+                    }
+                }
+                _ => {
+                    let mut scalars = vec![Scalar::String];
+                    scalars.push(*rng.pick(&[Scalar::Int64, Scalar::Boolean, Scalar::Float]));
+                    TypeDef::OneOf(scalars, rng.chance(40))
+                }
+            };
+            types.push((name, def));
+        }
+        types
+    }
+
+    /// A type made of scalars and `types`, `depth` more lists or maps deep.
+    fn ty(rng: &mut Rng, types: &[(String, TypeDef)], depth: usize) -> Ty {
+        match rng.below(10) {
+            0..=3 => Ty::Scalar(*rng.pick(&Scalar::ALL)),
+            4 => Ty::Lower,
+            5 | 6 if !types.is_empty() => Ty::Named(rng.below(types.len())),
+            7 if depth > 0 => Ty::List(Box::new(Spec::ty(rng, types, depth - 1))),
+            8 if depth > 0 => Ty::Map(Box::new(Spec::ty(rng, types, depth - 1))),
+            _ => Ty::Scalar(Scalar::String),
+        }
+    }
+
+    fn envelope(rng: &mut Rng, names: &mut Names) -> Envelope {
+        let by_name = rng.chance(80);
+        let by_number = !by_name || rng.chance(40);
+        let nested = rng.chance(50);
+        let inner_optional = nested && by_name && rng.chance(50);
+        let mut code_members = Vec::new();
+        if by_name {
+            code_members.push(Member {
+                name: names.take(rng, CODE_POOL),
+                carries: Carries::CodeName,
+                optional: false,
+                // A flat envelope's code name may be absent too.
+                absent_means: (!inner_optional && rng.chance(25)).then_some(0),
+            });
+        }
+        if by_number {
+            code_members.push(Member {
+                name: names.take(rng, NUMBER_POOL),
+                carries: Carries::Number,
+                optional: by_name && rng.chance(30),
+                absent_means: None,
+            });
+        }
+        let mut others = Vec::new();
+        let other = |carries: Carries, optional: bool, names: &mut Names, rng: &mut Rng| Member {
+            name: names.take(rng, OTHER_POOL),
+            carries,
+            optional,
+            absent_means: None,
+        };
+        if rng.chance(85) {
+            let optional = rng.chance(30);
+            others.push(other(Carries::Message, optional, names, rng));
+        }
+        for carries in [
+            Carries::Category,
+            Carries::Retryable,
+            Carries::Cause,
+            Carries::Hints,
+        ] {
+            if rng.chance(25) {
+                let optional = rng.chance(30);
+                others.push(other(carries, optional, names, rng));
+            }
+        }
+        if rng.chance(60) {
+            others.push(other(Carries::Context, false, names, rng));
+        }
+        if rng.chance(30) {
+            let value = rng.pick(&[json!("2.0"), json!(false), json!(1)]).clone();
+            others.push(other(Carries::Constant(value), false, names, rng));
+        }
+        // Interleave the code members with the others.
+        for m in code_members {
+            let at = rng.below(others.len() + 1);
+            others.insert(at, m);
+        }
+        if !nested {
+            return Envelope {
+                outer: others,
+                inner: None,
+            };
+        }
+        // The code's object; each other member inside it or beside it.
+        let wrap = names.take(rng, WRAP_POOL);
+        let mut inner = Vec::new();
+        let mut outer = Vec::new();
+        for m in others {
+            let code = matches!(m.carries, Carries::CodeName | Carries::Number);
+            if code || rng.chance(60) {
+                inner.push(m);
+            } else {
+                outer.push(m);
+            }
+        }
+        Envelope {
+            outer,
+            inner: Some((wrap, inner_optional, inner)),
+        }
+    }
+
+    fn members(&self) -> impl Iterator<Item = &Member> {
+        self.envelope.iter().flat_map(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+        })
+    }
+
+    fn absent_code(&self) -> Option<usize> {
+        self.members().find_map(|m| m.absent_means)
+    }
+}
+
+/// A YAML double-quoted string.
+fn q(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serializes")
+}
+
+impl Spec {
+    fn ty_name(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Scalar(s) => s.name().to_owned(),
+            Ty::Lower => "string".to_owned(),
+            Ty::Named(i) => self.types[*i].0.clone(),
+            Ty::List(t) => format!("{}[]", self.ty_name(t)),
+            Ty::Map(t) => format!("map<string, {}>", self.ty_name(t)),
+        }
+    }
+
+    /// `type: ...` and what goes with it (`pattern`).
+    fn ty_keys(&self, ty: &Ty) -> String {
+        let pattern = if matches!(ty, Ty::Lower) {
+            ", pattern: \"^[a-z]+$\""
+        } else {
+            ""
+        };
+        format!("type: {}{pattern}", q(&self.ty_name(ty)))
+    }
+
+    fn yaml(&self, seed: u64) -> String {
+        let mut y = String::new();
+        let _ = writeln!(y, "# Generated by splice-agree from seed {seed}.");
+        let _ = writeln!(
+            y,
+            "taxonomy:\n  name: agree-{seed}\n  version: 1.0.0\n  base_uri: https://example.com/agree"
+        );
+        if let Some(env) = &self.envelope {
+            y.push_str("envelope:\n");
+            let inner_at = self.codes.len() % (env.outer.len() + 1);
+            for (i, m) in env.outer.iter().enumerate() {
+                if i == inner_at {
+                    self.inner_yaml(&mut y, env);
+                }
+                self.member_yaml(&mut y, m, "  ");
+            }
+            if inner_at >= env.outer.len() {
+                self.inner_yaml(&mut y, env);
+            }
+        }
+        y.push_str("categories:\n");
+        for c in &self.categories {
+            let _ = writeln!(
+                y,
+                "  {}:\n    range: [{}, {}]\n    description: The {} category.\n    retryable: {}\n    cause: {}",
+                c.key, c.range.0, c.range.1, c.key, c.retryable, c.cause
+            );
+        }
+        if !self.types.is_empty() {
+            y.push_str("types:\n");
+            for (name, def) in &self.types {
+                let _ = writeln!(y, "  {name}:\n    doc: The {name} type.");
+                match def {
+                    TypeDef::Enum(values) => {
+                        y.push_str("    enum:\n");
+                        for (v, wire) in values {
+                            match wire {
+                                Some(w) => {
+                                    let _ = writeln!(y, "      - {{ name: {v}, wire: {} }}", q(w));
+                                }
+                                None => {
+                                    let _ = writeln!(y, "      - {v}");
+                                }
+                            }
+                        }
+                    }
+                    TypeDef::Object { members, recursive } => {
+                        y.push_str("    members:\n");
+                        for m in members {
+                            let _ = write!(y, "      {}: {{ {}", m.name, self.ty_keys(&m.ty));
+                            if let Some(w) = &m.wire {
+                                let _ = write!(y, ", wire: {}", q(w));
+                            }
+                            if m.optional {
+                                y.push_str(", optional: true");
+                            }
+                            if m.nullable {
+                                y.push_str(", nullable: true");
+                            }
+                            y.push_str(", doc: A member. }\n");
+                        }
+                        if *recursive {
+                            let _ = writeln!(
+                                y,
+                                "      children: {{ type: \"{name}[]\", optional: true, doc: The same nested. }}"
+                            );
+                        }
+                    }
+                    TypeDef::OneOf(scalars, null) => {
+                        let mut items: Vec<String> =
+                            scalars.iter().map(|s| s.name().to_owned()).collect();
+                        if *null {
+                            items.push("\"null\"".into());
+                        }
+                        let _ = writeln!(y, "    one_of: [{}]", items.join(", "));
+                    }
+                }
+            }
+        }
+        if !self.fields.is_empty() {
+            y.push_str("fields:\n");
+            for f in &self.fields {
+                let place = match f.place {
+                    Place::TopLevel => "top_level",
+                    Place::Context => "context",
+                    Place::Envelope => "envelope",
+                };
+                let _ = write!(y, "  {}: {{ {}, in: {place}", f.name, self.ty_keys(&f.ty));
+                if let Some(w) = &f.wire {
+                    let _ = write!(y, ", wire: {}", q(w));
+                }
+                y.push_str(", doc: A field. }\n");
+            }
+        }
+        y.push_str("codes:\n");
+        for c in &self.codes {
+            let cat = &self.categories[c.category];
+            let _ = writeln!(
+                y,
+                "  {}:\n    number: {}\n    category: {}\n    since: 1.0.0\n    title: the {} error\n    message: {}\n    recovery_hints:\n      - {}\n    explanation: The {} error.",
+                c.id,
+                c.number,
+                cat.key,
+                c.id.to_lowercase(),
+                q(&format!("{} happened", c.id.to_lowercase())),
+                c.hint,
+                c.id
+            );
+            if let Some(w) = &c.wire {
+                let _ = writeln!(y, "    wire: {}", q(w));
+            }
+            if !c.aliases.is_empty() {
+                let aliases: Vec<String> = c.aliases.iter().map(|a| q(a)).collect();
+                let _ = writeln!(y, "    aliases: [{}]", aliases.join(", "));
+            }
+            if let (Some(f), Some(v)) = (self.pinned, &c.constant) {
+                let _ = writeln!(y, "    constants:\n      {}: {v}", self.fields[f].name);
+            }
+            if !c.required.is_empty() || !c.optional.is_empty() {
+                y.push_str("    context:\n");
+                let list = |ids: &[usize]| {
+                    ids.iter()
+                        .map(|i| self.fields[*i].name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                if !c.required.is_empty() {
+                    let _ = writeln!(y, "      required: [{}]", list(&c.required));
+                }
+                if !c.optional.is_empty() {
+                    let _ = writeln!(y, "      optional: [{}]", list(&c.optional));
+                }
+            }
+        }
+        y
+    }
+
+    fn inner_yaml(&self, y: &mut String, env: &Envelope) {
+        let Some((name, optional, members)) = &env.inner else {
+            return;
+        };
+        let _ = writeln!(y, "  {}:", q(name));
+        if *optional {
+            y.push_str("    optional: true\n");
+        }
+        y.push_str("    doc: The object holding the code.\n    members:\n");
+        for m in members {
+            self.member_yaml(y, m, "      ");
+        }
+    }
+
+    fn member_yaml(&self, y: &mut String, m: &Member, indent: &str) {
+        let carries = match &m.carries {
+            Carries::CodeName => "code_name".to_owned(),
+            Carries::Number => "number".to_owned(),
+            Carries::Category => "category".to_owned(),
+            Carries::Retryable => "retryable".to_owned(),
+            Carries::Cause => "cause".to_owned(),
+            Carries::Hints => "hints".to_owned(),
+            Carries::Message => "message".to_owned(),
+            Carries::Context => "context".to_owned(),
+            Carries::Constant(v) => format!("constant, value: {v}"),
+        };
+        let _ = write!(y, "{indent}{}: {{ carries: {carries}", q(&m.name));
+        if m.optional {
+            y.push_str(", optional: true");
+        }
+        if let Some(code) = m.absent_means {
+            let _ = write!(y, ", absent_means: {}", self.codes[code].id);
+        }
+        y.push_str(" }\n");
+    }
+}
+
+impl Spec {
+    /// A value of `ty`, `depth` levels of recursion left.
+    fn value(&self, rng: &mut Rng, ty: &Ty, depth: usize) -> Value {
+        match ty {
+            Ty::Scalar(s) => s.value(rng),
+            Ty::Lower => json!(*rng.pick(&["abc", "z", "splice"])),
+            Ty::List(t) => {
+                let n = rng.below(3);
+                Value::Array((0..n).map(|_| self.value(rng, t, depth)).collect())
+            }
+            Ty::Map(t) => {
+                let mut m = Map::new();
+                for k in ["k", "other key"].iter().take(rng.below(3)) {
+                    m.insert((*k).to_owned(), self.value(rng, t, depth));
+                }
+                Value::Object(m)
+            }
+            Ty::Named(i) => match &self.types[*i].1 {
+                TypeDef::Enum(values) => {
+                    let (name, wire) = rng.pick(values);
+                    json!(wire.as_deref().unwrap_or(name))
+                }
+                TypeDef::OneOf(scalars, null) => {
+                    if *null && rng.chance(25) {
+                        Value::Null
+                    } else {
+                        rng.pick(scalars).value(rng)
+                    }
+                }
+                TypeDef::Object { members, recursive } => {
+                    let mut m = Map::new();
+                    for member in members {
+                        if member.optional && rng.chance(40) {
+                            continue;
+                        }
+                        let wire = member.wire.as_deref().unwrap_or(&member.name);
+                        let v = if member.nullable && rng.chance(30) {
+                            Value::Null
+                        } else {
+                            self.value(rng, &member.ty, depth)
+                        };
+                        m.insert(wire.to_owned(), v);
+                    }
+                    if *recursive && depth > 0 && rng.chance(50) {
+                        let n = 1 + rng.below(2);
+                        let children = (0..n).map(|_| self.value(rng, ty, depth - 1)).collect();
+                        m.insert("children".into(), Value::Array(children));
+                    }
+                    Value::Object(m)
+                }
+            },
+        }
+    }
+
+    /// A value of none of the JSON types `ty` allows.
+    fn wrong(&self, ty: &Ty) -> Value {
+        match ty {
+            Ty::Scalar(s) => s.wrong(),
+            Ty::Lower => json!("UPPER"),
+            Ty::List(_) => json!({"not": "a list"}),
+            Ty::Map(_) => json!([1]),
+            Ty::Named(i) => match &self.types[*i].1 {
+                // A string not among the values may be one a later
+                // release adds, so the schema may take it; a number is none.
+                TypeDef::Enum(_) => json!(12),
+                TypeDef::Object { .. } => json!([]),
+                TypeDef::OneOf(..) => json!([[]]),
+            },
+        }
+    }
+
+    /// Sets `key` of the object at `path` (created as needed) of `payload`.
+    fn set(payload: &mut Value, path: &[&str], key: &str, value: Value) {
+        let mut at = payload;
+        for step in path {
+            at = at
+                .as_object_mut()
+                .expect("objects on the way")
+                .entry((*step).to_owned())
+                .or_insert_with(|| json!({}));
+        }
+        at.as_object_mut()
+            .expect("an object")
+            .insert(key.to_owned(), value);
+    }
+
+    fn payloads(&self, rng: &mut Rng) -> Vec<Payload> {
+        let mut out = Vec::new();
+        for (i, code) in self.codes.iter().enumerate() {
+            for full in [false, true] {
+                let (value, corrupt) = self.listed(rng, code, full, None);
+                out.push(Payload {
+                    label: format!(
+                        "{} ({})",
+                        code.id,
+                        if full {
+                            "every member"
+                        } else {
+                            "required members"
+                        }
+                    ),
+                    back: value.clone(),
+                    value,
+                    code: Some((code.id.clone(), code.wire().to_owned())),
+                    corrupt,
+                });
+            }
+            for alias in &code.aliases {
+                let (value, _) = self.listed(rng, code, true, Some(alias));
+                let (back, _) = (self.with_code_name(&value, code.wire()), ());
+                out.push(Payload {
+                    label: format!("{} by its alias {alias}", code.id),
+                    value,
+                    back,
+                    code: Some((code.id.clone(), code.wire().to_owned())),
+                    corrupt: None,
+                });
+            }
+            if self.absent_code() == Some(i) {
+                let (value, _) = self.listed(rng, code, false, None);
+                let value = self.without_code_name(&value);
+                out.push(Payload {
+                    label: format!("{} without its code name (absent_means)", code.id),
+                    back: value.clone(),
+                    value,
+                    code: Some((code.id.clone(), code.wire().to_owned())),
+                    corrupt: None,
+                });
+            }
+        }
+        let value = self.unlisted(rng);
+        out.push(Payload {
+            label: "a code of a later release".into(),
+            back: value.clone(),
+            value,
+            code: None,
+            corrupt: None,
+        });
+        out
+    }
+
+    /// The payload with the code name replaced by `name`.
+    fn with_code_name(&self, payload: &Value, name: &str) -> Value {
+        let mut out = payload.clone();
+        if let Some((path, key)) = self.path_of(&Carries::CodeName) {
+            Spec::set(&mut out, &path, &key, json!(name));
+        }
+        out
+    }
+
+    /// The path (objects, then the member) of the member carrying `what`.
+    fn path_of(&self, what: &Carries) -> Option<(Vec<&str>, String)> {
+        let Some(env) = &self.envelope else {
+            let key = match what {
+                Carries::CodeName => "error_code",
+                Carries::Number => "code",
+                Carries::Context => "context",
+                _ => return None,
+            };
+            return Some((Vec::new(), key.to_owned()));
+        };
+        if let Some(m) = env.outer.iter().find(|m| &m.carries == what) {
+            return Some((Vec::new(), m.name.clone()));
+        }
+        let (name, _, members) = env.inner.as_ref()?;
+        let m = members.iter().find(|m| &m.carries == what)?;
+        Some((vec![name.as_str()], m.name.clone()))
+    }
+
+    /// The payload of the `absent_means` code without its code name: the
+    /// optional object holding it left out when nothing the code requires
+    /// lives in it, else just the member.
+    fn without_code_name(&self, payload: &Value) -> Value {
+        let mut out = payload.clone();
+        let Some((path, key)) = self.path_of(&Carries::CodeName) else {
+            return out;
+        };
+        let env = self.envelope.as_ref().expect("absent_means is declared");
+        if let (Some((wrap, true, _)), [_]) = (&env.inner, path.as_slice()) {
+            let inner = &out[wrap.as_str()];
+            let only_code = inner
+                .as_object()
+                .is_some_and(|o| o.keys().all(|k| *k == key));
+            if only_code {
+                out.as_object_mut()
+                    .expect("an object")
+                    .remove(wrap.as_str());
+                return out;
+            }
+        }
+        let mut at = &mut out;
+        for step in &path {
+            at = &mut at[*step];
+        }
+        at.as_object_mut().expect("an object").remove(&key);
+        out
+    }
+
+    /// A payload of `code`: the required members and fields, every optional
+    /// one too when `full`; the code name `alias` instead of its wire name;
+    /// and a corrupted copy.
+    fn listed(
+        &self,
+        rng: &mut Rng,
+        code: &Code,
+        full: bool,
+        alias: Option<&str>,
+    ) -> (Value, Option<Value>) {
+        let cat = &self.categories[code.category];
+        let mut p = json!({});
+        let context_fields: Vec<usize> = code
+            .required
+            .iter()
+            .chain(if full {
+                code.optional.iter()
+            } else {
+                [].iter()
+            })
+            .copied()
+            .collect();
+        let code_name = alias.unwrap_or(code.wire()).to_owned();
+        let message = format!("{} happened", code.id.to_lowercase());
+        let has_context = context_fields
+            .iter()
+            .any(|f| self.fields[*f].place == Place::Context);
+        match &self.envelope {
+            None => {
+                p["success"] = json!(false);
+                p["error_code"] = json!(code_name);
+                p["code"] = json!(code.number);
+                p["category"] = json!(cat.key);
+                p["message"] = json!(message);
+                p["retryable"] = json!(cat.retryable);
+                p["cause"] = json!(cat.cause);
+                p["recovery_hints"] = json!([code.hint]);
+            }
+            Some(env) => {
+                let wrap = env.inner.as_ref().map(|i| i.0.as_str());
+                let groups: [(&[Member], Vec<&str>); 2] = [
+                    (&env.outer, Vec::new()),
+                    (
+                        env.inner.as_ref().map_or(&[][..], |i| &i.2[..]),
+                        wrap.into_iter().collect(),
+                    ),
+                ];
+                for (members, path) in groups {
+                    if !path.is_empty() {
+                        Spec::set(&mut p, &[], path[0], json!({}));
+                    }
+                    for m in members {
+                        let v = match &m.carries {
+                            Carries::CodeName => json!(code_name),
+                            Carries::Number => json!(code.number),
+                            Carries::Category => json!(cat.key),
+                            Carries::Retryable => json!(cat.retryable),
+                            Carries::Cause => json!(cat.cause),
+                            Carries::Hints => json!([code.hint]),
+                            Carries::Message => json!(message),
+                            Carries::Context => continue,
+                            Carries::Constant(v) => v.clone(),
+                        };
+                        if m.optional && !full && m.carries != Carries::CodeName {
+                            continue;
+                        }
+                        Spec::set(&mut p, &path, &m.name, v);
+                    }
+                }
+            }
+        }
+        // The fields, each where it lives.
+        let context = self.path_of(&Carries::Context);
+        let holder: Vec<&str> = match &self.envelope {
+            Some(Envelope {
+                inner: Some((w, _, _)),
+                ..
+            }) => vec![w.as_str()],
+            _ => Vec::new(),
+        };
+        if has_context && let Some((path, key)) = &context {
+            Spec::set(&mut p, path, key, json!({}));
+        }
+        for f in &context_fields {
+            let field = &self.fields[*f];
+            let v = self.value(rng, &field.ty, 2);
+            match field.place {
+                Place::TopLevel => Spec::set(&mut p, &holder, field.wire(), v),
+                Place::Envelope => Spec::set(&mut p, &[], field.wire(), v),
+                Place::Context => {
+                    let (path, key) = context.as_ref().expect("a context member");
+                    let mut at = path.clone();
+                    at.push(key);
+                    Spec::set(&mut p, &at, field.wire(), v);
+                }
+            }
+        }
+        if let (Some(f), Some(v)) = (self.pinned, &code.constant) {
+            Spec::set(&mut p, &holder, self.fields[f].wire(), v.clone());
+        }
+        // The corrupted copy: a required field of the wrong type, else the
+        // code's constant changed, else the code name of the wrong type.
+        let mut corrupt = p.clone();
+        if let Some(f) = code.required.first() {
+            let field = &self.fields[*f];
+            let wrong = self.wrong(&field.ty);
+            match field.place {
+                Place::TopLevel => Spec::set(&mut corrupt, &holder, field.wire(), wrong),
+                Place::Envelope => Spec::set(&mut corrupt, &[], field.wire(), wrong),
+                Place::Context => {
+                    let (path, key) = context.as_ref().expect("a context member");
+                    let mut at = path.clone();
+                    at.push(key);
+                    Spec::set(&mut corrupt, &at, field.wire(), wrong);
+                }
+            }
+        } else if let Some(f) = self.pinned {
+            Spec::set(
+                &mut corrupt,
+                &holder,
+                self.fields[f].wire(),
+                json!("https://example.com/other"),
+            );
+        } else if let Some((path, key)) = self.path_of(&Carries::CodeName) {
+            Spec::set(&mut corrupt, &path, &key, json!(17.5));
+        } else if let Some((path, key)) = self.path_of(&Carries::Number) {
+            Spec::set(&mut corrupt, &path, &key, json!("seven"));
+        }
+        (p, Some(corrupt))
+    }
+
+    /// A payload of a code this spec does not list.
+    fn unlisted(&self, rng: &mut Rng) -> Value {
+        let number = 5000 + rng.below(1000) as i64;
+        let code = Code {
+            id: "LATER_CODE".into(),
+            wire: None,
+            aliases: Vec::new(),
+            number,
+            category: 0,
+            required: Vec::new(),
+            optional: Vec::new(),
+            constant: None,
+            hint: "Upgrade".into(),
+        };
+        let (mut p, _) = self.listed(rng, &code, false, None);
+        // Its category is one this release does not know either.
+        if let Some((path, key)) = self.path_of(&Carries::Category) {
+            Spec::set(&mut p, &path, &key, json!("later_category"));
+        }
+        p
+    }
+}

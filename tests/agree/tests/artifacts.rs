@@ -1,0 +1,276 @@
+//! Every artifact of a generated spec reads every payload as the generator
+//! meant it (see the crate docs): the emitters generate, the JSON Schema
+//! accepts each payload as exactly its code's variant (or the unlisted one)
+//! and refuses the corrupted copy, and the generated JavaScript and Python,
+//! run under `node` and `python3`, say whether each is listed and give it
+//! the same code.
+//!
+//! One `node` and one `python3` process read every spec's module, so the
+//! run costs two process starts whatever the number of specs.
+//! `SPLICE_AGREE_SEED` (first seed, default 0) and `SPLICE_AGREE_SPECS`
+//! (default 40) choose the specs; `scripts/agree` runs more.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use splice_agree::generator::{Sample, sample};
+use splice_codegen::{emit_markdown, emit_python, emit_rust, emit_schema, emit_ts};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name}={v} is not a number"))
+        })
+        .unwrap_or(default)
+}
+
+/// `CI=true` (or `1`), as in `splice_tests::harness::in_ci`.
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// The `$defs` name of the schema variant of the code `id`.
+fn variant_of(id: &str) -> String {
+    let mut out = String::new();
+    for word in id.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars.map(|c| c.to_ascii_lowercase()));
+        }
+    }
+    out.push_str("Envelope");
+    out
+}
+
+/// One spec whose artifacts generated, with its JavaScript and Python.
+struct Built {
+    sample: Sample,
+    js: String,
+    py: String,
+}
+
+/// Every emitter on the spec of `sample`; the JSON Schema's verdict on
+/// every payload.
+fn build(sample: Sample, failures: &mut Vec<String>) -> Option<Built> {
+    let seed = sample.seed;
+    let spec = match splice_codegen::load_str(&sample.yaml, "errors.yaml") {
+        Ok(spec) => spec,
+        Err(d) => {
+            failures.push(format!(
+                "seed {seed}: check refuses the generated spec:\n{}\n{}",
+                d.render(),
+                sample.yaml
+            ));
+            return None;
+        }
+    };
+    let emitted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let schema = emit_schema::emit(&spec);
+        let _ = emit_schema::emit_strict(&spec);
+        let _ = emit_schema::emit_output_shape(&spec);
+        let _ = emit_ts::emit(&spec);
+        let _ = emit_markdown::emit(&spec);
+        let rust = syn::parse2::<syn::File>(emit_rust::emit(&spec)).map(|_| ());
+        (
+            schema,
+            emit_ts::emit_js(&spec),
+            emit_python::emit(&spec),
+            rust,
+        )
+    }));
+    let (schema, js, py) = match emitted {
+        Ok((schema, js, py, Ok(()))) => (schema, js, py),
+        Ok((.., Err(e))) => {
+            failures.push(format!(
+                "seed {seed}: the Rust does not parse: {e}\n{}",
+                sample.yaml
+            ));
+            return None;
+        }
+        Err(_) => {
+            failures.push(format!("seed {seed}: an emitter panics\n{}", sample.yaml));
+            return None;
+        }
+    };
+    schema_verdicts(&sample, &schema, failures);
+    Some(Built { sample, js, py })
+}
+
+/// Each payload is exactly its variant, and its corrupted copy none.
+fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) {
+    let whole = jsonschema::validator_for(schema).expect("the schema compiles");
+    let variants: Vec<(String, jsonschema::Validator)> = schema["oneOf"]
+        .as_array()
+        .expect("a oneOf of variants")
+        .iter()
+        .map(|r| {
+            let r = r["$ref"].as_str().expect("a $ref");
+            let mut one = schema.clone();
+            one["oneOf"] = json!([{ "$ref": r }]);
+            let name = r.trim_start_matches("#/$defs/").to_owned();
+            (
+                name,
+                jsonschema::validator_for(&one).expect("the schema compiles"),
+            )
+        })
+        .collect();
+    for p in &sample.payloads {
+        let expected = p.code.as_ref().map_or_else(
+            || "UnlistedCodeEnvelope".to_owned(),
+            |(id, _)| variant_of(id),
+        );
+        let accepting: Vec<&str> = variants
+            .iter()
+            .filter(|(_, v)| v.is_valid(&p.value))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if accepting != [expected.as_str()] || !whole.is_valid(&p.value) {
+            // Why its own variant refuses it.
+            let mut own = schema.clone();
+            own.as_object_mut().expect("an object").remove("oneOf");
+            own["$ref"] = json!(format!("#/$defs/{expected}"));
+            let own = jsonschema::validator_for(&own).expect("the schema compiles");
+            let errors: Vec<String> = own
+                .iter_errors(&p.value)
+                .map(|e| format!("{e} at {}", e.instance_path()))
+                .collect();
+            failures.push(format!(
+                "seed {}: {}: the schema's variants accepting it are {accepting:?}, not [{expected}]: {}\n  payload: {}\n{}",
+                sample.seed,
+                p.label,
+                errors.join("; "),
+                p.value,
+                sample.yaml
+            ));
+        }
+        if let Some(corrupt) = &p.corrupt {
+            let accepting: Vec<&str> = variants
+                .iter()
+                .filter(|(_, v)| v.is_valid(corrupt))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if !accepting.is_empty() {
+                failures.push(format!(
+                    "seed {}: {}: the corrupted copy is accepted by {accepting:?}\n  corrupt: {corrupt}\n  payload: {}\n{}",
+                    sample.seed, p.label, p.value, sample.yaml
+                ));
+            }
+        }
+    }
+}
+
+/// What a run time must say of each payload of `built`, in order:
+/// `{"listed": bool, "code": wire name or null}`.
+fn expected(built: &[Built]) -> Vec<Value> {
+    built
+        .iter()
+        .flat_map(|b| &b.sample.payloads)
+        .map(|p| json!({"listed": p.code.is_some(), "code": p.code.as_ref().map(|c| &c.1)}))
+        .collect()
+}
+
+/// Runs `program` on `script` with `cases.json` of `dir`, and compares
+/// its answers with the generator's.
+fn run_time(program: &str, script: &Path, dir: &Path, built: &[Built], failures: &mut Vec<String>) {
+    let out = match Command::new(program)
+        .arg(script)
+        .arg(dir.join("cases.json"))
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            let reason = format!("`{program}` does not run ({e}); .ci/run installs it");
+            assert!(!in_ci(), "{reason}");
+            eprintln!("skipped: {reason}");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{program} {} fails:\n{stdout}\n{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<Value> = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{program} answers no JSON list ({e}):\n{stdout}"));
+    let want = expected(built);
+    assert_eq!(got.len(), want.len(), "{program} answers every payload");
+    let payloads = built
+        .iter()
+        .flat_map(|b| b.sample.payloads.iter().map(move |p| (b, p)));
+    for ((got, want), (b, p)) in got.iter().zip(&want).zip(payloads) {
+        if got != want {
+            failures.push(format!(
+                "seed {}: {}: {program} reads {got}, not {want}\n  payload: {}\n{}",
+                b.sample.seed, p.label, p.value, b.sample.yaml
+            ));
+        }
+    }
+}
+
+/// Writes each spec's module (`s<seed>.js`, `s<seed>.py`) and the cases.
+fn write_modules(dir: &Path, built: &[Built]) {
+    std::fs::write(dir.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
+    let mut cases = Vec::new();
+    for b in built {
+        let name = format!("s{}", b.sample.seed);
+        let js = dir.join(format!("{name}.js"));
+        let py = dir.join(format!("{name}.py"));
+        std::fs::write(&js, &b.js).unwrap();
+        std::fs::write(&py, &b.py).unwrap();
+        cases.push(json!({
+            "name": name,
+            "js": js,
+            "py": py,
+            "payloads": b.sample.payloads.iter().map(|p| &p.value).collect::<Vec<_>>(),
+        }));
+    }
+    std::fs::write(dir.join("cases.json"), Value::Array(cases).to_string()).unwrap();
+}
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+#[test]
+fn every_artifact_reads_every_payload_as_the_generator_meant() {
+    let first = env_u64("SPLICE_AGREE_SEED", 0);
+    let count = env_u64("SPLICE_AGREE_SPECS", 40);
+    let mut failures = Vec::new();
+    let built: Vec<Built> = (first..first + count)
+        .filter_map(|seed| build(sample(seed), &mut failures))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    write_modules(dir.path(), &built);
+    run_time(
+        "node",
+        &here().join("run.mjs"),
+        dir.path(),
+        &built,
+        &mut failures,
+    );
+    run_time(
+        "python3",
+        &here().join("run.py"),
+        dir.path(),
+        &built,
+        &mut failures,
+    );
+    let payloads: usize = built.iter().map(|b| b.sample.payloads.len()).sum();
+    eprintln!(
+        "{} specs from seed {first}: {} generated, {payloads} payloads",
+        count,
+        built.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

@@ -1,0 +1,21 @@
+// Reads every payload of cases.json (argv[2]) with the generated module of
+// its spec: `isListed(env)` and `codeInfo(env)?.name`. Prints one JSON list,
+// `{"listed": ..., "code": ...}` per payload, or `{"error": ...}` when the
+// module throws.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = [];
+for (const c of cases) {
+  const m = await import(pathToFileURL(c.js).href);
+  for (const env of c.payloads) {
+    try {
+      const info = m.codeInfo(env);
+      out.push({ listed: m.isListed(env), code: info === undefined ? null : info.name });
+    } catch (e) {
+      out.push({ error: String(e) });
+    }
+  }
+}
+console.log(JSON.stringify(out));

@@ -1,0 +1,29 @@
+"""Reads every payload of cases.json (argv[1]) with the generated module of
+its spec: `is_listed(env)` and `code_info(env).name`. Prints one JSON list,
+`{"listed": ..., "code": ...}` per payload, or `{"error": ...}` when the
+module raises."""
+
+import importlib.util
+import json
+import sys
+
+out = []
+with open(sys.argv[1], encoding="utf-8") as f:
+    cases = json.load(f)
+for case in cases:
+    spec = importlib.util.spec_from_file_location(case["name"], case["py"])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[case["name"]] = module
+    spec.loader.exec_module(module)
+    for env in case["payloads"]:
+        try:
+            info = module.code_info(env)
+            out.append(
+                {
+                    "listed": module.is_listed(env),
+                    "code": None if info is None else info.name,
+                }
+            )
+        except Exception as e:  # noqa: BLE001 - reported as a disagreement
+            out.append({"error": f"{type(e).__name__}: {e}"})
+print(json.dumps(out))
