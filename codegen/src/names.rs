@@ -33,6 +33,71 @@ pub const RUST_ITEMS: &[&str] = &[
     "ENVELOPE_OUTPUT_SHAPE",
 ];
 
+/// The type names some generator gives its own items (Rust, TypeScript,
+/// Python), and the built-in names the generated files use unqualified
+/// (TypeScript's `Record`, `Omit`; Python's `None`; Rust's prelude). A
+/// declared type may not take one, nor may a code whose envelope or
+/// context type (`ERROR` -> `ErrorEnvelope`, `ErrorContext`) would: one of
+/// the generated files would declare the name twice or shadow what it uses.
+pub const GENERATED_TYPE_NAMES: &[&str] = &[
+    // Rust (`emit_rust`)
+    "ErrorCode",
+    "ErrorEnvelope",
+    "ErrorContext",
+    "Category",
+    "Cause",
+    "UnknownErrorCode",
+    "EnvelopeBuilder",
+    // TypeScript (`emit_ts`) and Python (`emit_python`)
+    "ErrorEnvelopeBase",
+    "ErrorCodeName",
+    "CodeInfo",
+    crate::spec::UNLISTED_ENVELOPE,
+    crate::spec::ANY_ENVELOPE,
+    // TypeScript's global types the declarations name
+    "Record",
+    "Omit",
+    "Partial",
+    "Pick",
+    "Readonly",
+    "ReadonlyArray",
+    "Required",
+    "Exclude",
+    "Extract",
+    "NonNullable",
+    "Array",
+    "Object",
+    "String",
+    "Number",
+    "Boolean",
+    "Set",
+    "Map",
+    "Symbol",
+    "Function",
+    "Promise",
+    // Python's constants (a class of that name is a syntax error)
+    "None",
+    "True",
+    "False",
+    // Rust's prelude and `Self`
+    "Self",
+    "Option",
+    "Some",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "Box",
+];
+
+/// Field names the generated Rust builder gives its own methods (a field's
+/// setter is named after it): `build` finishes an envelope, `new` starts one.
+pub const BUILDER_METHODS: &[&str] = &["build", "new"];
+
+/// The largest integer every target holds exactly: JavaScript numbers are
+/// doubles, so above 2^53 - 1 two code numbers can become one.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
 /// The methods of the generated Rust `ErrorCode`: a per-code attribute
 /// (whose typed accessor is a method named after it) may not take one.
 pub const ERROR_CODE_METHODS: &[&str] = &[

@@ -24,22 +24,7 @@ impl Lower {
         for (name, value) in entries {
             self.check_case(&name, Case::UpperCamel, "type name");
             if BUILTIN_TYPES.contains(&name.value.to_ascii_lowercase().as_str())
-                || [
-                    // Rust (`emit_rust`)
-                    "ErrorCode",
-                    "ErrorEnvelope",
-                    "ErrorContext",
-                    "Category",
-                    "Cause",
-                    "UnknownErrorCode",
-                    // TypeScript (`emit_ts`) and Python (`emit_python`)
-                    "ErrorEnvelopeBase",
-                    "ErrorCodeName",
-                    "CodeInfo",
-                    crate::spec::UNLISTED_ENVELOPE,
-                    crate::spec::ANY_ENVELOPE,
-                ]
-                .contains(&name.value.as_str())
+                || crate::names::GENERATED_TYPE_NAMES.contains(&name.value.as_str())
             {
                 self.push(
                     Diagnostic::new(name.loc, format!("type name `{}` is reserved", name.value))

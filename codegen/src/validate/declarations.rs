@@ -102,6 +102,62 @@ impl Validator<'_> {
     /// `MatchNotFoundEnvelope`, `MatchNotFoundContext`): the generated
     /// files would declare it twice.
     pub(super) fn generated_names(&mut self, draft: &Draft) {
+        self.converted_names(draft);
+        for code in &draft.codes {
+            let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+            for suffix in ["Envelope", "Context"] {
+                let generated = format!("{stem}{suffix}");
+                if generated != crate::spec::UNLISTED_ENVELOPE
+                    && crate::names::GENERATED_TYPE_NAMES.contains(&generated.as_str())
+                {
+                    self.push(
+                        Diagnostic::new(
+                            code.name.loc,
+                            format!(
+                                "code name `{}` is reserved: its {} type would be `{generated}`",
+                                code.name.value,
+                                suffix.to_ascii_lowercase()
+                            ),
+                        )
+                        .with_help(format!(
+                            "the compiler generates `{generated}` itself; choose another name"
+                        )),
+                    );
+                }
+            }
+            if let Some(n) = &code.number
+                && n.value.unsigned_abs() > crate::names::MAX_SAFE_INTEGER as u64
+            {
+                self.push(
+                    Diagnostic::new(
+                        n.loc,
+                        format!(
+                            "number {} of code `{}` is beyond 2^53 - 1",
+                            n.value, code.name.value
+                        ),
+                    )
+                    .with_help(
+                        "JavaScript numbers are doubles: above 2^53 - 1 two numbers can read as one; \
+                         choose a number within ±9007199254740991",
+                    ),
+                );
+            }
+        }
+        for f in &draft.fields {
+            if crate::names::BUILDER_METHODS.contains(&f.name.value.as_str()) {
+                self.push(
+                    Diagnostic::new(
+                        f.name.loc,
+                        format!("field name `{}` is reserved", f.name.value),
+                    )
+                    .with_help(format!(
+                        "the generated Rust builder has a `{}` method and names a setter after each field; \
+                         choose another name",
+                        f.name.value
+                    )),
+                );
+            }
+        }
         for code in &draft.codes {
             let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
             if format!("{stem}Envelope") == crate::spec::UNLISTED_ENVELOPE {
@@ -137,6 +193,66 @@ impl Validator<'_> {
                             .with_help("choose another name for the type"),
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// Names that differ in the spec but meet after a target's case
+    /// conversion: codes (`A1_B` and `A_1_B` are both the Rust variant and
+    /// the envelope type `A1B`), categories (the Rust `Category` variant)
+    /// and the values of one enum (its Rust variants) are compared in
+    /// UpperCamelCase, the spelling every generator derives from them.
+    fn converted_names(&mut self, draft: &Draft) {
+        let upper = |s: &str| crate::case::Case::UpperCamel.convert(s);
+        let codes = draft.codes.iter().map(|c| &c.name);
+        self.distinct_after(
+            codes,
+            "codes",
+            "",
+            "the Rust variant and the envelope type",
+            upper,
+        );
+        let categories = draft.categories.iter().map(|c| &c.key);
+        let category = "the Rust `Category` variant";
+        self.distinct_after(categories, "categories", "", category, upper);
+        for t in &draft.types {
+            if let Some(values) = &t.values {
+                let owner = format!(" of enum `{}`", t.name.value);
+                self.distinct_after(values.iter(), "values", &owner, "the Rust variant", upper);
+            }
+        }
+    }
+
+    /// Reports every name of `names` whose `convert`ed spelling an earlier
+    /// different name already has, with both spellings and both places.
+    fn distinct_after<'n>(
+        &mut self,
+        names: impl Iterator<Item = &'n Spanned<String>>,
+        what: &str,
+        owner: &str,
+        target: &str,
+        convert: impl Fn(&str) -> String,
+    ) {
+        let mut seen: std::collections::HashMap<String, &Spanned<String>> =
+            std::collections::HashMap::new();
+        for name in names {
+            let converted = convert(&name.value);
+            match seen.get(&converted) {
+                Some(first) if first.value != name.value => self.push(
+                    Diagnostic::new(
+                        name.loc,
+                        format!(
+                            "{what} `{}` and `{}`{owner} are both `{converted}` in the generated code ({target})",
+                            name.value, first.value
+                        ),
+                    )
+                    .with_related(first.loc, format!("`{}` is here", first.value))
+                    .with_help("rename one of them so that the two differ in more than underscores and case"),
+                ),
+                Some(_) => {}
+                None => {
+                    seen.insert(converted, name);
                 }
             }
         }

@@ -517,6 +517,49 @@ fn string_literal(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// A code or alias spelled `__proto__` is an entry of the JavaScript
+    /// table, not its prototype: `codeInfo` finds both (node runs the
+    /// generated module; skipped with a reason when node is missing, unless
+    /// `CI=true`).
+    #[test]
+    fn a_code_spelled_proto_is_an_entry_of_the_table() {
+        let text = include_str!("../../../tests/fixtures/constructs.yaml").replacen(
+            "    wire: ThrottlingException\n",
+            "    wire: __proto__\n",
+            1,
+        );
+        let spec =
+            crate::load_str(&text, "constructs.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+        let js = emit_js(&spec);
+        assert!(js.contains("  [\"__proto__\"]: Object.freeze({\n"), "{js}");
+        let dir = tempfile::tempdir().unwrap();
+        let module = dir.path().join("errors.mjs");
+        std::fs::write(&module, &js).unwrap();
+        let script = format!(
+            "const m = await import({:?});\n\
+             const a = m.codeInfo({{ error_code: '__proto__' }});\n\
+             const b = m.codeInfo({{ error_code: 'Throttling' }});\n\
+             if (!a || a.number !== 1 || !b || b.number !== 1 || Object.getPrototypeOf(m.CODES) !== Object.prototype) {{\n\
+               console.error(JSON.stringify([a, b])); process.exit(1);\n\
+             }}\n",
+            module.display().to_string()
+        );
+        match std::process::Command::new("node")
+            .args(["--input-type=module", "-e", &script])
+            .output()
+        {
+            Ok(out) => assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+                eprintln!("skipped: node is not available ({e})");
+            }
+            Err(e) => panic!("node is required in CI: {e}"),
+        }
+    }
     use super::*;
     use crate::generate::test_fixture as fixture;
 

@@ -358,7 +358,9 @@ fn code_table(out: &mut String, layout: &Layout<'_>) {
     out.push_str("const CODE_TABLE = {\n");
     let strings = |items: Vec<String>| format!("Object.freeze([{}])", items.join(", "));
     for code in spec.emitted_codes() {
-        let _ = writeln!(out, "  {}: Object.freeze({{", string_literal(code.wire()));
+        // A key written `"__proto__":` would set the table's prototype
+        // instead of adding an entry; a computed key always adds one.
+        let _ = writeln!(out, "  {}: Object.freeze({{", table_key(code.wire()));
         let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
         let _ = writeln!(out, "    number: {},", code.number.value);
         let _ = writeln!(
@@ -442,12 +444,22 @@ fn code_table(out: &mut String, layout: &Layout<'_>) {
     out.push_str("};\n");
     for code in spec.emitted_codes() {
         for alias in &code.aliases {
-            let _ = writeln!(
-                out,
-                "CODE_TABLE[{}] = CODE_TABLE[{}];",
-                string_literal(&alias.value),
-                string_literal(code.wire())
-            );
+            // Assigning `__proto__` sets the prototype; defining it adds
+            // the entry.
+            let _ = if alias.value == "__proto__" {
+                writeln!(
+                    out,
+                    "Object.defineProperty(CODE_TABLE, \"__proto__\", {{ value: CODE_TABLE[{}], enumerable: true }});",
+                    string_literal(code.wire())
+                )
+            } else {
+                writeln!(
+                    out,
+                    "CODE_TABLE[{}] = CODE_TABLE[{}];",
+                    string_literal(&alias.value),
+                    string_literal(code.wire())
+                )
+            };
         }
     }
     out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
@@ -455,5 +467,15 @@ fn code_table(out: &mut String, layout: &Layout<'_>) {
         out.push_str(
             "const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));\n\n",
         );
+    }
+}
+
+/// The key of a code in an object literal: the wire name as a string, or a
+/// computed key for `__proto__` (written plainly, it sets the prototype).
+fn table_key(wire: &str) -> String {
+    if wire == "__proto__" {
+        format!("[{}]", string_literal(wire))
+    } else {
+        string_literal(wire)
     }
 }
