@@ -7,7 +7,7 @@ way an editor without our server reads it: through the modeline
 Every spec of the repository validates; a broken one is refused at the
 keys the schema does not allow. One yaml-language-server process for the
 module, driven by pytest-lsp's client. `YAML_LANGUAGE_SERVER` names the
-server's entry point (codegen/tests/lsp.rs sets it).
+server's entry point (codegen/tests/it/lsp.rs sets it).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 One server process for the whole module (`scope="module"`): each test
 opens documents of its own URI. `SPLICE_CODEGEN` names the binary
-(codegen/tests/lsp.rs sets it).
+(codegen/tests/it/lsp.rs sets it).
 
 The server answers a request about a document from the check of its
 current version and publishes that check's diagnostics just before, so

@@ -1,5 +1,5 @@
 """A Python client of schema/error_envelope.py, type-checked with `mypy --strict`
-and then run by codegen/tests/client_types.rs.
+and then run by codegen/tests/it/client_types.rs.
 
 Type level: narrowing an `ErrorEnvelope` on `error_code` gives the code's own
 TypedDict, with literal `code`/`category`/`retryable`/`cause` and its required

@@ -1,6 +1,6 @@
 // A TypeScript client of the generated module schema/error-envelope.js (with
 // its declarations error-envelope.d.ts), type-checked with `tsc --strict` by
-// codegen/tests/client_types.rs, then compiled and run with node against the
+// codegen/tests/it/client_types.rs, then compiled and run with node against the
 // example envelopes of docs/errors.md (run-consumer.mjs, listed.ts), so `isListed` is
 // exercised at run time, not only declared.
 //

@@ -1,6 +1,6 @@
 // A client of the TypeScript that json-schema-to-typescript (a code
 // generator, not ours) generates from schema/error-envelope.schema.json,
-// type-checked with `tsc --strict` by codegen/tests/client_types.rs: the
+// type-checked with `tsc --strict` by codegen/tests/it/client_types.rs: the
 // generator keeps one type per code with its required members required and
 // its number and retryability literal, instead of flattening every code
 // into one type whose members are all optional.

@@ -1,5 +1,5 @@
 // The run-time half of the generated TypeScript module, for any taxonomy
-// (codegen/tests/client_types.rs compiles this with `tsc --strict` next to
+// (codegen/tests/it/client_types.rs compiles this with `tsc --strict` next to
 // splice's and examples/http-fetch's error-envelope.js and runs it with
 // node): `isListed` accepts every example envelope of the taxonomy's docs,
 // rejects a code of a later release, and `LISTED_CODES` has an example for

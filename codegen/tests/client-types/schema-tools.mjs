@@ -1,5 +1,5 @@
 // The published envelope schemas through tools client authors use, run by
-// codegen/tests/client_types.rs (node, with tests/interop/node_modules):
+// codegen/tests/it/client_types.rs (node, with tests/interop/node_modules):
 //
 // 1. Ajv (the validator of the official TypeScript SDK) in strict mode, its
 //    2020-12 class: the schema compiles with no error and no warning, and

@@ -1,5 +1,5 @@
 """Must NOT type-check: reads fields a code does not carry after narrowing.
-codegen/tests/client_types.rs asserts that `mypy --strict` rejects exactly
+codegen/tests/it/client_types.rs asserts that `mypy --strict` rejects exactly
 these two accesses, so the consumer check cannot pass vacuously."""
 
 from error_envelope import ErrorEnvelope

@@ -1,6 +1,6 @@
 """A client of the Python module generated from
 codegen/tests/fixtures/envelopes/google_rpc.yaml; `mypy --strict` checks it
-and codegen/tests/client_types.rs runs it over the example envelopes of the
+and codegen/tests/it/client_types.rs runs it over the example envelopes of the
 generated docs (JSON files given as arguments)."""
 
 import json

@@ -1,7 +1,7 @@
 // A client of the TypeScript module generated from
 // codegen/tests/fixtures/envelopes/google_rpc.yaml (google.rpc.Status as
 // Google's JSON APIs send it: {"error": {"code", "message", "status",
-// "details"}}). codegen/tests/client_types.rs type-checks it with
+// "details"}}). codegen/tests/it/client_types.rs type-checks it with
 // `tsc --strict`, compiles it and runs `check` with node over the example
 // envelopes of the generated docs.
 import {

@@ -1,4 +1,4 @@
-// Must NOT type-check (codegen/tests/client_types.rs asserts exactly these
+// Must NOT type-check (codegen/tests/it/client_types.rs asserts exactly these
 // errors): what the google.rpc envelope does not carry, or a code does not.
 import type { ErrorEnvelope, NotFoundEnvelope } from "./schema/error-envelope.js";
 

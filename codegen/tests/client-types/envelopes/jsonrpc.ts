@@ -1,7 +1,7 @@
 // A client of the TypeScript module generated from
 // codegen/tests/fixtures/envelopes/jsonrpc.yaml (a JSON-RPC 2.0 error
 // response: {"jsonrpc": "2.0", "error": {"code", "message", "data"}}, told
-// apart by the number alone). Checked by codegen/tests/client_types.rs.
+// apart by the number alone). Checked by codegen/tests/it/client_types.rs.
 import {
   isListed,
   LISTED_CODES,

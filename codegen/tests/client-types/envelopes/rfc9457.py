@@ -1,6 +1,6 @@
 """A client of the Python module generated from
 codegen/tests/fixtures/envelopes/rfc9457.yaml; checked and run by
-codegen/tests/client_types.rs."""
+codegen/tests/it/client_types.rs."""
 
 import json
 import sys

@@ -1,6 +1,6 @@
 // A client of the TypeScript module generated from
 // codegen/tests/fixtures/envelopes/rfc9457.yaml (RFC 9457 problem details,
-// flat, told apart by the `type` URI). Checked by codegen/tests/client_types.rs.
+// flat, told apart by the `type` URI). Checked by codegen/tests/it/client_types.rs.
 import {
   isListed,
   LISTED_CODES,

@@ -1,4 +1,4 @@
-# Must NOT type-check: codegen/tests/client_types.rs asserts exactly these
+# Must NOT type-check: codegen/tests/it/client_types.rs asserts exactly these
 # errors.
 from error_envelope import ErrorEnvelope
 
