@@ -167,7 +167,10 @@ pub(super) fn emit_support_struct(spec: &Spec, def: &TypeDef, eq: &TokenStream) 
     let doc = &def.doc.value;
     let fields = def.members().iter().map(|m| {
         let field = ident(&m.name.value);
-        let ty = field_type(&m.ty.value, &TokenStream::new());
+        let mut ty = field_type(&m.ty.value, &TokenStream::new());
+        if holds_again(spec, &def.name.value, &m.ty.value) {
+            ty = quote!(::std::boxed::Box<#ty>);
+        }
         let doc = &m.doc.value;
         let rename = rename(m.wire.as_ref());
         if m.required && m.nullable {
@@ -206,6 +209,33 @@ pub(super) fn emit_support_struct(spec: &Spec, def: &TypeDef, eq: &TokenStream) 
             #(#fields)*
         }
     }
+}
+
+/// Whether a member of type `ty` in the object type `owner` holds an
+/// `owner` again with no list or map between (`Node { next: Node? }`, or
+/// through other object types): such a member is boxed, or `owner` would be
+/// infinitely large. Lists and maps already hold their items on the heap.
+fn holds_again(spec: &Spec, owner: &str, ty: &FieldType) -> bool {
+    let FieldType::Struct(start) = ty else {
+        return false;
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![start.as_str()];
+    while let Some(name) = stack.pop() {
+        if name == owner {
+            return true;
+        }
+        if !seen.insert(name) {
+            continue;
+        }
+        if let Some(def) = spec.type_def(name) {
+            stack.extend(def.members().iter().filter_map(|m| match &m.ty.value {
+                FieldType::Struct(next) => Some(next.as_str()),
+                _ => None,
+            }));
+        }
+    }
+    false
 }
 
 /// For an `Option` of a type with a `null` of its own (a `one_of` that
