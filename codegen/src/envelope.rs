@@ -229,6 +229,23 @@ impl Envelope {
     }
 }
 
+/// The members from `members` down to the one at `names` (wire names, as
+/// [`Envelope::path_of`] gives them), as far as they exist.
+pub(crate) fn members_along<'e>(members: &'e [Member], names: &[&str]) -> Vec<&'e Member> {
+    let mut members = members;
+    let mut out = Vec::new();
+    for name in names {
+        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
+            break;
+        };
+        if let Carries::Object(inner) = &m.carries {
+            members = inner;
+        }
+        out.push(m);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

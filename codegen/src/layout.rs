@@ -242,7 +242,7 @@ impl<'s> Layout<'s> {
     pub fn of(spec: &'s Spec) -> Layout<'s> {
         let envelope = &spec.envelope;
         let by_name = envelope.carries("code_name");
-        let path = resolve(
+        let path = crate::envelope::members_along(
             &spec.envelope.members,
             &envelope
                 .path_of(if by_name { "code_name" } else { "number" })
@@ -282,7 +282,10 @@ impl<'s> Layout<'s> {
     /// [`Carries::as_str`] spelling), if one does.
     pub fn path_to(&self, property: &str) -> Option<Vec<&'s Member>> {
         let names = self.spec.envelope.path_of(property)?;
-        Some(resolve(&self.spec.envelope.members, &names))
+        Some(crate::envelope::members_along(
+            &self.spec.envelope.members,
+            &names,
+        ))
     }
 
     /// True when a member carries `property`.
@@ -476,21 +479,4 @@ fn declared(member: &Member) -> Presence {
     } else {
         Presence::Optional
     }
-}
-
-/// The members from `members` down to the one at `names` (wire names, as
-/// [`crate::envelope::Envelope::path_of`] gives them).
-fn resolve<'e>(members: &'e [Member], names: &[&str]) -> Vec<&'e Member> {
-    let mut members = members;
-    let mut out = Vec::new();
-    for name in names {
-        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
-            break;
-        };
-        if let Carries::Object(inner) = &m.carries {
-            members = inner;
-        }
-        out.push(m);
-    }
-    out
 }

@@ -39,7 +39,7 @@ impl Validator<'_> {
         let Some(names) = envelope.path_of(property) else {
             return;
         };
-        let path = members_at(&envelope.members, &names);
+        let path = crate::envelope::members_along(&envelope.members, &names);
         let Some(discriminant) = path.last() else {
             return;
         };
@@ -208,20 +208,4 @@ impl Validator<'_> {
             }
         }
     }
-}
-
-/// The members from `members` down to the one at `names`.
-fn members_at<'e>(members: &'e [Member], names: &[&str]) -> Vec<&'e Member> {
-    let mut members = members;
-    let mut out = Vec::new();
-    for name in names {
-        let Some(m) = members.iter().find(|m| m.name.value == *name) else {
-            break;
-        };
-        if let Carries::Object(inner) = &m.carries {
-            members = inner;
-        }
-        out.push(m);
-    }
-    out
 }
