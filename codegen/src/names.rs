@@ -124,11 +124,39 @@ pub const ERROR_CODE_METHODS: &[&str] = &[
     "partial_cmp",
 ];
 
-/// The Rust field of an envelope member: its wire name in lower_snake_case
-/// (`retryDelay` -> `retry_delay`; a keyword becomes a raw identifier when
-/// emitted, `type` -> `r#type`), renamed back by serde when the two differ.
+/// The Rust field of an envelope member, as the generated struct spells it
+/// (less a keyword's `r#`): its wire name in lower_snake_case (`retryDelay`
+/// -> `retry_delay`) made an identifier by [`rust_identifier`] (`1x` ->
+/// `_1x`, `self` -> `self_`). serde renames it back whenever this differs
+/// from the wire name, so two members meet in Rust exactly when this is
+/// the same for both.
 pub fn rust_member_field(wire: &str) -> String {
-    Case::LowerSnake.convert(wire)
+    rust_identifier(&Case::LowerSnake.convert(wire))
+}
+
+/// `name` as a Rust identifier (less the `r#` a keyword takes when
+/// emitted, `type` -> `r#type`): every character that cannot be in one
+/// becomes `_`, a leading digit or an empty name gets a leading `_`, and
+/// the keywords that cannot be raw identifiers (`self`, `Self`, `super`,
+/// `crate`) and `_` get a trailing `_`.
+pub fn rust_identifier(name: &str) -> String {
+    let mut clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() || clean.starts_with(|c: char| c.is_ascii_digit()) {
+        clean.insert(0, '_');
+    }
+    if matches!(clean.as_str(), "self" | "Self" | "super" | "crate" | "_") {
+        clean.push('_');
+    }
+    clean
 }
 
 /// The Rust struct of the envelope object at `path` (member wire names from
@@ -185,5 +213,9 @@ mod tests {
             "NotFoundEnvelopeMetaInnererror"
         );
         assert_eq!(rust_member_field("retryDelay"), "retry_delay");
+        assert_eq!(rust_member_field("1x"), "_1x");
+        assert_eq!(rust_member_field("self"), "self_");
+        assert_eq!(rust_member_field("@"), "__");
+        assert_eq!(rust_member_field("type"), "type");
     }
 }

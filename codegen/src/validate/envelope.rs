@@ -2,8 +2,10 @@
 //! apart in every envelope (the member carrying the code's name, else its
 //! number, and the objects around it, are in every envelope unless
 //! `absent_means` says which code an envelope without them has), the fields
-//! declared `in: context` have a member to live in, and the names the Rust
-//! types give the members, the fields and the nested objects do not meet.
+//! declared `in: context` have a member to live in, the names the Rust
+//! types give the members, the fields and the nested objects do not meet,
+//! nor do the Python `TypedDict`s of the nested objects, and a number a
+//! member carries as its constant is one JavaScript holds exactly.
 //!
 //! A spec these rules accept generates in every emitter ([`crate::layout`]
 //! lays it out, the emitters write the layout), so no emitter refuses a
@@ -27,6 +29,93 @@ impl Validator<'_> {
         self.discriminant_presence(envelope);
         self.context_member(draft, envelope);
         self.rust_names(draft, envelope);
+        self.python_names(draft, envelope);
+        self.member_constants(&envelope.members);
+    }
+
+    /// A number a member carries as its constant is one every target holds
+    /// exactly: above 2^53 - 1 a JavaScript reader sees another number than
+    /// the schema's `const`.
+    fn member_constants(&mut self, members: &[Member]) {
+        for m in members {
+            match &m.carries {
+                Carries::Object(inner) => self.member_constants(inner),
+                Carries::Constant(serde_json::Value::Number(n))
+                    if n.as_i64().map_or_else(
+                        || n.as_u64().is_some(),
+                        |i| i.unsigned_abs() > names::MAX_SAFE_INTEGER as u64,
+                    ) =>
+                {
+                    self.push(
+                        Diagnostic::new(
+                            m.name.loc,
+                            format!(
+                                "the constant {n} of envelope member `{}` is beyond 2^53 - 1",
+                                m.name.value
+                            ),
+                        )
+                        .with_help(
+                            "JavaScript numbers hold integers exactly only up to 2^53 - 1, so a \
+                             reader would see another number; write the constant as a string",
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The Python `TypedDict` of each nested object (the envelope's type
+    /// followed by each member on the path, [`names::python_object_dict`])
+    /// is unique, and is not a declared type's name for any code's
+    /// envelope or the unlisted one. Python spells a path step other than
+    /// Rust (`innerError` is `Innererror`), so the Rust check does not
+    /// cover it.
+    fn python_names(&mut self, draft: &Draft, envelope: &Envelope) {
+        let mut objects: Vec<(String, String, Loc)> = Vec::new();
+        python_objects(&envelope.members, &mut Vec::new(), &mut objects);
+        for (i, (suffix, wire, loc)) in objects.iter().enumerate() {
+            if let Some((_, first, first_loc)) = objects[..i].iter().find(|(s, _, _)| s == suffix) {
+                self.push(
+                    Diagnostic::new(
+                        *loc,
+                        format!(
+                            "the objects `{wire}` and `{first}` both get the Python TypedDict \
+                             `<envelope>{suffix}`"
+                        ),
+                    )
+                    .with_related(*first_loc, "that object")
+                    .with_help(
+                        "Python names a nested object's TypedDict by its envelope's type and \
+                         each member on its path, every character that is not a letter or a \
+                         digit a word break, each word capitalized and the rest lower case; \
+                         rename one of the members",
+                    ),
+                );
+                continue;
+            }
+            let bases = draft
+                .codes
+                .iter()
+                .map(|c| crate::case::Case::UpperCamel.convert(&c.name.value) + "Envelope")
+                .chain([crate::spec::UNLISTED_ENVELOPE.to_string()]);
+            for base in bases {
+                let name = format!("{base}{suffix}");
+                if let Some(t) = draft.types.iter().find(|t| t.name.value == name) {
+                    self.push(
+                        Diagnostic::new(
+                            t.name.loc,
+                            format!(
+                                "type name `{name}` is the Python TypedDict of the envelope \
+                                 object `{wire}`"
+                            ),
+                        )
+                        .with_related(*loc, "that object")
+                        .with_help("rename the type or the member"),
+                    );
+                }
+            }
+        }
     }
 
     /// The member that tells codes apart, and each object around it, is in
@@ -206,6 +295,28 @@ impl Validator<'_> {
                 self.rust_object_names(draft, inner, path, holder, structs);
                 path.pop();
             }
+        }
+    }
+}
+
+/// Each nested object under `members`: its Python name after the
+/// envelope's ([`names::python_object_dict`] with an empty base), its path
+/// as written, and where its member is.
+fn python_objects<'e>(
+    members: &'e [Member],
+    path: &mut Vec<&'e str>,
+    out: &mut Vec<(String, String, Loc)>,
+) {
+    for m in members {
+        if let Carries::Object(inner) = &m.carries {
+            path.push(&m.name.value);
+            out.push((
+                names::python_object_dict("", path),
+                path.join("."),
+                m.name.loc,
+            ));
+            python_objects(inner, path, out);
+            path.pop();
         }
     }
 }

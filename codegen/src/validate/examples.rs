@@ -92,6 +92,22 @@ impl Validator<'_> {
                 &format!("constant `{name}` of {owner}"),
                 "",
             );
+            // The schema's `const`, and the literal types of TypeScript,
+            // hold the number a JavaScript reader compares with.
+            if let Some(ScalarType::Int(n)) = node.scalar_type()
+                && n.unsigned_abs() > crate::names::MAX_SAFE_INTEGER as u128
+            {
+                self.push(
+                    Diagnostic::new(
+                        node.loc,
+                        format!("constant `{name}` of {owner} is beyond 2^53 - 1: {n}"),
+                    )
+                    .with_help(
+                        "JavaScript numbers hold integers exactly only up to 2^53 - 1, so a \
+                         reader would see another number; declare the field a string",
+                    ),
+                );
+            }
         }
     }
 

@@ -826,3 +826,142 @@ fn declared_envelopes_reach_typescript_and_python() {
 fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// `value` as a Python literal (JSON's `true`, `false` and `null` are
+/// Python's `True`, `False` and `None`; its strings and numbers are Python's).
+fn python_literal(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "None".into(),
+        serde_json::Value::Bool(true) => "True".into(),
+        serde_json::Value::Bool(false) => "False".into(),
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python_literal)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        serde_json::Value::Object(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!(
+                    "{}: {}",
+                    serde_json::Value::from(k.as_str()),
+                    python_literal(v)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        scalar => scalar.to_string(),
+    }
+}
+
+/// Member names each target spells otherwise or reserves
+/// (`tests/compiletest/ui/pass/hostile-names.yaml`: `1x`, `self`, `class`,
+/// `None` and `__hidden` in an object of otherwise plain keys, `__proto__`,
+/// `constructor`, `@meta`, `a-b`, context
+/// fields `class`, `from`, `global`): the example envelope validates against
+/// the schema, and written as a literal of the code's envelope type it passes
+/// `tsc --strict` and `mypy --strict` (so each generated type has exactly
+/// those keys, none missing and none more, with their wire spellings); the
+/// Python `TypedDict`s hold the same keys at run time (a class body would
+/// have mangled `__hidden`); the JavaScript `codeInfo` finds the code by
+/// `class`. The Rust side is `ui/pass/hostile-names.rs`.
+#[test]
+fn hostile_member_names_keep_their_wire_names_in_typescript_and_python() {
+    let spec_path = root().join("tests/compiletest/ui/pass/hostile-names.yaml");
+    let spec = splice_codegen::load_path(&spec_path)
+        .unwrap_or_else(|d| panic!("hostile-names.yaml does not load:\n{}", d.render()));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    for (path, text) in splice_codegen::generate::artifacts(&spec) {
+        let path = d.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let code = spec.emitted_codes().next().expect("one code");
+    let example = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
+    let schema = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the schema compiles");
+    let errors: Vec<String> = schema
+        .iter_errors(&example)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{example:#}");
+    for key in ["1x", "self", "inner", "@meta", "crate"] {
+        assert!(example.get(key).is_some(), "no `{key}` in {example:#}");
+    }
+
+    if let Some(tsc_bin) = require_tsc() {
+        std::fs::write(d.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
+        let client = format!(
+            "import {{ type BadThingEnvelope, codeInfo }} from \"./schema/error-envelope.js\";\n\
+             export const full: BadThingEnvelope = {example};\n\
+             // An object literal's `__proto__` sets its prototype; a parsed one is a member.\n\
+             const wire: BadThingEnvelope = JSON.parse({});\n\
+             const meta: {{ constructor: 9007199254740991; __proto__: \"input\"; \"a-b\": string[] }} = wire[\"@meta\"];\n\
+             const one: 1 = wire[\"1x\"];\n\
+             const none: 1 = wire.inner.None;\n\
+             const from: number = wire.crate.from;\n\
+             export const read = [meta, one, none, from, codeInfo(wire)?.number];\n",
+            serde_json::Value::from(example.to_string())
+        );
+        std::fs::write(d.join("client.ts"), client).unwrap();
+        let (out, text) = tsc_with(&tsc_bin, d, &["client.ts"], "--declaration");
+        assert!(
+            out.status.success(),
+            "tsc --strict rejects the example as a BadThingEnvelope:\n{text}\n{}",
+            std::fs::read_to_string(d.join("schema/error-envelope.d.ts")).unwrap()
+        );
+        let (out, text) = run(Command::new("node")
+            .args(["--input-type=module", "-e"])
+            .arg(format!(
+                "const m = await import({:?});\n\
+                 console.log(JSON.stringify(m.read));",
+                d.join("client.js").display().to_string()
+            )));
+        assert!(out.status.success(), "{text}");
+        assert_eq!(
+            text.trim(),
+            "[{\"constructor\":9007199254740991,\"__proto__\":\"input\",\"a-b\":[\"Retry\"]},1,1,2,1]"
+        );
+    }
+
+    if let Some(mypy_bin) = require_mypy() {
+        let schema_dir = d.join("schema");
+        let client = format!(
+            "import sys\n\
+             from error_envelope import BadThingEnvelope, BadThingEnvelopeInner, BadThingEnvelopeMeta\n\n\
+             full: BadThingEnvelope = {}\n\
+             for td, value in ((BadThingEnvelope, full), (BadThingEnvelopeInner, full[\"inner\"]), (BadThingEnvelopeMeta, full[\"@meta\"])):\n    \
+                 if set(td.__annotations__) != set(value):\n        \
+                     sys.exit(f\"{{td.__name__}}: {{sorted(td.__annotations__)}}\")\n\
+             print(full[\"1x\"], full[\"inner\"][\"None\"], full[\"inner\"][\"__hidden\"], full[\"crate\"][\"from\"])\n",
+            python_literal(&example)
+        );
+        std::fs::write(d.join("client.py"), client).unwrap();
+        let cache = d.join(".mypy_cache");
+        let (out, text) = mypy_in(
+            &mypy_bin,
+            &cache,
+            d,
+            &schema_dir,
+            &["client.py", "schema/error_envelope.py"],
+        );
+        assert!(
+            out.status.success(),
+            "mypy --strict rejects the example as a BadThingEnvelope:\n{text}\n{}",
+            std::fs::read_to_string(schema_dir.join("error_envelope.py")).unwrap()
+        );
+        let python = mypy_bin.with_file_name("python3");
+        let (out, text) = run(Command::new(&python)
+            .arg("client.py")
+            .env("PYTHONPATH", &schema_dir)
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .current_dir(d));
+        assert!(out.status.success(), "{text}");
+        assert_eq!(text.trim(), "1 1 False 2");
+    }
+}

@@ -747,6 +747,22 @@ mod tests {
         assert!(out.contains(
             "T = typing.TypedDict(\n    \"T\",\n    {\n        # x\n        \"from\": str,\n"
         ));
+        // `None` cannot be annotated in a class body, and a class body
+        // mangles `__x` into `_T__x`; `__x__` it leaves alone.
+        for (name, functional) in [("None", true), ("__x", true), ("__x__", false)] {
+            let mut out = String::new();
+            let key = Key {
+                name: name.into(),
+                ty: "str".into(),
+                doc: "x".into(),
+            };
+            typed_dict(&mut out, "T", "doc", &[key]);
+            assert_eq!(
+                out.contains(&format!("        \"{name}\": str,\n")),
+                functional,
+                "{out}"
+            );
+        }
     }
 
     #[test]

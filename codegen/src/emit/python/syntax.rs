@@ -4,12 +4,47 @@
 
 use std::fmt::Write as _;
 
-/// Python keywords a lower_snake member name could collide with; a
-/// `TypedDict` with such a key is written in the functional syntax.
+/// Python keywords a member name could collide with (`None`, `True`,
+/// `False` and `__debug__` come from an envelope member, whose wire name is
+/// any string); a `TypedDict` with such a key is written in the functional
+/// syntax.
 pub(super) const PY_KEYWORDS: &[&str] = &[
-    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
-    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+    "None",
+    "True",
+    "False",
+    "__debug__",
+    "and",
+    "as",
+    "assert",
+    "async",
+    "await",
+    "break",
+    "class",
+    "continue",
+    "def",
+    "del",
+    "elif",
+    "else",
+    "except",
+    "finally",
+    "for",
+    "from",
+    "global",
+    "if",
+    "import",
+    "in",
+    "is",
+    "lambda",
+    "nonlocal",
+    "not",
+    "or",
+    "pass",
+    "raise",
+    "return",
+    "try",
+    "while",
+    "with",
+    "yield",
 ];
 
 /// One key of a `TypedDict`.
@@ -21,7 +56,9 @@ pub(super) struct Key {
 }
 
 /// A `TypedDict` named `name`: class syntax, or the functional syntax when a
-/// key is a Python keyword (`class` bodies cannot declare those).
+/// key is not an identifier, is a Python keyword (`class` bodies cannot
+/// declare those) or starts with `__` and does not end with it (a class
+/// body mangles such a name: `__x` in `class T` is the key `_T__x`).
 pub(super) fn typed_dict(out: &mut String, name: &str, doc: &str, keys: &[Key]) {
     blank_lines(out, 2);
     let identifier = |k: &str| {
@@ -31,10 +68,11 @@ pub(super) fn typed_dict(out: &mut String, name: &str, doc: &str, keys: &[Key]) 
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    if keys
-        .iter()
-        .any(|k| PY_KEYWORDS.contains(&k.name.as_str()) || !identifier(&k.name))
-    {
+    if keys.iter().any(|k| {
+        PY_KEYWORDS.contains(&k.name.as_str())
+            || !identifier(&k.name)
+            || (k.name.starts_with("__") && !k.name.ends_with("__"))
+    }) {
         comment(out, "", doc);
         let _ = writeln!(
             out,

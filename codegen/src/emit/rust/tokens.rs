@@ -162,27 +162,12 @@ pub(super) fn upper_camel(name: &str) -> String {
     Case::UpperCamel.convert(name)
 }
 
-/// An identifier for a spec-provided name. Keywords become raw identifiers
-/// (`r#type`); the few that cannot be raw get a trailing underscore; anything
-/// that is not an identifier at all (the checker rejects those) is sanitised
-/// rather than panicking inside the user's build.
+/// An identifier for a spec-provided name, spelled by
+/// [`crate::names::rust_identifier`] (an envelope member's wire name may be
+/// any string: `1x` -> `_1x`; `self` -> `self_`), so that `check` compares
+/// the names this writes. Keywords become raw identifiers (`r#type`).
 pub(super) fn ident(name: &str) -> Ident {
-    let mut clean: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if clean.is_empty() || clean.starts_with(|c: char| c.is_ascii_digit()) {
-        clean.insert(0, '_');
-    }
-    if matches!(clean.as_str(), "self" | "Self" | "super" | "crate" | "_") {
-        clean.push('_');
-    }
+    let clean = crate::names::rust_identifier(name);
     // Every keyword of every edition, strict and reserved.
     const KEYWORDS: &[&str] = &[
         "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
