@@ -17,7 +17,6 @@ use crate::yaml::{self, NodeKind};
 /// Loads and checks a spec from its text. `file_name` is only used in
 /// diagnostics.
 pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
-    let fail = |items| Err(Diagnostics::new(file_name, source, items));
     let parsed = yaml::parse(source);
     if !parsed.complete {
         let mut syntax = parsed.diagnostics;
@@ -29,15 +28,28 @@ pub fn load_str(source: &str, file_name: &str) -> Result<Spec, Diagnostics> {
         diags.items.splice(0..0, syntax);
         return Err(diags);
     }
-    let mut diags = parsed.diagnostics;
-    let Some(root) = parsed.root else {
+    load_tree(source, file_name, parsed.root.as_ref(), parsed.diagnostics)
+}
+
+/// The checks after a complete parse of `source` ([`yaml::Parsed::complete`]):
+/// what [`load_str`] does once the text parsed, on a tree the caller already
+/// has (the language server parses once for its index and the compiler).
+/// `diags` holds the parser's warnings.
+pub fn load_tree(
+    source: &str,
+    file_name: &str,
+    root: Option<&yaml::Node>,
+    mut diags: Vec<Diagnostic>,
+) -> Result<Spec, Diagnostics> {
+    let fail = |items| Err(Diagnostics::new(file_name, source, items));
+    let Some(root) = root else {
         diags.push(
             Diagnostic::new(Loc::default(), "the spec is empty")
                 .with_help("start from the annotated example in docs/spec-format.md"),
         );
         return fail(diags);
     };
-    let (draft, diags) = lower_and_check(&root, source, diags);
+    let (draft, diags) = lower_and_check(root, source, diags);
     if !diags.is_empty() {
         return fail(diags);
     }

@@ -14,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::spec::Spec;
 use crate::yaml::{self, Node};
 
-use super::index::{Definition, Index, Kind, Name};
+use super::index::{At, Definition, Index, Kind, Name};
 
 /// How many broken entries are skipped before the rest is given up.
 const MAX_RECOVERIES: usize = 8;
@@ -24,9 +24,8 @@ const MAX_RECOVERIES: usize = 8;
 pub struct Analysis {
     /// The version of the document checked.
     pub version: i32,
-    /// The tree of what parsed (with broken entries blanked out).
-    pub root: Option<Node>,
-    /// Every name declared and used.
+    /// Every name declared and used, and the tree of what parsed (with
+    /// broken entries blanked out).
     pub index: Index,
     /// The problems `check` reports, in its order.
     pub diagnostics: Vec<Diagnostic>,
@@ -39,11 +38,27 @@ pub struct Analysis {
 impl Analysis {
     /// Checks `text` (version `version`) as the file `file_name`.
     pub fn run(text: &str, version: i32, file_name: &str) -> Analysis {
-        let (root, skipped, mut index) = outline(text);
-        let (spec, diagnostics) = match crate::load_str(text, file_name) {
+        let parsed = yaml::parse(text);
+        let (root, skipped, checked) = if parsed.complete {
+            // One parse feeds both: the compiler checks the tree the index
+            // reads.
+            let checked =
+                crate::load::load_tree(text, file_name, parsed.root.as_ref(), parsed.diagnostics);
+            (parsed.root, Vec::new(), checked)
+        } else {
+            // The compiler reports the syntax error and what it finds
+            // beside it on its own parses; the index reads the tree with
+            // the broken entries blanked out.
+            let (root, skipped) = recover(text, parsed);
+            (root, skipped, crate::load_str(text, file_name))
+        };
+        let (spec, diagnostics) = match checked {
             Ok(spec) => (Some(spec), Vec::new()),
             Err(d) => (None, d.items),
         };
+        let mut index = root
+            .map(|root| Index::build(text, root))
+            .unwrap_or_default();
         // The names of skipped entries are still declared (their keys
         // parse on their own), so the outline does not lose them.
         for range in &skipped {
@@ -51,7 +66,6 @@ impl Analysis {
         }
         Analysis {
             version,
-            root,
             index,
             diagnostics,
             spec,
@@ -66,7 +80,6 @@ impl Analysis {
     pub fn failed(version: i32) -> Analysis {
         Analysis {
             version,
-            root: None,
             index: Index::default(),
             diagnostics: vec![
                 Diagnostic::new(
@@ -82,14 +95,13 @@ impl Analysis {
 }
 
 /// The tree of `text` with the lines holding syntax errors blanked out,
-/// the blanked ranges, and the index of that tree. For each error the
-/// smallest blank that lets the parser past it is kept: the error's line,
-/// that line and the one before (the parser often stops a line late), or
-/// the whole entry around it.
-fn outline(text: &str) -> (Option<Node>, Vec<Range<usize>>, Index) {
+/// and the blanked ranges, from `parsed`, the parse of `text` that stopped
+/// at a syntax error. For each error the smallest blank that lets the
+/// parser past it is kept: the error's line, that line and the one before
+/// (the parser often stops a line late), or the whole entry around it.
+fn recover(text: &str, mut parsed: yaml::Parsed) -> (Option<Node>, Vec<Range<usize>>) {
     let mut current = text.to_owned();
     let mut skipped: Vec<Range<usize>> = Vec::new();
-    let mut parsed = yaml::parse(&current);
     while !parsed.complete && skipped.len() < MAX_RECOVERIES {
         let Some(at) = error_at(&parsed) else { break };
         // Small files try the narrow blanks first; a large one goes
@@ -130,12 +142,7 @@ fn outline(text: &str) -> (Option<Node>, Vec<Range<usize>>, Index) {
         current = blanked;
         parsed = next;
     }
-    let index = parsed
-        .root
-        .as_ref()
-        .map(|root| Index::build(text, root))
-        .unwrap_or_default();
-    (parsed.root, skipped, index)
+    (parsed.root, skipped)
 }
 
 /// Where the syntax error of an incomplete parse really is: an unclosed
@@ -271,10 +278,7 @@ fn declare_skipped(text: &str, range: Range<usize>, index: &mut Index) {
             end: start + key.len(),
         },
         entry: crate::yaml::loc_of_range(text, start, end_of_entry),
-        value: Node {
-            kind: crate::yaml::NodeKind::Map(Vec::new()),
-            loc: crate::yaml::loc_of_range(text, start, start + key.len()),
-        },
+        value: At::nowhere(),
     });
     index.reindex();
 }

@@ -113,7 +113,7 @@ pub fn hover(doc: &Document, analysis: &Analysis, position: Position) -> Option<
         h.range = Some(doc.exact_range(name.start, name.end));
         return Some(h);
     }
-    let root = analysis.root.as_ref()?;
+    let root = analysis.index.root()?;
     let (path, on_key, node) = tree_path(root, offset)?;
     let steps: Vec<grammar::Step<'_>> = path.iter().map(to_step).collect();
     if on_key {
@@ -209,7 +209,7 @@ pub fn describe(doc: &Document, analysis: &Analysis, name: &Name) -> Option<Stri
             name.name
         ));
     };
-    let v = &def.value;
+    let v = index.value(def);
     match name.kind {
         Kind::Code => describe_code(analysis, text, def, &mut out),
         Kind::Category => {
@@ -229,7 +229,7 @@ pub fn describe(doc: &Document, analysis: &Analysis, name: &Name) -> Option<Stri
             ));
             let codes = index
                 .names_of(Kind::Code)
-                .filter(|c| scalar(&c.value, "category") == Some(&name.name))
+                .filter(|c| scalar(index.value(c), "category") == Some(&name.name))
                 .count();
             out.push_str(&format!("{codes} codes"));
         }
@@ -337,8 +337,8 @@ pub fn describe(doc: &Document, analysis: &Analysis, name: &Name) -> Option<Stri
 /// What `retryable: b` means in this taxonomy.
 fn retry_words(analysis: &Analysis, b: bool) -> String {
     let meaning = analysis
-        .root
-        .as_ref()
+        .index
+        .root()
         .and_then(|r| map_get(r, "retry"))
         .and_then(|r| scalar(r, "meaning"))
         .unwrap_or(crate::spec::DEFAULT_RETRY_MEANING);
@@ -350,8 +350,8 @@ fn retry_words(analysis: &Analysis, b: bool) -> String {
 }
 
 fn describe_code(analysis: &Analysis, text: &str, def: &Definition, out: &mut String) {
-    let v = &def.value;
     let index = &analysis.index;
+    let v = index.value(def);
     let name = &def.name.name;
     out.push_str(&format!("**{name}**"));
     if let Some(n) = scalar(v, "number") {
@@ -363,9 +363,10 @@ fn describe_code(analysis: &Analysis, text: &str, def: &Definition, out: &mut St
     }
     let category = scalar(v, "category");
     let cat_def = category.and_then(|c| index.definition(Kind::Category, c, ""));
-    let retryable =
-        boolean(v, "retryable").or_else(|| cat_def.and_then(|c| boolean(&c.value, "retryable")));
-    let cause = scalar(v, "cause").or_else(|| cat_def.and_then(|c| scalar(&c.value, "cause")));
+    let retryable = boolean(v, "retryable")
+        .or_else(|| cat_def.and_then(|c| boolean(index.value(c), "retryable")));
+    let cause =
+        scalar(v, "cause").or_else(|| cat_def.and_then(|c| scalar(index.value(c), "cause")));
     out.push_str(&format!(
         "- category: `{}`\n- retryable: {}\n- cause: `{}`\n",
         category.unwrap_or("?"),
@@ -550,7 +551,7 @@ pub fn symbols(doc: &Document, analysis: &Analysis) -> Vec<DocumentSymbol> {
         doc.exact_range(s, e)
     };
     let symbol = |d: &Definition, children: Option<Vec<DocumentSymbol>>| {
-        let v = &d.value;
+        let v = index.value(d);
         let detail = match d.name.kind {
             Kind::Code => Some(format!(
                 "{} {}",
@@ -809,12 +810,13 @@ pub fn completion(doc: &Document, analysis: &Analysis, position: Position) -> Ve
             // Required context fields of the code whose type is a string or
             // an integer: what a template may name.
             if let Some(def) = index.definition(Kind::Code, &code, "") {
-                let required =
-                    list_of(map_get(&def.value, "context").and_then(|c| map_get(c, "required")));
+                let required = list_of(
+                    map_get(index.value(def), "context").and_then(|c| map_get(c, "required")),
+                );
                 for f in required {
                     let ty = index
                         .definition(Kind::Field, f, "")
-                        .and_then(|d| scalar(&d.value, "type"));
+                        .and_then(|d| scalar(index.value(d), "type"));
                     if matches!(ty, Some("string" | "integer")) {
                         out.push(item(
                             f,

@@ -10,6 +10,8 @@
 //! is one more row, and definition, references, rename, hover ("named by")
 //! and completion follow.
 
+use std::collections::HashMap;
+
 use crate::span::Loc;
 use crate::yaml::{Node, NodeKind, ScalarType};
 
@@ -277,9 +279,34 @@ pub struct Definition {
     pub name: Name,
     /// The whole entry: from its key to the end of its value.
     pub entry: Loc,
-    /// The entry's value.
-    pub value: Node,
+    /// Where the entry's value is in the index's tree ([`Index::value`]).
+    pub value: At,
 }
+
+/// Where a node is in a tree: the position of the entry or item to take
+/// at each mapping or sequence from the root down. A declaration points
+/// into the one tree rather than holding a copy of its subtree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct At(Vec<u32>);
+
+impl At {
+    /// Nowhere: a declaration read from a line the parser skipped has no
+    /// value in the tree.
+    pub fn nowhere() -> At {
+        At(Vec::new())
+    }
+}
+
+/// The value of a declaration that has none in the tree: an empty mapping.
+static NOTHING: Node = Node {
+    kind: NodeKind::Map(Vec::new()),
+    loc: Loc {
+        line: 0,
+        col: 0,
+        start: 0,
+        end: 0,
+    },
+};
 
 /// A use of a name.
 #[derive(Debug, Clone)]
@@ -290,9 +317,12 @@ pub struct Reference {
     pub role: &'static str,
 }
 
-/// Every declared name and every use of one in a spec.
+/// Every declared name and every use of one in a spec, and the tree they
+/// were read from.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
+    /// The tree of the document (what parsed of it).
+    root: Option<Node>,
     /// Declarations, in file order.
     pub definitions: Vec<Definition>,
     /// Uses, in file order within each site.
@@ -301,7 +331,9 @@ pub struct Index {
     pub sections: Vec<(String, Loc, Loc)>,
     /// The first declaration of each (kind, name, scope), by position in
     /// `definitions` (scope empty for kinds that are not scoped).
-    lookup: std::collections::HashMap<(Kind, String, String), usize>,
+    /// Keyed by kind, then name, then scope, so that a lookup by `&str`
+    /// allocates nothing.
+    lookup: HashMap<Kind, HashMap<String, HashMap<String, usize>>>,
 }
 
 /// The byte range of `name` as written by the scalar `node`: its location
@@ -338,11 +370,48 @@ fn find_word(hay: &str, word: &str, from: usize) -> Option<usize> {
 }
 
 impl Index {
-    /// Reads the names of the tree of `text`.
-    pub fn build(text: &str, root: &Node) -> Index {
+    /// Reads the names of the tree of `text`, and keeps the tree.
+    pub fn build(text: &str, root: Node) -> Index {
         let mut index = Index::default();
+        index.read(text, &root);
+        index.root = Some(root);
+        index
+    }
+
+    /// The tree the names were read from.
+    pub fn root(&self) -> Option<&Node> {
+        self.root.as_ref()
+    }
+
+    /// The value of the declaration `d`.
+    pub fn value(&self, d: &Definition) -> &Node {
+        let Some(mut node) = self.root.as_ref() else {
+            return &NOTHING;
+        };
+        if d.value.0.is_empty() {
+            return &NOTHING;
+        }
+        for &i in &d.value.0 {
+            let i = i as usize;
+            node = match &node.kind {
+                NodeKind::Map(entries) => match entries.get(i) {
+                    Some((_, v)) => v,
+                    None => return &NOTHING,
+                },
+                NodeKind::Seq(items) => match items.get(i) {
+                    Some(v) => v,
+                    None => return &NOTHING,
+                },
+                NodeKind::Scalar(..) => return &NOTHING,
+            };
+        }
+        node
+    }
+
+    fn read(&mut self, text: &str, root: &Node) {
+        let index = self;
         let NodeKind::Map(entries) = &root.kind else {
-            return index;
+            return;
         };
         for (k, v) in entries {
             if let Some(key) = k.as_scalar() {
@@ -352,39 +421,47 @@ impl Index {
             }
         }
         for site in DEFINITION_SITES {
-            let mut found = Vec::new();
-            walk(root, site.path, &mut Vec::new(), &mut found);
-            for (node, scopes) in found {
-                let NodeKind::Map(entries) = &node.kind else {
-                    continue;
-                };
-                for (k, v) in entries {
-                    let Some(name) = k.as_scalar() else { continue };
-                    let Some((start, end)) = name_range(text, k, name) else {
-                        continue;
+            walk(
+                root,
+                site.path,
+                &mut Walked::default(),
+                &mut |node, walked| {
+                    let NodeKind::Map(entries) = &node.kind else {
+                        return;
                     };
-                    index.definitions.push(Definition {
-                        name: Name {
-                            kind: site.kind,
-                            name: name.to_owned(),
-                            scope: scopes.last().cloned().unwrap_or_default(),
-                            start,
-                            end,
-                        },
-                        entry: span(k.loc, v.loc),
-                        value: v.clone(),
-                    });
-                }
-            }
+                    for (i, (k, v)) in entries.iter().enumerate() {
+                        let Some(name) = k.as_scalar() else { continue };
+                        let Some((start, end)) = name_range(text, k, name) else {
+                            continue;
+                        };
+                        let mut at = walked.at.clone();
+                        at.push(i as u32);
+                        index.definitions.push(Definition {
+                            name: Name {
+                                kind: site.kind,
+                                name: name.to_owned(),
+                                scope: walked.scopes.last().copied().unwrap_or_default().to_owned(),
+                                start,
+                                end,
+                            },
+                            entry: span(k.loc, v.loc),
+                            value: At(at),
+                        });
+                    }
+                },
+            );
         }
         index.reindex();
         for site in REFERENCE_SITES {
-            let mut found = Vec::new();
-            walk(root, site.path, &mut Vec::new(), &mut found);
-            for (node, scopes) in found {
-                let scope = scopes.first().cloned().unwrap_or_default();
-                index.references_of(text, site, node, &scope);
-            }
+            walk(
+                root,
+                site.path,
+                &mut Walked::default(),
+                &mut |node, walked| {
+                    let scope = walked.scopes.first().copied().unwrap_or_default();
+                    index.references_of(text, site, node, scope);
+                },
+            );
         }
         // A placeholder or `example` key that names a parameter of its
         // code is that parameter, once and for all.
@@ -403,7 +480,6 @@ impl Index {
                 r.name.kind = Kind::Param;
             }
         }
-        index
     }
 
     /// Sorts the declarations by position and rebuilds the lookup (after
@@ -418,7 +494,11 @@ impl Index {
                 String::new()
             };
             self.lookup
-                .entry((d.name.kind, d.name.name.clone(), scope))
+                .entry(d.name.kind)
+                .or_default()
+                .entry(d.name.name.clone())
+                .or_default()
+                .entry(scope)
                 .or_insert(i);
         }
     }
@@ -503,9 +583,7 @@ impl Index {
     /// parameters).
     pub fn definition(&self, kind: Kind, name: &str, scope: &str) -> Option<&Definition> {
         let scope = if scoped(kind) { scope } else { "" };
-        let i = self
-            .lookup
-            .get(&(kind, name.to_owned(), scope.to_owned()))?;
+        let i = self.lookup.get(&kind)?.get(name)?.get(scope)?;
         self.definitions.get(*i)
     }
 
@@ -577,43 +655,58 @@ fn span(a: Loc, b: Loc) -> Loc {
     }
 }
 
-/// Every node at `path` below `node`, with the keys `AnyKey` steps matched
-/// (outermost first).
+/// The way down to a node [`walk`] found: the keys `AnyKey` steps matched
+/// (outermost first), and where the node is in the tree.
+#[derive(Default)]
+struct Walked<'n> {
+    scopes: Vec<&'n str>,
+    at: Vec<u32>,
+}
+
+/// Calls `found` on every node at `path` below `node`.
 fn walk<'n>(
     node: &'n Node,
     path: &[Step],
-    scopes: &mut Vec<String>,
-    out: &mut Vec<(&'n Node, Vec<String>)>,
+    walked: &mut Walked<'n>,
+    found: &mut dyn FnMut(&'n Node, &Walked<'n>),
 ) {
     let Some((step, rest)) = path.split_first() else {
-        out.push((node, scopes.clone()));
+        found(node, walked);
         return;
     };
     match (step, &node.kind) {
         (Step::Key(key), NodeKind::Map(entries)) => {
-            for (k, v) in entries {
+            for (i, (k, v)) in entries.iter().enumerate() {
                 if k.as_scalar() == Some(key) {
-                    walk(v, rest, scopes, out);
+                    walked.at.push(i as u32);
+                    walk(v, rest, walked, found);
+                    walked.at.pop();
                 }
             }
         }
         (Step::AnyKey, NodeKind::Map(entries)) => {
-            for (k, v) in entries {
-                scopes.push(k.as_scalar().unwrap_or_default().to_owned());
-                walk(v, rest, scopes, out);
-                scopes.pop();
+            for (i, (k, v)) in entries.iter().enumerate() {
+                walked.scopes.push(k.as_scalar().unwrap_or_default());
+                walked.at.push(i as u32);
+                walk(v, rest, walked, found);
+                walked.at.pop();
+                walked.scopes.pop();
             }
         }
         (Step::Item, NodeKind::Seq(items)) => {
-            for item in items {
-                walk(item, rest, scopes, out);
+            for (i, item) in items.iter().enumerate() {
+                walked.at.push(i as u32);
+                walk(item, rest, walked, found);
+                walked.at.pop();
             }
         }
         (Step::Deep, NodeKind::Map(entries)) => {
             // Zero levels: the rest applies here; then one more level down.
-            walk(node, rest, scopes, out);
-            for (_, v) in entries {
-                walk(v, path, scopes, out);
+            walk(node, rest, walked, found);
+            for (i, (_, v)) in entries.iter().enumerate() {
+                walked.at.push(i as u32);
+                walk(v, path, walked, found);
+                walked.at.pop();
             }
         }
         _ => {}
@@ -669,7 +762,7 @@ mod tests {
 
     fn index(text: &str) -> Index {
         let parsed = crate::yaml::parse(text);
-        Index::build(text, &parsed.root.expect("a document"))
+        Index::build(text, parsed.root.expect("a document"))
     }
 
     #[test]
