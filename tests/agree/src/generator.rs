@@ -1216,3 +1216,249 @@ impl Spec {
         p
     }
 }
+
+/// A spec and the next release of it: one change drawn from the seed.
+pub struct Evolution {
+    /// The seed both came from.
+    pub seed: u64,
+    /// What changed, for messages.
+    pub change: String,
+    /// The released spec, version 1.0.0.
+    pub old: String,
+    /// The next release, version 2.0.0 (so only the verdict of each change
+    /// matters, not the version rule).
+    pub new: String,
+    /// Envelopes a server of the next release sends, from the generator's
+    /// own model (see [`Sample::payloads`]).
+    pub new_payloads: Vec<Value>,
+}
+
+/// The spec of `seed` and a release with one change: a code added,
+/// removed, renamed, renumbered, moved to another category, given another
+/// wire name or an alias; an enum value added; a field a code carries
+/// added (required or optional) or dropped; a per-code constant changed; a
+/// required member added to an object type some code's envelopes hold.
+pub fn evolve(seed: u64) -> Evolution {
+    let mut rng = Rng::new(seed);
+    let mut spec = Spec::generate(&mut rng);
+    let old = spec.yaml(seed);
+    let change = spec.mutate(&mut rng);
+    let new = spec
+        .yaml(seed)
+        .replacen("  version: 1.0.0\n", "  version: 2.0.0\n", 1);
+    let new_payloads = spec
+        .payloads(&mut rng)
+        .into_iter()
+        .map(|p| p.value)
+        .collect();
+    Evolution {
+        seed,
+        change,
+        old,
+        new,
+        new_payloads,
+    }
+}
+
+impl Spec {
+    /// Applies one change drawn from `rng`; says which. A change that does
+    /// not apply to this spec (no enum to extend, say) falls back to adding
+    /// a code.
+    fn mutate(&mut self, rng: &mut Rng) -> String {
+        let k = rng.below(self.codes.len());
+        let by_name = self.envelope.as_ref().is_none_or(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                .any(|m| m.carries == Carries::CodeName)
+        });
+        let referenced = |spec: &Spec, k: usize| {
+            spec.envelope.as_ref().is_some_and(|e| {
+                e.outer
+                    .iter()
+                    .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                    .any(|m| m.absent_means == Some(k))
+            })
+        };
+        match rng.below(12) {
+            0 if self.codes.len() > 1 && !referenced(self, k) => {
+                let code = self.codes.remove(k);
+                if let Some(env) = &mut self.envelope {
+                    for m in env
+                        .outer
+                        .iter_mut()
+                        .chain(env.inner.iter_mut().flat_map(|i| i.2.iter_mut()))
+                    {
+                        if let Some(a) = &mut m.absent_means
+                            && *a > k
+                        {
+                            *a -= 1;
+                        }
+                    }
+                }
+                format!("code {} removed", code.id)
+            }
+            1 => match self.free_id() {
+                Some(id) => {
+                    let before = std::mem::replace(&mut self.codes[k].id, id.clone());
+                    format!("code {before} renamed {id}")
+                }
+                None => self.add_code(rng),
+            },
+            2 => match self.free_number(rng, self.codes[k].category) {
+                Some(n) => {
+                    self.codes[k].number = n;
+                    format!("code {} renumbered {n}", self.codes[k].id)
+                }
+                None => self.add_code(rng),
+            },
+            3 if self.categories.len() > 1 => {
+                let to = (self.codes[k].category + 1) % self.categories.len();
+                match self.free_number(rng, to) {
+                    Some(n) => {
+                        self.codes[k].category = to;
+                        self.codes[k].number = n;
+                        format!(
+                            "code {} moved to {}",
+                            self.codes[k].id, self.categories[to].key
+                        )
+                    }
+                    None => self.add_code(rng),
+                }
+            }
+            4 if by_name => {
+                let wire = format!("urn:changed:{}", self.codes[k].id.to_lowercase());
+                self.codes[k].wire = Some(wire.clone());
+                format!("code {} wire name {wire}", self.codes[k].id)
+            }
+            5 if by_name => {
+                let alias = format!("{}_OTHER", self.codes[k].id);
+                self.codes[k].aliases.push(alias.clone());
+                format!("code {} alias {alias}", self.codes[k].id)
+            }
+            6 => {
+                for (name, def) in &mut self.types {
+                    if let TypeDef::Enum(values) = def {
+                        values.push(("delta".to_owned(), None));
+                        return format!("type {name} value delta added");
+                    }
+                }
+                self.add_code(rng)
+            }
+            n @ 7..=9 => {
+                let code = &mut self.codes[k];
+                let pinned = self.pinned;
+                let carried = |f: &usize| code.required.contains(f) || code.optional.contains(f);
+                if n == 9 && !code.optional.is_empty() {
+                    let f = code.optional.remove(rng.below(code.optional.len()));
+                    return format!("code {} no longer carries {}", code.id, self.fields[f].name);
+                }
+                let free: Vec<usize> = (0..self.fields.len())
+                    .filter(|f| !carried(f) && Some(*f) != pinned)
+                    .collect();
+                if free.is_empty() {
+                    return self.add_code(rng);
+                }
+                let f = free[rng.below(free.len())];
+                let how = if n == 7 {
+                    code.required.push(f);
+                    "required"
+                } else {
+                    code.optional.push(f);
+                    "optional"
+                };
+                format!("code {} carries {} ({how})", code.id, self.fields[f].name)
+            }
+            11 => {
+                // An object type a field every envelope of some code has
+                // holds directly gets a required member.
+                let carried = |t: usize| {
+                    self.fields.iter().enumerate().any(|(f, field)| {
+                        mentions(&field.ty, t) && self.codes.iter().any(|c| c.required.contains(&f))
+                    })
+                };
+                let Some(t) = (0..self.types.len())
+                    .find(|t| matches!(self.types[*t].1, TypeDef::Object { .. }) && carried(*t))
+                else {
+                    return self.add_code(rng);
+                };
+                let (name, TypeDef::Object { members, .. }) = &mut self.types[t] else {
+                    unreachable!("chosen as an object");
+                };
+                members.push(ObjMember {
+                    name: "added_member".to_owned(),
+                    wire: None,
+                    ty: Ty::Scalar(Scalar::Boolean),
+                    optional: false,
+                    nullable: false,
+                });
+                format!("type {name} member added_member added (required)")
+            }
+            10 if self.pinned.is_some() => {
+                self.codes[k].constant = Some(json!("https://example.com/p/changed"));
+                format!("code {} constant changed", self.codes[k].id)
+            }
+            _ => self.add_code(rng),
+        }
+    }
+
+    fn free_id(&self) -> Option<String> {
+        CODE_IDS
+            .iter()
+            .find(|id| self.codes.iter().all(|c| c.id != **id))
+            .map(|id| (*id).to_owned())
+    }
+
+    fn free_number(&self, rng: &mut Rng, category: usize) -> Option<i64> {
+        let (lo, hi) = self.categories[category].range;
+        let start = lo + rng.below((hi - lo + 1) as usize) as i64;
+        (0..=hi - lo)
+            .map(|i| lo + (start - lo + i) % (hi - lo + 1))
+            .find(|n| self.codes.iter().all(|c| c.number != *n))
+    }
+
+    /// A code added with a fresh name and number, no wire name or alias,
+    /// carrying some fields.
+    fn add_code(&mut self, rng: &mut Rng) -> String {
+        let Some(id) = self.free_id() else {
+            return "nothing changed".to_owned();
+        };
+        let category = rng.below(self.categories.len());
+        let Some(number) = self.free_number(rng, category) else {
+            return "nothing changed".to_owned();
+        };
+        let mut required = Vec::new();
+        let mut optional = Vec::new();
+        for f in 0..self.fields.len() {
+            if Some(f) == self.pinned {
+                continue;
+            }
+            match rng.below(3) {
+                0 => required.push(f),
+                1 => optional.push(f),
+                _ => {}
+            }
+        }
+        self.codes.push(Code {
+            id: id.clone(),
+            wire: None,
+            aliases: Vec::new(),
+            number,
+            category,
+            required,
+            optional,
+            constant: self.pinned.map(|_| json!("https://example.com/p/added")),
+            hint: "Retry later".to_owned(),
+        });
+        format!("code {id} added")
+    }
+}
+
+/// Whether a value of `ty` is, or directly holds, the declared type `t`.
+fn mentions(ty: &Ty, t: usize) -> bool {
+    match ty {
+        Ty::Named(n) => *n == t,
+        Ty::List(inner) | Ty::Map(inner) => mentions(inner, t),
+        Ty::Scalar(_) | Ty::Lower => false,
+    }
+}

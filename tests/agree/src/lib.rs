@@ -13,6 +13,11 @@
 //! - `tests/rust.rs`: the Rust types `build.rs` expands from the specs of
 //!   fixed seeds read each payload as the same code and write it back
 //!   unchanged.
+//! - `tests/diff.rs`: `diff` over a spec and its next release with one
+//!   change ([`generator::evolve`]): when it finds nothing breaking, the old
+//!   release's schema accepts every envelope of the new one; when it says
+//!   the released schema refuses something, an envelope of the new release
+//!   is refused.
 //!
 //! `cargo test` runs fixed seeds; `scripts/agree` runs more specs from other
 //! seeds (`SPLICE_AGREE_SEED`, `SPLICE_AGREE_SPECS`).
