@@ -287,66 +287,6 @@ export interface ValidationFailedEnvelope extends ErrorEnvelopeBase {
   context?: Record<string, never>;
 }
 
-/** `RELATIVE_PATH` (1001): the file path is not absolute. */
-export interface RelativePathEnvelope extends ErrorEnvelopeBase {
-  error_code: "RELATIVE_PATH";
-  code: 1001;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path: string;
-  context?: Record<string, never>;
-}
-
-/** `PATH_TRAVERSAL` (1002): the file path contains a `..` component. */
-export interface PathTraversalEnvelope extends ErrorEnvelopeBase {
-  error_code: "PATH_TRAVERSAL";
-  code: 1002;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path: string;
-  context?: Record<string, never>;
-}
-
-/** `EMPTY_EDITS` (1003): the edits array is empty. */
-export interface EmptyEditsEnvelope extends ErrorEnvelopeBase {
-  error_code: "EMPTY_EDITS";
-  code: 1003;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path?: string;
-  file_index?: number;
-  context?: Record<string, never>;
-}
-
-/** `EMPTY_OLD_STRING` (1004): an edit has an empty old_string. */
-export interface EmptyOldStringEnvelope extends ErrorEnvelopeBase {
-  error_code: "EMPTY_OLD_STRING";
-  code: 1004;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path?: string;
-  file_index?: number;
-  edit_index: number;
-  context?: Record<string, never>;
-}
-
-/** `DUPLICATE_OLD_STRING` (1005): two edits have the same old_string. */
-export interface DuplicateOldStringEnvelope extends ErrorEnvelopeBase {
-  error_code: "DUPLICATE_OLD_STRING";
-  code: 1005;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path?: string;
-  file_index?: number;
-  edit_index: number;
-  context?: Record<string, never>;
-}
-
 /** `DUPLICATE_FILE_PATH` (1006): the same file appears twice in one multi-file call. */
 export interface DuplicateFilePathEnvelope extends ErrorEnvelopeBase {
   error_code: "DUPLICATE_FILE_PATH";
@@ -359,50 +299,6 @@ export interface DuplicateFilePathEnvelope extends ErrorEnvelopeBase {
   context?: Record<string, never>;
 }
 
-/** `INVALID_ARGUMENT` (1007): an argument has the wrong type, is missing, or is unknown. */
-export interface InvalidArgumentEnvelope extends ErrorEnvelopeBase {
-  error_code: "INVALID_ARGUMENT";
-  code: 1007;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  context?: Record<string, never>;
-}
-
-/** `EMPTY_FILES` (1008): the files array of a multi-file call is empty. */
-export interface EmptyFilesEnvelope extends ErrorEnvelopeBase {
-  error_code: "EMPTY_FILES";
-  code: 1008;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  context?: Record<string, never>;
-}
-
-/** `INVALID_SHA256` (1009): expected_sha256 is not a SHA-256 digest. */
-export interface InvalidSha256Envelope extends ErrorEnvelopeBase {
-  error_code: "INVALID_SHA256";
-  code: 1009;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path: string;
-  file_index?: number;
-  context?: Record<string, never>;
-}
-
-/** `INVALID_PATH` (1010): the file path is not a usable path. */
-export interface InvalidPathEnvelope extends ErrorEnvelopeBase {
-  error_code: "INVALID_PATH";
-  code: 1010;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  file_path: string;
-  file_index?: number;
-  context?: Record<string, never>;
-}
-
 /** `PATH_OUTSIDE_ROOTS` (1011): the file is outside the directories the server may edit. */
 export interface PathOutsideRootsEnvelope extends ErrorEnvelopeBase {
   error_code: "PATH_OUTSIDE_ROOTS";
@@ -412,26 +308,6 @@ export interface PathOutsideRootsEnvelope extends ErrorEnvelopeBase {
   cause: "input";
   file_path: string;
   context?: { roots_source?: RootsSource };
-}
-
-/** `TOO_MANY_EDITS` (1012): the call has more edits than the server allows. */
-export interface TooManyEditsEnvelope extends ErrorEnvelopeBase {
-  error_code: "TOO_MANY_EDITS";
-  code: 1012;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  context: { limit: Limit };
-}
-
-/** `TOO_MANY_FILES` (1013): the multi-file call has more files than the server allows. */
-export interface TooManyFilesEnvelope extends ErrorEnvelopeBase {
-  error_code: "TOO_MANY_FILES";
-  code: 1013;
-  category: "validation";
-  retryable: true;
-  cause: "input";
-  context: { limit: Limit };
 }
 
 /** `REQUEST_TOO_LARGE` (1014): the request is larger than the server accepts. */
@@ -816,19 +692,8 @@ export interface UnknownErrorEnvelope extends ErrorEnvelopeBase {
 /** An error envelope: switch on `error_code` to narrow it to one code. */
 export type ErrorEnvelope =
   | ValidationFailedEnvelope
-  | RelativePathEnvelope
-  | PathTraversalEnvelope
-  | EmptyEditsEnvelope
-  | EmptyOldStringEnvelope
-  | DuplicateOldStringEnvelope
   | DuplicateFilePathEnvelope
-  | InvalidArgumentEnvelope
-  | EmptyFilesEnvelope
-  | InvalidSha256Envelope
-  | InvalidPathEnvelope
   | PathOutsideRootsEnvelope
-  | TooManyEditsEnvelope
-  | TooManyFilesEnvelope
   | RequestTooLargeEnvelope
   | MoveOntoItselfEnvelope
   | PathConflictEnvelope
@@ -870,7 +735,98 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error_cod
 /** What any server of the same major version may send. Switch on `error_code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
-/** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
+/** The errors of operation `multi_edit`: Applies several exact-match edits to one file, all or nothing. */
+export type MultiEditError =
+  | ValidationFailedEnvelope
+  | PathOutsideRootsEnvelope
+  | RequestTooLargeEnvelope
+  | MatchNotFoundEnvelope
+  | AmbiguousMatchEnvelope
+  | StaleFileEnvelope
+  | ResultTooLargeEnvelope
+  | CallCancelledEnvelope
+  | ServerBusyEnvelope
+  | FileNotFoundEnvelope
+  | PermissionDeniedEnvelope
+  | InvalidEncodingEnvelope
+  | DiskFullEnvelope
+  | ReadOnlyFsEnvelope
+  | SymlinkLoopEnvelope
+  | BackupFailedEnvelope
+  | ReadFailedEnvelope
+  | WriteFailedEnvelope
+  | NotARegularFileEnvelope
+  | FileTooLargeEnvelope
+  | JournalUnavailableEnvelope
+  | InternalErrorEnvelope;
+
+/** The errors of operation `multi_edit_files`: Edits, creates, deletes and moves files as one transaction, all or nothing. */
+export type MultiEditFilesError =
+  | ValidationFailedEnvelope
+  | DuplicateFilePathEnvelope
+  | PathOutsideRootsEnvelope
+  | RequestTooLargeEnvelope
+  | MoveOntoItselfEnvelope
+  | PathConflictEnvelope
+  | MatchNotFoundEnvelope
+  | AmbiguousMatchEnvelope
+  | StaleFileEnvelope
+  | ResultTooLargeEnvelope
+  | FileAlreadyExistsEnvelope
+  | ParentDirectoryMissingEnvelope
+  | CallCancelledEnvelope
+  | ServerBusyEnvelope
+  | FileNotFoundEnvelope
+  | PermissionDeniedEnvelope
+  | InvalidEncodingEnvelope
+  | DiskFullEnvelope
+  | ReadOnlyFsEnvelope
+  | SymlinkLoopEnvelope
+  | BackupFailedEnvelope
+  | ReadFailedEnvelope
+  | WriteFailedEnvelope
+  | NotARegularFileEnvelope
+  | FileTooLargeEnvelope
+  | RollbackFailedEnvelope
+  | JournalUnavailableEnvelope
+  | InternalErrorEnvelope;
+
+/** The errors of operation `undo`: Restores every file of a recorded transaction to its state before the call. */
+export type UndoError =
+  | ValidationFailedEnvelope
+  | PathOutsideRootsEnvelope
+  | RequestTooLargeEnvelope
+  | FileAlreadyExistsEnvelope
+  | ParentDirectoryMissingEnvelope
+  | TransactionNotFoundEnvelope
+  | UndoConflictEnvelope
+  | CallCancelledEnvelope
+  | ServerBusyEnvelope
+  | FileNotFoundEnvelope
+  | PermissionDeniedEnvelope
+  | DiskFullEnvelope
+  | ReadOnlyFsEnvelope
+  | SymlinkLoopEnvelope
+  | BackupFailedEnvelope
+  | ReadFailedEnvelope
+  | WriteFailedEnvelope
+  | NotARegularFileEnvelope
+  | FileTooLargeEnvelope
+  | RollbackFailedEnvelope
+  | JournalUnavailableEnvelope
+  | UndoUnavailableEnvelope
+  | InternalErrorEnvelope;
+
+/** The errors of operation `list_transactions`: Lists the recorded transactions undo can take, newest first. */
+export type ListTransactionsError =
+  | ValidationFailedEnvelope
+  | RequestTooLargeEnvelope
+  | CallCancelledEnvelope
+  | ServerBusyEnvelope
+  | UndoUnavailableEnvelope
+  | InternalErrorEnvelope;
+
+/** Every code this release sends as an envelope's own code, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** Codes that arrive only as `violations[].code`, never as an envelope's own `error_code` (run time, from `error-envelope.js`). */
@@ -917,3 +873,30 @@ export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;
 /** The `CodeInfo` of the code `env.error_code` names: always one for an `ErrorEnvelope`; `undefined` for a code of a later release (or anything that is not an envelope). */
 export declare function codeInfo(env: ErrorEnvelope): CodeInfo;
 export declare function codeInfo(env: AnyErrorEnvelope): CodeInfo | undefined;
+
+/** An operation and the codes it raises. */
+export interface OperationInfo {
+  /** Its name in the spec. */
+  readonly name: string;
+  /** Its name on the wire (the tool, the API call). */
+  readonly wire: string;
+  /** One line: what it does. */
+  readonly doc: string;
+  /** Every code it raises, violation kinds included, in spec order. */
+  readonly codes: readonly ErrorCode[];
+}
+
+/** Every operation, by its name on the wire (run time, from `error-envelope.js`). */
+export declare const OPERATIONS: Readonly<Record<string, OperationInfo>>;
+
+/** True when `env.error_code` is a code operation `multi_edit` raises: a type predicate, so `env` is then a `MultiEditError`. */
+export declare function isMultiEditError(env: AnyErrorEnvelope): env is MultiEditError;
+
+/** True when `env.error_code` is a code operation `multi_edit_files` raises: a type predicate, so `env` is then a `MultiEditFilesError`. */
+export declare function isMultiEditFilesError(env: AnyErrorEnvelope): env is MultiEditFilesError;
+
+/** True when `env.error_code` is a code operation `undo` raises: a type predicate, so `env` is then a `UndoError`. */
+export declare function isUndoError(env: AnyErrorEnvelope): env is UndoError;
+
+/** True when `env.error_code` is a code operation `list_transactions` raises: a type predicate, so `env` is then a `ListTransactionsError`. */
+export declare function isListTransactionsError(env: AnyErrorEnvelope): env is ListTransactionsError;

@@ -336,161 +336,6 @@ class ValidationFailedEnvelope(typing.TypedDict):
     context: typing.NotRequired[ValidationFailedContext]
 
 
-class RelativePathContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `RELATIVE_PATH`."""
-
-
-class RelativePathEnvelope(typing.TypedDict):
-    """`RELATIVE_PATH` (1001): the file path is not absolute."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["RELATIVE_PATH"]
-    # The numeric id of error_code.
-    code: typing.Literal[1001]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.Required[str]
-    # Details about the failure.
-    context: typing.NotRequired[RelativePathContext]
-
-
-class PathTraversalContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `PATH_TRAVERSAL`."""
-
-
-class PathTraversalEnvelope(typing.TypedDict):
-    """`PATH_TRAVERSAL` (1002): the file path contains a `..` component."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["PATH_TRAVERSAL"]
-    # The numeric id of error_code.
-    code: typing.Literal[1002]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.Required[str]
-    # Details about the failure.
-    context: typing.NotRequired[PathTraversalContext]
-
-
-class EmptyEditsContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `EMPTY_EDITS`."""
-
-
-class EmptyEditsEnvelope(typing.TypedDict):
-    """`EMPTY_EDITS` (1003): the edits array is empty."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["EMPTY_EDITS"]
-    # The numeric id of error_code.
-    code: typing.Literal[1003]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.NotRequired[str]
-    # 0-based index of the file in a multi-file call.
-    file_index: typing.NotRequired[int]
-    # Details about the failure.
-    context: typing.NotRequired[EmptyEditsContext]
-
-
-class EmptyOldStringContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `EMPTY_OLD_STRING`."""
-
-
-class EmptyOldStringEnvelope(typing.TypedDict):
-    """`EMPTY_OLD_STRING` (1004): an edit has an empty old_string."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["EMPTY_OLD_STRING"]
-    # The numeric id of error_code.
-    code: typing.Literal[1004]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.NotRequired[str]
-    # 0-based index of the file in a multi-file call.
-    file_index: typing.NotRequired[int]
-    # 0-based index of the edit the error is about.
-    edit_index: typing.Required[int]
-    # Details about the failure.
-    context: typing.NotRequired[EmptyOldStringContext]
-
-
-class DuplicateOldStringContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `DUPLICATE_OLD_STRING`."""
-
-
-class DuplicateOldStringEnvelope(typing.TypedDict):
-    """`DUPLICATE_OLD_STRING` (1005): two edits have the same old_string."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["DUPLICATE_OLD_STRING"]
-    # The numeric id of error_code.
-    code: typing.Literal[1005]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.NotRequired[str]
-    # 0-based index of the file in a multi-file call.
-    file_index: typing.NotRequired[int]
-    # 0-based index of the edit the error is about.
-    edit_index: typing.Required[int]
-    # Details about the failure.
-    context: typing.NotRequired[DuplicateOldStringContext]
-
-
 class DuplicateFilePathContext(typing.TypedDict):
     """The `context` object of an envelope whose error_code is `DUPLICATE_FILE_PATH`."""
 
@@ -520,122 +365,6 @@ class DuplicateFilePathEnvelope(typing.TypedDict):
     file_index: typing.Required[int]
     # Details about the failure.
     context: typing.NotRequired[DuplicateFilePathContext]
-
-
-class InvalidArgumentContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `INVALID_ARGUMENT`."""
-
-
-class InvalidArgumentEnvelope(typing.TypedDict):
-    """`INVALID_ARGUMENT` (1007): an argument has the wrong type, is missing, or is unknown."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["INVALID_ARGUMENT"]
-    # The numeric id of error_code.
-    code: typing.Literal[1007]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # Details about the failure.
-    context: typing.NotRequired[InvalidArgumentContext]
-
-
-class EmptyFilesContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `EMPTY_FILES`."""
-
-
-class EmptyFilesEnvelope(typing.TypedDict):
-    """`EMPTY_FILES` (1008): the files array of a multi-file call is empty."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["EMPTY_FILES"]
-    # The numeric id of error_code.
-    code: typing.Literal[1008]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # Details about the failure.
-    context: typing.NotRequired[EmptyFilesContext]
-
-
-class InvalidSha256Context(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `INVALID_SHA256`."""
-
-
-class InvalidSha256Envelope(typing.TypedDict):
-    """`INVALID_SHA256` (1009): expected_sha256 is not a SHA-256 digest."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["INVALID_SHA256"]
-    # The numeric id of error_code.
-    code: typing.Literal[1009]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.Required[str]
-    # 0-based index of the file in a multi-file call.
-    file_index: typing.NotRequired[int]
-    # Details about the failure.
-    context: typing.NotRequired[InvalidSha256Context]
-
-
-class InvalidPathContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `INVALID_PATH`."""
-
-
-class InvalidPathEnvelope(typing.TypedDict):
-    """`INVALID_PATH` (1010): the file path is not a usable path."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["INVALID_PATH"]
-    # The numeric id of error_code.
-    code: typing.Literal[1010]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # The file the error is about, as the caller wrote it.
-    file_path: typing.Required[str]
-    # 0-based index of the file in a multi-file call.
-    file_index: typing.NotRequired[int]
-    # Details about the failure.
-    context: typing.NotRequired[InvalidPathContext]
 
 
 class PathOutsideRootsContext(typing.TypedDict):
@@ -668,66 +397,6 @@ class PathOutsideRootsEnvelope(typing.TypedDict):
     file_path: typing.Required[str]
     # Details about the failure.
     context: typing.NotRequired[PathOutsideRootsContext]
-
-
-class TooManyEditsContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `TOO_MANY_EDITS`."""
-
-    # The limit that was exceeded.
-    limit: typing.Required[Limit]
-
-
-class TooManyEditsEnvelope(typing.TypedDict):
-    """`TOO_MANY_EDITS` (1012): the call has more edits than the server allows."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["TOO_MANY_EDITS"]
-    # The numeric id of error_code.
-    code: typing.Literal[1012]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # Details about the failure.
-    context: typing.Required[TooManyEditsContext]
-
-
-class TooManyFilesContext(typing.TypedDict):
-    """The `context` object of an envelope whose error_code is `TOO_MANY_FILES`."""
-
-    # The limit that was exceeded.
-    limit: typing.Required[Limit]
-
-
-class TooManyFilesEnvelope(typing.TypedDict):
-    """`TOO_MANY_FILES` (1013): the multi-file call has more files than the server allows."""
-
-    # Always false for an error.
-    success: typing.Literal[False]
-    # The error code; discriminates ErrorEnvelope.
-    error_code: typing.Literal["TOO_MANY_FILES"]
-    # The numeric id of error_code.
-    code: typing.Literal[1013]
-    # The category of error_code.
-    category: typing.Literal["validation"]
-    # What went wrong, in one line.
-    message: str
-    # True when the caller can fix its call and retry.
-    retryable: typing.Literal[True]
-    # Who is to blame.
-    cause: typing.Literal["input"]
-    # General guidance for recovering, most relevant first.
-    recovery_hints: list[str]
-    # Details about the failure.
-    context: typing.Required[TooManyFilesContext]
 
 
 class RequestTooLargeContext(typing.TypedDict):
@@ -1775,19 +1444,8 @@ class UnknownErrorEnvelope(typing.TypedDict):
 # An error envelope: compare `error_code` with a code name to narrow it to one code.
 ErrorEnvelope: typing.TypeAlias = typing.Union[
     ValidationFailedEnvelope,
-    RelativePathEnvelope,
-    PathTraversalEnvelope,
-    EmptyEditsEnvelope,
-    EmptyOldStringEnvelope,
-    DuplicateOldStringEnvelope,
     DuplicateFilePathEnvelope,
-    InvalidArgumentEnvelope,
-    EmptyFilesEnvelope,
-    InvalidSha256Envelope,
-    InvalidPathEnvelope,
     PathOutsideRootsEnvelope,
-    TooManyEditsEnvelope,
-    TooManyFilesEnvelope,
     RequestTooLargeEnvelope,
     MoveOntoItselfEnvelope,
     PathConflictEnvelope,
@@ -1846,6 +1504,105 @@ class UnlistedCodeEnvelope(typing.TypedDict):
 
 # What any server of the same major version may send; `is_listed` narrows it.
 AnyErrorEnvelope: typing.TypeAlias = ErrorEnvelope | UnlistedCodeEnvelope
+
+
+# The errors of operation `multi_edit`: Applies several exact-match edits to one file, all or nothing.
+MultiEditError: typing.TypeAlias = typing.Union[
+    ValidationFailedEnvelope,
+    PathOutsideRootsEnvelope,
+    RequestTooLargeEnvelope,
+    MatchNotFoundEnvelope,
+    AmbiguousMatchEnvelope,
+    StaleFileEnvelope,
+    ResultTooLargeEnvelope,
+    CallCancelledEnvelope,
+    ServerBusyEnvelope,
+    FileNotFoundEnvelope,
+    PermissionDeniedEnvelope,
+    InvalidEncodingEnvelope,
+    DiskFullEnvelope,
+    ReadOnlyFsEnvelope,
+    SymlinkLoopEnvelope,
+    BackupFailedEnvelope,
+    ReadFailedEnvelope,
+    WriteFailedEnvelope,
+    NotARegularFileEnvelope,
+    FileTooLargeEnvelope,
+    JournalUnavailableEnvelope,
+    InternalErrorEnvelope,
+]
+
+
+# The errors of operation `multi_edit_files`: Edits, creates, deletes and moves files as one transaction, all or nothing.
+MultiEditFilesError: typing.TypeAlias = typing.Union[
+    ValidationFailedEnvelope,
+    DuplicateFilePathEnvelope,
+    PathOutsideRootsEnvelope,
+    RequestTooLargeEnvelope,
+    MoveOntoItselfEnvelope,
+    PathConflictEnvelope,
+    MatchNotFoundEnvelope,
+    AmbiguousMatchEnvelope,
+    StaleFileEnvelope,
+    ResultTooLargeEnvelope,
+    FileAlreadyExistsEnvelope,
+    ParentDirectoryMissingEnvelope,
+    CallCancelledEnvelope,
+    ServerBusyEnvelope,
+    FileNotFoundEnvelope,
+    PermissionDeniedEnvelope,
+    InvalidEncodingEnvelope,
+    DiskFullEnvelope,
+    ReadOnlyFsEnvelope,
+    SymlinkLoopEnvelope,
+    BackupFailedEnvelope,
+    ReadFailedEnvelope,
+    WriteFailedEnvelope,
+    NotARegularFileEnvelope,
+    FileTooLargeEnvelope,
+    RollbackFailedEnvelope,
+    JournalUnavailableEnvelope,
+    InternalErrorEnvelope,
+]
+
+
+# The errors of operation `undo`: Restores every file of a recorded transaction to its state before the call.
+UndoError: typing.TypeAlias = typing.Union[
+    ValidationFailedEnvelope,
+    PathOutsideRootsEnvelope,
+    RequestTooLargeEnvelope,
+    FileAlreadyExistsEnvelope,
+    ParentDirectoryMissingEnvelope,
+    TransactionNotFoundEnvelope,
+    UndoConflictEnvelope,
+    CallCancelledEnvelope,
+    ServerBusyEnvelope,
+    FileNotFoundEnvelope,
+    PermissionDeniedEnvelope,
+    DiskFullEnvelope,
+    ReadOnlyFsEnvelope,
+    SymlinkLoopEnvelope,
+    BackupFailedEnvelope,
+    ReadFailedEnvelope,
+    WriteFailedEnvelope,
+    NotARegularFileEnvelope,
+    FileTooLargeEnvelope,
+    RollbackFailedEnvelope,
+    JournalUnavailableEnvelope,
+    UndoUnavailableEnvelope,
+    InternalErrorEnvelope,
+]
+
+
+# The errors of operation `list_transactions`: Lists the recorded transactions undo can take, newest first.
+ListTransactionsError: typing.TypeAlias = typing.Union[
+    ValidationFailedEnvelope,
+    RequestTooLargeEnvelope,
+    CallCancelledEnvelope,
+    ServerBusyEnvelope,
+    UndoUnavailableEnvelope,
+    InternalErrorEnvelope,
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -2943,7 +2700,8 @@ def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
     `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an
     `UnlistedCodeEnvelope` when it is false.
     """
-    return env["error_code"] in CODES
+    code = env["error_code"]
+    return code in CODES and code not in VIOLATION_KINDS
 
 
 def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
@@ -2952,3 +2710,86 @@ def code_info(env: AnyErrorEnvelope) -> CodeInfo | None:
     None for a code of a later release.
     """
     return CODES.get(env["error_code"])
+
+
+@dataclasses.dataclass(frozen=True)
+class OperationInfo:
+    """An operation and the codes it raises."""
+
+    # Its name in the spec.
+    name: str
+    # Its name on the wire (the tool, the API call).
+    wire: str
+    # One line: what it does.
+    doc: str
+    # Every code it raises, violation kinds included, in spec order.
+    codes: tuple[ErrorCodeName, ...]
+
+
+# Every operation, by its name on the wire.
+OPERATIONS: typing.Final[dict[str, OperationInfo]] = {
+    "multi_edit": OperationInfo(
+        name="multi_edit",
+        wire="multi_edit",
+        doc="Applies several exact-match edits to one file, all or nothing.",
+        codes=("VALIDATION_FAILED", "RELATIVE_PATH", "PATH_TRAVERSAL", "EMPTY_EDITS", "EMPTY_OLD_STRING", "DUPLICATE_OLD_STRING", "INVALID_ARGUMENT", "INVALID_SHA256", "INVALID_PATH", "PATH_OUTSIDE_ROOTS", "TOO_MANY_EDITS", "REQUEST_TOO_LARGE", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "JOURNAL_UNAVAILABLE", "INTERNAL_ERROR"),
+    ),
+    "multi_edit_files": OperationInfo(
+        name="multi_edit_files",
+        wire="multi_edit_files",
+        doc="Edits, creates, deletes and moves files as one transaction, all or nothing.",
+        codes=("VALIDATION_FAILED", "RELATIVE_PATH", "PATH_TRAVERSAL", "EMPTY_EDITS", "EMPTY_OLD_STRING", "DUPLICATE_OLD_STRING", "DUPLICATE_FILE_PATH", "INVALID_ARGUMENT", "EMPTY_FILES", "INVALID_SHA256", "INVALID_PATH", "PATH_OUTSIDE_ROOTS", "TOO_MANY_EDITS", "TOO_MANY_FILES", "REQUEST_TOO_LARGE", "MOVE_ONTO_ITSELF", "PATH_CONFLICT", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "FILE_ALREADY_EXISTS", "PARENT_DIRECTORY_MISSING", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "INTERNAL_ERROR"),
+    ),
+    "undo": OperationInfo(
+        name="undo",
+        wire="undo",
+        doc="Restores every file of a recorded transaction to its state before the call.",
+        codes=("VALIDATION_FAILED", "INVALID_ARGUMENT", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "FILE_ALREADY_EXISTS", "PARENT_DIRECTORY_MISSING", "TRANSACTION_NOT_FOUND", "UNDO_CONFLICT", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"),
+    ),
+    "list_transactions": OperationInfo(
+        name="list_transactions",
+        wire="list_transactions",
+        doc="Lists the recorded transactions undo can take, newest first.",
+        codes=("VALIDATION_FAILED", "INVALID_ARGUMENT", "REQUEST_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"),
+    ),
+}
+
+
+_MULTI_EDIT_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "JOURNAL_UNAVAILABLE", "INTERNAL_ERROR"})
+
+
+def is_multi_edit_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditError]":
+    """True when the envelope's code is one operation `multi_edit` raises: a `TypeIs`,
+    so `env` is then a `MultiEditError`.
+    """
+    return env["error_code"] in _MULTI_EDIT_CODES
+
+
+_MULTI_EDIT_FILES_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "DUPLICATE_FILE_PATH", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "MOVE_ONTO_ITSELF", "PATH_CONFLICT", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "FILE_ALREADY_EXISTS", "PARENT_DIRECTORY_MISSING", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "INTERNAL_ERROR"})
+
+
+def is_multi_edit_files_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditFilesError]":
+    """True when the envelope's code is one operation `multi_edit_files` raises: a `TypeIs`,
+    so `env` is then a `MultiEditFilesError`.
+    """
+    return env["error_code"] in _MULTI_EDIT_FILES_CODES
+
+
+_UNDO_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "FILE_ALREADY_EXISTS", "PARENT_DIRECTORY_MISSING", "TRANSACTION_NOT_FOUND", "UNDO_CONFLICT", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"})
+
+
+def is_undo_error(env: AnyErrorEnvelope) -> "TypeIs[UndoError]":
+    """True when the envelope's code is one operation `undo` raises: a `TypeIs`,
+    so `env` is then a `UndoError`.
+    """
+    return env["error_code"] in _UNDO_CODES
+
+
+_LIST_TRANSACTIONS_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "REQUEST_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"})
+
+
+def is_list_transactions_error(env: AnyErrorEnvelope) -> "TypeIs[ListTransactionsError]":
+    """True when the envelope's code is one operation `list_transactions` raises: a `TypeIs`,
+    so `env` is then a `ListTransactionsError`.
+    """
+    return env["error_code"] in _LIST_TRANSACTIONS_CODES

@@ -36,6 +36,19 @@ pub struct Diagnostic {
     /// report shows it as its `help`; the language server offers it as a
     /// quick fix.
     pub suggestion: Option<Suggestion>,
+    /// An error (the spec does not load) or a warning (it does, and `check`
+    /// and the language server still show the problem).
+    pub severity: Severity,
+}
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Severity {
+    /// The spec does not load.
+    #[default]
+    Error,
+    /// The spec loads; the problem is shown ([`crate::lint`]).
+    Warning,
 }
 
 /// A replacement that fixes a [`Diagnostic`].
@@ -57,7 +70,19 @@ impl Diagnostic {
             label: None,
             related: Vec::new(),
             suggestion: None,
+            severity: Severity::Error,
         }
+    }
+
+    /// The same problem as a warning.
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    /// Whether the problem is a warning.
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
     }
 
     /// Adds a fix: the text at `loc` replaced by `replacement`.
@@ -125,12 +150,14 @@ impl Diagnostic {
 
     /// The compact form `errors.yaml:LINE:COL: message`, used where a
     /// multi-line report does not fit (the proc macro, editors' quickfix).
+    /// A warning says so (`errors.yaml:LINE:COL: warning: message`).
     pub fn one_line(&self, file_name: &str) -> String {
+        let warning = if self.is_warning() { "warning: " } else { "" };
         if self.loc.line == 0 {
-            format!("{file_name}: {}", self.message)
+            format!("{file_name}: {warning}{}", self.message)
         } else {
             format!(
-                "{file_name}:{}:{}: {}",
+                "{file_name}:{}:{}: {warning}{}",
                 self.loc.line, self.loc.col, self.message
             )
         }
@@ -210,19 +237,33 @@ impl Diagnostics {
             out.push_str(&self.render_one(&renderer, item));
             out.push_str("\n\n");
         }
-        let n = self.items.len();
-        let summary = format!(
-            "could not load `{}` due to {n} previous {}",
-            self.file_name,
-            if n == 1 { "error" } else { "errors" }
-        );
-        out.push_str(&renderer.render(&[Group::with_title(Level::ERROR.primary_title(summary))]));
+        let n = self.items.iter().filter(|d| !d.is_warning()).count();
+        let warnings = self.items.len() - n;
+        let title = if n == 0 {
+            Level::WARNING.primary_title(format!(
+                "`{}` generated {warnings} {}",
+                self.file_name,
+                if warnings == 1 { "warning" } else { "warnings" }
+            ))
+        } else {
+            Level::ERROR.primary_title(format!(
+                "could not load `{}` due to {n} previous {}",
+                self.file_name,
+                if n == 1 { "error" } else { "errors" }
+            ))
+        };
+        out.push_str(&renderer.render(&[Group::with_title(title)]));
         out.push('\n');
         out
     }
 
     fn render_one(&self, renderer: &Renderer, d: &Diagnostic) -> String {
-        let title = Level::ERROR.primary_title(d.message.as_str());
+        let level = if d.is_warning() {
+            Level::WARNING
+        } else {
+            Level::ERROR
+        };
+        let title = level.primary_title(d.message.as_str());
         let mut group = Group::with_title(title);
         if d.loc.line != 0 {
             // Only the lines between the first and the last annotation are

@@ -53,6 +53,11 @@ pub struct Change {
     /// client built against the old release does not know. Only a minor or
     /// major release may add.
     pub adds: bool,
+    /// A compatible change clients should still look at (an operation
+    /// raises a code it did not: a client that matches the operation's
+    /// codes exhaustively sees a new one), as smithy-diff warns on
+    /// `AddedOperationError`. Shown as `warning:`.
+    pub warning: bool,
 }
 
 /// The result of [`diff`].
@@ -98,6 +103,7 @@ impl DiffReport {
         for c in &self.changes {
             let tag = match c.compat {
                 Compat::Breaking => "breaking",
+                Compat::Compatible if c.warning => "warning",
                 Compat::Compatible => "compatible",
             };
             match c.loc {
@@ -157,6 +163,7 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
     d.reserved(old, new);
     d.retry(old, new);
     d.attributes(old, new);
+    d.operations(old, new);
     let mut changes = d.changes;
     // Stable: breaking first, each group in the order found.
     changes.sort_by_key(|c| c.compat);
@@ -258,6 +265,7 @@ impl Differ {
             message,
             loc,
             adds: false,
+            warning: false,
         });
     }
 
@@ -267,6 +275,7 @@ impl Differ {
             message,
             loc,
             adds: false,
+            warning: false,
         });
     }
 
@@ -277,7 +286,92 @@ impl Differ {
             message,
             loc,
             adds: true,
+            warning: false,
         });
+    }
+
+    /// An addition clients should look at (see [`Change::warning`]).
+    fn added_with_warning(&mut self, loc: Option<Loc>, message: String) {
+        self.changes.push(Change {
+            compat: Compat::Compatible,
+            message,
+            loc,
+            adds: true,
+            warning: true,
+        });
+    }
+
+    /// The operations and the codes each raises (groups are how the spec
+    /// writes the lists, not part of the contract: only what each operation
+    /// raises is compared). Removing an operation or renaming it on the
+    /// wire breaks its callers; adding one is an addition; an operation
+    /// that raises a new code is an addition clients with exhaustive
+    /// matches must look at (a warning); one that no longer raises a code
+    /// is compatible (its clients handle a code that no longer comes).
+    fn operations(&mut self, old: &Spec, new: &Spec) {
+        for o in &old.operations {
+            let name = &o.name.value;
+            let Some(n) = new.operation(name) else {
+                self.breaking(
+                    None,
+                    format!("operation `{name}` removed: its callers break"),
+                );
+                continue;
+            };
+            if o.wire() != n.wire() {
+                self.breaking(
+                    Some(n.wire.as_ref().map_or(n.name.loc, |w| w.loc)),
+                    format!(
+                        "wire name of operation `{name}` changed from `{}` to `{}`: its callers break",
+                        o.wire(),
+                        n.wire()
+                    ),
+                );
+            }
+            if o.doc.value != n.doc.value {
+                self.compatible(
+                    Some(n.doc.loc),
+                    format!("doc of operation `{name}` reworded"),
+                );
+            }
+            let was: Vec<&str> = old
+                .operation_codes(o)
+                .iter()
+                .map(|c| c.name.value.as_str())
+                .collect();
+            let now: Vec<&str> = new
+                .operation_codes(n)
+                .iter()
+                .map(|c| c.name.value.as_str())
+                .collect();
+            for code in now.iter().filter(|c| !was.contains(c)) {
+                self.added_with_warning(
+                    Some(n.codes_at),
+                    format!(
+                        "operation `{name}` now raises `{code}`: clients that match its codes \
+                         exhaustively (or validate with the older `{}`) see a code they did not expect",
+                        n.error_type_name()
+                    ),
+                );
+            }
+            for code in was.iter().filter(|c| !now.contains(c)) {
+                self.compatible(
+                    Some(n.codes_at),
+                    format!(
+                        "operation `{name}` no longer raises `{code}`: its clients' handling of it \
+                         is no longer reached"
+                    ),
+                );
+            }
+        }
+        for n in &new.operations {
+            if old.operation(&n.name.value).is_none() {
+                self.added(
+                    Some(n.name.loc),
+                    format!("operation `{}` added", n.name.value),
+                );
+            }
+        }
     }
 
     fn taxonomy(&mut self, old: &Spec, new: &Spec) {
@@ -1111,15 +1205,27 @@ impl Differ {
         }
         if o.sent_as() != n.sent_as() && n.is_emitted() {
             let loc = n.sent_as.as_ref().map_or(n.name.loc, |s| s.loc);
-            let what = if n.is_violation_kind() {
-                "now arrives only as a violation kind (`violations[].code`), never as an \
-                 envelope's own `error_code`; its envelope variant stays in the schema, so \
-                 clients naming it keep compiling"
+            if n.is_violation_kind() {
+                self.compatible(
+                    Some(loc),
+                    format!(
+                        "code `{name}` now arrives only as a violation kind (`violations[].code`), \
+                         never as an envelope's own `error_code`: its envelope variant leaves the \
+                         published schema and the client types (no envelope of this release has \
+                         it; a client naming the type stops compiling, as with a new value of an \
+                         exhaustive match)"
+                    ),
+                );
             } else {
-                "may now arrive as an envelope's own `error_code` (its variant was already in \
-                 the schema)"
-            };
-            self.compatible(Some(loc), format!("code `{name}` {what}"));
+                self.added(
+                    Some(loc),
+                    format!(
+                        "code `{name}` may now arrive as an envelope's own `error_code`: its \
+                         variant joins the published schema (an older client reads it as an \
+                         unlisted code)"
+                    ),
+                );
+            }
         }
         if o.number.value != n.number.value {
             self.breaking(
@@ -1930,6 +2036,97 @@ codes:
             Compat::Compatible,
             "code `EMPTY_EDITS` may now arrive as an envelope's own `error_code`",
         );
+    }
+
+    /// The rules of `operations:` (smithy-diff's): adding an operation is
+    /// an addition, removing one or renaming it on the wire breaks its
+    /// callers, an operation raising a new code is an addition shown as a
+    /// warning, and one that stops raising a code is reported.
+    #[test]
+    fn operations_are_compared() {
+        let ops = |body: &str| format!("{BASE}operations:\n{body}");
+        let old = spec(&ops(
+            "  edit:\n    doc: Edits.\n    codes: [EMPTY_EDITS, DISK_FULL]\n  \
+             list:\n    doc: Lists.\n    codes: [DISK_FULL]\n",
+        ));
+        let bumped = |body: &str| spec(&ops(body).replace("version: 1.0.0", "version: 1.1.0"));
+
+        // Added: an addition, refused in a patch release.
+        let r = diff(
+            &old,
+            &bumped(
+                "  edit:\n    doc: Edits.\n    codes: [EMPTY_EDITS, DISK_FULL]\n  \
+                 list:\n    doc: Lists.\n    codes: [DISK_FULL]\n  \
+                 undo:\n    doc: Undoes.\n    codes: [DISK_FULL]\n",
+            ),
+        );
+        only(&r, Compat::Compatible, "operation `undo` added");
+        assert!(
+            r.is_acceptable() && r.changes.iter().all(|c| c.adds),
+            "{r:#?}"
+        );
+
+        // Removed, or renamed on the wire: breaking.
+        let r = diff(
+            &old,
+            &bumped(
+                "  edit:\n    wire: editFile\n    doc: Edits.\n    codes: [EMPTY_EDITS, DISK_FULL]\n",
+            ),
+        );
+        only(&r, Compat::Breaking, "operation `list` removed");
+        only(
+            &r,
+            Compat::Breaking,
+            "wire name of operation `edit` changed from `edit` to `editFile`",
+        );
+        assert!(!r.is_acceptable(), "{r:#?}");
+
+        // A code added to an operation: compatible, with a warning.
+        let r = diff(
+            &old,
+            &bumped(
+                "  edit:\n    doc: Edits.\n    codes: [EMPTY_EDITS, DISK_FULL]\n  \
+                 list:\n    doc: Lists.\n    codes: [EMPTY_EDITS, DISK_FULL]\n",
+            ),
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "operation `list` now raises `EMPTY_EDITS`",
+        );
+        assert!(
+            r.is_acceptable() && r.changes.len() == 1 && r.changes[0].warning,
+            "{r:#?}"
+        );
+        assert!(
+            r.render("t.yaml").contains("warning: t.yaml:"),
+            "{}",
+            r.render("t.yaml")
+        );
+
+        // A code no longer raised: compatible, reported.
+        let r = diff(
+            &old,
+            &bumped(
+                "  edit:\n    doc: Edits.\n    codes: [DISK_FULL]\n  \
+                 list:\n    doc: Lists.\n    codes: [DISK_FULL]\n",
+            ),
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "operation `edit` no longer raises `EMPTY_EDITS`",
+        );
+        assert!(r.is_acceptable() && !r.has_breaking(), "{r:#?}");
+
+        // Regrouping the same lists changes nothing a client sees.
+        let grouped = format!(
+            "{BASE}code_groups:\n  disk:\n    doc: Disk.\n    codes: [DISK_FULL]\n\
+             operations:\n  edit:\n    doc: Edits.\n    groups: [disk]\n    codes: [EMPTY_EDITS]\n  \
+             list:\n    doc: Lists.\n    groups: [disk]\n"
+        );
+        let r = diff(&old, &spec(&grouped));
+        assert!(r.changes.is_empty(), "{r:#?}");
     }
 
     #[test]

@@ -31,6 +31,40 @@ pub(crate) struct Draft {
     pub retry: crate::spec::Retry,
     /// `attributes:` as read.
     pub attributes: Vec<crate::spec::AttributeDef>,
+    /// `code_groups:` as read (code names unchecked yet).
+    pub groups: Vec<DraftGroup>,
+    /// `operations:` as read (group and code names unchecked yet).
+    pub operations: Vec<DraftOperation>,
+}
+
+/// A code group as written.
+#[derive(Debug)]
+pub(crate) struct DraftGroup {
+    pub name: Spanned<String>,
+    pub doc: Option<Spanned<String>>,
+    /// The codes, flattened (a list an alias put inside the list counts as
+    /// its items).
+    pub codes: Vec<Spanned<String>>,
+}
+
+/// An operation as written.
+#[derive(Debug)]
+pub(crate) struct DraftOperation {
+    pub name: Spanned<String>,
+    pub wire: Option<Spanned<String>>,
+    pub doc: Option<Spanned<String>>,
+    pub groups: Vec<Spanned<String>>,
+    /// The codes, flattened like a group's.
+    pub codes: Vec<Spanned<String>>,
+    /// The `codes:` key, else the name.
+    pub codes_at: Loc,
+}
+
+impl DraftOperation {
+    /// The operation's name on the wire.
+    pub(crate) fn wire(&self) -> &Spanned<String> {
+        self.wire.as_ref().unwrap_or(&self.name)
+    }
 }
 
 /// A declared support type as written; type references are still spellings.
@@ -155,6 +189,7 @@ pub(crate) struct DraftTaxonomy {
     pub base_uri: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
     pub range_block: Option<Spanned<i64>>,
+    pub unraised_codes: Option<Spanned<crate::spec::Unraised>>,
 }
 
 #[derive(Debug)]
@@ -324,6 +359,7 @@ impl Draft {
             base_uri: t.base_uri?,
             description: t.description,
             range_block: t.range_block,
+            unraised_codes: t.unraised_codes,
         };
         let categories = self
             .categories
@@ -432,6 +468,31 @@ impl Draft {
             reserved: self.reserved.clone(),
             retry: self.retry,
             attributes: self.attributes,
+            groups: self
+                .groups
+                .into_iter()
+                .map(|g| {
+                    Some(crate::spec::CodeGroup {
+                        name: g.name,
+                        doc: g.doc?,
+                        codes: g.codes,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?,
+            operations: self
+                .operations
+                .into_iter()
+                .map(|o| {
+                    Some(crate::spec::Operation {
+                        name: o.name,
+                        wire: o.wire,
+                        doc: o.doc?,
+                        groups: o.groups,
+                        codes: o.codes,
+                        codes_at: o.codes_at,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?,
         })
     }
 }

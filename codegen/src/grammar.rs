@@ -35,6 +35,10 @@ pub enum Kind {
     Attribute,
     /// A message parameter of a code (scoped by its code).
     Param,
+    /// A key of `code_groups:`.
+    Group,
+    /// A key of `operations:`.
+    Operation,
 }
 
 impl Kind {
@@ -49,6 +53,8 @@ impl Kind {
             Kind::RetryClass => "retry class",
             Kind::Attribute => "attribute",
             Kind::Param => "parameter",
+            Kind::Group => "code group",
+            Kind::Operation => "operation",
         }
     }
 }
@@ -266,6 +272,18 @@ pub static SENT_AS: &[Choice] = &[
     },
 ];
 
+/// `unraised_codes:` values of the taxonomy.
+pub static UNRAISED: &[Choice] = &[
+    Choice {
+        name: "warning",
+        doc: "A code no operation raises is a warning; the spec loads (the default).",
+    },
+    Choice {
+        name: "error",
+        doc: "A code no operation raises is an error; the spec does not load.",
+    },
+];
+
 /// `type:` values of a message parameter.
 pub static PARAM_TYPES: &[Choice] = &[
     Choice {
@@ -418,6 +436,67 @@ pub static SPEC: Object = Object {
             },
             "Typed per-code attributes (an HTTP status, a documentation URI).",
         ),
+        key(
+            "code_groups",
+            Value::Map {
+                keys: MapKeys::Declares(Kind::Group, Case::LowerSnake),
+                value: &Value::Object(&CODE_GROUP),
+            },
+            "Named lists of codes that several operations raise, written once.",
+        ),
+        key(
+            "operations",
+            Value::Map {
+                keys: MapKeys::Declares(Kind::Operation, Case::LowerSnake),
+                value: &Value::Object(&OPERATION),
+            },
+            "The operations (tools, API calls) and the codes each may raise.",
+        ),
+    ],
+};
+
+/// A list of code names; an item that is itself a list (a YAML alias of an
+/// anchored list) stands for its items.
+const CODE_LIST_VALUE: Value = Value::List(&Value::Either(&[
+    Value::Name(Kind::Code),
+    Value::List(&Value::Name(Kind::Code)),
+]));
+
+/// One entry of `code_groups:`.
+pub static CODE_GROUP: Object = Object {
+    name: "code group",
+    doc: "A named list of codes that several operations raise.",
+    keys: &[
+        required(
+            "doc",
+            Value::Line,
+            "One line: what the codes have in common.",
+        ),
+        required("codes", CODE_LIST_VALUE, "Its codes."),
+    ],
+};
+
+/// One entry of `operations:`.
+pub static OPERATION: Object = Object {
+    name: "operation",
+    doc: "An operation (a tool, an API call) and the codes it may raise.",
+    keys: &[
+        required("doc", Value::Line, "One line: what the operation does."),
+        key(
+            "wire",
+            Value::Line,
+            "Its name on the wire when it differs from its identifier (`PutItem`).",
+        ),
+        key(
+            "groups",
+            Value::List(&Value::Name(Kind::Group)),
+            "Code groups it raises every code of.",
+        ),
+        key(
+            "codes",
+            CODE_LIST_VALUE,
+            "The codes it raises besides its groups'.",
+        ),
     ],
 };
 
@@ -446,6 +525,11 @@ pub static TAXONOMY: Object = Object {
             "range_block",
             Value::Integer,
             "Every category range lies inside one block of this many numbers (1000: 1000-1999, ...).",
+        ),
+        key(
+            "unraised_codes",
+            Value::Enum(UNRAISED),
+            "With `operations:`, whether a code no operation raises is a `warning` (default) or an `error`.",
         ),
     ],
 };
@@ -1098,6 +1182,13 @@ mod tests {
                 .collect(),
         );
         eq(CARRIES, crate::envelope::CARRIES.to_vec());
+        eq(
+            UNRAISED,
+            crate::spec::Unraised::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .collect(),
+        );
         eq(FORMATS, crate::context::FORMATS.to_vec());
         eq(BUILTIN_TYPES, crate::context::BUILTIN_TYPES.to_vec());
     }
@@ -1113,6 +1204,8 @@ mod tests {
             "Field",
             "EnvelopeMember",
             "RecoveryHint",
+            "Operation",
+            "CodeGroup",
         ] {
             assert_eq!(defs[name]["type"], "object", "{name}");
             assert_eq!(defs[name]["additionalProperties"], false, "{name}");

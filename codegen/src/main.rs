@@ -134,6 +134,16 @@ fn run(command: Command) -> Result<bool, String> {
                     return Ok(false);
                 }
             };
+            let warnings = splice_codegen::lint(&spec);
+            if !warnings.is_empty() {
+                let source = std::fs::read_to_string(&path).unwrap_or_default();
+                let warnings = Diagnostics::new(path.display().to_string(), source, warnings);
+                if short {
+                    eprintln!("{}", warnings.one_lines());
+                } else {
+                    report(&warnings);
+                }
+            }
             out(&format!("ok: {}: {}\n", path.display(), summary(&spec)));
             match out_dir {
                 Some(dir) => generate(&path, &dir, true),
@@ -274,13 +284,20 @@ fn summary(spec: &Spec) -> String {
     let removed = spec.codes.iter().filter(|c| !c.is_emitted()).count();
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
+    let mut text = format!(
         "taxonomy {} {}: {}, {} ({deprecated} deprecated, {removed} removed)",
         spec.taxonomy.name.value,
         spec.taxonomy.version.value,
         plural(spec.categories.len(), "category", "categories"),
         plural(spec.codes.len(), "code", "codes")
-    )
+    );
+    if !spec.operations.is_empty() {
+        text.push_str(&format!(
+            ", {}",
+            plural(spec.operations.len(), "operation", "operations")
+        ));
+    }
+    text
 }
 
 /// The given spec path, or `errors.yaml` in the nearest ancestor of the

@@ -28,6 +28,7 @@ pub const RUST_ITEMS: &[&str] = &[
     "AnyErrorEnvelope",
     "UnlistedCodeEnvelope",
     "builder",
+    "operation",
     "SCHEMA_ID",
     "ENVELOPE_SCHEMA",
     "ENVELOPE_OUTPUT_SHAPE",

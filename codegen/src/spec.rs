@@ -37,6 +37,89 @@ pub struct Spec {
     pub retry: Retry,
     /// Per-code typed attributes (`attributes:`), in file order.
     pub attributes: Vec<AttributeDef>,
+    /// Named groups of codes shared by operations (`code_groups:`), in
+    /// file order.
+    pub groups: Vec<CodeGroup>,
+    /// The operations and the codes each may raise (`operations:`), in
+    /// file order; empty when the spec declares none.
+    pub operations: Vec<Operation>,
+}
+
+/// A named list of codes that several operations raise (`code_groups:`):
+/// argument decoding, the file system. Written once, listed by name in
+/// each operation's `groups:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeGroup {
+    /// lower_snake name, e.g. `reading`.
+    pub name: Spanned<String>,
+    /// One line: what the codes have in common.
+    pub doc: Spanned<String>,
+    /// Its codes, as listed (emitted codes, each once).
+    pub codes: Vec<Spanned<String>>,
+}
+
+/// One operation (an MCP tool, an API call) and the codes it may raise
+/// (`operations:`): Smithy's `errors: [...]` on an operation, botocore's
+/// `errors` of an operation of a service model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    /// lower_snake name, e.g. `multi_edit`; the generated names derive
+    /// from it (`MultiEditError`, `isMultiEditError`).
+    pub name: Spanned<String>,
+    /// `wire:`, the operation's name on the wire when it differs from its
+    /// identifier (`PutItem`).
+    pub wire: Option<Spanned<String>>,
+    /// One line: what the operation does.
+    pub doc: Spanned<String>,
+    /// The groups it raises every code of, as listed.
+    pub groups: Vec<Spanned<String>>,
+    /// The codes it raises besides its groups', as listed.
+    pub codes: Vec<Spanned<String>>,
+    /// Where a code is added to the operation: its `codes:` key when
+    /// written, else the operation's name.
+    pub codes_at: Loc,
+}
+
+impl Operation {
+    /// The operation's name on the wire: `wire:` if written, else its name.
+    pub fn wire(&self) -> &str {
+        self.wire.as_ref().map_or(&self.name.value, |w| &w.value)
+    }
+
+    /// `multi_edit` -> `MultiEdit`: the base of every generated name.
+    pub fn type_name(&self) -> String {
+        crate::case::Case::UpperCamel.convert(&self.name.value)
+    }
+
+    /// The name of its union of envelopes in the schema, TypeScript and
+    /// Python, and of its Rust error type: `MultiEditError`.
+    pub fn error_type_name(&self) -> String {
+        self.type_name() + "Error"
+    }
+}
+
+/// What `check` makes of an emitted code that no operation raises
+/// (`taxonomy.unraised_codes`), when the spec declares operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unraised {
+    /// A warning: the spec still loads (the default).
+    #[default]
+    Warning,
+    /// An error: the spec does not load.
+    Error,
+}
+
+impl Unraised {
+    /// Every value, in the order the docs list them.
+    pub const ALL: &'static [Unraised] = &[Unraised::Warning, Unraised::Error];
+
+    /// The spelling in `errors.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unraised::Warning => "warning",
+            Unraised::Error => "error",
+        }
+    }
 }
 
 /// splice's meaning of `retryable: true`, the default when a spec does not
@@ -127,6 +210,9 @@ pub struct Taxonomy {
     /// When given, every category range lies inside one block of this many
     /// numbers (splice's SPEC-003: 1000, validation 1xxx, domain 2xxx, ...).
     pub range_block: Option<Spanned<i64>>,
+    /// `unraised_codes:`: whether an emitted code no operation raises is a
+    /// warning (the default) or an error.
+    pub unraised_codes: Option<Spanned<Unraised>>,
 }
 
 impl Taxonomy {
@@ -277,8 +363,9 @@ pub enum SentAs {
     Envelope,
     /// Only as a violation kind: `violations[].code` of the envelope that
     /// lists the problems of a call's arguments, never as an envelope's own
-    /// `error_code`. Its top-level variant stays in the schema (dropping a
-    /// variant breaks clients that name it) but nothing sends it.
+    /// `error_code`. It is a value of `ErrorCode`, not a variant of the
+    /// published schema or the client types: a client would otherwise wait
+    /// for an envelope that never comes.
     Violation,
 }
 
@@ -568,5 +655,61 @@ impl Spec {
     /// Codes that may appear in an envelope (active and deprecated).
     pub fn emitted_codes(&self) -> impl Iterator<Item = &Code> {
         self.codes.iter().filter(|c| c.is_emitted())
+    }
+
+    /// Codes sent as an envelope's own code (emitted, not `sent_as:
+    /// violation`): the variants of the published schema.
+    pub fn enveloped_codes(&self) -> impl Iterator<Item = &Code> {
+        self.emitted_codes().filter(|c| !c.is_violation_kind())
+    }
+
+    /// The operation with this name.
+    pub fn operation(&self, name: &str) -> Option<&Operation> {
+        self.operations.iter().find(|o| o.name.value == name)
+    }
+
+    /// The code group with this name.
+    pub fn group(&self, name: &str) -> Option<&CodeGroup> {
+        self.groups.iter().find(|g| g.name.value == name)
+    }
+
+    /// Whether operation `op` raises the code named `code` (listed by the
+    /// operation or by one of its groups).
+    pub fn raises(&self, op: &Operation, code: &str) -> bool {
+        op.codes.iter().any(|c| c.value == code)
+            || op.groups.iter().any(|g| {
+                self.group(&g.value)
+                    .is_some_and(|g| g.codes.iter().any(|c| c.value == code))
+            })
+    }
+
+    /// Every code operation `op` raises, its groups' and its own, in the
+    /// spec's order of codes.
+    pub fn operation_codes<'s>(&'s self, op: &Operation) -> Vec<&'s Code> {
+        self.emitted_codes()
+            .filter(|c| self.raises(op, &c.name.value))
+            .collect()
+    }
+
+    /// The operations that raise the code named `code`, in file order.
+    pub fn operations_raising<'s>(&'s self, code: &str) -> Vec<&'s Operation> {
+        self.operations
+            .iter()
+            .filter(|o| self.raises(o, code))
+            .collect()
+    }
+
+    /// Active codes no operation raises, in spec order; empty when the
+    /// spec declares no operation (every code is then anyone's). A
+    /// deprecated code is not counted: it stays for older clients, whether
+    /// or not an operation still raises it.
+    pub fn unraised_codes(&self) -> Vec<&Code> {
+        if self.operations.is_empty() {
+            return Vec::new();
+        }
+        self.emitted_codes()
+            .filter(|c| !c.is_deprecated())
+            .filter(|c| self.operations_raising(&c.name.value).is_empty())
+            .collect()
     }
 }

@@ -53,7 +53,9 @@ fn expand(lit: &LitStr) -> TokenStream {
     let rebuild = rebuild_trigger(&path);
     match load_path(&path) {
         Ok(spec) => {
-            let items = emit_rust::emit_with(&spec, &compiler_literal);
+            let shown = shown_path(&path, std::env::current_dir().ok().as_deref())
+                .unwrap_or_else(|| lit.value());
+            let items = emit_rust::emit_in(&spec, &shown, &compiler_literal);
             quote! {
                 #items
                 #rebuild

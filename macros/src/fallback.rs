@@ -40,24 +40,38 @@ pub(crate) fn expand(error: syn::Error, rebuild: TokenStream, source: &str) -> T
 }
 
 /// The names `splice_codegen::emit_rust` defines in the invoking module:
-/// its fixed ones (`names::RUST_ITEMS`) and the keys of the spec's `types:`
-/// section.
+/// its fixed ones (`names::RUST_ITEMS`), the keys of the spec's `types:`
+/// section and the error type of each key of `operations:`.
 fn public_names(source: &str) -> Vec<String> {
     let mut names: Vec<String> = splice_codegen::names::RUST_ITEMS
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    if let Some(root) = yaml::parse(source).root
-        && let NodeKind::Map(entries) = &root.kind
-        && let Some((_, types)) = entries.iter().find(|(k, _)| k.as_scalar() == Some("types"))
-        && let NodeKind::Map(types) = &types.kind
-    {
-        for (key, _) in types {
-            if let Some(name) = key.as_scalar()
-                && !names.iter().any(|n| n == name)
-            {
-                names.push(name.to_owned());
-            }
+    let Some(root) = yaml::parse(source).root else {
+        return names;
+    };
+    let NodeKind::Map(entries) = &root.kind else {
+        return names;
+    };
+    let keys = |section: &str| -> Vec<String> {
+        match entries.iter().find(|(k, _)| k.as_scalar() == Some(section)) {
+            Some((_, v)) => match &v.kind {
+                NodeKind::Map(items) => items
+                    .iter()
+                    .filter_map(|(k, _)| k.as_scalar().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        }
+    };
+    // Each operation's error type (`multi_edit` -> `MultiEditError`).
+    let errors = keys("operations")
+        .into_iter()
+        .map(|op| splice_codegen::case::Case::UpperCamel.convert(&op) + "Error");
+    for name in keys("types").into_iter().chain(errors) {
+        if !names.contains(&name) {
+            names.push(name);
         }
     }
     names

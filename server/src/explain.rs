@@ -1,16 +1,26 @@
 //! `splice explain CODE`: a code's explanation, hints, retryable flag and
 //! cause (and its retry classes and per-code attributes, when the spec
-//! declares any), like `rustc --explain`. Everything comes from the generated
-//! taxonomy (compiled from `errors.yaml`), so it always matches the server.
+//! declares any) and the tools (operations) that may answer with it, like
+//! `rustc --explain`; `splice explain TOOL`: the codes a tool may answer
+//! with. Everything comes from the generated taxonomy (compiled from
+//! `errors.yaml`), so it always matches the server.
 
 use std::fmt::Write;
 use std::str::FromStr;
 
 use crate::taxonomy::ErrorCode;
+use crate::taxonomy::operation;
 
-/// Looks `code` up by name (any case) or number and renders it.
+/// Looks `code` up by name (any case) or number and renders it; or, when
+/// it names a tool (an operation of `errors.yaml`), lists the tool's codes.
 pub fn explain(code: &str) -> Option<String> {
     let wanted = code.trim();
+    if let Some(op) = operation::ALL
+        .iter()
+        .find(|op| op.wire == wanted || op.name == wanted)
+    {
+        return Some(render_operation(op));
+    }
     let found = ErrorCode::from_str(&wanted.to_ascii_uppercase())
         .ok()
         .or_else(|| {
@@ -48,6 +58,28 @@ pub fn render(c: ErrorCode) -> String {
     for h in c.recovery_hints() {
         let _ = writeln!(out, "  - {h}");
     }
+    let tools: Vec<&str> = operation::raising(c).map(|op| op.wire).collect();
+    if !tools.is_empty() {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "Returned by: {}", tools.join(", "));
+    }
+    out
+}
+
+/// Renders one tool: what it does and every code it may answer with.
+pub fn render_operation(op: &operation::Info) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", op.wire, op.doc);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "May answer with {} codes:", op.codes.len());
+    for c in op.codes {
+        let how = if c.is_violation_kind() {
+            " (as a violation)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {} ({}): {}{how}", c.as_str(), c.number(), c.title());
+    }
     out
 }
 
@@ -64,6 +96,26 @@ mod tests {
         assert_eq!(explain("2000"), Some(a));
         assert_eq!(explain("NO_SUCH_CODE"), None);
         assert_eq!(explain("123456"), None);
+    }
+
+    #[test]
+    fn codes_name_their_tools_and_tools_list_their_codes() {
+        let a = explain("UNDO_CONFLICT").unwrap();
+        assert!(a.ends_with("Returned by: undo\n"), "{a}");
+        let a = explain("MATCH_NOT_FOUND").unwrap();
+        assert!(
+            a.ends_with("Returned by: multi_edit, multi_edit_files\n"),
+            "{a}"
+        );
+        let t = explain("list_transactions").unwrap();
+        assert!(t.starts_with("list_transactions: "), "{t}");
+        assert!(t.contains("  UNDO_UNAVAILABLE (5001): "), "{t}");
+        assert!(!t.contains("MATCH_NOT_FOUND"), "{t}");
+        let t = explain("multi_edit").unwrap();
+        assert!(
+            t.contains("  RELATIVE_PATH (1001): the file path is not absolute (as a violation)"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -84,9 +84,9 @@ struct Cli {
 enum Command {
     /// Serve MCP on stdio (the default).
     Serve,
-    /// Explain an error code, like `rustc --explain` (e.g. `splice explain MATCH_NOT_FOUND` or `splice explain 2000`).
+    /// Explain an error code, like `rustc --explain` (e.g. `splice explain MATCH_NOT_FOUND` or `splice explain 2000`), or list a tool's codes (`splice explain multi_edit`).
     Explain {
-        /// Code name or number.
+        /// Code name or number, or tool name.
         code: String,
     },
     /// Finish or undo every commit a crash interrupted (journaled multi-file
@@ -126,7 +126,9 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             None => {
-                eprintln!("error: no error code `{code}`; see `docs/errors.md` for the list");
+                eprintln!(
+                    "error: no error code or tool `{code}`; see `docs/errors.md` for the list"
+                );
                 ExitCode::FAILURE
             }
         };

@@ -9,6 +9,7 @@
 mod codes;
 mod declarations;
 mod envelope;
+mod operations;
 mod read;
 mod sections;
 
@@ -90,7 +91,17 @@ impl Lower {
             .get("attributes")
             .map(|n| self.attribute_defs(n))
             .unwrap_or_default();
+        let groups = f
+            .get("code_groups")
+            .map(|n| self.code_groups(n))
+            .unwrap_or_default();
+        let operations = f
+            .get("operations")
+            .map(|n| self.operations(n))
+            .unwrap_or_default();
         Some(Draft {
+            groups,
+            operations,
             retry,
             attributes,
             reserved,

@@ -204,7 +204,11 @@ impl Lower {
                 None
             }
         });
+        let unraised_codes = f
+            .get("unraised_codes")
+            .and_then(|n| self.unraised(n, owner));
         Some(DraftTaxonomy {
+            unraised_codes,
             name,
             version,
             base_uri,

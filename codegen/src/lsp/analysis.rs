@@ -53,7 +53,10 @@ impl Analysis {
             (root, skipped, crate::load_str(text, file_name))
         };
         let (spec, diagnostics) = match checked {
-            Ok(spec) => (Some(spec), Vec::new()),
+            Ok(spec) => {
+                let warnings = crate::lint(&spec);
+                (Some(spec), warnings)
+            }
             Err(d) => (None, d.items),
         };
         let mut index = root

@@ -45,7 +45,11 @@ pub fn diagnostics(doc: &Document, analysis: &Analysis, uri: &Uri) -> Vec<lsp_ty
                 .collect();
             lsp_types::Diagnostic {
                 range: doc.range(d.loc),
-                severity: Some(DiagnosticSeverity::ERROR),
+                severity: Some(if d.is_warning() {
+                    DiagnosticSeverity::WARNING
+                } else {
+                    DiagnosticSeverity::ERROR
+                }),
                 source: Some("splice-codegen".into()),
                 message,
                 related_information: (!related.is_empty()).then_some(related),
@@ -330,6 +334,45 @@ pub fn describe(doc: &Document, analysis: &Analysis, name: &Name) -> Option<Stri
             scalar(v, "type").unwrap_or("?"),
             scalar(v, "doc").unwrap_or("")
         )),
+        Kind::Group => {
+            out.push_str(&format!("**code group `{}`**\n\n", name.name));
+            if let Some(d) = scalar(v, "doc") {
+                out.push_str(&format!("{d}\n\n"));
+            }
+            let ops: Vec<String> = index
+                .uses(name)
+                .iter()
+                .map(|r| format!("`{}`", r.name.scope))
+                .collect();
+            out.push_str(&format!(
+                "raised by operations: {}",
+                if ops.is_empty() {
+                    "none".to_owned()
+                } else {
+                    ops.join(", ")
+                }
+            ));
+        }
+        Kind::Operation => {
+            out.push_str(&format!("**operation `{}`**", name.name));
+            if let Some(w) = scalar(v, "wire") {
+                out.push_str(&format!(" (on the wire `{w}`)"));
+            }
+            out.push_str("\n\n");
+            if let Some(d) = scalar(v, "doc") {
+                out.push_str(&format!("{d}\n\n"));
+            }
+            let codes: Vec<String> = index
+                .codes_of_operation(&name.name)
+                .into_iter()
+                .map(|c| format!("`{c}`"))
+                .collect();
+            out.push_str(&format!(
+                "raises {} codes: {}",
+                codes.len(),
+                codes.join(", ")
+            ));
+        }
     }
     Some(out)
 }
@@ -399,6 +442,11 @@ fn describe_code(analysis: &Analysis, text: &str, def: &Definition, out: &mut St
             let t = h.as_scalar().or_else(|| scalar(h, "text")).unwrap_or("");
             out.push_str(&format!("- {t}\n"));
         }
+    }
+    let ops = index.operations_raising(name);
+    if !ops.is_empty() {
+        let ops: Vec<String> = ops.iter().map(|o| format!("`{o}`")).collect();
+        out.push_str(&format!("\nraised by operations: {}\n", ops.join(", ")));
     }
     // Every other place that names the code, by the role of the place (a
     // deprecated code it replaces, the envelope's `absent_means`, and any
@@ -538,6 +586,8 @@ fn symbol_kind(kind: Kind) -> SymbolKind {
         Kind::RetryClass => SymbolKind::ENUM_MEMBER,
         Kind::Attribute => SymbolKind::PROPERTY,
         Kind::Param => SymbolKind::VARIABLE,
+        Kind::Group => SymbolKind::ARRAY,
+        Kind::Operation => SymbolKind::FUNCTION,
     }
 }
 

@@ -90,7 +90,22 @@ pub const DEFINITION_SITES: &[DefinitionSite] = &[
         path: &[Step::Key("codes"), Step::AnyKey, Step::Key("params")],
         kind: Kind::Param,
     },
+    DefinitionSite {
+        path: &[Step::Key("code_groups")],
+        kind: Kind::Group,
+    },
+    DefinitionSite {
+        path: &[Step::Key("operations")],
+        kind: Kind::Operation,
+    },
 ];
+
+/// The role of an operation's `codes:` in [`REFERENCE_SITES`].
+pub const OPERATION_CODES: &str = "operation codes";
+/// The role of a group's `codes:` in [`REFERENCE_SITES`].
+pub const GROUP_CODES: &str = "code group codes";
+/// The role of an operation's `groups:` in [`REFERENCE_SITES`].
+pub const OPERATION_GROUPS: &str = "operation groups";
 
 /// A place where names are referred to.
 pub struct ReferenceSite {
@@ -253,6 +268,24 @@ pub const REFERENCE_SITES: &[ReferenceSite] = &[
         kind: Kind::Type,
         how: How::Keys,
         role: "union variant",
+    },
+    ReferenceSite {
+        path: &[Step::Key("operations"), Step::AnyKey, Step::Key("codes")],
+        kind: Kind::Code,
+        how: How::Value,
+        role: OPERATION_CODES,
+    },
+    ReferenceSite {
+        path: &[Step::Key("operations"), Step::AnyKey, Step::Key("groups")],
+        kind: Kind::Group,
+        how: How::Value,
+        role: OPERATION_GROUPS,
+    },
+    ReferenceSite {
+        path: &[Step::Key("code_groups"), Step::AnyKey, Step::Key("codes")],
+        kind: Kind::Code,
+        how: How::Value,
+        role: GROUP_CODES,
     },
 ];
 
@@ -632,6 +665,43 @@ impl Index {
             }
         }
         out
+    }
+
+    /// The operations that raise code `code`: those listing it in their
+    /// `codes:`, and those listing a group that lists it, in file order.
+    pub fn operations_raising(&self, code: &str) -> Vec<String> {
+        let listed = |role: &str, kind: Kind, name: &str| -> Vec<String> {
+            self.references
+                .iter()
+                .filter(|r| r.role == role && r.name.kind == kind && r.name.name == name)
+                .map(|r| r.name.scope.clone())
+                .collect()
+        };
+        let groups = listed(GROUP_CODES, Kind::Code, code);
+        let mut ops = listed(OPERATION_CODES, Kind::Code, code);
+        for g in &groups {
+            ops.extend(listed(OPERATION_GROUPS, Kind::Group, g));
+        }
+        let mut out: Vec<String> = Vec::new();
+        for d in self.names_of(Kind::Operation) {
+            if ops.contains(&d.name.name) && !out.contains(&d.name.name) {
+                out.push(d.name.name.clone());
+            }
+        }
+        out
+    }
+
+    /// The codes operation `op` raises (its own and its groups'), in the
+    /// order the codes are declared.
+    pub fn codes_of_operation(&self, op: &str) -> Vec<String> {
+        self.names_of(Kind::Code)
+            .filter(|c| {
+                self.operations_raising(&c.name.name)
+                    .iter()
+                    .any(|o| o == op)
+            })
+            .map(|c| c.name.name.clone())
+            .collect()
     }
 
     /// The uses of `target` with the role of each place.

@@ -16,6 +16,9 @@ mod declarations;
 mod envelope;
 mod examples;
 mod numbers;
+mod operations;
+
+pub(crate) use operations::unraised;
 
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::draft::Draft;
@@ -64,6 +67,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     }
     v.absent_means(draft);
     v.envelope(draft);
+    v.operations(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
         v.code(draft, code, version);

@@ -317,6 +317,12 @@ fn a_new_field_declared_in_the_spec_reaches_every_artifact() {
              context:\n      required: [file_path, retry_window]\n    explanation: |\n      Busy.\n",
             1,
         )
+        // Every code is raised by an operation (`unraised_codes: error`).
+        .replacen(
+            "    codes: [UNDO_UNAVAILABLE]\n",
+            "    codes: [UNDO_UNAVAILABLE, FILE_BUSY]\n",
+            1,
+        )
         .replacen("version: 1.1.0", "version: 1.2.0", 1);
     let spec = splice_codegen::load_str(&edited, "errors.yaml")
         .unwrap_or_else(|d| panic!("the edited spec does not load:\n{}", d.render()));

@@ -212,8 +212,8 @@ fn python_client_types_check_and_agree_with_the_examples() {
     assert!(out.status.success(), "consumer.py failed:\n{text}");
     let spec = splice_codegen::load_path(&root.join("errors.yaml"))
         .unwrap_or_else(|d| panic!("{}", d.render()));
-    let codes = spec.emitted_codes().count();
-    let expected = format!("checked {codes} example envelopes against {codes} codes");
+    let codes = spec.enveloped_codes().count();
+    let expected = format!("checked {codes} example envelopes against {codes} enveloped codes");
     assert!(
         text.contains(&expected),
         "expected `{expected}` from consumer.py:\n{text}"
@@ -410,7 +410,7 @@ fn the_schema_compiles_in_ajv_strict_and_generates_one_type_per_code() {
     assert!(out.status.success(), "schema-tools.mjs failed:\n{text}");
     let codes = splice_codegen::load_path(&root.join("errors.yaml"))
         .unwrap_or_else(|d| panic!("{}", d.render()))
-        .emitted_codes()
+        .enveloped_codes()
         .count();
     assert!(
         text.contains(&format!(
@@ -521,7 +521,7 @@ fn the_typescript_module_narrows_and_runs_with_node() {
             .arg(&compiled)
             .arg(root.join(docs)));
         assert!(out.status.success(), "{client} failed at run time:\n{text}");
-        let codes = spec(spec_path).emitted_codes().count();
+        let codes = spec(spec_path).enveloped_codes().count();
         let expected = format!(
             "isListed: {codes} example envelopes listed, 1 later code unlisted, {codes} listed codes"
         );
@@ -554,7 +554,7 @@ fn the_constructs_fixture_reaches_every_client_artifact() {
     let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
         .expect("the strict schema compiles");
     let mut examples = Vec::new();
-    for code in spec.emitted_codes() {
+    for code in spec.enveloped_codes() {
         let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
         for (which, v) in [("schema", &open), ("strict schema", &strict)] {
             let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();
@@ -719,7 +719,7 @@ fn declared_envelopes_reach_typescript_and_python() {
         let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
             .expect("the strict schema compiles");
         let mut examples = Vec::new();
-        for code in spec.emitted_codes() {
+        for code in spec.enveloped_codes() {
             let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
             for (which, v) in [("schema", &open), ("strict schema", &strict)] {
                 let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();

@@ -687,3 +687,29 @@ fn baseline_allows_the_current_taxonomy() {
         report.render("errors.yaml")
     );
 }
+
+/// With operations declared, a code no operation raises is a warning by
+/// default: the spec loads, `lint` reports it (as `check` and the language
+/// server show it); `unraised_codes: error` makes it an error
+/// (`rules/operations_unraised_error.yaml`).
+#[test]
+fn a_code_no_operation_raises_is_a_warning_by_default() {
+    let strict = fixture("rules/operations_unraised_error.yaml");
+    let text: String = strict
+        .lines()
+        .filter(|l| !l.starts_with("# expect: ") && !l.contains("unraised_codes"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let spec = load_str(&text, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    let warnings = splice_codegen::lint(&spec);
+    let shown: Vec<String> = warnings.iter().map(|d| d.one_line("errors.yaml")).collect();
+    assert_eq!(
+        shown,
+        ["errors.yaml:12:3: warning: no operation raises code `MATCH_NOT_FOUND`"],
+        "{shown:#?}"
+    );
+    // Without operations, every code is anyone's: nothing to report.
+    let plain = text.split("\noperations:\n").next().unwrap().to_owned();
+    let spec = load_str(&plain, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(splice_codegen::lint(&spec).is_empty());
+}

@@ -105,11 +105,14 @@ fn small_spec() -> Spec {
             base_uri: s("schema://small".to_owned()),
             description: None,
             range_block: None,
+            unraised_codes: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
         reserved: Vec::new(),
         retry: Default::default(),
         attributes: Vec::new(),
+        groups: Vec::new(),
+        operations: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),

@@ -39,7 +39,15 @@ fn a_code_with_a_new_field_reaches_every_artifact_from_errors_yaml_alone() {
         .to_path_buf();
     let spec = std::fs::read_to_string(root.join("errors.yaml")).unwrap();
     assert!(!spec.contains("lock_holder_pid"), "the field must be new");
-    let spec = spec.replacen("\nfields:\n", &format!("\nfields:\n{FIELD}"), 1) + CODE;
+    // The code is raised by an operation (`unraised_codes: error`).
+    let spec = spec
+        .replacen("\nfields:\n", &format!("\nfields:\n{FIELD}"), 1)
+        .replacen(
+            "    codes: [UNDO_UNAVAILABLE]\n",
+            "    codes: [UNDO_UNAVAILABLE, FILE_LOCKED]\n",
+            1,
+        )
+        + CODE;
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("errors.yaml");

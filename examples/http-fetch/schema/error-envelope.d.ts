@@ -154,7 +154,7 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error_cod
 /** What any server of the same major version may send. Switch on `error_code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
-/** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
+/** Every code this release sends as an envelope's own code, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** Codes that arrive only as `violations[].code`, never as an envelope's own `error_code` (run time, from `error-envelope.js`). */

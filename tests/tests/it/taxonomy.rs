@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use splice_codegen::context::{FieldDef, Placement};
-use splice_codegen::spec::Spec;
+use splice_codegen::spec::{SentAs, Spec};
 
 mod expanded {
     splice_macros::taxonomy!("../../../errors.yaml");
@@ -202,9 +202,37 @@ fn every_constructor_output_validates_against_the_published_and_strict_schemas()
         jsonschema::validator_for(&published_schema()).expect("the published schema compiles");
     let strict = jsonschema::validator_for(&splice_codegen::emit_schema::emit_strict(&spec()))
         .expect("the strict schema compiles");
-    for sample in samples() {
+    let spec = spec();
+    let samples = samples();
+    // A violation kind (`sent_as: violation`) travels only inside the
+    // `violations` of its carrier envelope, never as an envelope's own code:
+    // its sample is validated there, and the strict schema must refuse it at
+    // the top level (no variant waits for it).
+    let carrier = samples
+        .iter()
+        .map(|s| serde_json::to_value(&s.full).unwrap())
+        .find(|json| json["violations"].is_array())
+        .expect("errors.yaml has a code that carries violations");
+    let mut violation_kinds = 0;
+    for sample in &samples {
+        let sent_as = spec.code(sample.code.as_str()).unwrap().sent_as();
         for envelope in [&sample.minimal, &sample.full] {
-            let json = serde_json::to_value(envelope).unwrap();
+            let mut json = serde_json::to_value(envelope).unwrap();
+            if sent_as == SentAs::Violation {
+                assert!(
+                    !strict.is_valid(&json),
+                    "{}: a violation kind is accepted as an envelope's own code",
+                    sample.code
+                );
+                let violation = serde_json::json!({
+                    "path": "arguments",
+                    "code": sample.code.as_str(),
+                    "message": json["message"],
+                });
+                json = carrier.clone();
+                json["violations"] = Value::Array(vec![violation]);
+                violation_kinds += 1;
+            }
             let errors: Vec<String> = published
                 .iter_errors(&json)
                 .chain(strict.iter_errors(&json))
@@ -212,10 +240,15 @@ fn every_constructor_output_validates_against_the_published_and_strict_schemas()
                 .collect();
             assert!(errors.is_empty(), "{}: {errors:#?}\n{json:#}", sample.code);
             // And the JSON reads back into the same envelope.
-            let back: ErrorEnvelope = serde_json::from_value(json).unwrap();
-            assert_eq!(&back, envelope);
+            let back: ErrorEnvelope = serde_json::from_value(json.clone()).unwrap();
+            if sent_as == SentAs::Violation {
+                assert_eq!(serde_json::to_value(&back).unwrap(), json);
+            } else {
+                assert_eq!(&back, envelope);
+            }
         }
     }
+    assert!(violation_kinds > 0, "errors.yaml has no violation kind");
 }
 
 #[test]
@@ -228,6 +261,11 @@ fn the_published_schema_rejects_an_envelope_missing_a_required_field() {
     let mut checked = 0;
     for sample in samples() {
         let spec_code = spec.code(sample.code.as_str()).unwrap();
+        if spec_code.sent_as() == SentAs::Violation {
+            // Its fields never travel: a violation inside its carrier has
+            // only a path, its code and a message.
+            continue;
+        }
         for field in spec.required_fields(spec_code) {
             let mut json = serde_json::to_value(&sample.minimal).unwrap();
             match field.placement() {

@@ -56,6 +56,7 @@ pub fn emit(spec: &Spec) -> String {
     categories_section(&mut out, spec);
     retry_section(&mut out, spec);
     summary_section(&mut out, spec);
+    operations_section(&mut out, spec);
     reserved_section(&mut out, spec);
     vocabulary_section(&mut out, &layout);
     let _ = writeln!(out, "## Codes\n");
@@ -289,6 +290,37 @@ fn summary_section(out: &mut String, spec: &Spec) {
     out.push('\n');
 }
 
+/// The operations and the codes each raises, when the spec declares any.
+fn operations_section(out: &mut String, spec: &Spec) {
+    if spec.operations.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Operations
+
+What each operation may return: an error of one of these codes (a \
+         violation kind arrives in the `violations` of another one). Its union type is \
+         `<Operation>Error` in every artifact.\n\n",
+    );
+    out.push_str("| operation | what it does | codes |\n| --- | --- | --- |\n");
+    for op in &spec.operations {
+        let codes: Vec<String> = spec
+            .operation_codes(op)
+            .into_iter()
+            .map(|c| format!("[`{n}`](#{n})", n = c.name.value))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| <a id=\"operation-{}\"></a>`{}` | {} | {} |",
+            op.name.value,
+            op.wire(),
+            cell(&op.doc.value),
+            codes.join(", ")
+        );
+    }
+    out.push('\n');
+}
+
 /// The numbers no code takes (`reserved:`), when the spec has any.
 fn reserved_section(out: &mut String, spec: &Spec) {
     if spec.reserved.is_empty() {
@@ -421,6 +453,18 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
     if !extra.is_empty() {
         let _ = writeln!(out, "{}\n", extra.trim_start());
     }
+    if code.is_emitted() && !spec.operations.is_empty() {
+        let ops: Vec<String> = spec
+            .operations_raising(name)
+            .into_iter()
+            .map(|o| format!("[`{}`](#operation-{})", o.wire(), o.name.value))
+            .collect();
+        if ops.is_empty() {
+            let _ = writeln!(out, "Raised by no operation.\n");
+        } else {
+            let _ = writeln!(out, "Raised by: {}.\n", ops.join(", "));
+        }
+    }
     match &code.lifecycle {
         Lifecycle::Active => {}
         Lifecycle::Deprecated {
@@ -456,8 +500,8 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
             out,
             "> **Sent as a violation kind**: `{name}` arrives only as `violations[].code` of \
              the envelope that lists a call's problems, never as an envelope's own \
-             `error_code`. Its envelope variant stays in the schema so that clients naming it \
-             keep compiling.\n"
+             `error_code`: the published schema and the client types have no envelope variant \
+             for it, only the value in `ErrorCode`.\n"
         );
     }
     let _ = writeln!(out, "{}\n", balanced(code.explanation.value.trim_end()));
@@ -526,7 +570,8 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
         out.push('\n');
     }
 
-    if let Some(example) = example_envelope(spec, code) {
+    // A violation kind is never an envelope's own code: no envelope to show.
+    if let Some(example) = example_envelope(spec, code).filter(|_| !code.is_violation_kind()) {
         out.push_str("**Example envelope:**\n\n");
         let _ = writeln!(out, "{EXAMPLE_MARKER}");
         let text = serde_json::to_string_pretty(&example).expect("a Value always serializes");

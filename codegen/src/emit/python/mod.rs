@@ -63,7 +63,7 @@ use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE}
 use syntax::{
     Key, blank_lines, comment, docstring, literal_alias, py_bool, py_literal, py_str, typed_dict,
 };
-use table::{code_info, is_listed, subscript, violation_kinds};
+use table::{code_info, is_listed, operations, subscript, violation_kinds};
 
 /// The module of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -260,7 +260,13 @@ pub fn emit(spec: &Spec) -> String {
         defined.insert(&def.name.value);
     }
 
-    for code in &codes {
+    // A violation kind arrives inside another envelope: no type of its own.
+    let enveloped: Vec<&Code> = codes
+        .iter()
+        .copied()
+        .filter(|c| !c.is_violation_kind())
+        .collect();
+    for code in &enveloped {
         code_types(&mut out, &layout, code, &defined);
     }
 
@@ -278,16 +284,22 @@ pub fn emit(spec: &Spec) -> String {
             }
         ),
     );
-    if codes.is_empty() {
-        out.push_str("ErrorEnvelope: typing.TypeAlias = typing.Never\n");
-    } else {
-        out.push_str("ErrorEnvelope: typing.TypeAlias = typing.Union[\n");
-        for code in &codes {
-            let _ = writeln!(out, "    {},", code.envelope_type_name());
-        }
-        out.push_str("]\n");
-    }
+    union_alias(&mut out, "ErrorEnvelope", &enveloped);
     unlisted(&mut out, &layout, &defined);
+    for op in &spec.operations {
+        blank_lines(&mut out, 2);
+        comment(
+            &mut out,
+            "",
+            &format!("The errors of operation `{}`: {}", op.wire(), op.doc.value),
+        );
+        let raised: Vec<&Code> = spec
+            .operation_codes(op)
+            .into_iter()
+            .filter(|c| !c.is_violation_kind())
+            .collect();
+        union_alias(&mut out, &op.error_type_name(), &raised);
+    }
 
     blank_lines(&mut out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass CodeInfo:\n");
@@ -396,7 +408,7 @@ pub fn emit(spec: &Spec) -> String {
     if !layout.discriminant().by_name {
         blank_lines(&mut out, 2);
         comment(&mut out, "", "The number of every code this release lists.");
-        let numbers: String = codes
+        let numbers: String = enveloped
             .iter()
             .map(|c| format!("        {},\n", c.number.value))
             .collect();
@@ -406,7 +418,22 @@ pub fn emit(spec: &Spec) -> String {
         );
     }
     is_listed(&mut out, &layout);
+    operations(&mut out, &layout);
     out
+}
+
+/// `name: typing.TypeAlias = typing.Union[...]` of the envelopes of
+/// `codes` (`typing.Never` when there is none).
+fn union_alias(out: &mut String, name: &str, codes: &[&Code]) {
+    if codes.is_empty() {
+        let _ = writeln!(out, "{name}: typing.TypeAlias = typing.Never");
+    } else {
+        let _ = writeln!(out, "{name}: typing.TypeAlias = typing.Union[");
+        for code in codes {
+            let _ = writeln!(out, "    {},", code.envelope_type_name());
+        }
+        out.push_str("]\n");
+    }
 }
 
 /// The module docstring's words on narrowing an `ErrorEnvelope` to one

@@ -71,13 +71,116 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
             discriminant.dotted()
         ),
     );
-    let set = if discriminant.by_name {
-        "CODES"
+    let read = discriminant_read(layout);
+    let kinds = layout.spec().emitted_codes().any(|c| c.is_violation_kind());
+    if !discriminant.by_name {
+        let _ = writeln!(out, "    return {read} in LISTED_NUMBERS");
+    } else if kinds {
+        // A violation kind is in `CODES` but has no envelope of its own.
+        let _ = writeln!(out, "    code = {read}");
+        let _ = writeln!(
+            out,
+            "    return code in CODES and code not in VIOLATION_KINDS"
+        );
     } else {
-        "LISTED_NUMBERS"
-    };
-    let _ = writeln!(out, "    return {} in {set}", discriminant_read(layout));
+        let _ = writeln!(out, "    return {read} in CODES");
+    }
     code_info_fn(out, layout);
+}
+
+/// `OperationInfo`, `OPERATIONS` and one `is_<operation>_error` per
+/// operation: which codes each operation raises, at run time.
+pub(super) fn operations(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    if spec.operations.is_empty() {
+        return;
+    }
+    blank_lines(out, 2);
+    out.push_str("@dataclasses.dataclass(frozen=True)\nclass OperationInfo:\n");
+    docstring(out, "    ", "An operation and the codes it raises.");
+    out.push('\n');
+    for (field, ty, text) in [
+        ("name", "str", "Its name in the spec."),
+        (
+            "wire",
+            "str",
+            "Its name on the wire (the tool, the API call).",
+        ),
+        ("doc", "str", "One line: what it does."),
+        (
+            "codes",
+            "tuple[ErrorCodeName, ...]",
+            "Every code it raises, violation kinds included, in spec order.",
+        ),
+    ] {
+        comment(out, "    ", text);
+        let _ = writeln!(out, "    {field}: {ty}");
+    }
+    blank_lines(out, 2);
+    comment(out, "", "Every operation, by its name on the wire.");
+    out.push_str("OPERATIONS: typing.Final[dict[str, OperationInfo]] = {\n");
+    for op in &spec.operations {
+        let codes = py_tuple_inline(
+            spec.operation_codes(op)
+                .into_iter()
+                .map(|c| py_str(c.wire())),
+        );
+        let _ = writeln!(
+            out,
+            "    {}: OperationInfo(\n        name={},\n        wire={},\n        doc={},\n        codes={codes},\n    ),",
+            py_str(op.wire()),
+            py_str(&op.name.value),
+            py_str(op.wire()),
+            py_str(&op.doc.value),
+        );
+    }
+    out.push_str("}\n");
+    let discriminant = layout.discriminant();
+    let read = discriminant_read(layout);
+    for op in &spec.operations {
+        let raised = spec
+            .operation_codes(op)
+            .into_iter()
+            .filter(|c| !c.is_violation_kind());
+        let members: Vec<String> = if discriminant.by_name {
+            raised.flat_map(|c| c.wire_names().map(py_str)).collect()
+        } else {
+            raised.map(|c| c.number.value.to_string()).collect()
+        };
+        let set = format!(
+            "_{}_CODES",
+            crate::case::Case::ScreamingSnake.convert(&op.name.value)
+        );
+        let ty = if discriminant.by_name { "str" } else { "int" };
+        blank_lines(out, 2);
+        let items = if members.is_empty() {
+            String::new()
+        } else {
+            format!("{{{}}}", members.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "{set}: typing.Final[frozenset[{ty}]] = frozenset({items})"
+        );
+        blank_lines(out, 2);
+        let _ = writeln!(
+            out,
+            "def is_{}_error(env: {ANY_ENVELOPE}) -> \"TypeIs[{}]\":",
+            op.name.value,
+            op.error_type_name()
+        );
+        docstring(
+            out,
+            "    ",
+            &format!(
+                "True when the envelope's code is one operation `{}` raises: a `TypeIs`,\n\
+                 so `env` is then a `{}`.",
+                op.wire(),
+                op.error_type_name()
+            ),
+        );
+        let _ = writeln!(out, "    return {read} in {set}");
+    }
 }
 
 /// How the run time reads the discriminant of `env`: `env["error_code"]`,

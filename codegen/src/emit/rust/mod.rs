@@ -30,6 +30,7 @@ mod any;
 mod build;
 mod code;
 mod envelope;
+mod operations;
 mod paths;
 mod tokens;
 mod types;
@@ -61,6 +62,17 @@ pub fn emit(spec: &Spec) -> TokenStream {
 /// text with its own lexer, which in a dependency built without
 /// optimisation costs about 0.5 s on 20 MB of schema.
 pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) -> TokenStream {
+    emit_in(spec, "errors.yaml", literal)
+}
+
+/// [`emit_with`] for the spec at `file` (as the user should see its path),
+/// which the compile errors of the operations name: "add it to the codes
+/// of operation `x` (`file`:LINE)".
+pub fn emit_in(
+    spec: &Spec,
+    file: &str,
+    literal: &dyn Fn(&str) -> proc_macro2::Literal,
+) -> TokenStream {
     let category = emit_category(spec);
     let cause = emit_cause();
     let error_code = emit_error_code(spec);
@@ -71,6 +83,7 @@ pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) ->
     let builders = emit_builders(spec);
     let select_hints = emit_select_hints(&layout);
     let any = emit_any_envelope(&layout);
+    let operations = operations::emit_operations(&layout, file, literal);
     let schema = emit_schema_constants(spec, literal);
     quote! {
         #schema
@@ -83,6 +96,7 @@ pub fn emit_with(spec: &Spec, literal: &dyn Fn(&str) -> proc_macro2::Literal) ->
         #builders
         #select_hints
         #any
+        #operations
     }
 }
 

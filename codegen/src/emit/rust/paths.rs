@@ -163,6 +163,21 @@ impl Paths {
 
     /// The `ErrorCode` of the envelope `base`: read at its member, or the
     /// `absent_means` code when a step of the way is absent.
+    /// Statements that set the `ErrorCode` of the envelope at `base` to
+    /// `value` (an optional discriminant becomes `Some`).
+    pub(super) fn set_code(&self, base: &TokenStream, value: &TokenStream) -> TokenStream {
+        let Some((last, parents)) = self.code.split_last() else {
+            return TokenStream::new();
+        };
+        let field = &last.field;
+        let assign = if last.optional {
+            quote!(::core::option::Option::Some(#value))
+        } else {
+            quote!(#value)
+        };
+        write(base, parents, &|place| quote!(#place.#field = #assign;))
+    }
+
     pub(super) fn code(&self, base: &TokenStream) -> TokenStream {
         match (read(base, &self.code), &self.absent) {
             (Access::Place(p), _) => p,

@@ -38,12 +38,15 @@ mod shape;
 mod types;
 mod variants;
 
-pub use shape::{emit_output_shape, emit_output_shape_string};
+pub use shape::{
+    emit_operation_output_shape, emit_operation_output_shape_string, emit_output_shape,
+    emit_output_shape_string,
+};
 
 use serde_json::{Map, Value, json};
 
 use crate::layout::Layout;
-use crate::spec::{Code, Lifecycle, Spec, UNLISTED_ENVELOPE};
+use crate::spec::{Code, Lifecycle, Operation, Spec, UNLISTED_ENVELOPE};
 
 use types::{enum_schema, error_code_def, one_of_schema, struct_schema, union_schema};
 use variants::{context_def, unlisted, variant};
@@ -77,8 +80,10 @@ fn emit_as(spec: &Spec, openness: Openness) -> Value {
     root.insert("description".into(), json!(description(spec)));
     root.insert("type".into(), json!("object"));
     let unlisted = (openness == Openness::Open).then(|| UNLISTED_ENVELOPE.to_string());
+    // A violation kind is never an envelope's own code: no variant waits
+    // for it.
     let variants = spec
-        .emitted_codes()
+        .enveloped_codes()
         .map(|c| c.envelope_type_name())
         .chain(unlisted)
         .map(|name| json!({"$ref": format!("#/$defs/{name}")}))
@@ -136,7 +141,7 @@ enum Openness {
 fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     let layout = Layout::of(spec);
     let mut defs = Map::new();
-    for code in spec.emitted_codes() {
+    for code in spec.enveloped_codes() {
         defs.insert(code.envelope_type_name(), variant(&layout, code, openness));
         if let Some(context) = context_def(&layout, code, openness) {
             defs.insert(code.context_type_name(), context);
@@ -144,6 +149,9 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     }
     if openness == Openness::Open {
         defs.insert(UNLISTED_ENVELOPE.into(), unlisted(&layout));
+    }
+    for op in &spec.operations {
+        defs.insert(op.error_type_name(), operation_def(spec, op, openness));
     }
     defs.insert("ErrorCode".into(), error_code_def(spec));
     // Objects, then enums, each in declaration order.
@@ -169,6 +177,40 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     defs
+}
+
+/// `<Operation>Error`: the union of the envelopes of the codes operation
+/// `op` raises (violation kinds aside, which arrive inside another
+/// envelope), then, in the published schema, the envelope of a code a
+/// later release adds: a code of this release the operation does not list
+/// is refused.
+fn operation_def(spec: &Spec, op: &Operation, openness: Openness) -> Value {
+    let mut variants: Vec<Value> = spec
+        .operation_codes(op)
+        .into_iter()
+        .filter(|c| !c.is_violation_kind())
+        .map(|c| json!({"$ref": format!("#/$defs/{}", c.envelope_type_name())}))
+        .collect();
+    if openness == Openness::Open {
+        variants.push(json!({"$ref": format!("#/$defs/{UNLISTED_ENVELOPE}")}));
+    }
+    let mut def = Map::new();
+    def.insert("title".into(), json!(op.error_type_name()));
+    def.insert(
+        "description".into(),
+        json!(format!(
+            "The errors of operation `{}`: {}",
+            op.wire(),
+            op.doc.value
+        )),
+    );
+    if variants.is_empty() {
+        // It lists no envelope of its own: nothing validates.
+        def.insert("not".into(), json!({}));
+    } else {
+        def.insert("oneOf".into(), Value::Array(variants));
+    }
+    Value::Object(def)
 }
 
 fn variant_description(code: &Code) -> String {
@@ -225,7 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn a_violation_kind_keeps_its_variant_and_says_how_it_arrives() {
+    fn a_violation_kind_has_no_variant_and_error_code_says_how_it_arrives() {
         let mut spec = fixture();
         let code = spec
             .codes
@@ -237,16 +279,25 @@ mod tests {
             code.name.loc,
         ));
         let schema = emit(&spec);
-        let description = def(&schema, "BadPathEnvelope")["description"]
-            .as_str()
-            .unwrap();
+        // No envelope ever has it as its own code: a client waiting for
+        // that variant would wait forever.
+        assert!(schema["$defs"].get("BadPathEnvelope").is_none());
+        let refs = schema["oneOf"].to_string();
+        assert!(!refs.contains("BadPath"), "{refs}");
+        let codes = def(&schema, "ErrorCode");
         assert!(
-            description.ends_with("; sent only as a violation kind (violations[].code), never as an envelope's own error_code"),
-            "{description}"
+            codes["enum"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "BAD_PATH"),
+            "violations[].code still names it"
         );
-        let codes = def(&schema, "ErrorCode")["description"].as_str().unwrap();
         assert!(
-            codes.ends_with(" Sent only as violation kinds (violations[].code): BAD_PATH."),
+            codes["description"]
+                .as_str()
+                .unwrap()
+                .ends_with(" Sent only as violation kinds (violations[].code): BAD_PATH."),
             "{codes}"
         );
         assert!(

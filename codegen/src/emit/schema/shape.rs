@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::envelope::Carries;
 use crate::layout::{Form, Layout};
-use crate::spec::{Code, Spec};
+use crate::spec::{Code, Operation, Spec};
 
 use super::Openness;
 use super::types::{enum_schema, error_code_def, one_of_schema, struct_schema, union_schema};
@@ -38,7 +38,34 @@ use super::variants::{context_def, discriminant, object_body};
 /// closed. The published schema stays the contract: it is served as the
 /// resource [`crate::spec::Taxonomy::schema_id`].
 pub fn emit_output_shape(spec: &Spec) -> Value {
+    shape_of(spec, None)
+}
+
+/// The output shape of one operation: [`emit_output_shape`] narrowed to
+/// the codes `op` raises. Its variants are those codes' only; the members
+/// typed once are the envelope's and the fields some code of `op` may
+/// carry; `ErrorCode` (what `violations[].code` and the like hold) lists
+/// the codes of `op`, violation kinds included; and `$defs` keeps only
+/// what these reach. A client compiles, for each tool, the errors that
+/// tool can return and nothing else.
+pub fn emit_operation_output_shape(spec: &Spec, op: &Operation) -> Value {
+    shape_of(spec, Some(op))
+}
+
+/// [`emit_operation_output_shape`] as compact JSON text (what the
+/// generated Rust carries as each operation's `OUTPUT_SHAPE`).
+pub fn emit_operation_output_shape_string(spec: &Spec, op: &Operation) -> String {
+    emit_operation_output_shape(spec, op).to_string()
+}
+
+fn shape_of(spec: &Spec, op: Option<&Operation>) -> Value {
     let layout = Layout::of(spec);
+    let raised: Option<Vec<&Code>> = op.map(|op| spec.operation_codes(op));
+    let raises = |code: &Code| {
+        raised
+            .as_ref()
+            .is_none_or(|r| r.iter().any(|c| c.name.value == code.name.value))
+    };
     let (props, required) = object_body(
         &layout,
         &layout.envelope(Form::Any),
@@ -46,7 +73,11 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
         Openness::Closed,
     );
     let mut defs = Map::new();
-    defs.insert("ErrorCode".into(), error_code_def(spec));
+    let mut codes_def = error_code_def(spec);
+    if let Some(raised) = &raised {
+        codes_def = enum_schema(raised.iter().flat_map(|c| c.wire_names()));
+    }
+    defs.insert("ErrorCode".into(), codes_def);
     for def in &spec.types {
         let schema = match (def.values(), def.union(), def.one_of()) {
             (Some(_), _, _) => enum_schema(def.wire_values().into_iter()),
@@ -59,13 +90,48 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
     let mut variants = Vec::new();
     // A violation kind never is an envelope's own code (it arrives as
     // `violations[].code`, which `ErrorCode` still types).
-    for code in spec.emitted_codes().filter(|c| !c.is_violation_kind()) {
+    for code in spec.enveloped_codes().filter(|c| raises(c)) {
         variants.push(thin_variant(&layout, code, &required));
         if let Some(context) = context_def(&layout, code, Openness::Closed) {
             defs.insert(code.context_type_name(), keep_title(context));
         }
     }
-    json!({
+    let mut props = props;
+    if let Some(raised) = &raised {
+        // The fields no code of the operation carries leave the closed
+        // object (a top-level one, or one `in: envelope`).
+        let unused: Vec<&str> = spec
+            .fields
+            .iter()
+            .filter(|f| f.placement() != crate::context::Placement::Context)
+            .filter(|f| {
+                !raised.iter().any(|c| {
+                    c.required_context
+                        .iter()
+                        .chain(&c.optional_context)
+                        .any(|n| n.value == f.name())
+                })
+            })
+            .map(|f| f.wire())
+            .collect();
+        drop_properties(&mut props, &unused);
+    }
+    if variants.is_empty() {
+        // Nothing of the operation is an envelope of its own.
+        let mut shape = json!({
+            "$id": spec.taxonomy.schema_id(),
+            "description": "This operation returns no error envelope.",
+            "not": {},
+        });
+        if let Some(op) = op {
+            shape["description"] = json!(format!(
+                "Operation `{}` returns no error envelope.",
+                op.wire()
+            ));
+        }
+        return shape;
+    }
+    let mut shape = json!({
         "$id": spec.taxonomy.schema_id(),
         "description": format!(
             "An error envelope. Which members each {} carries: resource {}.",
@@ -81,7 +147,74 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
         "additionalProperties": false,
         "oneOf": variants,
         "$defs": defs,
-    })
+    });
+    if op.is_some() {
+        prune_defs(&mut shape);
+    }
+    shape
+}
+
+/// Removes the properties named `names` from `props` and from the nested
+/// objects among them (a declared envelope's `error` object).
+fn drop_properties(props: &mut Map<String, Value>, names: &[&str]) {
+    props.retain(|k, _| !names.contains(&k.as_str()));
+    for v in props.values_mut() {
+        if let Some(Value::Object(inner)) = v.get_mut("properties") {
+            drop_properties(inner, names);
+        }
+    }
+}
+
+/// Drops the `$defs` of `shape` that nothing outside them reaches, through
+/// any chain of `$ref`s.
+fn prune_defs(shape: &mut Value) {
+    let Some(Value::Object(defs)) = shape.get("$defs").cloned() else {
+        return;
+    };
+    let mut root = shape.clone();
+    if let Some(o) = root.as_object_mut() {
+        o.remove("$defs");
+    }
+    let mut reached: Vec<String> = Vec::new();
+    let mut todo = refs(&root);
+    while let Some(name) = todo.pop() {
+        if reached.contains(&name) {
+            continue;
+        }
+        if let Some(def) = defs.get(&name) {
+            todo.extend(refs(def));
+        }
+        reached.push(name);
+    }
+    if let Some(Value::Object(d)) = shape.get_mut("$defs") {
+        d.retain(|name, _| reached.contains(name));
+    }
+}
+
+/// The names of the `#/$defs/...` every `$ref` in `v` points at.
+fn refs(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                match (k.as_str(), child) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix("#/$defs/") {
+                            out.push(name.to_owned());
+                        }
+                    }
+                    _ => out.extend(refs(child)),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for i in items {
+                out.extend(refs(i));
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// One code's variant inside the output shape: of the full variant, only

@@ -41,8 +41,10 @@ fn carried(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
             let mut unlisted = json!({
                 "type": "string",
                 "pattern": CODE_PATTERN,
-                // Removed codes too: their names are never used again.
-                "not": {"enum": spec.codes.iter().flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
+                // Removed codes too: their names are never used again. A
+                // violation kind has no variant, so it is a code like one a
+                // later release adds, should an envelope ever carry it.
+                "not": {"enum": spec.codes.iter().filter(|c| !c.is_violation_kind()).flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
                 "description": "A code this release does not list."
             });
             // A taxonomy that spells codes otherwise on the wire
@@ -70,7 +72,11 @@ fn carried(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
             if unlisted && !layout.discriminant().by_name {
                 // A reserved number is never given out, not even by a later
                 // release, so it is no more valid than a listed one here.
-                let taken = spec.codes.iter().map(|c| c.number.value);
+                let taken = spec
+                    .codes
+                    .iter()
+                    .filter(|c| !c.is_violation_kind())
+                    .map(|c| c.number.value);
                 let reserved = spec.reserved.iter().map(|r| r.number.value);
                 n["not"] = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
                 n["description"] = json!(if spec.reserved.is_empty() {

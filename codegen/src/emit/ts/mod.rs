@@ -172,7 +172,14 @@ pub fn emit(spec: &Spec) -> String {
     );
     out.push_str("}\n\n");
 
-    for code in &codes {
+    // A violation kind arrives inside another envelope: no interface of
+    // its own, no member of the union.
+    let enveloped: Vec<&Code> = codes
+        .iter()
+        .copied()
+        .filter(|c| !c.is_violation_kind())
+        .collect();
+    for code in &enveloped {
         code_interface(&mut out, &layout, code);
     }
 
@@ -185,8 +192,20 @@ pub fn emit(spec: &Spec) -> String {
         ),
     );
     out.push_str("export type ErrorEnvelope =\n");
-    union(&mut out, codes.iter().map(|c| c.envelope_type_name()));
+    union(&mut out, enveloped.iter().map(|c| c.envelope_type_name()));
     unlisted(&mut out, &layout);
+    for op in &spec.operations {
+        let text = format!("The errors of operation `{}`: {}", op.wire(), op.doc.value);
+        doc(&mut out, "", &text);
+        let _ = writeln!(out, "export type {} =", op.error_type_name());
+        union(
+            &mut out,
+            spec.operation_codes(op)
+                .into_iter()
+                .filter(|c| !c.is_violation_kind())
+                .map(|c| c.envelope_type_name()),
+        );
+    }
     runtime_declarations(&mut out, &layout);
     while out.ends_with("\n\n") {
         out.pop();

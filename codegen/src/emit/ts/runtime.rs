@@ -31,8 +31,8 @@ pub(super) fn runtime_declarations(out: &mut String, layout: &Layout<'_>) {
         out,
         "",
         &format!(
-            "Every code this release lists, {order} (run time, from \
-             `error-envelope.js`)."
+            "Every code this release sends as an envelope's own code, {order} (run time, \
+             from `error-envelope.js`)."
         ),
     );
     let _ = writeln!(
@@ -64,6 +64,120 @@ pub(super) fn runtime_declarations(out: &mut String, layout: &Layout<'_>) {
         "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
     );
     code_info_declarations(out, layout);
+    operation_declarations(out, layout);
+}
+
+/// `OperationInfo`, `OPERATIONS` and one guard per operation
+/// (`isMultiEditError`): which codes each operation raises, at run time.
+fn operation_declarations(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    if spec.operations.is_empty() {
+        return;
+    }
+    doc(out, "", "An operation and the codes it raises.");
+    out.push_str(
+        "export interface OperationInfo {\n  \
+         /** Its name in the spec. */\n  \
+         readonly name: string;\n  \
+         /** Its name on the wire (the tool, the API call). */\n  \
+         readonly wire: string;\n  \
+         /** One line: what it does. */\n  \
+         readonly doc: string;\n  \
+         /** Every code it raises, violation kinds included, in spec order. */\n  \
+         readonly codes: readonly ErrorCode[];\n}\n\n",
+    );
+    doc(
+        out,
+        "",
+        "Every operation, by its name on the wire (run time, from `error-envelope.js`).",
+    );
+    out.push_str("export declare const OPERATIONS: Readonly<Record<string, OperationInfo>>;\n\n");
+    let disc = layout.discriminant().dotted();
+    for op in &spec.operations {
+        doc(
+            out,
+            "",
+            &format!(
+                "True when `env.{disc}` is a code operation `{}` raises: a type predicate, so \
+                 `env` is then a `{}`.",
+                op.wire(),
+                op.error_type_name()
+            ),
+        );
+        let _ = writeln!(
+            out,
+            "export declare function is{}(env: {ANY_ENVELOPE}): env is {};\n",
+            op.error_type_name(),
+            op.error_type_name()
+        );
+    }
+}
+
+/// `OPERATIONS` and the guards, in `error-envelope.js`.
+fn operations_js(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    if spec.operations.is_empty() {
+        return;
+    }
+    out.push('\n');
+    doc(out, "", "Every operation, by its name on the wire.");
+    out.push_str("export const OPERATIONS = Object.freeze({\n");
+    for op in &spec.operations {
+        let codes: Vec<String> = spec
+            .operation_codes(op)
+            .into_iter()
+            .map(|c| string_literal(c.wire()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}: Object.freeze({{ name: {}, wire: {}, doc: {}, codes: Object.freeze([{}]) }}),",
+            string_literal(op.wire()),
+            string_literal(&op.name.value),
+            string_literal(op.wire()),
+            string_literal(&op.doc.value),
+            codes.join(", ")
+        );
+    }
+    out.push_str("});\n");
+    let by_name = layout.discriminant().by_name;
+    let access = discriminant_access(layout);
+    for op in &spec.operations {
+        let set = format!(
+            "{}_CODES",
+            crate::case::Case::ScreamingSnake.convert(&op.name.value)
+        );
+        let members: Vec<String> = spec
+            .operation_codes(op)
+            .into_iter()
+            .filter(|c| !c.is_violation_kind())
+            .flat_map(|c| {
+                if by_name {
+                    c.wire_names().map(string_literal).collect::<Vec<_>>()
+                } else {
+                    vec![c.number.value.to_string()]
+                }
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "\nconst {set} = new Set([{}]);\n\n",
+            members.join(", ")
+        );
+        doc(
+            out,
+            "",
+            &format!(
+                "True when `env` is an error operation `{}` raises.",
+                op.wire()
+            ),
+        );
+        let _ = write!(
+            out,
+            "export function is{}(env) {{\n  \
+             return typeof env === \"object\" && env !== null && {set}.has({access});\n}}\n",
+            op.error_type_name()
+        );
+    }
 }
 
 /// `CodeInfo`, `CODES` and `codeInfo`: what the taxonomy says about each
@@ -219,14 +333,18 @@ pub fn emit_js(spec: &Spec) -> String {
         crate::text::comment_line(&spec.taxonomy.name.value),
         spec.taxonomy.version.value,
     );
-    doc(&mut out, "", "Every code this release lists.");
+    doc(
+        &mut out,
+        "",
+        "Every code this release sends as an envelope's own code.",
+    );
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
     if by_name {
-        for name in spec.emitted_codes().flat_map(|c| c.wire_names()) {
+        for name in spec.enveloped_codes().flat_map(|c| c.wire_names()) {
             let _ = writeln!(out, "  {},", string_literal(name));
         }
     } else {
-        for code in spec.emitted_codes() {
+        for code in spec.enveloped_codes() {
             let _ = writeln!(out, "  {},", code.number.value);
         }
     }
@@ -285,6 +403,7 @@ pub fn emit_js(spec: &Spec) -> String {
          const key = {access};\n  \
          return {lookup};\n}}\n",
     );
+    operations_js(&mut out, &layout);
     out
 }
 

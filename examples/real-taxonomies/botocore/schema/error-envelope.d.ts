@@ -230,7 +230,7 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "Error"> {
 /** What any server of the same major version may send. Switch on `Error.Code` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
-/** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
+/** Every code this release sends as an envelope's own code, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** True when this release lists `env.Error.Code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.Error.Code)` narrows each case to its code. */

@@ -369,7 +369,7 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error"> {
 /** What any server of the same major version may send. Switch on `error.status` of an `ErrorEnvelope` once the code is one this release lists (`ErrorCode`). */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
-/** Every code this release lists, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
+/** Every code this release sends as an envelope's own code, in the order of `ErrorCode` (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly ErrorCode[];
 
 /** True when this release lists `env.error.status`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error.status)` narrows each case to its code. */

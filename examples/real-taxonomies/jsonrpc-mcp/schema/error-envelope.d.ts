@@ -247,7 +247,7 @@ export interface UnlistedCodeEnvelope extends Omit<ErrorEnvelopeBase, "error"> {
 /** What any server of the same major version may send. Switch on `error.code` of an `ErrorEnvelope` once the code is one this release lists. */
 export type AnyErrorEnvelope = ErrorEnvelope | UnlistedCodeEnvelope;
 
-/** Every code this release lists, by number, in spec order (run time, from `error-envelope.js`). */
+/** Every code this release sends as an envelope's own code, by number, in spec order (run time, from `error-envelope.js`). */
 export declare const LISTED_CODES: readonly number[];
 
 /** True when this release lists `env.error.code`. A type predicate: after `if (!isListed(env)) return ...`, `env` is an `ErrorEnvelope` and `switch (env.error.code)` narrows each case to its code. */

@@ -1,0 +1,142 @@
+//! The `code_groups:` and `operations:` sections: which codes each
+//! operation may raise, read as written. Whether the names resolve (a code
+//! of the spec, a declared group) is for `validate`.
+
+use crate::case::Case;
+use crate::diagnostic::Diagnostic;
+use crate::draft::{DraftGroup, DraftOperation};
+use crate::grammar;
+use crate::span::Spanned;
+use crate::spec::Unraised;
+use crate::yaml::{Node, NodeKind, ScalarType};
+
+use super::Lower;
+use super::read::wrong_type;
+
+/// How deep lists of codes may nest through aliases (`[*reading, X]`,
+/// where `reading` is itself `[*files, Y]`): far more than a spec needs.
+const MAX_NESTING: usize = 16;
+
+impl Lower {
+    /// `code_groups:`: name to `{ doc, codes }`.
+    pub(super) fn code_groups(&mut self, node: &Node) -> Vec<DraftGroup> {
+        let Some(entries) = self.named_entries(node, "code_groups", "code group") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "code group name");
+            let owner = format!("code group `{}`", name.value);
+            let Some(f) = self.object(value, &owner, &grammar::CODE_GROUP, name.loc, &owner) else {
+                continue;
+            };
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            let codes = f
+                .get("codes")
+                .map(|n| self.code_list(n, "codes", &owner))
+                .unwrap_or_default();
+            out.push(DraftGroup { name, doc, codes });
+        }
+        out
+    }
+
+    /// `operations:`: name to `{ doc, wire?, groups?, codes? }`.
+    pub(super) fn operations(&mut self, node: &Node) -> Vec<DraftOperation> {
+        let Some(entries) = self.named_entries(node, "operations", "operation") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "operation name");
+            self.not_keyword(&name, "an operation names generated items");
+            let owner = format!("operation `{}`", name.value);
+            let Some(f) = self.object(value, &owner, &grammar::OPERATION, name.loc, &owner) else {
+                continue;
+            };
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
+            let groups = f
+                .get("groups")
+                .map(|n| self.code_list(n, "groups", &owner))
+                .unwrap_or_default();
+            let codes = f
+                .get("codes")
+                .map(|n| self.code_list(n, "codes", &owner))
+                .unwrap_or_default();
+            let codes_at = f.key_loc("codes").unwrap_or(name.loc);
+            out.push(DraftOperation {
+                name,
+                wire,
+                doc,
+                groups,
+                codes,
+                codes_at,
+            });
+        }
+        out
+    }
+
+    /// A list of names (`codes:`, `groups:`); an item that is a list (an
+    /// alias of an anchored list) stands for its items.
+    fn code_list(&mut self, node: &Node, key: &str, owner: &str) -> Vec<Spanned<String>> {
+        let mut out = Vec::new();
+        match &node.kind {
+            NodeKind::Seq(_) => self.flatten(node, key, owner, 0, &mut out),
+            _ if node.scalar_type() == Some(ScalarType::Null) => {}
+            _ => self.push(wrong_type(node, key, owner, "a list of names")),
+        }
+        out
+    }
+
+    fn flatten(
+        &mut self,
+        node: &Node,
+        key: &str,
+        owner: &str,
+        depth: usize,
+        out: &mut Vec<Spanned<String>>,
+    ) {
+        let NodeKind::Seq(items) = &node.kind else {
+            if let Some(name) = self.line(node, key, owner) {
+                out.push(name);
+            }
+            return;
+        };
+        if depth > MAX_NESTING {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("`{key}` of {owner} nests lists more than {MAX_NESTING} deep"),
+                )
+                .with_help("write the names, or alias one list of them"),
+            );
+            return;
+        }
+        for item in items {
+            self.flatten(item, key, owner, depth + 1, out);
+        }
+    }
+
+    /// `unraised_codes:` of the taxonomy.
+    pub(super) fn unraised(&mut self, node: &Node, owner: &str) -> Option<Spanned<Unraised>> {
+        let s = self.string(node, "unraised_codes", owner)?;
+        match Unraised::ALL.iter().find(|v| v.as_str() == s.value) {
+            Some(v) => Some(Spanned::new(*v, s.loc)),
+            None => {
+                self.push(
+                    Diagnostic::new(
+                        s.loc,
+                        format!("unknown unraised_codes `{}` in {owner}", s.value),
+                    )
+                    .suggesting(
+                        s.loc,
+                        &s.value,
+                        grammar::names(grammar::UNRAISED),
+                        "expected",
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
