@@ -39,40 +39,34 @@ impl Case {
     /// convention converts to the others word for word
     /// (`MATCH_NOT_FOUND` / `match_not_found` / `MatchNotFound`).
     pub fn convert(self, s: &str) -> String {
-        let mut words: Vec<String> = Vec::new();
-        let mut cur = String::new();
+        // One pass, straight into the result: the validator converts every
+        // code name several times per check, so no word is a String.
+        let mut out = String::with_capacity(s.len() + s.len() / 4);
+        let mut in_word = false;
         let mut prev_lower = false;
         for c in s.chars() {
             if !c.is_ascii_alphanumeric() {
-                if !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
-                }
+                in_word = false;
                 prev_lower = false;
                 continue;
             }
-            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
+            if c.is_ascii_uppercase() && prev_lower && in_word {
+                in_word = false;
             }
             prev_lower = c.is_ascii_lowercase();
-            cur.push(c);
+            let starts_word = !in_word;
+            if starts_word && !out.is_empty() && self != Case::UpperCamel {
+                out.push('_');
+            }
+            in_word = true;
+            out.push(match self {
+                Case::ScreamingSnake => c.to_ascii_uppercase(),
+                Case::LowerSnake => c.to_ascii_lowercase(),
+                Case::UpperCamel if starts_word => c.to_ascii_uppercase(),
+                Case::UpperCamel => c.to_ascii_lowercase(),
+            });
         }
-        if !cur.is_empty() {
-            words.push(cur);
-        }
-        let joined = words.join("_");
-        match self {
-            Case::ScreamingSnake => joined.to_ascii_uppercase(),
-            Case::LowerSnake => joined.to_ascii_lowercase(),
-            Case::UpperCamel => words
-                .iter()
-                .map(|w| {
-                    let mut c = w.chars();
-                    c.next().map_or(String::new(), |f| {
-                        f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase()
-                    })
-                })
-                .collect(),
-        }
+        out
     }
 
     pub(crate) fn describe(self) -> &'static str {
@@ -115,5 +109,49 @@ mod tests {
         assert_eq!(Case::UpperCamel.convert("MATCH_NOT_FOUND"), "MatchNotFound");
         assert_eq!(Case::UpperCamel.convert("would_succeed"), "WouldSucceed");
         assert_eq!(Case::UpperCamel.convert("E2BIG_2"), "E2big2");
+    }
+
+    /// The words of `s` as `convert` reads them, the plain way: split at
+    /// every character that is not an ASCII letter or digit, and before an
+    /// upper-case letter that follows a lower-case one.
+    fn words(s: &str) -> Vec<String> {
+        let mut words = vec![String::new()];
+        let mut prev_lower = false;
+        for c in s.chars() {
+            if !c.is_ascii_alphanumeric() {
+                words.push(String::new());
+                prev_lower = false;
+                continue;
+            }
+            if c.is_ascii_uppercase() && prev_lower {
+                words.push(String::new());
+            }
+            prev_lower = c.is_ascii_lowercase();
+            words.last_mut().expect("one word").push(c);
+        }
+        words.retain(|w| !w.is_empty());
+        words
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2000,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(50),
+            ..Default::default()
+        })]
+
+        /// `convert` is the words joined in the convention's way, for
+        /// every string (separators, digits, case changes, non-ASCII).
+        #[test]
+        fn conversion_is_the_words_joined(s in "[a-zA-Z0-9_ \\-é.]{0,16}") {
+            let words = words(&s);
+            let upper = words.iter().map(|w| {
+                let (first, rest) = w.split_at(1);
+                first.to_ascii_uppercase() + &rest.to_ascii_lowercase()
+            });
+            proptest::prop_assert_eq!(Case::UpperCamel.convert(&s), upper.collect::<String>());
+            proptest::prop_assert_eq!(Case::ScreamingSnake.convert(&s), words.join("_").to_ascii_uppercase());
+            proptest::prop_assert_eq!(Case::LowerSnake.convert(&s), words.join("_").to_ascii_lowercase());
+        }
     }
 }

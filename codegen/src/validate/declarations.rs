@@ -103,8 +103,14 @@ impl Validator<'_> {
     /// files would declare it twice.
     pub(super) fn generated_names(&mut self, draft: &Draft) {
         self.converted_names(draft);
-        for code in &draft.codes {
-            let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+        // Each code's UpperCamelCase stem, once: the checks below compare
+        // it with every declared type.
+        let stems: Vec<String> = draft
+            .codes
+            .iter()
+            .map(|c| crate::case::Case::UpperCamel.convert(&c.name.value))
+            .collect();
+        for (code, stem) in draft.codes.iter().zip(&stems) {
             for suffix in ["Envelope", "Context"] {
                 let generated = format!("{stem}{suffix}");
                 if generated != crate::spec::UNLISTED_ENVELOPE
@@ -158,8 +164,7 @@ impl Validator<'_> {
                 );
             }
         }
-        for code in &draft.codes {
-            let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+        for (code, stem) in draft.codes.iter().zip(&stems) {
             if format!("{stem}Envelope") == crate::spec::UNLISTED_ENVELOPE {
                 self.push(
                     Diagnostic::new(
@@ -175,10 +180,14 @@ impl Validator<'_> {
             }
         }
         for t in &draft.types {
-            for code in &draft.codes {
-                let stem = crate::case::Case::UpperCamel.convert(&code.name.value);
+            for (code, stem) in draft.codes.iter().zip(&stems) {
                 for suffix in ["Envelope", "Context"] {
-                    if t.name.value == format!("{stem}{suffix}") {
+                    let generated = t
+                        .name
+                        .value
+                        .strip_prefix(stem.as_str())
+                        .is_some_and(|rest| rest == suffix);
+                    if generated {
                         self.push(
                             Diagnostic::new(
                                 t.name.loc,

@@ -74,6 +74,17 @@ impl Validator<'_> {
     fn python_names(&mut self, draft: &Draft, envelope: &Envelope) {
         let mut objects: Vec<(String, String, Loc)> = Vec::new();
         python_objects(&envelope.members, &mut Vec::new(), &mut objects);
+        if objects.is_empty() {
+            return;
+        }
+        // The envelope type of each code and the unlisted one, once for
+        // every object.
+        let bases: Vec<String> = draft
+            .codes
+            .iter()
+            .map(|c| crate::case::Case::UpperCamel.convert(&c.name.value) + "Envelope")
+            .chain([crate::spec::UNLISTED_ENVELOPE.to_string()])
+            .collect();
         for (i, (suffix, wire, loc)) in objects.iter().enumerate() {
             if let Some((_, first, first_loc)) = objects[..i].iter().find(|(s, _, _)| s == suffix) {
                 self.push(
@@ -94,12 +105,7 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            let bases = draft
-                .codes
-                .iter()
-                .map(|c| crate::case::Case::UpperCamel.convert(&c.name.value) + "Envelope")
-                .chain([crate::spec::UNLISTED_ENVELOPE.to_string()]);
-            for base in bases {
+            for base in &bases {
                 let name = format!("{base}{suffix}");
                 if let Some(t) = draft.types.iter().find(|t| t.name.value == name) {
                     self.push(
