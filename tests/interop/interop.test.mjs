@@ -84,12 +84,12 @@ test("tools/list: output schemas are self-contained for validators and generator
   for (const t of tools) {
     assert.doesNotThrow(() => ajv.compile(t.outputSchema), `${t.name}: one Ajv 2020 strict instance with the published schema`);
     const ts = await compile(t.outputSchema, `${t.name}_output`, { bannerComment: "" });
-    assert.match(ts, /MATCH_NOT_FOUND/, `${t.name}: the generated types name the error codes`);
-    // One type per code (issue #27), each pinning its error_code, and the
-    // context a code requires is required in its type: narrowing on
-    // error_code reaches the code's context.
+    assert.match(ts, /VALIDATION_FAILED/, `${t.name}: the generated types name the error codes`);
+    // One type per code the tool's operation lists (issue #27), each
+    // pinning its error_code, and the context a code requires is required
+    // in its type: narrowing on error_code reaches the code's context.
     const variants = t.outputSchema.anyOf[1].oneOf;
-    assert.ok(variants.length > 20, `${t.name}: per-code variants`);
+    assert.ok(variants.length > 1, `${t.name}: per-code variants`);
     for (const v of variants) {
       const code = v.properties.error_code.const;
       const body = ts.match(new RegExp(`export interface ${v.title} \\{([^}]*)\\}`))?.[1];

@@ -18,7 +18,7 @@ use crate::config::{Config, Limits};
 use crate::response::{
     ListTransactionsSuccess, MultiEditFilesSuccess, MultiEditSuccess, UndoSuccess,
 };
-use crate::taxonomy::{ErrorEnvelope, Violation};
+use crate::taxonomy::{ErrorEnvelope, Violation, operation};
 use crate::{tool_schemas, tools};
 
 /// Name of the single-file tool.
@@ -178,7 +178,10 @@ fn multi_edit() -> Tool {
         ),
         Arc::new(tool_schemas::input::<MultiEditParams>()),
     )
-    .with_raw_output_schema(Arc::new(tool_schemas::output::<MultiEditSuccess>()))
+    .with_raw_output_schema(Arc::new(tool_schemas::output::<
+        MultiEditSuccess,
+        operation::MultiEdit,
+    >()))
     .with_annotations(writes("Multi-edit one file"))
 }
 
@@ -198,7 +201,10 @@ fn multi_edit_files() -> Tool {
              so.",
         Arc::new(tool_schemas::input::<MultiEditFilesParams>()),
     )
-    .with_raw_output_schema(Arc::new(tool_schemas::output::<MultiEditFilesSuccess>()))
+    .with_raw_output_schema(Arc::new(tool_schemas::output::<
+        MultiEditFilesSuccess,
+        operation::MultiEditFiles,
+    >()))
     .with_annotations(writes("Multi-edit several files atomically"))
 }
 
@@ -215,7 +221,9 @@ fn undo() -> Tool {
              the call. Undo writes no .bak files.",
         Arc::new(tool_schemas::input::<UndoParams>()),
     )
-    .with_raw_output_schema(Arc::new(tool_schemas::output::<UndoSuccess>()))
+    .with_raw_output_schema(Arc::new(
+        tool_schemas::output::<UndoSuccess, operation::Undo>(),
+    ))
     .with_annotations(writes("Undo a committed call"))
 }
 
@@ -229,7 +237,10 @@ fn list_transactions() -> Tool {
              roots are listed; past a bound the oldest are dropped.",
         Arc::new(tool_schemas::input::<ListTransactionsParams>()),
     )
-    .with_raw_output_schema(Arc::new(tool_schemas::output::<ListTransactionsSuccess>()))
+    .with_raw_output_schema(Arc::new(tool_schemas::output::<
+        ListTransactionsSuccess,
+        operation::ListTransactions,
+    >()))
     .with_annotations(
         ToolAnnotations::with_title("List undoable calls")
             .read_only(true)

@@ -749,3 +749,57 @@ fn any_envelope_reads_later_codes_and_refuses_removed_ones() {
         "{err}"
     );
 }
+
+#[test]
+fn each_tool_advertises_exactly_the_codes_its_operation_lists() {
+    // What a client compiles at `tools/list` is what errors.yaml declares
+    // for the tool: one variant per code its operation lists (but violation
+    // kinds, which arrive inside another envelope), and `ErrorCode` (what
+    // `violations[].code` holds) the operation's codes, violation kinds
+    // included.
+    let spec = spec();
+    let tools = splice_server::mcp::tools();
+    let tool_names: BTreeSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    let operations: BTreeSet<&str> = spec.operations.iter().map(|op| op.wire()).collect();
+    assert_eq!(
+        tool_names, operations,
+        "every tool is an operation of errors.yaml and back"
+    );
+    for tool in &tools {
+        let op = spec
+            .operations
+            .iter()
+            .find(|op| op.wire() == tool.name)
+            .unwrap();
+        let codes = spec.operation_codes(op);
+        let schema = Value::Object(tool.output_schema.clone().unwrap().as_ref().clone());
+        let variants: BTreeSet<String> = schema["anyOf"][1]["oneOf"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: no per-code variants", tool.name))
+            .iter()
+            .map(|v| {
+                v["properties"]["error_code"]["const"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        let enveloped: BTreeSet<String> = codes
+            .iter()
+            .filter(|c| c.sent_as() != SentAs::Violation)
+            .map(|c| c.wire().to_owned())
+            .collect();
+        assert_eq!(
+            variants, enveloped,
+            "{}: the outputSchema's variants",
+            tool.name
+        );
+        let listed = string_set(&schema["$defs"]["ErrorCode"]["enum"]);
+        let all: BTreeSet<String> = codes
+            .iter()
+            .flat_map(|c| c.wire_names())
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(listed, all, "{}: the outputSchema's ErrorCode", tool.name);
+    }
+}
