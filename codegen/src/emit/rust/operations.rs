@@ -320,7 +320,7 @@ fn operation(
     let message = format!("operation `{name}` does not raise `{{Self}}`");
     let label = format!("`{{Self}}` is not among the codes of operation `{name}`");
     let note = format!(
-        "an error of `{name}` has one of the codes errors.yaml lists for it: add `{{Self}}` to \
+        "an error of `{name}` has one of the codes {file} lists for it: add `{{Self}}` to \
          the codes of operation `{name}` ({file}:{line}), or raise one of its codes"
     );
     let listed = enveloped.iter().map(|c| {
