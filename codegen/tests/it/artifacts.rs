@@ -16,16 +16,7 @@ use std::path::{Path, PathBuf};
 use splice_codegen::generate::{self, FileStatus};
 use splice_codegen::{emit_markdown, emit_python, emit_schema, emit_ts};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("codegen/ has a parent")
-        .to_path_buf()
-}
-
-fn in_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
+use crate::support::{in_ci, root};
 
 #[test]
 fn artifacts_are_fresh() {

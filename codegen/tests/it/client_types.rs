@@ -34,17 +34,7 @@ use std::process::{Command, Output};
 
 use splice_codegen::emit_python;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("codegen/ has a parent")
-        .to_path_buf()
-}
-
-/// `CI=true` (or `1`), as in `splice_tests::harness::in_ci`.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
+use crate::support::{in_ci, root};
 
 /// Serializes installs: the tests of this file run in parallel.
 static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -549,25 +539,7 @@ fn the_constructs_fixture_reaches_every_client_artifact() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let open = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&spec))
-        .expect("the schema compiles");
-    let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
-        .expect("the strict schema compiles");
-    let mut examples = Vec::new();
-    for code in spec.enveloped_codes() {
-        let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
-        for (which, v) in [("schema", &open), ("strict schema", &strict)] {
-            let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();
-            assert!(
-                errors.is_empty(),
-                "the example of {} fails its {which}: {errors:?}\n{env:#}",
-                code.name.value
-            );
-        }
-        let path = dir.path().join(format!("{}.json", code.name.value));
-        std::fs::write(&path, env.to_string()).unwrap();
-        examples.push(path);
-    }
+    let examples = crate::support::write_valid_examples(&spec, dir.path(), "constructs");
     let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/client-types");
 
     if let Some(tsc_bin) = require_tsc() {
@@ -714,25 +686,7 @@ fn declared_envelopes_reach_typescript_and_python() {
         assert!(outcome.is_success(), "{name}: {}", outcome.render());
         let spec = splice_codegen::load_path(&spec_path)
             .unwrap_or_else(|e| panic!("{name} does not load:\n{}", e.render()));
-        let open = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&spec))
-            .expect("the schema compiles");
-        let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
-            .expect("the strict schema compiles");
-        let mut examples = Vec::new();
-        for code in spec.enveloped_codes() {
-            let env = splice_codegen::emit_markdown::example_envelope(&spec, code).unwrap();
-            for (which, v) in [("schema", &open), ("strict schema", &strict)] {
-                let errors: Vec<String> = v.iter_errors(&env).map(|e| e.to_string()).collect();
-                assert!(
-                    errors.is_empty(),
-                    "{name}: the example of {} fails its {which}: {errors:?}\n{env:#}",
-                    code.name.value
-                );
-            }
-            let path = d.join(format!("{}.json", code.name.value));
-            std::fs::write(&path, env.to_string()).unwrap();
-            examples.push(path);
-        }
+        let examples = crate::support::write_valid_examples(&spec, d, name);
         for ext in ["ts", "py"] {
             for file in [format!("{name}.{ext}"), format!("{name}_wrong.{ext}")] {
                 std::fs::copy(clients.join(&file), d.join(&file)).expect("copy a client");

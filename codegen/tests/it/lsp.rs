@@ -19,19 +19,10 @@
 //!   UTF-8) are answered with a parse error, and the session goes on.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("codegen/ has a parent")
-        .to_path_buf()
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
+use crate::support::{in_ci, root};
 
 fn skip_or_fail(why: &str) {
     assert!(!in_ci(), "cannot run under CI=true: {why}");

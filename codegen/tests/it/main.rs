@@ -10,3 +10,4 @@ mod lsp;
 mod maintainer;
 mod no_panic;
 mod schema;
+mod support;

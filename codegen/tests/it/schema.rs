@@ -13,17 +13,10 @@
 //!   schema of this release (`emit_schema::emit_strict`), which the server's
 //!   own tests use.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Value, json};
 use splice_codegen::emit_markdown::EXAMPLE_MARKER;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("codegen/ has a parent")
-        .to_path_buf()
-}
+use crate::support::root;
 
 fn read(rel: &str) -> String {
     let path = root().join(rel);
