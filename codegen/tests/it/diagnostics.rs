@@ -1,9 +1,12 @@
 //! The loader's diagnostics, as a user sees them.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use splice_codegen::load_str;
 use splice_codegen::spec::{Cause, Lifecycle};
+
+use crate::rule_cases;
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -90,41 +93,26 @@ fn the_real_taxonomy_and_the_demo_fixture_load() {
     }
 }
 
-/// Every file in `tests/fixtures/rules/` breaks one rule. Its trailing
-/// `# expect: LINE:COL: message` comments list exactly the diagnostics it
-/// must produce; the rendered report is pinned by an insta snapshot.
+/// Every rule case (`rule_cases`) breaks one rule. Its `# expect: LINE:COL:
+/// message` lines list exactly the diagnostics it must produce; the
+/// rendered report is pinned by an insta snapshot.
 ///
 /// `SPLICE_BLESS_EXPECT=1 cargo test` rewrites the expectations from the
 /// current output (review the diff before committing).
 #[test]
 fn each_rule_has_its_diagnostic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
+    let cases = rule_cases::all();
     assert!(
-        paths.len() >= 50,
-        "expected one fixture per rule, found {}",
-        paths.len()
+        cases.len() >= 100,
+        "expected one case per rule, found {}",
+        cases.len()
     );
-    let bless = std::env::var_os("SPLICE_BLESS_EXPECT").is_some();
     let mut failures = Vec::new();
-    for path in paths {
-        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let body: String = text
-            .lines()
-            .filter(|l| !l.starts_with("# expect: "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let expected: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("# expect: "))
-            .collect();
+    let mut actual_all = BTreeMap::new();
+    for case in &cases {
+        let name = &case.name;
         let file_name = format!("rules/{name}.yaml");
-        let diags = match load_str(&text, &file_name) {
+        let diags = match load_str(&case.text, &file_name) {
             Ok(_) => {
                 failures.push(format!("{name}: loaded without any diagnostic"));
                 continue;
@@ -132,20 +120,30 @@ fn each_rule_has_its_diagnostic() {
             Err(d) => d,
         };
         let actual: Vec<String> = diags.items.iter().map(|d| d.to_string()).collect();
-        if bless {
-            let mut new = body.clone();
-            for a in &actual {
-                new.push_str(&format!("# expect: {a}\n"));
-            }
-            std::fs::write(&path, new).unwrap();
-        } else if actual != expected {
+        if actual != case.expected {
             failures.push(format!(
-                "{name}:\n  expected {expected:#?}\n  actual   {actual:#?}"
+                "{name}:\n  expected {:#?}\n  actual   {actual:#?}",
+                case.expected
             ));
         }
+        actual_all.insert(name.clone(), actual);
         insta::assert_snapshot!(format!("rule_{name}"), diags.render());
     }
+    if std::env::var_os("SPLICE_BLESS_EXPECT").is_some() {
+        rule_cases::bless(&cases, &actual_all);
+        return;
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The base of the rule variants is itself valid, so each variant's
+/// diagnostics come from what it changes.
+#[test]
+fn the_base_of_the_rule_variants_loads() {
+    let base = fixture("rule-variants/base.yaml");
+    if let Err(d) = load_str(&base, "rule-variants/base.yaml") {
+        panic!("{}", d.render());
+    }
 }
 
 /// House style of every diagnostic the fixtures produce: messages start
@@ -153,11 +151,8 @@ fn each_rule_has_its_diagnostic() {
 /// labels, have no final period.
 #[test]
 fn diagnostics_follow_the_house_style() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut sources = vec![fixture("broken.yaml")];
-    for entry in std::fs::read_dir(dir.join("rules")).unwrap() {
-        sources.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
-    }
+    sources.extend(rule_cases::all().into_iter().map(|case| case.text));
     let mut checked = 0;
     for source in sources {
         let Err(diags) = load_str(&source, "x.yaml") else {

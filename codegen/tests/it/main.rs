@@ -9,5 +9,6 @@ mod emit_rust;
 mod lsp;
 mod maintainer;
 mod no_panic;
+mod rule_cases;
 mod schema;
 mod support;

@@ -47,6 +47,7 @@ fn seed_sources(target: &str) -> Vec<PathBuf> {
             let mut all = specs.to_vec();
             all.extend(yaml(fixtures.clone()));
             all.extend(yaml(fixtures.join("rules")));
+            all.extend(yaml(fixtures.join("rule-variants")));
             all
         }
         "lsp" => {
