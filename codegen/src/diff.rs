@@ -372,6 +372,56 @@ impl Differ {
                 );
             }
         }
+        self.code_groups(old, new);
+    }
+
+    /// The code groups. A client sees only what each operation raises (see
+    /// [`Self::operations`]); a group is how the spec and the service's own
+    /// code (the Rust bound `operation::group::X`) share a list. So a
+    /// change to one is compatible and adds nothing, but is reported: the
+    /// service's code that names a removed group no longer builds, and the
+    /// release must still say it changed.
+    fn code_groups(&mut self, old: &Spec, new: &Spec) {
+        fn group<'s>(spec: &'s Spec, name: &str) -> Option<&'s crate::spec::CodeGroup> {
+            spec.groups.iter().find(|g| g.name.value == name)
+        }
+        for o in &old.groups {
+            let name = &o.name.value;
+            let Some(n) = group(new, name) else {
+                self.compatible(None, format!("code group `{name}` removed"));
+                continue;
+            };
+            if o.doc.value != n.doc.value {
+                self.compatible(
+                    Some(n.doc.loc),
+                    format!("doc of code group `{name}` reworded"),
+                );
+            }
+            let codes = |g: &crate::spec::CodeGroup| -> Vec<String> {
+                g.codes.iter().map(|c| c.value.clone()).collect()
+            };
+            let (was, now) = (codes(o), codes(n));
+            for code in now.iter().filter(|c| !was.contains(c)) {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("code group `{name}` now holds `{code}`"),
+                );
+            }
+            for code in was.iter().filter(|c| !now.contains(c)) {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("code group `{name}` no longer holds `{code}`"),
+                );
+            }
+        }
+        for n in &new.groups {
+            if group(old, &n.name.value).is_none() {
+                self.compatible(
+                    Some(n.name.loc),
+                    format!("code group `{}` added", n.name.value),
+                );
+            }
+        }
     }
 
     fn taxonomy(&mut self, old: &Spec, new: &Spec) {
@@ -2119,14 +2169,19 @@ codes:
         );
         assert!(r.is_acceptable() && !r.has_breaking(), "{r:#?}");
 
-        // Regrouping the same lists changes nothing a client sees.
+        // Regrouping the same lists changes nothing a client sees: only the
+        // new group is reported, as a change that adds nothing.
         let grouped = format!(
             "{BASE}code_groups:\n  disk:\n    doc: Disk.\n    codes: [DISK_FULL]\n\
              operations:\n  edit:\n    doc: Edits.\n    groups: [disk]\n    codes: [EMPTY_EDITS]\n  \
              list:\n    doc: Lists.\n    groups: [disk]\n"
         );
         let r = diff(&old, &spec(&grouped));
-        assert!(r.changes.is_empty(), "{r:#?}");
+        only(&r, Compat::Compatible, "code group `disk` added");
+        assert!(
+            r.changes.len() == 1 && !r.changes[0].adds && !r.changes[0].warning,
+            "{r:#?}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod artifacts;
 mod client_types;
 mod diagnostics;
+mod diff_rules;
 mod emit_rust;
 mod lsp;
 mod maintainer;
@@ -12,3 +13,4 @@ mod no_panic;
 mod rule_cases;
 mod schema;
 mod support;
+mod variants;
