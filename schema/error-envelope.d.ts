@@ -757,6 +757,7 @@ export type MultiEditError =
   | WriteFailedEnvelope
   | NotARegularFileEnvelope
   | FileTooLargeEnvelope
+  | RollbackFailedEnvelope
   | JournalUnavailableEnvelope
   | InternalErrorEnvelope;
 
