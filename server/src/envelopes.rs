@@ -5,16 +5,152 @@
 //! generated from `errors.yaml` (see [`crate::taxonomy`]), so `retryable`,
 //! `cause`, hints and numbers come from the spec, and a code's required
 //! context cannot be forgotten: the constructor would not compile.
+//!
+//! Each mapping returns an error of the calling tool's operation
+//! (`operation::Error<O>`, see [`crate::taxonomy`]), and is generic over
+//! the operation with a bound naming every code it can build: a code group
+//! of `errors.yaml` (`group::Reading`, `group::Committing`, ...), or
+//! `Raises<code>` for a code of its own. A tool can only use a mapping
+//! whose codes its operation lists, so the compiler, not a review, holds
+//! each tool's answers to the codes its `outputSchema` advertises:
+//!
+//! | mapping | bound |
+//! | --- | --- |
+//! | [`validation_failed`], [`cancelled`], [`server_busy`], [`request_too_large`], [`internal`] | `group::Calls` |
+//! | [`resolve_error`] | `group::Reading + group::Committing` (an unexpected errno is WRITE_FAILED) |
+//! | [`fs_error`], [`commit_failure`] | [`Files`] |
+//! | [`capped_failure`], [`engine_failure`] | [`Edits`] |
+//! | [`stale`], [`duplicate_file_path`], [`path_conflict`], [`move_onto_itself`], [`already_exists`], [`parent_missing`] | `Raises` of their code |
+//!
+//! A file-system failure's kind ([`FsErrorKind`]) is a value, so
+//! [`fs_error`] must answer every kind for every operation. The kinds only
+//! some operations meet (a stale file, a path that appeared, a missing
+//! directory, one file named twice) go through [`Files::particular`]: each
+//! file operation says there which of them it reports and how, with the
+//! mappings above, so that too only builds listed codes. A kind an
+//! operation does not report there is one its calls cannot meet (say,
+//! `multi_edit` commits one file, so it never names one file twice); it is
+//! logged and answered as the generic I/O failure.
+//!
+//! The bounds are the proof; the doctests below check that they refuse.
+//! `list_transactions` reads no file, so it cannot map a file-system
+//! failure:
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::{FileCtx, fs_error};
+//! # use splice_server::fsio::{FsError, FsErrorKind, FsOp};
+//! # use splice_server::taxonomy::operation::{Error, ListTransactions};
+//! let e = FsError::new(FsErrorKind::NotFound, FsOp::Read, "/srv/a.txt");
+//! let _: Error<ListTransactions> = fs_error(&FileCtx::single("/srv/a.txt"), &e);
+//! ```
+//!
+//! `undo` applies no edits, so STALE_FILE is not among its codes (a file
+//! changed since the call it undoes is an UNDO_CONFLICT):
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::{FileCtx, stale};
+//! # use splice_server::taxonomy::operation::{Error, Undo};
+//! let _: Error<Undo> = stale(&FileCtx::single("/srv/a.txt"), None, "00".repeat(32));
+//! ```
+//!
+//! `multi_edit` names one file, so no entry can conflict with another:
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::{FileCtx, path_conflict};
+//! # use splice_server::taxonomy::operation::{Error, MultiEdit};
+//! let _: Error<MultiEdit> = path_conflict(&FileCtx::single("/srv/a.txt"), 0);
+//! ```
+//!
+//! The same calls build for the operations that list their codes:
+//!
+//! ```
+//! # use splice_server::envelopes::{FileCtx, fs_error, path_conflict, stale};
+//! # use splice_server::fsio::{FsError, FsErrorKind, FsOp};
+//! # use splice_server::taxonomy::operation::{Error, MultiEdit, MultiEditFiles, Undo};
+//! # use splice_server::taxonomy::ErrorCode;
+//! let ctx = FileCtx::single("/srv/a.txt");
+//! let e = FsError::new(FsErrorKind::NotFound, FsOp::Read, "/srv/a.txt");
+//! let read: Error<Undo> = fs_error(&ctx, &e);
+//! assert_eq!(read.error_code(), ErrorCode::FileNotFound);
+//! let changed: Error<MultiEdit> = stale(&ctx, None, "00".repeat(32));
+//! assert_eq!(changed.error_code(), ErrorCode::StaleFile);
+//! let clash: Error<MultiEditFiles> = path_conflict(&ctx, 0);
+//! assert_eq!(clash.error_code(), ErrorCode::PathConflict);
+//! ```
 
 use crate::args::{EditArg, FileArgs};
 use crate::commit::CommitFailure;
 use crate::engine::{self, MatchLocation as EngineLocation};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::resolve::ResolveError;
+use crate::taxonomy::builder::code;
+use crate::taxonomy::operation::{self, Error, Raises, group};
 use crate::taxonomy::{
     Candidate, EditState, EditStatus, ErrorCode, ErrorEnvelope, FileState, FileStatus, Limit,
     LookalikeDifference, LookalikeMatch, MatchLocation, RollbackReport, Violation,
 };
+
+/// An operation that reads files beneath the roots and commits them
+/// through the journal: the bound of [`fs_error`] and [`commit_failure`].
+pub trait Files:
+    group::Reading + group::Committing + Raises<code::ROLLBACK_FAILED> + Sized
+{
+    /// This operation's error for a failure of a kind only some operations
+    /// meet (`Stale`, `DuplicatePath`, `AlreadyExists`, `ParentMissing`),
+    /// or `None` for a kind its calls cannot meet.
+    fn particular(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>>;
+}
+
+impl Files for operation::MultiEdit {
+    fn particular(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>> {
+        match &e.kind {
+            // Its caller's `expected_sha256`, checked again under the lock.
+            FsErrorKind::Stale { current_sha256 } => Some(stale(ctx, None, current_sha256.clone())),
+            // One existing file, edited in place: no path to create, and
+            // one file cannot be named twice.
+            _ => None,
+        }
+    }
+}
+
+impl Files for operation::MultiEditFiles {
+    fn particular(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>> {
+        let idx = ctx.file_index;
+        Some(match &e.kind {
+            FsErrorKind::Stale { current_sha256 } => stale(ctx, None, current_sha256.clone()),
+            FsErrorKind::DuplicatePath => ErrorEnvelope::duplicate_file_path(
+                ctx.file_path.clone(),
+                idx.unwrap_or(0),
+                idx.unwrap_or(0),
+            )
+            .into(),
+            FsErrorKind::AlreadyExists(ty) => already_exists(ctx, *ty),
+            FsErrorKind::ParentMissing => parent_missing(ctx),
+            _ => return None,
+        })
+    }
+}
+
+impl Files for operation::Undo {
+    fn particular(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>> {
+        match &e.kind {
+            // A path the undo recreates, taken meanwhile, found once its
+            // rollback began (before that, it is an UNDO_CONFLICT).
+            FsErrorKind::AlreadyExists(ty) => Some(already_exists(ctx, *ty)),
+            FsErrorKind::ParentMissing => Some(parent_missing(ctx)),
+            // A changed file is an UNDO_CONFLICT before the rollback
+            // (`tools::undo`); its paths are distinct.
+            _ => None,
+        }
+    }
+}
+
+/// An operation that edits files in memory: it reads and commits them
+/// ([`Files`]), matches edits (`group::Matching`), and reports an empty
+/// `old_string` the engine finds as a violation (`group::Calls`).
+pub trait Edits: Files + group::Matching + group::Calls {}
+
+impl<O: Files + group::Matching + group::Calls> Edits for O {}
 
 /// Which file of the call an error is about.
 #[derive(Debug, Clone)]
@@ -218,14 +354,14 @@ fn leave_out(s: &mut EditStatus, why: &str) {
 }
 
 /// VALIDATION_FAILED with every violation.
-pub fn validation_failed(violations: Vec<Violation>) -> ErrorEnvelope {
+pub fn validation_failed<O: group::Calls>(violations: Vec<Violation>) -> Error<O> {
     let n = violations.len() as u64;
-    ErrorEnvelope::validation_failed(violations, n).build()
+    ErrorEnvelope::validation_failed(violations, n).into()
 }
 
 /// REQUEST_TOO_LARGE.
-pub fn request_too_large(max: u64, actual: u64) -> ErrorEnvelope {
-    ErrorEnvelope::request_too_large(limit("max_request_bytes", max, Some(actual))).build()
+pub fn request_too_large<O: group::Calls>(max: u64, actual: u64) -> Error<O> {
+    ErrorEnvelope::request_too_large(limit("max_request_bytes", max, Some(actual))).into()
 }
 
 fn limit(name: &str, max: u64, actual: Option<u64>) -> Limit {
@@ -259,29 +395,31 @@ pub fn with_roots_source(
 }
 
 /// A path that could not be resolved inside the roots.
-pub fn resolve_error(ctx: &FileCtx, e: ResolveError) -> ErrorEnvelope {
+pub fn resolve_error<O>(ctx: &FileCtx, e: ResolveError) -> Error<O>
+where
+    O: group::Reading + group::Committing,
+{
     let p = ctx.file_path.clone();
+    let idx = ctx.file_index;
     match e {
-        ResolveError::Outside => ErrorEnvelope::path_outside_roots(p).build(),
+        ResolveError::Outside => ErrorEnvelope::path_outside_roots(p).into(),
         ResolveError::NotFound => ErrorEnvelope::file_not_found(p)
-            .maybe_file_index(ctx.file_index)
-            .build(),
-        ResolveError::Loop => ErrorEnvelope::symlink_loop(p)
-            .maybe_file_index(ctx.file_index)
-            .build(),
+            .maybe_file_index(idx)
+            .into(),
+        ResolveError::Loop => ErrorEnvelope::symlink_loop(p).maybe_file_index(idx).into(),
         ResolveError::PermissionDenied => ErrorEnvelope::permission_denied(p)
             .os_error("EACCES")
-            .maybe_file_index(ctx.file_index)
-            .build(),
+            .maybe_file_index(idx)
+            .into(),
         ResolveError::Other(errno) => ErrorEnvelope::write_failed(p)
             .os_error(errno)
-            .maybe_file_index(ctx.file_index)
-            .build(),
+            .maybe_file_index(idx)
+            .into(),
     }
 }
 
 /// A file-system failure while reading or committing.
-pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
+pub fn fs_error<O: Files>(ctx: &FileCtx, e: &FsError) -> Error<O> {
     let p = ctx.file_path.clone();
     let os = e.os_error.unwrap_or("EIO");
     let idx = ctx.file_index;
@@ -294,11 +432,11 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
         )
     {
         let b = ErrorEnvelope::backup_failed(p, e.path.display().to_string()).os_error(os);
-        return b.maybe_file_index(idx).build();
+        return b.maybe_file_index(idx).into();
     }
     macro_rules! with_idx {
         ($b:expr) => {
-            $b.maybe_file_index(idx).build()
+            $b.maybe_file_index(idx).into()
         };
     }
     match &e.kind {
@@ -316,36 +454,73 @@ pub fn fs_error(ctx: &FileCtx, e: &FsError) -> ErrorEnvelope {
             p,
             limit("max_file_size", *max, Some(*size))
         )),
-        FsErrorKind::Stale { current_sha256 } => stale(ctx, None, current_sha256.clone()),
         // A lock held past the timeout by another process: the write did not
         // happen; say EBUSY so the caller knows waiting may help.
         FsErrorKind::Busy => with_idx!(ErrorEnvelope::write_failed(p).os_error("EBUSY")),
-        FsErrorKind::DuplicatePath => {
-            ErrorEnvelope::duplicate_file_path(p, idx.unwrap_or(0), idx.unwrap_or(0)).build()
-        }
-        FsErrorKind::AlreadyExists(ty) => {
-            with_idx!(ErrorEnvelope::file_already_exists(p).maybe_file_type(ty.map(str::to_string)))
-        }
-        FsErrorKind::ParentMissing => with_idx!(ErrorEnvelope::parent_directory_missing(p)),
-        // Reading (to edit, or again under the lock) failed: nothing was
-        // written, and the caller must not go looking for a write problem.
-        FsErrorKind::Other if matches!(e.op, FsOp::Read | FsOp::Verify) => {
-            with_idx!(ErrorEnvelope::read_failed(p).os_error(os))
-        }
-        FsErrorKind::Other => with_idx!(ErrorEnvelope::write_failed(p).os_error(os)),
+        FsErrorKind::Stale { .. }
+        | FsErrorKind::DuplicatePath
+        | FsErrorKind::AlreadyExists(_)
+        | FsErrorKind::ParentMissing => O::particular(ctx, e).unwrap_or_else(|| {
+            tracing::error!(
+                operation = <O as operation::Operation>::WIRE,
+                error = %e,
+                "a file-system failure this operation does not report; answered as an I/O failure"
+            );
+            io_failure(p, e.op, os, idx)
+        }),
+        FsErrorKind::Other => io_failure(p, e.op, os, idx),
     }
+}
+
+/// The generic I/O failure of step `op`: READ_FAILED when reading (to edit,
+/// or again under the lock) failed, since nothing was written and the
+/// caller must not go looking for a write problem; WRITE_FAILED otherwise.
+fn io_failure<O>(p: String, op: FsOp, os: &str, idx: Option<u64>) -> Error<O>
+where
+    O: group::Reading + group::Committing,
+{
+    if matches!(op, FsOp::Read | FsOp::Verify) {
+        ErrorEnvelope::read_failed(p)
+            .os_error(os)
+            .maybe_file_index(idx)
+            .into()
+    } else {
+        ErrorEnvelope::write_failed(p)
+            .os_error(os)
+            .maybe_file_index(idx)
+            .into()
+    }
+}
+
+/// FILE_ALREADY_EXISTS: a path to create holds a file (of type `ty` when
+/// it is not a regular one).
+pub fn already_exists<O: Raises<code::FILE_ALREADY_EXISTS>>(
+    ctx: &FileCtx,
+    ty: Option<&'static str>,
+) -> Error<O> {
+    ErrorEnvelope::file_already_exists(ctx.file_path.clone())
+        .maybe_file_type(ty.map(str::to_string))
+        .maybe_file_index(ctx.file_index)
+        .into()
+}
+
+/// PARENT_DIRECTORY_MISSING: the directory of a path to create is missing.
+pub fn parent_missing<O: Raises<code::PARENT_DIRECTORY_MISSING>>(ctx: &FileCtx) -> Error<O> {
+    ErrorEnvelope::parent_directory_missing(ctx.file_path.clone())
+        .maybe_file_index(ctx.file_index)
+        .into()
 }
 
 /// An edit that could not be applied within the size limit `max`, with
 /// what became of the edits after it ([`engine::apply_diagnosed`]); the
 /// answer stays within `max_answer_bytes`.
-pub fn capped_failure(
+pub fn capped_failure<O: Edits>(
     ctx: &FileCtx,
     file: &FileArgs,
     max: u64,
     d: engine::Diagnosed,
     max_answer_bytes: usize,
-) -> ErrorEnvelope {
+) -> Error<O> {
     match d.failure {
         engine::CappedFailure::Edit(f) => engine_failure(ctx, file, f, d.later, max_answer_bytes),
         engine::CappedFailure::TooLarge { edit_index, size } => {
@@ -356,13 +531,13 @@ pub fn capped_failure(
 
 /// RESULT_TOO_LARGE: edit `edit_index` would make the file (`size` bytes at
 /// least) larger than `max`.
-fn result_too_large(
+fn result_too_large<O: group::Matching>(
     ctx: &FileCtx,
     file: &FileArgs,
     max: u64,
     edit_index: usize,
     size: u64,
-) -> ErrorEnvelope {
+) -> Error<O> {
     let status = edit_status(
         &file.edits,
         edit_index,
@@ -377,42 +552,49 @@ fn result_too_large(
         status,
         limit("max_file_size", max, Some(size)),
     );
-    b.maybe_file_index(ctx.file_index).build()
+    b.maybe_file_index(ctx.file_index).into()
 }
 
 /// STALE_FILE: the content is not what the caller (or this call) read.
-pub fn stale(ctx: &FileCtx, expected: Option<String>, current: String) -> ErrorEnvelope {
+pub fn stale<O: Raises<code::STALE_FILE>>(
+    ctx: &FileCtx,
+    expected: Option<String>,
+    current: String,
+) -> Error<O> {
     let mut b = ErrorEnvelope::stale_file(ctx.file_path.clone(), current);
     if let Some(e) = expected {
         b = b.expected_sha256(e);
     }
-    b.maybe_file_index(ctx.file_index).build()
+    b.maybe_file_index(ctx.file_index).into()
 }
 
 /// DUPLICATE_FILE_PATH: a file resolved to the same target as an earlier one.
-pub fn duplicate_file_path(ctx: &FileCtx, first: usize) -> ErrorEnvelope {
+pub fn duplicate_file_path<O: Raises<code::DUPLICATE_FILE_PATH>>(
+    ctx: &FileCtx,
+    first: usize,
+) -> Error<O> {
     ErrorEnvelope::duplicate_file_path(
         ctx.file_path.clone(),
         ctx.file_index.unwrap_or(0),
         first as u64,
     )
-    .build()
+    .into()
 }
 
 /// PATH_CONFLICT: file `ctx` names a path an earlier entry `first` also
 /// names, and one of them creates, deletes or moves it.
-pub fn path_conflict(ctx: &FileCtx, first: usize) -> ErrorEnvelope {
+pub fn path_conflict<O: Raises<code::PATH_CONFLICT>>(ctx: &FileCtx, first: usize) -> Error<O> {
     ErrorEnvelope::path_conflict(
         ctx.file_path.clone(),
         ctx.file_index.unwrap_or(0),
         first as u64,
     )
-    .build()
+    .into()
 }
 
 /// MOVE_ONTO_ITSELF: a move whose destination resolves to its source.
-pub fn move_onto_itself(ctx: &FileCtx) -> ErrorEnvelope {
-    ErrorEnvelope::move_onto_itself(ctx.file_path.clone(), ctx.file_index.unwrap_or(0)).build()
+pub fn move_onto_itself<O: Raises<code::MOVE_ONTO_ITSELF>>(ctx: &FileCtx) -> Error<O> {
+    ErrorEnvelope::move_onto_itself(ctx.file_path.clone(), ctx.file_index.unwrap_or(0)).into()
 }
 
 fn location(l: EngineLocation) -> MatchLocation {
@@ -453,13 +635,13 @@ fn lookalike(l: engine::Lookalike) -> LookalikeMatch {
 
 /// An edit that could not be applied, and what became of the edits after
 /// it (`later`, see [`edit_status`]).
-pub fn engine_failure(
+pub fn engine_failure<O: Edits>(
     ctx: &FileCtx,
     file: &FileArgs,
     f: engine::Failure,
     later: Vec<engine::Verdict>,
     max_answer_bytes: usize,
-) -> ErrorEnvelope {
+) -> Error<O> {
     let p = ctx.file_path.clone();
     match f {
         engine::Failure::EmptyOldString { edit_index } => validation_failed(vec![Violation {
@@ -471,7 +653,7 @@ pub fn engine_failure(
         engine::Failure::InvalidEncoding { byte_offset } => {
             ErrorEnvelope::invalid_encoding(p, byte_offset as u64)
                 .maybe_file_index(ctx.file_index)
-                .build()
+                .into()
         }
         engine::Failure::NotFound {
             edit_index,
@@ -494,7 +676,7 @@ pub fn engine_failure(
                 .snippet_start_line(snippet_start_line as u64)
                 .maybe_lookalike_match(near.map(|l| lookalike(*l)))
                 .maybe_candidates(candidates);
-            b.maybe_file_index(ctx.file_index).build()
+            b.maybe_file_index(ctx.file_index).into()
         }
         engine::Failure::Ambiguous {
             edit_index,
@@ -514,18 +696,18 @@ pub fn engine_failure(
             let b =
                 ErrorEnvelope::ambiguous_match(p, edit_index as u64, status, locs, count as u64)
                     .match_lines(lines.into_iter().map(|l| l as u64).collect());
-            b.maybe_file_index(ctx.file_index).build()
+            b.maybe_file_index(ctx.file_index).into()
         }
     }
 }
 
 /// A commit that failed part-way and was rolled back (or could not be).
-pub fn commit_failure(
+pub fn commit_failure<O: Files>(
     ctx: &FileCtx,
     files: &[FileArgs],
     written: &[usize],
     failure: &CommitFailure,
-) -> ErrorEnvelope {
+) -> Error<O> {
     // A failure of the transaction itself (its journal) is reported on the
     // first file being written.
     let failed_file = written[failure.failed_index.unwrap_or(0)];
@@ -536,18 +718,19 @@ pub fn commit_failure(
         .iter()
         .map(|&k| written[k])
         .collect();
-    let mut e = if failure.error.op == FsOp::Journal {
+    let e: Error<O> = if failure.error.op == FsOp::Journal {
         // The server's own journal directory, not the edited file: a hint
         // about the file ("create it") would send the caller the wrong way.
         ErrorEnvelope::journal_unavailable(
             failure.error.os_error.unwrap_or("EIO").to_string(),
             failure.error.path.display().to_string(),
         )
-        .build()
+        .into()
     } else {
         fs_error(ctx, &failure.error)
     };
-    let statuses: Vec<FileStatus> = files
+    let code = e.error_code();
+    let statuses_of: Vec<FileStatus> = files
         .iter()
         .enumerate()
         .map(|(i, f)| FileStatus {
@@ -562,7 +745,7 @@ pub fn commit_failure(
             } else {
                 FileState::Skipped
             },
-            error_code: (i == failed_file).then_some(e.error_code),
+            error_code: (i == failed_file).then_some(code),
         })
         .collect();
     let rollback = RollbackReport {
@@ -571,34 +754,84 @@ pub fn commit_failure(
         failed: not_restored.len() as u64,
     };
     if !not_restored.is_empty() {
-        return ErrorEnvelope::rollback_failed(statuses, rollback)
+        return ErrorEnvelope::rollback_failed(statuses_of, rollback)
             .file_path(ctx.file_path.clone())
-            .build();
+            .into();
     }
-    if (files.len() > 1 || failure.rollback.attempted) && e.error_code.may_carry("file_statuses") {
-        e.file_statuses = Some(statuses);
+    let statuses =
+        (files.len() > 1 || failure.rollback.attempted) && code.may_carry("file_statuses");
+    let rolled_back = failure.rollback.attempted && code.may_carry("rollback");
+    if !statuses && !rolled_back {
+        return e;
     }
-    if failure.rollback.attempted && e.error_code.may_carry("rollback") {
-        e.rollback = Some(rollback);
-    }
-    e
+    e.update(|e| {
+        if statuses {
+            e.file_statuses = Some(statuses_of);
+        }
+        if rolled_back {
+            e.rollback = Some(rollback);
+        }
+    })
 }
 
-/// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
-/// paths or stack traces (those go to the log).
+/// A failure of a call before or around its tool's own work, whatever the
+/// tool: its request or arguments refused, the server too busy, the call
+/// cancelled while it waited, or a fault of splice. Every tool's entry in
+/// the tool table answers these through [`call_failure`] for its own
+/// operation, so each operation's list is proved to hold them.
+#[derive(Debug)]
+pub enum CallFailure<'a> {
+    /// REQUEST_TOO_LARGE.
+    TooLarge { max: u64, actual: u64 },
+    /// VALIDATION_FAILED.
+    Invalid(Vec<Violation>),
+    /// SERVER_BUSY.
+    Busy {
+        limit: &'a str,
+        max: u64,
+        actual: u64,
+    },
+    /// CALL_CANCELLED.
+    Cancelled,
+    /// INTERNAL_ERROR, with a detail splice chose.
+    Internal(&'a str),
+}
+
+/// The envelope of `f` for a call of operation `O`.
+pub fn call_failure<O: group::Calls>(f: CallFailure<'_>) -> ErrorEnvelope {
+    let e: Error<O> = match f {
+        CallFailure::TooLarge { max, actual } => request_too_large(max, actual),
+        CallFailure::Invalid(violations) => validation_failed(violations),
+        CallFailure::Busy { limit, max, actual } => server_busy(limit, max, actual),
+        CallFailure::Cancelled => cancelled(),
+        CallFailure::Internal(detail) => internal(detail),
+    };
+    e.into_envelope()
+}
+
+/// The envelope of `f` for a call whose tool is not known (a request line
+/// too large to read its name, an answer that could not be serialized).
+/// Built as `list_transactions`, the operation with the fewest codes, would
+/// build it: every tool answers these the same way ([`call_failure`]).
+pub fn any_call_failure(f: CallFailure<'_>) -> ErrorEnvelope {
+    call_failure::<operation::ListTransactions>(f)
+}
+
 /// A call the client cancelled before its commit point.
-pub fn cancelled() -> ErrorEnvelope {
-    ErrorEnvelope::call_cancelled().build()
+pub fn cancelled<O: group::Calls>() -> Error<O> {
+    ErrorEnvelope::call_cancelled().into()
 }
 
 /// A call refused because the server's bound `name` (`max_calls_in_flight`
 /// or `memory_budget`) stayed full ([`crate::admission`]).
-pub fn server_busy(name: &str, max: u64, actual: u64) -> ErrorEnvelope {
-    ErrorEnvelope::server_busy(limit(name, max, Some(actual))).build()
+pub fn server_busy<O: group::Calls>(name: &str, max: u64, actual: u64) -> Error<O> {
+    ErrorEnvelope::server_busy(limit(name, max, Some(actual))).into()
 }
 
-pub fn internal(detail: &str) -> ErrorEnvelope {
-    ErrorEnvelope::internal_error(detail).build()
+/// INTERNAL_ERROR. `detail` is chosen by splice: never panic text, source
+/// paths or stack traces (those go to the log).
+pub fn internal<O: group::Calls>(detail: &str) -> Error<O> {
+    ErrorEnvelope::internal_error(detail).into()
 }
 
 #[cfg(test)]

@@ -12,9 +12,11 @@
 //! narrows the roots to what an MCP client offers. The engine has no MCP
 //! or file-system types; the handlers have no file logic.
 
-// The error type of the tool functions is the taxonomy's ErrorEnvelope
-// (~450 bytes): it is what the client receives, built once on a cold path,
-// so boxing it would only add an allocation and noise at every `?`.
+// The error type of the tool functions is their operation's error
+// (`taxonomy::operation::Error<Op>`: the taxonomy's ErrorEnvelope, ~450
+// bytes, and its code): it is what the client receives, built once on a
+// cold path, so boxing it would only add an allocation and noise at every
+// `?`.
 #![allow(clippy::result_large_err)]
 
 #[cfg(feature = "mcp")]

@@ -57,12 +57,13 @@ use crate::args::EditRequest;
 use crate::client_roots::{self, ClientRootsPolicy, Effective, RootsSource};
 use crate::commit::{Committer, Wait};
 use crate::config::Config;
+use crate::envelopes::CallFailure;
 use crate::taxonomy::ErrorEnvelope;
 use crate::{envelopes, resources, tools};
 
 mod tool_table;
 
-use tool_table::{FilesOp, PlainOp, Work};
+use tool_table::{Fail, FilesOp, LockTimeout, PlainOp, Work};
 pub use tool_table::{LIST_TRANSACTIONS, MULTI_EDIT, MULTI_EDIT_FILES, UNDO, tools};
 
 /// What a caught panic reports (the panic itself goes to the log).
@@ -302,7 +303,7 @@ impl Splice {
         req: EditRequest,
         request_bytes: usize,
         context: &RequestContext<RoleServer>,
-        op: FilesOp,
+        (op, timeout, fail): (FilesOp, LockTimeout, Fail),
     ) -> CallToolResult {
         let ct = context.ct.clone();
         // One deadline for every lock wait of the call: its place in the
@@ -318,7 +319,7 @@ impl Splice {
                 .collect();
             match self.admission.queue(&paths, until, ct.cancelled()).await {
                 Ok(queued) => Some(queued),
-                Err(refused) => return refusal(&req, refused),
+                Err(refused) => return refusal(&req, refused, timeout, fail),
             }
         };
         let req = Arc::new(req);
@@ -352,7 +353,7 @@ impl Splice {
             Ok(Err((call, footprint))) => {
                 let _admitted = match self.admission.admit(footprint, ct.cancelled()).await {
                     Ok(admitted) => admitted,
-                    Err(refused) => return refusal(&req, refused),
+                    Err(refused) => return refusal(&req, refused, timeout, fail),
                 };
                 run_blocking(&self.inline_work, move || call.run(footprint)).await
             }
@@ -377,7 +378,7 @@ impl Splice {
                     "tool call aborted: {}",
                     aborted.detail
                 );
-                error_result(&envelopes::internal(DETAIL))
+                error_result(&fail(CallFailure::Internal(DETAIL)))
             }
         }
     }
@@ -394,7 +395,7 @@ impl Splice {
         source: RootsSource,
         footprint: u64,
         context: &RequestContext<RoleServer>,
-        op: PlainOp,
+        (op, fail): (PlainOp, Fail),
     ) -> CallToolResult {
         let ct = context.ct.clone();
         let until = std::time::Instant::now() + self.committer.lock_wait();
@@ -402,9 +403,9 @@ impl Splice {
             Ok(admitted) => admitted,
             Err(Refused::Busy { limit, max, actual }) => {
                 tracing::warn!(limit, max, actual, "call refused: the server is busy");
-                return error_result(&envelopes::server_busy(limit, max, actual));
+                return error_result(&fail(CallFailure::Busy { limit, max, actual }));
             }
-            Err(_) => return error_result(&envelopes::cancelled()),
+            Err(_) => return error_result(&fail(CallFailure::Cancelled)),
         };
         let committer = self.committer.clone();
         let joined = run_blocking(&self.inline_work, move || {
@@ -426,7 +427,7 @@ impl Splice {
                     "tool call aborted: {}",
                     aborted.detail
                 );
-                error_result(&envelopes::internal(DETAIL))
+                error_result(&fail(CallFailure::Internal(DETAIL)))
             }
         }
     }
@@ -654,16 +655,21 @@ fn json_len(value: &Value) -> usize {
 
 /// The answer to a call the admission gates turned away (nothing was read
 /// or written).
-fn refusal(req: &EditRequest, refused: Refused) -> CallToolResult {
+fn refusal(
+    req: &EditRequest,
+    refused: Refused,
+    timeout: LockTimeout,
+    fail: Fail,
+) -> CallToolResult {
     let envelope = match refused {
         Refused::Cancelled => {
             tracing::info!("call cancelled while waiting: nothing written");
-            envelopes::cancelled()
+            fail(CallFailure::Cancelled)
         }
-        Refused::LockTimeout(index) => tools::lock_timeout(req, index),
+        Refused::LockTimeout(index) => timeout(req, index),
         Refused::Busy { limit, max, actual } => {
             tracing::warn!(limit, max, actual, "call refused: the server is busy");
-            envelopes::server_busy(limit, max, actual)
+            fail(CallFailure::Busy { limit, max, actual })
         }
     };
     error_result(&envelope)
@@ -675,7 +681,9 @@ fn structured(value: serde_json::Result<Value>, is_error: bool) -> CallToolResul
         Ok(v) => CallToolResult::structured(v),
         Err(e) => {
             tracing::error!("serializing a result failed: {e}");
-            error_result(&envelopes::internal("the result could not be serialized"))
+            error_result(&envelopes::any_call_failure(CallFailure::Internal(
+                "the result could not be serialized",
+            )))
         }
     }
 }
@@ -713,17 +721,17 @@ impl Splice {
         let limits = &self.base.limits;
         let size = json_len(&arguments);
         if size > limits.max_request_bytes {
-            return Ok(error_result(&envelopes::request_too_large(
-                limits.max_request_bytes as u64,
-                size as u64,
-            ))
+            return Ok(error_result(&(entry.fail)(CallFailure::TooLarge {
+                max: limits.max_request_bytes as u64,
+                actual: size as u64,
+            }))
             .into());
         }
         tracing::debug!(tool = %name, bytes = size, "call");
         let work = match (entry.decode)(&arguments, limits) {
             Ok(work) => work,
             Err(violations) => {
-                return Ok(error_result(&envelopes::validation_failed(violations)).into());
+                return Ok(error_result(&(entry.fail)(CallFailure::Invalid(violations))).into());
             }
         };
         let (cfg, source) = match self.roots(&request_roots, &context).await? {
@@ -731,10 +739,13 @@ impl Splice {
             Roots::Ask(question) => return Ok(question.into()),
         };
         let result = match work {
-            Work::Files(req, op) => self.schedule(cfg, source, req, size, &context, op).await,
+            Work::Files(req, op, timeout) => {
+                let how = (op, timeout, entry.fail);
+                self.schedule(cfg, source, req, size, &context, how).await
+            }
             Work::Plain { footprint, op } => {
                 let footprint = footprint(&cfg);
-                self.schedule_plain(cfg, source, footprint, &context, op)
+                self.schedule_plain(cfg, source, footprint, &context, (op, entry.fail))
                     .await
             }
         };

@@ -15,10 +15,12 @@ use crate::args::{
 };
 use crate::commit::{Committer, Wait};
 use crate::config::{Config, Limits};
+use crate::envelopes::{self, CallFailure};
 use crate::response::{
     ListTransactionsSuccess, MultiEditFilesSuccess, MultiEditSuccess, UndoSuccess,
 };
-use crate::taxonomy::{ErrorEnvelope, Violation, operation};
+use crate::taxonomy::operation::{self, Operation};
+use crate::taxonomy::{ErrorEnvelope, Violation};
 use crate::{tool_schemas, tools};
 
 /// Name of the single-file tool.
@@ -37,7 +39,13 @@ pub(super) struct Entry {
     pub define: fn() -> Tool,
     /// Decodes a call's arguments, within `limits`, into the work to run.
     pub decode: fn(&Value, &Limits) -> Result<Work, Vec<Violation>>,
+    /// The envelope of a failure around the tool's own work
+    /// ([`envelopes::call_failure`] for its operation).
+    pub fail: Fail,
 }
+
+/// How a tool answers a [`CallFailure`].
+pub(super) type Fail = fn(CallFailure<'_>) -> ErrorEnvelope;
 
 /// Every tool, in the order `tools/list` shows them.
 pub(super) const TOOLS: [Entry; 4] = [
@@ -46,20 +54,26 @@ pub(super) const TOOLS: [Entry; 4] = [
         define: multi_edit,
         decode: |a, limits| {
             let req = args::decode_multi_edit(a, limits)?;
-            Ok(Work::Files(req, |cfg, c, req, wait| {
-                answer(tools::multi_edit::run(cfg, c, req, wait))
-            }))
+            Ok(Work::Files(
+                req,
+                |cfg, c, req, wait| answer(tools::multi_edit::run(cfg, c, req, wait)),
+                |req, index| tools::lock_timeout::<operation::MultiEdit>(req, index).into(),
+            ))
         },
+        fail: envelopes::call_failure::<operation::MultiEdit>,
     },
     Entry {
         name: MULTI_EDIT_FILES,
         define: multi_edit_files,
         decode: |a, limits| {
             let req = args::decode_multi_edit_files(a, limits)?;
-            Ok(Work::Files(req, |cfg, c, req, wait| {
-                answer(tools::multi_edit_files::run(cfg, c, req, wait))
-            }))
+            Ok(Work::Files(
+                req,
+                |cfg, c, req, wait| answer(tools::multi_edit_files::run(cfg, c, req, wait)),
+                |req, index| tools::lock_timeout::<operation::MultiEditFiles>(req, index).into(),
+            ))
         },
+        fail: envelopes::call_failure::<operation::MultiEditFiles>,
     },
     Entry {
         name: UNDO,
@@ -76,6 +90,7 @@ pub(super) const TOOLS: [Entry; 4] = [
                 op: Box::new(move |cfg, c, wait| answer(tools::undo::run(cfg, c, &req, wait))),
             })
         },
+        fail: envelopes::call_failure::<operation::Undo>,
     },
     Entry {
         name: LIST_TRANSACTIONS,
@@ -87,6 +102,7 @@ pub(super) const TOOLS: [Entry; 4] = [
                 op: Box::new(move |cfg, _, _| answer(tools::list_transactions::run(cfg, limit))),
             })
         },
+        fail: envelopes::call_failure::<operation::ListTransactions>,
     },
 ];
 
@@ -110,7 +126,7 @@ pub(super) enum Work {
     /// A call that writes the files it names: it waits its turn on each of
     /// them, then is admitted by what its files may cost
     /// ([`tools::footprint`]).
-    Files(EditRequest, FilesOp),
+    Files(EditRequest, FilesOp, LockTimeout),
     /// Any other call: admitted by the memory `footprint` says it may hold
     /// under the call's configuration.
     Plain {
@@ -122,6 +138,10 @@ pub(super) enum Work {
 /// How a [`Work::Files`] call runs, off the event loop (`run_blocking`).
 pub(super) type FilesOp =
     fn(&Config, &Committer, &EditRequest, Wait<'_>) -> Result<Answer, ErrorEnvelope>;
+
+/// The answer to a [`Work::Files`] call that waited behind other calls on
+/// file `index` until its lock deadline ([`tools::lock_timeout`]).
+pub(super) type LockTimeout = fn(&EditRequest, usize) -> ErrorEnvelope;
 
 /// How a [`Work::Plain`] call runs, off the event loop (`run_blocking`).
 pub(super) type PlainOp =
@@ -142,10 +162,15 @@ impl<T: Serialize> ToJson for T {
     }
 }
 
-fn answer<T: Serialize + Send + 'static>(
-    result: Result<T, ErrorEnvelope>,
+/// A tool's result as the scheduler takes it: the one point where an
+/// error of the tool's operation becomes a plain envelope.
+fn answer<T: Serialize + Send + 'static, O: Operation>(
+    result: Result<T, operation::Error<O>>,
 ) -> Result<Answer, ErrorEnvelope> {
-    result.map(|success| Box::new(success) as Answer)
+    match result {
+        Ok(success) => Ok(Box::new(success) as Answer),
+        Err(e) => Err(e.into_envelope()),
+    }
 }
 
 /// The tool definitions (input schemas from the params structs, output

@@ -29,10 +29,11 @@ use crate::args::{EditRequest, FileArgs, FileOp};
 use crate::commit::{Before, CommitError, Committer, PathChange, Wait};
 use crate::config::Config;
 use crate::engine;
-use crate::envelopes::{self as env, FileCtx};
+use crate::envelopes::{self as env, Edits, FileCtx, Files};
 use crate::fsio::{FsError, FsErrorKind, FsOp};
 use crate::response::{self, EditSummary, FileResult};
-use crate::taxonomy::{ErrorEnvelope, FileState, FileStatus};
+use crate::taxonomy::operation::{self, Error};
+use crate::taxonomy::{FileState, FileStatus};
 use crate::undo::Operation;
 
 /// One edit call between planning and its answer: what every step of
@@ -67,11 +68,11 @@ struct Rebased {
 impl EditCall<'_> {
     /// Commits (unless dry run) and builds the per-file results, and records
     /// the transaction for undo.
-    pub(super) fn finish(
+    pub(super) fn finish<O: Edits>(
         &self,
         planned: Vec<Step>,
         wait: Wait<'_>,
-    ) -> Result<(Vec<FileResult>, Undoable), ErrorEnvelope> {
+    ) -> Result<(Vec<FileResult>, Undoable), Error<O>> {
         let mut results = self.results(&planned);
         if self.req.dry_run {
             return Ok((results, Undoable::Nothing));
@@ -121,13 +122,13 @@ impl EditCall<'_> {
     /// call changed since it was read, and finishes the undo record. On
     /// success, `results` say what was written (and, for a re-planned file,
     /// what it was written with).
-    fn commit(
+    fn commit<O: Edits>(
         &self,
         changes: Changes,
         recorder: Recorder<'_>,
         results: &mut [FileResult],
         wait: Wait<'_>,
-    ) -> Result<Undoable, ErrorEnvelope> {
+    ) -> Result<Undoable, Error<O>> {
         let Changes { owner, changes, .. } = changes;
         // Files re-planned under the lock: their results are recomputed
         // from what was actually written, and their record corrected.
@@ -172,7 +173,11 @@ impl EditCall<'_> {
     /// Entry `i`'s file, which another call changed since it was read, as
     /// it is now under the commit's lock (`open`): `None` when the entry
     /// does not depend on the content it replaces, or may not be re-planned.
-    fn rebase(&self, i: usize, open: &std::fs::File) -> Result<Option<Rebased>, ErrorEnvelope> {
+    fn rebase<O: Edits>(
+        &self,
+        i: usize,
+        open: &std::fs::File,
+    ) -> Result<Option<Rebased>, Error<O>> {
         let (cfg, file, ctx) = (self.cfg, &self.req.files[i], &self.ctxs[i]);
         if file.expected_sha256.is_some() {
             return Ok(None); // the caller stated the content it expected
@@ -198,7 +203,7 @@ impl EditCall<'_> {
     }
 
     /// The envelope of a commit that failed, naming the entry it came from.
-    fn commit_error(&self, e: CommitError<ErrorEnvelope>, owner: &[usize]) -> ErrorEnvelope {
+    fn commit_error<O: Edits>(&self, e: CommitError<Error<O>>, owner: &[usize]) -> Error<O> {
         let files = &self.req.files;
         match e {
             CommitError::Cancelled => env::cancelled(),
@@ -305,12 +310,13 @@ impl Changes {
 
 /// Adds `file_statuses` to a failure of file `failed` during planning:
 /// earlier files would have succeeded, later ones were not attempted.
-pub(super) fn with_statuses(
-    mut e: ErrorEnvelope,
+pub(super) fn with_statuses<O: operation::Operation>(
+    e: Error<O>,
     files: &[FileArgs],
     failed: usize,
-) -> ErrorEnvelope {
-    if files.len() < 2 || !e.error_code.may_carry("file_statuses") {
+) -> Error<O> {
+    let code = e.error_code();
+    if files.len() < 2 || !code.may_carry("file_statuses") {
         return e;
     }
     let statuses = files
@@ -324,17 +330,16 @@ pub(super) fn with_statuses(
                 std::cmp::Ordering::Equal => FileState::Failed,
                 std::cmp::Ordering::Greater => FileState::Skipped,
             },
-            error_code: (i == failed).then_some(e.error_code),
+            error_code: (i == failed).then_some(code),
         })
         .collect();
-    e.file_statuses = Some(statuses);
-    e
+    e.update(|e| e.file_statuses = Some(statuses))
 }
 
 /// The answer to a call that waited behind other calls on file `index` until
 /// its lock deadline: the same as a lock timeout in the commit (nothing was
 /// read or written).
-pub fn lock_timeout(req: &EditRequest, index: usize) -> ErrorEnvelope {
+pub fn lock_timeout<O: Files>(req: &EditRequest, index: usize) -> Error<O> {
     let file = &req.files[index];
     let ctx = if req.files.len() == 1 {
         FileCtx::single(&file.file_path)

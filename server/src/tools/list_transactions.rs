@@ -8,12 +8,12 @@ use std::path::PathBuf;
 
 use crate::config::Config;
 use crate::response::{ListTransactionsSuccess, ListedFile, ListedTransaction};
-use crate::taxonomy::ErrorEnvelope;
+use crate::taxonomy::{ErrorEnvelope, ListTransactionsError};
 use crate::undo::{self, Operation, UndoState};
 
 /// Runs `list_transactions`: the most recent transactions whose every path
 /// is inside the call's roots, newest first, at most `limit`.
-pub fn run(cfg: &Config, limit: u64) -> Result<ListTransactionsSuccess, ErrorEnvelope> {
+pub fn run(cfg: &Config, limit: u64) -> Result<ListTransactionsSuccess, ListTransactionsError> {
     let store = match &cfg.undo {
         UndoState::Open(store) => store,
         UndoState::Unavailable { dir, os_error } => {
@@ -21,13 +21,15 @@ pub fn run(cfg: &Config, limit: u64) -> Result<ListTransactionsSuccess, ErrorEnv
                 os_error.clone(),
                 dir.display().to_string(),
             )
-            .build());
+            .into());
         }
     };
-    let all = store.list(usize::MAX).map_err(|e| {
-        ErrorEnvelope::undo_unavailable(undo::errno_name(&e), store.dir().display().to_string())
-            .build()
-    })?;
+    let all = store
+        .list(usize::MAX)
+        .map_err(|e| -> ListTransactionsError {
+            ErrorEnvelope::undo_unavailable(undo::errno_name(&e), store.dir().display().to_string())
+                .into()
+        })?;
     let transactions: Vec<ListedTransaction> = all
         .into_iter()
         .filter(|t| {

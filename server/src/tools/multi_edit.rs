@@ -14,7 +14,7 @@ use crate::commit::{Committer, Wait};
 use crate::config::Config;
 use crate::envelopes::FileCtx;
 use crate::response::{FileResult, MultiEditSuccess};
-use crate::taxonomy::ErrorEnvelope;
+use crate::taxonomy::MultiEditError;
 
 /// Runs `multi_edit`.
 pub fn run(
@@ -22,7 +22,7 @@ pub fn run(
     committer: &Committer,
     req: &EditRequest,
     wait: Wait<'_>,
-) -> Result<MultiEditSuccess, ErrorEnvelope> {
+) -> Result<MultiEditSuccess, MultiEditError> {
     let file = &req.files[0];
     let ctx = FileCtx::single(&file.file_path);
     let planned = plan::plan(cfg, &ctx, file)?;

@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot, FsError, FsErrorKind, FsOp};
 use crate::response::{FilesSummary, MultiEditFilesSuccess};
-use crate::taxonomy::ErrorEnvelope;
+use crate::taxonomy::MultiEditFilesError;
 
 /// A path an entry names, after resolution: for the conflict checks.
 struct Named {
@@ -35,7 +35,7 @@ pub fn run(
     committer: &Committer,
     req: &EditRequest,
     wait: Wait<'_>,
-) -> Result<MultiEditFilesSuccess, ErrorEnvelope> {
+) -> Result<MultiEditFilesSuccess, MultiEditFilesError> {
     let ctxs: Vec<FileCtx> = req
         .files
         .iter()
@@ -111,7 +111,7 @@ fn plan_step(
     i: usize,
     file: &FileArgs,
     seen: &mut Vec<Named>,
-) -> Result<Step, ErrorEnvelope> {
+) -> Result<Step, MultiEditFilesError> {
     let edit = file.op == FileOp::Edit;
     // The same file through a symlink, another spelling or another hard
     // link (same device and inode: two links would otherwise each take the
@@ -256,7 +256,13 @@ fn plan_step(
     Ok(step)
 }
 
-type Check<'a> = dyn Fn(&[Named], &FileCtx, &std::path::Path, Option<(u64, u64)>, bool) -> Result<(), ErrorEnvelope>
+type Check<'a> = dyn Fn(
+        &[Named],
+        &FileCtx,
+        &std::path::Path,
+        Option<(u64, u64)>,
+        bool,
+    ) -> Result<(), MultiEditFilesError>
     + 'a;
 
 /// Resolves a path to create: `Ok(Ok(where))` when it is free,
@@ -269,7 +275,7 @@ fn new_path(
     create_parents: bool,
     seen: &[Named],
     check: &Check<'_>,
-) -> Result<Result<NewPath, crate::sandbox::Located>, ErrorEnvelope> {
+) -> Result<Result<NewPath, crate::sandbox::Located>, MultiEditFilesError> {
     let found = crate::sandbox::locate_new(&cfg.handles, &cfg.roots, std::path::Path::new(path))
         .map_err(|e| env::resolve_error(ctx, e.into()))?;
     match found {

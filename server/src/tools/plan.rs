@@ -13,9 +13,9 @@ use crate::args::{EditRequest, FileArgs};
 use crate::commit::NewPath;
 use crate::config::Config;
 use crate::engine::{self, Edit};
-use crate::envelopes::{self as env, FileCtx};
+use crate::envelopes::{self as env, Edits, FileCtx};
 use crate::fsio::{self, FileSnapshot, FsError, FsErrorKind, FsOp};
-use crate::taxonomy::ErrorEnvelope;
+use crate::taxonomy::operation::Error;
 
 /// One file, read and edited in memory, not yet written.
 pub(super) struct Planned {
@@ -77,11 +77,11 @@ pub fn footprint(cfg: &Config, req: &EditRequest, request_bytes: usize) -> u64 {
 pub const FOOTPRINT_PER_FILE_BYTE: u64 = 12;
 
 /// Resolves and reads an existing file, checking the caller's hash.
-pub(super) fn read_checked(
+pub(super) fn read_checked<O: Edits>(
     cfg: &Config,
     ctx: &FileCtx,
     file: &FileArgs,
-) -> Result<FileSnapshot, ErrorEnvelope> {
+) -> Result<FileSnapshot, Error<O>> {
     let located =
         crate::resolve::resolve(cfg, &file.file_path).map_err(|e| env::resolve_error(ctx, e))?;
     let snapshot = fsio::read_located(located, cfg.limits.max_file_size)
@@ -91,11 +91,11 @@ pub(super) fn read_checked(
 }
 
 /// STALE_FILE when the caller gave a hash the file no longer has.
-pub(super) fn check_hash(
+pub(super) fn check_hash<O: Edits>(
     ctx: &FileCtx,
     file: &FileArgs,
     snapshot: &FileSnapshot,
-) -> Result<(), ErrorEnvelope> {
+) -> Result<(), Error<O>> {
     if let Some(expected) = &file.expected_sha256 {
         let current = snapshot.sha256_hex();
         if *expected != current {
@@ -106,7 +106,11 @@ pub(super) fn check_hash(
 }
 
 /// Resolves, reads and edits one file in memory.
-pub(super) fn plan(cfg: &Config, ctx: &FileCtx, file: &FileArgs) -> Result<Planned, ErrorEnvelope> {
+pub(super) fn plan<O: Edits>(
+    cfg: &Config,
+    ctx: &FileCtx,
+    file: &FileArgs,
+) -> Result<Planned, Error<O>> {
     // Hashed only when the caller gave a hash to compare with.
     let snapshot = read_checked(cfg, ctx, file)?;
     let outcome = if file.edits.is_empty() {
@@ -132,24 +136,24 @@ pub(super) fn unchanged(bytes: &[u8]) -> engine::Outcome {
 
 /// The outcome of writing `content` as a whole (a create): its line
 /// endings and BOM as the engine reports them.
-pub(super) fn apply_bytes(
+pub(super) fn apply_bytes<O: Edits>(
     cfg: &Config,
     ctx: &FileCtx,
     file: &FileArgs,
     content: &[u8],
-) -> Result<engine::Outcome, ErrorEnvelope> {
+) -> Result<engine::Outcome, Error<O>> {
     let mut o = apply(cfg, ctx, file, content)?;
     o.changed = true;
     Ok(o)
 }
 
 /// Applies `file`'s edits to `bytes` in memory.
-pub(super) fn apply(
+pub(super) fn apply<O: Edits>(
     cfg: &Config,
     ctx: &FileCtx,
     file: &FileArgs,
     bytes: &[u8],
-) -> Result<engine::Outcome, ErrorEnvelope> {
+) -> Result<engine::Outcome, Error<O>> {
     let edits: Vec<Edit<'_>> = file
         .edits
         .iter()
@@ -170,13 +174,13 @@ pub(super) fn apply(
 
 /// Re-reads a file that changed since it was planned (the commit holds its
 /// lock) and re-applies its edits: the file's bytes now and the new bytes.
-pub(super) fn replan(
+pub(super) fn replan<O: Edits>(
     cfg: &Config,
     ctx: &FileCtx,
     file: &FileArgs,
     path: &std::path::Path,
     open: &std::fs::File,
-) -> Result<(Vec<u8>, engine::Outcome), ErrorEnvelope> {
+) -> Result<(Vec<u8>, engine::Outcome), Error<O>> {
     let now = reread(cfg, ctx, path, open)?;
     let outcome = apply(cfg, ctx, file, &now)?;
     Ok((now, outcome))
@@ -184,12 +188,12 @@ pub(super) fn replan(
 
 /// The bytes of `open` (the file at `path`, under the commit's lock) now,
 /// within the size limit.
-pub(super) fn reread(
+pub(super) fn reread<O: Edits>(
     cfg: &Config,
     ctx: &FileCtx,
     path: &std::path::Path,
     open: &std::fs::File,
-) -> Result<Vec<u8>, ErrorEnvelope> {
+) -> Result<Vec<u8>, Error<O>> {
     let max = cfg.limits.max_file_size;
     fsio::reread(open, max)
         .map_err(|e| env::fs_error(ctx, &FsError::from_io(&e, FsOp::Read, path)))?

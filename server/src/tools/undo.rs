@@ -24,7 +24,7 @@ use crate::envelopes::{self as env, FileCtx};
 use crate::fsio::{self, FileSnapshot, FsErrorKind};
 use crate::response::{UndoSuccess, UndoneFile};
 use crate::sandbox::{self, Found};
-use crate::taxonomy::{ChangedFile, ErrorEnvelope};
+use crate::taxonomy::{ChangedFile, ErrorEnvelope, UndoError};
 use crate::undo::{self, Operation, TransactionId, UndoState};
 
 /// What a path of the transaction is now.
@@ -40,7 +40,7 @@ pub fn run(
     committer: &Committer,
     req: &UndoRequest,
     wait: Wait<'_>,
-) -> Result<UndoSuccess, ErrorEnvelope> {
+) -> Result<UndoSuccess, UndoError> {
     let id = &req.transaction_id;
     let store = match &cfg.undo {
         UndoState::Open(store) => store,
@@ -48,7 +48,7 @@ pub fn run(
     };
     let tx = match store.get(id) {
         Ok(Some(tx)) => tx,
-        Ok(None) => return Err(ErrorEnvelope::transaction_not_found(id.to_string()).build()),
+        Ok(None) => return Err(ErrorEnvelope::transaction_not_found(id.to_string()).into()),
         Err(e) => {
             tracing::warn!(transaction = %id, error = %e, "undo record unreadable");
             return Err(unavailable(store.dir(), &undo::errno_name(&e), id));
@@ -94,7 +94,7 @@ pub fn run(
         }
     }
     if !changed.is_empty() {
-        return Err(ErrorEnvelope::undo_conflict(id.to_string(), changed).build());
+        return Err(ErrorEnvelope::undo_conflict(id.to_string(), changed).into());
     }
 
     // The inverse transaction.
@@ -196,7 +196,7 @@ pub fn run(
                     current_sha256,
                     file_type: file_type.map(str::to_string),
                 };
-                return Err(ErrorEnvelope::undo_conflict(id.to_string(), vec![one]).build());
+                return Err(ErrorEnvelope::undo_conflict(id.to_string(), vec![one]).into());
             }
             let args: Vec<FileArgs> = files
                 .iter()
@@ -222,10 +222,10 @@ fn inverse(op: Operation, existed_before: bool) -> Operation {
 }
 
 /// UNDO_UNAVAILABLE.
-fn unavailable(dir: &std::path::Path, os_error: &str, id: &TransactionId) -> ErrorEnvelope {
+fn unavailable(dir: &std::path::Path, os_error: &str, id: &TransactionId) -> UndoError {
     ErrorEnvelope::undo_unavailable(os_error.to_string(), dir.display().to_string())
         .transaction_id(id.to_string())
-        .build()
+        .into()
 }
 
 #[cfg(test)]

@@ -48,7 +48,10 @@ impl StdioTransport {
         );
         let id = scan.id.clone().unwrap_or(Value::Null);
         let message = if scan.method.as_deref() == Some("tools/call") && !id.is_null() {
-            let envelope = envelopes::request_too_large(max as u64, total as u64);
+            let envelope = envelopes::any_call_failure(envelopes::CallFailure::TooLarge {
+                max: max as u64,
+                actual: total as u64,
+            });
             json!({"jsonrpc": "2.0", "id": id, "result": crate::mcp::error_result_value(&envelope)})
         } else {
             json!({"jsonrpc": "2.0", "id": id, "error": {
