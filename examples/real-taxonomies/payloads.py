@@ -1,4 +1,4 @@
-"""Writes the real payloads of the four taxonomies, produced by their owners' own libraries.
+"""Writes the real payloads of the five taxonomies, produced by their owners' own libraries.
 
 Each taxonomy under examples/real-taxonomies/ describes an error format that already
 exists. Its payloads must come from the owner's code, not from us, or the test would only
@@ -15,7 +15,9 @@ libraries (pinned in tests/interop-py/requirements.txt) for errors:
   SDK's own request classifier, its exception-to-wire boundary (a URL-elicitation error, an
   `MCPError`, a handler crash) and its dispatcher's error constants;
 - botocore: HTTP error responses of three AWS protocols parsed by botocore's own parsers
-  into the `ClientError.response` an AWS SDK user handles.
+  into the `ClientError.response` an AWS SDK user handles;
+- dynamodb: DynamoDB's awsJson error responses parsed the same way, with the members of
+  the error shape botocore's endpoint adds beside `Error`.
 
 Run with the test venv's Python (see .ci/run):
 
@@ -24,8 +26,8 @@ Run with the test venv's Python (see .ci/run):
 
 It also writes `<taxonomy>/owner-data.json`: the tables of the owners' code that the specs
 restate (code.proto's codes and HTTP mappings, the MCP SDK's HTTP status per code,
-botocore's throttling and transient error codes), which tests/payloads.rs compares with the
-specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
+botocore's throttling and transient error codes, DynamoDB's operations and the error shapes
+each raises), which tests/payloads.rs compares with the specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
 """
 
 from __future__ import annotations
@@ -265,6 +267,73 @@ def botocore_errors() -> dict[str, Any]:
     }
 
 
+def dynamodb_errors() -> dict[str, Any]:
+    """DynamoDB's awsJson error responses as a boto3 user's ClientError.response: botocore's
+    parser, then the second pass its Endpoint makes to copy the error shape's own members
+    (`Item`, `CancellationReasons`, ...) beside `Error`."""
+    from botocore import parsers
+    from botocore.endpoint import Endpoint
+    from botocore.exceptions import ClientError
+    from botocore.loaders import Loader
+    from botocore.model import ServiceModel
+
+    model = ServiceModel(Loader().load_service_model("dynamodb", "service-2"), service_name="dynamodb")
+
+    def client_error(operation: str, status: int, shape: str, body: dict[str, Any]) -> dict[str, Any]:
+        op = model.operation_model(operation)
+        parser = parsers.create_parser(model.metadata["protocol"])
+        raw = {"__type": f"com.amazonaws.dynamodb.v20120810#{shape}", **body}
+        response_dict = {"status_code": status, "headers": {"x-amzn-requestid": "M2H4S0VRDFC8"},
+                         "body": json.dumps(raw).encode()}
+        parsed = parser.parse(response_dict, op.output_shape)
+        Endpoint._add_modeled_error_fields(None, response_dict, parsed, op, parser)
+        response = ClientError(parsed, operation).response
+        response["ResponseMetadata"].pop("HTTPHeaders", None)
+        return dict(response)
+
+    order = {"pk": {"S": "order#1042"}, "total": {"N": "129.90"}, "lines": {"L": [{"M": {"sku": {"S": "A-7"}, "qty": {"N": "2"}}}]},
+             "gift": {"BOOL": False}, "note": {"NULL": True}, "tags": {"SS": ["express", "fragile"]}}
+    return {
+        "put-item-condition-failed": client_error("PutItem", 400, "ConditionalCheckFailedException",
+            {"message": "The conditional request failed", "Item": order}),
+        "transact-write-cancelled": client_error("TransactWriteItems", 400, "TransactionCanceledException",
+            {"Message": "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]",
+             "CancellationReasons": [{"Code": "ConditionalCheckFailed", "Message": "The conditional request failed", "Item": order},
+                                     {"Code": "None"}]}),
+        "get-item-throughput-exceeded": client_error("GetItem", 400, "ProvisionedThroughputExceededException",
+            {"message": "The level of configured provisioned throughput for the table was exceeded.",
+             "ThrottlingReasons": [{"reason": "TableReadProvisionedThroughputExceeded",
+                                    "resource": "arn:aws:dynamodb:us-east-1:123456789012:table/Orders"}]}),
+        "query-throttling": client_error("Query", 400, "ThrottlingException",
+            {"message": "Rate of requests exceeds the allowed throughput.",
+             "throttlingReasons": [{"reason": "IndexReadKeyRangeThroughputExceeded",
+                                    "resource": "arn:aws:dynamodb:us-east-1:123456789012:table/Orders/index/ByCustomer"}]}),
+        "describe-table-not-found": client_error("DescribeTable", 400, "ResourceNotFoundException",
+            {"message": "Requested resource not found: Table: Orders not found"}),
+        "update-item-internal-error": client_error("UpdateItem", 500, "InternalServerError",
+            {"message": "Internal server error"}),
+        "put-item-replicated-write-conflict": client_error("PutItem", 400, "ReplicatedWriteConflictException",
+            {"message": "Replicated write conflict"}),
+        "transact-write-idempotent-mismatch": client_error("TransactWriteItems", 400, "IdempotentParameterMismatchException",
+            {"Message": "The request uses the same client token as a previous, but non-identical request."}),
+    }
+
+
+def dynamodb_model() -> dict[str, Any]:
+    """Each operation's error shapes, and each error shape's `retryable` and members, from
+    botocore's DynamoDB service model."""
+    from botocore.loaders import Loader
+    from botocore.model import ServiceModel
+
+    model = ServiceModel(Loader().load_service_model("dynamodb", "service-2"), service_name="dynamodb")
+    operations = {name: [e.name for e in model.operation_model(name).error_shapes] for name in model.operation_names}
+    errors = {}
+    for name in sorted({e for shapes in operations.values() for e in shapes}):
+        shape = model.shape_for(name)
+        errors[name] = {"members": list(shape.members), "retryable": shape.metadata.get("retryable")}
+    return {"operations": operations, "errors": errors}
+
+
 def owner_data() -> dict[str, dict[str, Any]]:
     """Tables of the owners' code that the specs restate, for tests/payloads.rs to compare."""
     import google.rpc.code_pb2 as code_pb2
@@ -281,6 +350,7 @@ def owner_data() -> dict[str, dict[str, Any]]:
             "throttling": standard.ThrottledRetryableChecker._THROTTLED_ERROR_CODES,
             "transient": standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES,
         },
+        "dynamodb": dynamodb_model(),
     }
 
 
@@ -289,6 +359,7 @@ TAXONOMIES = {
     "problem-details": problem_details,
     "jsonrpc-mcp": jsonrpc_mcp,
     "botocore": botocore_errors,
+    "dynamodb": dynamodb_errors,
 }
 
 

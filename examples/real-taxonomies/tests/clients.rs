@@ -172,6 +172,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
                 v["Error"].as_object_mut().unwrap().remove("Message");
             }),
         ),
+        "dynamodb" => (
+            "transact-write-cancelled",
+            "a cancellation reason whose Code is a number",
+            Box::new(|v| v["CancellationReasons"][0]["Code"] = 7.into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -196,6 +201,10 @@ fn later(taxonomy: &str) -> Value {
         ),
         "botocore" => (
             "s3-slow-down",
+            Box::new(|v| v["Error"]["Code"] = "BrandNewException".into()),
+        ),
+        "dynamodb" => (
+            "describe-table-not-found",
             Box::new(|v| v["Error"]["Code"] = "BrandNewException".into()),
         ),
         other => panic!("{other}"),

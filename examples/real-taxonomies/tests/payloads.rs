@@ -1,10 +1,10 @@
-//! The four real taxonomies against payloads their owners' libraries produce.
+//! The five real taxonomies against payloads their owners' libraries produce.
 //!
 //! - Each spec loads, and its generated artifacts (`schema/`, `docs/`) are
 //!   fresh.
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
 //!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK and
-//!   botocore's parsers) is valid against that schema, and as a code the spec
+//!   botocore's parsers and endpoint) is valid against that schema, and as a code the spec
 //!   lists, not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
@@ -204,6 +204,27 @@ fn payloads_wrong_in_one_way_are_refused() {
                     .remove("HTTPStatusCode");
             }),
         ),
+        (
+            "dynamodb",
+            "an attribute of Item that is not a typed AttributeValue",
+            changed("dynamodb", "put-item-condition-failed.json", |v| {
+                v["Item"]["pk"] = json!("order#1042")
+            }),
+        ),
+        (
+            "dynamodb",
+            "CancellationReasons as one object instead of a list",
+            changed("dynamodb", "transact-write-cancelled.json", |v| {
+                v["CancellationReasons"] = v["CancellationReasons"][1].clone()
+            }),
+        ),
+        (
+            "dynamodb",
+            "the error shape's message (a field `in: envelope`) as a number",
+            changed("dynamodb", "describe-table-not-found.json", |v| {
+                v["message"] = json!(404)
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -375,4 +396,103 @@ fn the_payloads_are_what_the_owners_libraries_produce() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// DynamoDB's operations are the service model's: the spec declares each
+/// operation botocore's model has (by its name on the wire) and no other;
+/// the codes each raises, and the variants of its definition in the
+/// generated schema, are exactly the error shapes the model lists for it;
+/// each code carries the members of its error shape (as fields beside
+/// `Error`) and the shape's `retryable.throttling` as the attribute
+/// `modeled_throttling`, and is retryable when the shape is modeled so.
+#[test]
+fn the_dynamodb_operations_are_the_service_models() {
+    let spec = spec("dynamodb");
+    let data = owner_data("dynamodb");
+    let schema = schema("dynamodb");
+    let model_ops = data["operations"].as_object().unwrap();
+    let mut spec_ops: Vec<&str> = spec.operations.iter().map(|o| o.wire()).collect();
+    let mut wanted: Vec<&str> = model_ops.keys().map(String::as_str).collect();
+    spec_ops.sort_unstable();
+    wanted.sort_unstable();
+    assert_eq!(spec_ops, wanted, "the operations");
+    for op in &spec.operations {
+        let mut model: Vec<&str> = model_ops[op.wire()]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.as_str().unwrap())
+            .collect();
+        model.sort_unstable();
+        let mut raised: Vec<&str> = spec.operation_codes(op).iter().map(|c| c.wire()).collect();
+        raised.sort_unstable();
+        assert_eq!(raised, model, "the codes operation {} raises", op.wire());
+        // The schema's definition of the operation: the envelope of each
+        // of its codes (the variant whose `Error.Code` is the code's
+        // constant), and the fallback for a code of a later release.
+        let def = &schema["$defs"][op.error_type_name()];
+        let mut variants: Vec<String> = def["oneOf"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no $defs.{} in the schema", op.error_type_name()))
+            .iter()
+            .map(|v| {
+                v["$ref"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("#/$defs/")
+                    .to_string()
+            })
+            .filter(|r| r != "UnlistedCodeEnvelope")
+            .collect();
+        variants.sort_unstable();
+        let mut envelopes: Vec<String> = spec
+            .operation_codes(op)
+            .iter()
+            .map(|c| {
+                let code = &c.name.value;
+                schema["$defs"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .find(|(_, d)| {
+                        d["properties"]["Error"]["properties"]["Code"]["const"] == json!(c.wire())
+                    })
+                    .map(|(k, _)| k.clone())
+                    .unwrap_or_else(|| panic!("no envelope of {code} in the schema"))
+            })
+            .collect();
+        envelopes.sort_unstable();
+        assert_eq!(variants, envelopes, "the schema's {}", op.error_type_name());
+    }
+    for (shape, info) in data["errors"].as_object().unwrap() {
+        let code = spec
+            .emitted_codes()
+            .find(|c| c.wire() == shape)
+            .unwrap_or_else(|| panic!("the spec lacks the error shape {shape}"));
+        let mut carried: Vec<&str> = code
+            .optional_context
+            .iter()
+            .chain(&code.required_context)
+            .map(|f| spec.field(&f.value).unwrap().wire())
+            .filter(|w| *w != "ResponseMetadata")
+            .collect();
+        carried.sort_unstable();
+        let mut members: Vec<&str> = info["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        members.sort_unstable();
+        assert_eq!(carried, members, "the members of {shape}");
+        let throttling = &info["retryable"]["throttling"];
+        assert_eq!(
+            spec.attribute(code, "modeled_throttling"),
+            (!throttling.is_null()).then_some(throttling),
+            "{shape}"
+        );
+        if !info["retryable"].is_null() {
+            assert!(code.retryable, "{shape} is modeled retryable");
+        }
+    }
 }

@@ -190,8 +190,8 @@ fn jsonrpc_error_objects_are_told_apart_by_their_number() {
     );
 }
 
-/// The four real taxonomies of `examples/real-taxonomies/` (#24 §7), each
-/// in its owner's wire format.
+/// The real taxonomies of `examples/real-taxonomies/`, each in its owner's
+/// wire format.
 mod real {
     pub mod google_rpc {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/google-rpc/errors.yaml");
@@ -204,6 +204,9 @@ mod real {
     }
     pub mod botocore {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/botocore/errors.yaml");
+    }
+    pub mod dynamodb {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/dynamodb/errors.yaml");
     }
 }
 
@@ -303,7 +306,31 @@ fn real_payloads_parse_with_the_generated_rust() {
     failures.extend(real_round_trips::<real::botocore::ErrorEnvelope>(
         "botocore", true,
     ));
+    // DynamoDB's: the error shape's members beside `Error` too (`Item`, a
+    // map of the recursive `AttributeValue`; `CancellationReasons`).
+    failures.extend(real_round_trips::<real::dynamodb::ErrorEnvelope>(
+        "dynamodb", true,
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// DynamoDB's operations as Rust types: each lists the error shapes
+/// botocore's model gives it, and a payload read as any envelope is an
+/// error of the operation that raised it.
+#[test]
+fn dynamodb_operations_list_the_models_errors() {
+    use real::dynamodb::operation::{self, Operation};
+    use real::dynamodb::{ErrorCode, ErrorEnvelope};
+    let put_item = <operation::PutItem as Operation>::CODES;
+    assert!(put_item.contains(&ErrorCode::ConditionalCheckFailed));
+    assert!(put_item.contains(&ErrorCode::ReplicatedWriteConflict));
+    assert!(!put_item.contains(&ErrorCode::TableNotFound));
+    assert_eq!(put_item.len(), 9, "{put_item:?}");
+    assert!(<operation::DescribeEndpoints as Operation>::CODES.is_empty());
+    let payload = real_payload("dynamodb", "put-item-condition-failed.json");
+    let envelope: ErrorEnvelope = serde_json::from_value(payload).unwrap();
+    assert_eq!(envelope.error.code, ErrorCode::ConditionalCheckFailed);
+    assert!(put_item.contains(&envelope.error.code));
 }
 
 /// A required field `in: envelope` is a constructor argument, written in

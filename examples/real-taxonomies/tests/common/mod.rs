@@ -9,7 +9,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 4] = ["google-rpc", "problem-details", "jsonrpc-mcp", "botocore"];
+pub const TAXONOMIES: [&str; 5] = [
+    "google-rpc",
+    "problem-details",
+    "jsonrpc-mcp",
+    "botocore",
+    "dynamodb",
+];
 
 /// `examples/real-taxonomies/`.
 pub fn dir() -> PathBuf {
