@@ -25,7 +25,8 @@
 //   --only cold-start
 //                  only the cold start (spawn to tools/list reply, to
 //                  listTools() resolving, the SDK's compile of the output
-//                  schemas, the sizes), printed; no floor needed.
+//                  schemas, the sizes), printed, with --baseline as a third
+//                  side; no floor needed.
 //   --report-dir   where benchmarks.md and benchmarks.svg go (default: ../docs,
 //                  or the temp dir with --smoke).
 // bench/run wraps this with the builds and `npm ci`.
@@ -648,12 +649,23 @@ function modelContext(tools) {
   };
 }
 
-async function coldStart(spliceBin) {
-  const makers = [() => new Splice(spliceBin), () => new Filesystem()];
-  const times = { splice: [], filesystem: [] };
-  const resolved = { splice: [], filesystem: [] };
-  const idle = { splice: [], filesystem: [] };
-  const compile = { splice: [], filesystem: [] };
+/**
+ * Starts of each side, alternated in a shuffled order: splice, the
+ * filesystem server and, given `baselineBin`, another splice build
+ * (`splice (baseline)`).
+ */
+async function coldStart(spliceBin, baselineBin = null) {
+  const makers = [
+    () => new Splice(spliceBin),
+    () => new Filesystem(),
+    ...(baselineBin ? [() => new Splice(baselineBin, { name: "splice (baseline)" })] : []),
+  ];
+  const names = ["splice", "filesystem", ...(baselineBin ? ["splice (baseline)"] : [])];
+  const perSide = () => Object.fromEntries(names.map((n) => [n, []]));
+  const times = perSide();
+  const resolved = perSide();
+  const idle = perSide();
+  const compile = perSide();
   const listBytes = {};
   const toolCount = {};
   const outputSchemaBytes = {};
@@ -678,7 +690,7 @@ async function coldStart(spliceBin) {
       await side.close();
     }
   }
-  return { times, resolved, idle, compile, listBytes, toolCount, outputSchemaBytes, context };
+  return { names, times, resolved, idle, compile, listBytes, toolCount, outputSchemaBytes, context };
 }
 
 /**
@@ -1239,17 +1251,27 @@ function coldStartText(c) {
   ];
 }
 
-/** `--only cold-start`: the cold start alone, printed. */
+/**
+ * `--only cold-start`: the cold start alone, printed, with `--baseline` as a
+ * third side; then splice's ratios to the filesystem server and to the
+ * baseline.
+ */
 async function coldStartOnly() {
-  const cold = await coldStart(opts.splice);
-  for (const name of ["splice", "filesystem"]) {
+  const cold = await coldStart(opts.splice, opts.baseline);
+  for (const name of cold.names) {
     log(
-      `${name.padEnd(10)} N=${plan.coldStarts}  spawn to tools/list reply ${ms(median(cold.times[name]))} ms  ` +
+      `${name.padEnd(17)} N=${plan.coldStarts}  spawn to tools/list reply ${ms(median(cold.times[name]))} ms  ` +
         `to listTools() resolving ${ms(median(cold.resolved[name]))} ms  ` +
         `SDK compile of the output schemas ${ms(median(cold.compile[name]))} ms  ` +
         `tools/list ${cold.listBytes[name]} B (output schemas ${cold.outputSchemaBytes[name]} B)`,
     );
   }
+  const against = (other) =>
+    `to listTools() resolving ${ratio(median(cold.resolved.splice), median(cold.resolved[other]))}, ` +
+    `SDK compile ${ratio(median(cold.compile.splice), median(cold.compile[other]))}, ` +
+    `output schemas ${(cold.outputSchemaBytes.splice / cold.outputSchemaBytes[other]).toFixed(2)}x the bytes`;
+  log(`splice against the filesystem server: ${against("filesystem")}`);
+  if (opts.baseline) log(`splice against the baseline: ${against("splice (baseline)")}`);
   rmSync(work, { recursive: true, force: true });
 }
 
