@@ -18,6 +18,7 @@ pub mod load;
 mod lower;
 pub mod lsp;
 pub mod names;
+pub mod pattern;
 pub mod span;
 pub mod spec;
 mod template;

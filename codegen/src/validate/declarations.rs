@@ -312,6 +312,7 @@ impl Validator<'_> {
         self.unions(draft);
         self.one_ofs(draft);
         self.string_constraints(draft);
+        self.pattern_examples(draft);
         let names = draft.type_names();
         let mut refs: Vec<(&Spanned<String>, String)> = Vec::new();
         for t in &draft.types {
@@ -643,6 +644,61 @@ impl Validator<'_> {
                     Diagnostic::new(loc, format!("{owner} has fewer than two types"))
                         .with_help("list two or more, e.g. `one_of: [string, int64, \"null\"]`; for one type, use it directly"),
                 );
+            }
+        }
+    }
+
+    /// A string with a `pattern:` whose value the documentation example
+    /// builds (a field without `example:`, a required member of a type)
+    /// needs a pattern [`crate::pattern`] can build a matching string for:
+    /// otherwise the example would contradict its own schema.
+    fn pattern_examples(&mut self, draft: &Draft) {
+        let is_string = |ty: Option<&Spanned<String>>| {
+            ty.and_then(|t| draft.resolve(&t.value).ok()) == Some(FieldType::String)
+        };
+        for f in &draft.fields {
+            if let (Some(p), None, true) = (&f.pattern, &f.example, is_string(f.ty.as_ref())) {
+                let natural = format!("example {}", f.name.value.replace('_', " "));
+                if let Err(why) = crate::pattern::example(&p.value, &natural) {
+                    self.push(
+                        Diagnostic::new(
+                            p.loc,
+                            format!(
+                                "field `{}` needs an `example:`: splice cannot build a string matching its `pattern` ({why})",
+                                f.name.value
+                            ),
+                        )
+                        .with_label("no example can be built from this pattern")
+                        .with_help(format!(
+                            "add `example:` to field `{}` with a value that matches the pattern; splice builds examples from literals, classes, repetitions, groups, alternatives, `^` and `$`",
+                            f.name.value
+                        )),
+                    );
+                }
+            }
+        }
+        for t in &draft.types {
+            for m in t.members.iter().flatten() {
+                let Some(p) = &m.pattern else { continue };
+                if m.optional || !is_string(m.ty.as_ref()) {
+                    continue;
+                }
+                let natural = format!("example {}", m.name.value.replace('_', " "));
+                if let Err(why) = crate::pattern::example(&p.value, &natural) {
+                    self.push(
+                        Diagnostic::new(
+                            p.loc,
+                            format!(
+                                "required member `{}` of type `{}` has a `pattern` splice cannot build an example string for ({why})",
+                                m.name.value, t.name.value
+                            ),
+                        )
+                        .with_label("no example can be built from this pattern")
+                        .with_help(
+                            "documentation examples fill required members from their type; write the pattern with literals, classes, repetitions, groups, alternatives, `^` and `$` only, or make the member optional",
+                        ),
+                    );
+                }
             }
         }
     }

@@ -25,7 +25,7 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
             ParamType::String => FieldType::String,
             ParamType::Integer => FieldType::Integer,
         };
-        let value = example_value(spec, code, &p.name.value, &ty, None);
+        let value = example_value(spec, code, &p.name.value, &ty, None, None);
         values.push((p.name.value.clone(), value));
     }
     let mut outside: Vec<(&FieldDef, Value)> = Vec::new();
@@ -45,7 +45,8 @@ pub fn example_envelope(spec: &Spec, code: &Code) -> Option<Value> {
         .chain(shown.iter().filter(|f| f.placement() == Placement::Context));
     for &field in ordered {
         let written = field.example.as_ref().map(|e| &e.value);
-        let value = example_value(spec, code, field.name(), field.ty(), written);
+        let pattern = field.pattern.as_ref().map(|p| p.value.as_str());
+        let value = example_value(spec, code, field.name(), field.ty(), written, pattern);
         values.push((field.name().to_string(), value.clone()));
         let value = to_wire(spec, field.ty(), &value, 0);
         match field.placement() {
@@ -138,18 +139,20 @@ impl Example<'_> {
 
 /// The example of the parameter or field `name` of type `ty` in an envelope
 /// of `code`: the code's own `example:` entry, else `field_example` (the
-/// field's `example:`), else one built from the type. An `error_code`
-/// value `self` becomes the code's name.
+/// field's `example:`), else one built from the type (matching `pattern`,
+/// the field's `pattern:`). An `error_code` value `self` becomes the code's
+/// name.
 pub(super) fn example_value(
     spec: &Spec,
     code: &Code,
     name: &str,
     ty: &FieldType,
     field_example: Option<&Value>,
+    pattern: Option<&str>,
 ) -> Value {
     match code.constant(name).or(code.example(name)).or(field_example) {
         Some(v) => resolve_self(spec, &code.name.value, ty, v, 0),
-        None => type_example(spec, code, name, ty, 0),
+        None => type_example(spec, code, name, ty, pattern, 0),
     }
 }
 
@@ -168,7 +171,7 @@ pub(super) fn resolve_self(
             Value::Object(
                 entries
                     .iter()
-                    .map(|(k, v)| (k.clone(), to_wire(spec, value, v, depth + 1)))
+                    .map(|(k, v)| (k.clone(), resolve_self(spec, code, value, v, depth + 1)))
                     .collect(),
             )
         }
@@ -217,6 +220,14 @@ pub(super) fn to_wire(spec: &Spec, ty: &FieldType, value: &Value, depth: usize) 
                     .collect(),
             )
         }
+        (FieldType::Map(value), Value::Object(entries)) if depth < MAX_EXAMPLE_DEPTH => {
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), to_wire(spec, value, v, depth + 1)))
+                    .collect(),
+            )
+        }
         (FieldType::Struct(t), Value::Object(members))
             if depth < MAX_EXAMPLE_DEPTH && spec.type_def(t).and_then(|d| d.union()).is_some() =>
         {
@@ -260,22 +271,33 @@ pub(super) fn to_wire(spec: &Spec, ty: &FieldType, value: &Value, depth: usize) 
 pub(super) const MAX_EXAMPLE_DEPTH: usize = 64;
 
 /// A value of `ty` built from the declarations, for a parameter or field
-/// without an example: strings name the field, integers are small, an
-/// error code is the envelope's own, enums take their first value, objects
-/// fill their required members, arrays hold one item.
+/// without an example: strings name the field (or match its `pattern`, see
+/// [`crate::pattern`]), integers are small, an error code is the
+/// envelope's own, enums take their first value, objects fill their
+/// required members, arrays hold one item.
 pub(super) fn type_example(
     spec: &Spec,
     code: &Code,
     name: &str,
     ty: &FieldType,
+    pattern: Option<&str>,
     depth: usize,
 ) -> Value {
     match ty {
-        FieldType::String => json!(format!("example {}", name.replace('_', " "))),
+        FieldType::String => {
+            let natural = format!("example {}", name.replace('_', " "));
+            // `check` refuses a pattern this cannot satisfy where an
+            // example needs it (`validate::declarations`).
+            json!(
+                pattern
+                    .and_then(|p| crate::pattern::example(p, &natural).ok())
+                    .unwrap_or(natural)
+            )
+        }
         FieldType::Integer | FieldType::Int32 | FieldType::Int64 => json!(1),
         FieldType::Float => json!(1.5),
         FieldType::Map(value) if depth < 8 => {
-            json!({"key": type_example(spec, code, name, value, depth + 1)})
+            json!({"key": type_example(spec, code, name, value, None, depth + 1)})
         }
         FieldType::Map(_) => json!({}),
         FieldType::Boolean => json!(true),
@@ -294,6 +316,7 @@ pub(super) fn type_example(
                 code,
                 name,
                 &FieldType::Struct(v.ty.value.clone()),
+                None,
                 depth + 1,
             );
             if let Value::Object(map) = &mut obj {
@@ -304,7 +327,7 @@ pub(super) fn type_example(
         FieldType::Struct(t) if spec.type_def(t).and_then(|d| d.one_of()).is_some() => {
             // The first member type's example (or `null` when it is all).
             match spec.type_def(t).and_then(|d| d.one_of()?.types.first()) {
-                Some(first) => type_example(spec, code, name, &first.value, depth + 1),
+                Some(first) => type_example(spec, code, name, &first.value, None, depth + 1),
                 None => Value::Null,
             }
         }
@@ -314,14 +337,21 @@ pub(super) fn type_example(
                 if m.required && depth < 8 {
                     obj.insert(
                         m.name.value.clone(),
-                        type_example(spec, code, &m.name.value, &m.ty.value, depth + 1),
+                        type_example(
+                            spec,
+                            code,
+                            &m.name.value,
+                            &m.ty.value,
+                            m.pattern.as_ref().map(|p| p.value.as_str()),
+                            depth + 1,
+                        ),
                     );
                 }
             }
             Value::Object(obj)
         }
         FieldType::ArrayOf(item) if depth < 8 => {
-            json!([type_example(spec, code, name, item, depth + 1)])
+            json!([type_example(spec, code, name, item, None, depth + 1)])
         }
         FieldType::ArrayOf(_) => json!([]),
     }
