@@ -866,7 +866,7 @@ impl Differ {
                     self.breaking(
                         Some(nm.name.loc),
                         format!(
-                            "required {what}: clients validating with the released schema reject it"
+                            "required {what}: the released strict schema refuses envelopes holding it (the open one accepts them)"
                         ),
                     );
                 } else {
@@ -1445,7 +1445,8 @@ impl Differ {
 }
 
 /// Why the released schema of `old` refuses an envelope whose code is
-/// spelled `wire` and numbered `number`, or `None` when it accepts it. An
+/// spelled `wire` and numbered `number` (or reads it as another code), or
+/// `None` when it accepts it as an unlisted code. An
 /// envelope of a code the release did not list validates only as the
 /// release's unlisted envelope (`docs/spec-format.md`, Schemas), which
 /// refuses the names every code of the release had (removed ones too), a
@@ -1455,13 +1456,24 @@ impl Differ {
 /// release gave out or reserved. `known_number` says the number is one the
 /// release gave out (an alias of a code it has).
 fn refused_as_unlisted(old: &Spec, wire: &str, number: i64, known_number: bool) -> Option<String> {
-    if let Some(c) = old.codes.iter().find(|c| c.wire_names().any(|w| w == wire)) {
-        return Some(format!(
-            "the released schema refuses an envelope spelled `{wire}`: that is the name of its code `{}`",
-            c.name.value
-        ));
-    }
     let env = &old.envelope;
+    if let Some(c) = old.codes.iter().find(|c| c.wire_names().any(|w| w == wire)) {
+        // The unlisted envelope refuses the name; the released code's own
+        // envelope refuses it too when the numbers on the wire differ,
+        // and otherwise may take it for that code.
+        return Some(if env.carries("number") && c.number.value != number {
+            format!(
+                "the released schema refuses an envelope spelled `{wire}` with number {number}: \
+                 `{wire}` is the name of its code `{}` ({})",
+                c.name.value, c.number.value
+            )
+        } else {
+            format!(
+                "clients of the released schema read an envelope spelled `{wire}` as its code `{}`",
+                c.name.value
+            )
+        });
+    }
     let pattern = !old
         .codes
         .iter()

@@ -1237,7 +1237,11 @@ pub struct Evolution {
 /// removed, renamed, renumbered, moved to another category, given another
 /// wire name or an alias; an enum value added; a field a code carries
 /// added (required or optional) or dropped; a per-code constant changed; a
-/// required member added to an object type some code's envelopes hold.
+/// required member added to an object type some code's envelopes hold;
+/// and the additions the released schema's unlisted envelope may refuse: a
+/// code with a negative number, a code spelled outside
+/// `SCREAMING_SNAKE_CASE`, a code removed and its spelling given to a new
+/// code or an alias.
 pub fn evolve(seed: u64) -> Evolution {
     let mut rng = Rng::new(seed);
     let mut spec = Spec::generate(&mut rng);
@@ -1280,7 +1284,7 @@ impl Spec {
                     .any(|m| m.absent_means == Some(k))
             })
         };
-        match rng.below(12) {
+        match rng.below(15) {
             0 if self.codes.len() > 1 && !referenced(self, k) => {
                 let code = self.codes.remove(k);
                 if let Some(env) = &mut self.envelope {
@@ -1394,6 +1398,80 @@ impl Spec {
                 });
                 format!("type {name} member added_member added (required)")
             }
+            12 => {
+                // A code with a negative number, in a category of its own
+                // (the released schema's unlisted envelope refuses negative
+                // numbers when every released number was non-negative).
+                let category = match self.categories.iter().position(|c| c.range.1 < 0) {
+                    Some(c) => c,
+                    None => {
+                        self.categories.push(Category {
+                            key: "legacy".into(),
+                            range: (-99, -1),
+                            retryable: false,
+                            cause: "input",
+                        });
+                        self.categories.len() - 1
+                    }
+                };
+                match self.add_code_in(rng, category) {
+                    Some(k) => format!(
+                        "code {} added with the negative number {}",
+                        self.codes[k].id, self.codes[k].number
+                    ),
+                    None => "nothing changed".to_owned(),
+                }
+            }
+            13 if by_name => {
+                // A new code whose wire name is not SCREAMING_SNAKE_CASE.
+                let category = rng.below(self.categories.len());
+                match self.add_code_in(rng, category) {
+                    Some(k) => {
+                        let wire = format!("urn:new:{}", self.codes[k].id.to_lowercase());
+                        self.codes[k].wire = Some(wire.clone());
+                        format!("code {} added, spelled {wire}", self.codes[k].id)
+                    }
+                    None => "nothing changed".to_owned(),
+                }
+            }
+            14 if by_name && self.codes.len() > 1 && !referenced(self, k) => {
+                // A code removed and a new one spelled as it on the wire
+                // (by `wire:`, or by an alias of another code).
+                let removed = self.codes.remove(k);
+                if let Some(env) = &mut self.envelope {
+                    for m in env
+                        .outer
+                        .iter_mut()
+                        .chain(env.inner.iter_mut().flat_map(|i| i.2.iter_mut()))
+                    {
+                        if let Some(a) = &mut m.absent_means
+                            && *a > k
+                        {
+                            *a -= 1;
+                        }
+                    }
+                }
+                let spelling = removed.wire().to_owned();
+                if rng.chance(50) {
+                    let j = rng.below(self.codes.len());
+                    self.codes[j].aliases.push(spelling.clone());
+                    return format!(
+                        "code {} removed, its spelling {spelling} made an alias of {}",
+                        removed.id, self.codes[j].id
+                    );
+                }
+                let category = rng.below(self.categories.len());
+                match self.add_code_in(rng, category) {
+                    Some(j) => {
+                        self.codes[j].wire = Some(spelling.clone());
+                        format!(
+                            "code {} removed, code {} added spelled {spelling}",
+                            removed.id, self.codes[j].id
+                        )
+                    }
+                    None => format!("code {} removed", removed.id),
+                }
+            }
             10 if self.pinned.is_some() => {
                 self.codes[k].constant = Some(json!("https://example.com/p/changed"));
                 format!("code {} constant changed", self.codes[k].id)
@@ -1420,13 +1498,18 @@ impl Spec {
     /// A code added with a fresh name and number, no wire name or alias,
     /// carrying some fields.
     fn add_code(&mut self, rng: &mut Rng) -> String {
-        let Some(id) = self.free_id() else {
-            return "nothing changed".to_owned();
-        };
         let category = rng.below(self.categories.len());
-        let Some(number) = self.free_number(rng, category) else {
-            return "nothing changed".to_owned();
-        };
+        match self.add_code_in(rng, category) {
+            Some(k) => format!("code {} added", self.codes[k].id),
+            None => "nothing changed".to_owned(),
+        }
+    }
+
+    /// [`Spec::add_code`] in `category`: the new code's index, `None` when
+    /// no name or number is free.
+    fn add_code_in(&mut self, rng: &mut Rng, category: usize) -> Option<usize> {
+        let id = self.free_id()?;
+        let number = self.free_number(rng, category)?;
         let mut required = Vec::new();
         let mut optional = Vec::new();
         for f in 0..self.fields.len() {
@@ -1450,7 +1533,7 @@ impl Spec {
             constant: self.pinned.map(|_| json!("https://example.com/p/added")),
             hint: "Retry later".to_owned(),
         });
-        format!("code {id} added")
+        Some(self.codes.len() - 1)
     }
 }
 
