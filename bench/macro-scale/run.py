@@ -5,6 +5,9 @@ crate whose only item is the macro, on two synthetic 1,000-code specs.
     /usr/bin/python3 bench/macro-scale/run.py              # both specs, 1,000 codes
     /usr/bin/python3 bench/macro-scale/run.py --codes 50   # quick look
     /usr/bin/python3 bench/macro-scale/run.py --baseline DIR  # another checkout first, side by side
+    /usr/bin/python3 bench/macro-scale/run.py --codes 5000 --only 8-fields --check --profile
+        # `cargo check` instead of `cargo build`; with the expansion pasted in
+        # (the compiler's share) and `splice-codegen rust` (the macro's work)
 
 The specs and crates stay under `target/macro-scale/<side>/<spec>/`
 (`errors.yaml` there is the spec; `splice-codegen rust` on it prints the
@@ -61,7 +64,10 @@ def field_name(j):
 
 
 def spec(codes, kind):
-    """A valid spec with `codes` codes; `kind` is `all-fields` or `8-fields`."""
+    """A valid spec with `codes` codes; `kind` is `all-fields` or `8-fields`.
+    Beyond 4,000 codes the category ranges are 100 times wider (100000,
+    200000, ...), since 1,000 numbers per category no longer suffice."""
+    scale = 1 if codes <= 1000 * len(CATEGORIES) else 100
     out = [
         "taxonomy:",
         f"  name: scale-{kind}",
@@ -72,7 +78,7 @@ def spec(codes, kind):
     for key, lo in CATEGORIES:
         out += [
             f"  {key}:",
-            f"    range: [{lo}, {lo + 999}]",
+            f"    range: [{lo * scale}, {lo * scale + 1000 * scale - 1}]",
             f"    description: The {key} category.",
             "    retryable: false",
             "    cause: input",
@@ -94,7 +100,7 @@ def spec(codes, kind):
     out.append("codes:")
     for i in range(codes):
         key, lo = CATEGORIES[i % len(CATEGORIES)]
-        number = lo + i // len(CATEGORIES)
+        number = lo * scale + i // len(CATEGORIES)
         if kind == "all-fields":
             start = (3 * i) % FIELD_COUNT
             required = [names[(start + k) % FIELD_COUNT] for k in range(3)]
@@ -188,12 +194,13 @@ pub fn sample() -> ErrorEnvelope {{
     )
 
 
-def cargo_build(crate, target, timed):
-    """`cargo build` of the crate; with `timed`, of the crate alone and from
-    scratch (its incremental cache removed, as in a first build or after the
-    spec changed): (wall seconds, peak RSS bytes)."""
+def cargo_build(crate, target, timed, command="build"):
+    """`cargo build` (or `command`, e.g. `check`) of the crate; with `timed`,
+    of the crate alone and from scratch (its incremental cache removed, as in
+    a first build or after the spec changed): (wall seconds, CPU seconds, peak
+    RSS bytes)."""
     env = dict(os.environ, CARGO_TARGET_DIR=str(target))
-    cmd = ["cargo", "build", "--offline", "--quiet"]
+    cmd = ["cargo", command, "--offline", "--quiet"]
     if timed:
         name = re.search(r'name = "([^"]+)"', (crate / "Cargo.toml").read_text()).group(1)
         for d in (target / "debug" / "incremental").glob(name.replace("-", "_") + "-*"):
@@ -232,6 +239,50 @@ def expansion_size(codegen, spec_path):
     return len(r.stdout)
 
 
+def timed(cmd, **kw):
+    """Runs `cmd` under `/usr/bin/time -v`: (wall s, CPU s, peak RSS bytes,
+    stdout bytes)."""
+    t0 = time.monotonic()
+    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, **kw)
+    wall = time.monotonic() - t0
+    err = r.stderr.decode(errors="replace")
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(map(str, cmd))} failed:\n{err[-6000:]}")
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", err).group(1))
+    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([0-9.]+)", err).group(1))
+              for k in ("User", "System"))
+    return wall, cpu, rss_kb * 1024, r.stdout
+
+
+def profile(crate, target, codegen, command):
+    """Where a build of `crate` goes: the compiler's own work on the
+    expansion (the output of `splice-codegen rust`, pasted into a crate of
+    its own with `include!`, built like the macro's crate) and the
+    macro's work alone (`splice-codegen rust`: load, check, emit; it also
+    pretty-prints, which the macro does not). Returns a dict of figures."""
+    spec_path = crate / "errors.yaml"
+    wall, cpu, rss, out = timed([str(codegen), "rust", str(spec_path)])
+    pasted = crate.parent / (crate.name + "-expanded")
+    (pasted / "src").mkdir(parents=True, exist_ok=True)
+    (pasted / "expansion.rs").write_bytes(out)
+    name = "macro-scale-expanded-" + crate.name.replace("-", "")
+    toml = (crate / "Cargo.toml").read_text()
+    toml = re.sub(r'name = "[^"]+"', f'name = "{name}"', toml, count=1)
+    (pasted / "Cargo.toml").write_text(toml)
+    lock = pasted / "Cargo.lock"
+    if not lock.exists():
+        lock.write_bytes((crate / "Cargo.lock").read_bytes())
+    lib = (crate / "src" / "lib.rs").read_text().replace(
+        'splice_macros::taxonomy!("../errors.yaml");', 'include!("../expansion.rs");')
+    (pasted / "src" / "lib.rs").write_text(lib)
+    cargo_build(pasted, target, False, command)
+    p_wall, p_cpu, p_rss = cargo_build(pasted, target, True, command)
+    return {"codegen_rust_s": round(wall, 2), "codegen_rust_cpu_s": round(cpu, 2),
+            "codegen_rust_rss_bytes": rss,
+            "expanded_s": round(p_wall, 2), "expanded_cpu_s": round(p_cpu, 2),
+            "expanded_rss_bytes": p_rss}
+
+
 def human(n):
     return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} KB"
 
@@ -245,6 +296,12 @@ def main():
     ap.add_argument("--baseline", type=Path, metavar="DIR",
                     help="another checkout of splice (e.g. `git worktree add ../splice-main "
                          "main`): measure its taxonomy! too, side by side")
+    ap.add_argument("--check", action="store_true",
+                    help="time `cargo check` instead of `cargo build` (what an editor or "
+                         "`cargo check` pays; no code generation)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also build the expansion pasted in with include! (the compiler's share) "
+                         "and time `splice-codegen rust` (the macro's own work)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args()
 
@@ -270,20 +327,29 @@ def main():
             name = f"macro-scale-{side}-{kind.replace('-', '')}"
             write_crate(crate, name, checkout, text)
             size = expansion_size(codegen, crate / "errors.yaml")
-            cargo_build(crate, target, timed=False)  # dependencies, and that it builds
-            runs = [cargo_build(crate, target, timed=True) for _ in range(max(1, args.runs))]
+            command = "check" if args.check else "build"
+            cargo_build(crate, target, False, command)  # dependencies, and that it builds
+            runs = [cargo_build(crate, target, True, command) for _ in range(max(1, args.runs))]
             wall = min(w for w, _, _ in runs)
             cpu = min(c for _, c, _ in runs)
             rss = min(r for _, _, r in runs)
-            rows.append({"side": side, "spec": kind, "codes": args.codes,
-                         "spec_bytes": len(text), "expansion_bytes": size,
-                         "build_s": round(wall, 2), "cpu_s": round(cpu, 2),
-                         "peak_rss_bytes": rss})
+            row = {"side": side, "spec": kind, "codes": args.codes,
+                   "spec_bytes": len(text), "expansion_bytes": size,
+                   "build_s": round(wall, 2), "cpu_s": round(cpu, 2),
+                   "peak_rss_bytes": rss}
             print(f"{side} {kind}: {wall:.1f} s ({cpu:.1f} s CPU), {human(rss)} peak, expansion {human(size)}",
                   file=sys.stderr)
+            if args.profile:
+                row.update(profile(crate, target, codegen, command))
+                print(f"  the expansion pasted in: {row['expanded_s']:.1f} s "
+                      f"({row['expanded_cpu_s']:.1f} s CPU), {human(row['expanded_rss_bytes'])} peak; "
+                      f"splice-codegen rust: {row['codegen_rust_cpu_s']:.1f} s CPU, "
+                      f"{human(row['codegen_rust_rss_bytes'])} peak", file=sys.stderr)
+            rows.append(row)
 
     load = os.getloadavg()[0]
-    print(f"\n{args.codes} codes; debug `cargo build` of the crate alone from scratch, "
+    command = "check" if args.check else "build"
+    print(f"\n{args.codes} codes; debug `cargo {command}` of the crate alone from scratch, "
           f"best of {args.runs}; load average {load:.1f}\n")
     print("| splice-macros | spec | YAML | expansion | build (wall) | CPU | peak RSS |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
