@@ -22,6 +22,12 @@
 //! | [`capped_failure`], [`engine_failure`] | [`Edits`] |
 //! | [`stale`], [`duplicate_file_path`], [`path_conflict`], [`move_onto_itself`], [`already_exists`], [`parent_missing`] | `Raises` of their code |
 //!
+//! Violation kinds (`sent_as: violation`, reported inside
+//! VALIDATION_FAILED) have no `Raises`, since no code builds their
+//! envelope; a violation's code is written [`listed!`](crate::listed)`(Op,
+//! Code)` instead, which proves at compile time that `Op` lists it
+//! ([`crate::args`]'s decoder, [`engine_failure`]'s empty `old_string`).
+//!
 //! A file-system failure's kind ([`FsErrorKind`]) is a value, so
 //! [`fs_error`] must answer every kind for every operation. The kinds only
 //! some operations meet (a stale file, a path that appeared, a missing
@@ -151,6 +157,79 @@ impl Files for operation::Undo {
 pub trait Edits: Files + group::Matching + group::Calls {}
 
 impl<O: Files + group::Matching + group::Calls> Edits for O {}
+
+/// Whether `codes` (an operation's [`Operation::CODES`]) holds `code`, at
+/// compile time: what [`listed!`](crate::listed) asserts.
+///
+/// [`Operation::CODES`]: crate::taxonomy::operation::Operation::CODES
+pub const fn lists(codes: &[ErrorCode], code: ErrorCode) -> bool {
+    let mut i = 0;
+    while i < codes.len() {
+        if codes[i].number() == code.number() {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A code operation `O` lists, for a violation (`Violation::code`): made by
+/// [`listed!`](crate::listed) only, which proves it at compile time.
+#[derive(Debug, Clone, Copy)]
+pub struct Listed<O>(ErrorCode, std::marker::PhantomData<fn() -> O>);
+
+impl<O: operation::Operation> Listed<O> {
+    /// The code; only [`listed!`](crate::listed) calls this, after its
+    /// check.
+    #[doc(hidden)]
+    pub const fn checked(code: ErrorCode) -> Self {
+        Listed(code, std::marker::PhantomData)
+    }
+
+    /// The code.
+    pub const fn code(self) -> ErrorCode {
+        self.0
+    }
+}
+
+/// `listed!(Op, Code)`: the code `ErrorCode::Code` as a [`Listed<Op>`], and
+/// a compile-time proof that operation `Op` lists it (an inline constant
+/// asserting [`lists`]`(Op::CODES, ..)`). Where `Op` is a type parameter,
+/// the proof is made for each operation the function is compiled for: a
+/// decoder shared by several tools builds, for each, only the violation
+/// kinds (`sent_as: violation`) that tool's operation lists. The code
+/// groups cannot say this for violation kinds, since no `Raises` builds
+/// their envelope; `Operation::CODES` lists them.
+///
+/// ```compile_fail,E0080
+/// use splice_server::taxonomy::operation::ListTransactions;
+/// // list_transactions has no edits, so no empty old_string.
+/// let _ = splice_server::listed!(ListTransactions, EmptyOldString);
+/// ```
+///
+/// ```
+/// use splice_server::taxonomy::{ErrorCode, operation::MultiEdit};
+/// let code = splice_server::listed!(MultiEdit, EmptyOldString);
+/// assert_eq!(code.code(), ErrorCode::EmptyOldString);
+/// ```
+#[macro_export]
+macro_rules! listed {
+    ($op:ty, $code:ident) => {{
+        const {
+            assert!(
+                $crate::envelopes::lists(
+                    <$op as $crate::taxonomy::operation::Operation>::CODES,
+                    $crate::taxonomy::ErrorCode::$code,
+                ),
+                concat!(
+                    "the operation does not list the violation code ",
+                    stringify!($code)
+                ),
+            )
+        };
+        $crate::envelopes::Listed::<$op>::checked($crate::taxonomy::ErrorCode::$code)
+    }};
+}
 
 /// Which file of the call an error is about.
 #[derive(Debug, Clone)]
@@ -646,7 +725,7 @@ pub fn engine_failure<O: Edits>(
     match f {
         engine::Failure::EmptyOldString { edit_index } => validation_failed(vec![Violation {
             path: format!("edits[{edit_index}].old_string"),
-            code: ErrorCode::EmptyOldString,
+            code: crate::listed!(O, EmptyOldString).code(),
             message: "old_string is empty; it must be the exact text to replace".into(),
             limit: None,
         }]),

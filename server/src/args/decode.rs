@@ -6,6 +6,16 @@
 //! its call (`edits[2].old_string`) and a specific code it can act on. So
 //! [`decode_multi_edit`], [`decode_multi_edit_files`], [`decode_undo`] and
 //! [`decode_list_transactions`] walk the JSON themselves.
+//!
+//! Each walks for its tool's operation (`Decoder<Op>`), and every code it
+//! reports is written `listed!(Op, Code)`: the steps shared by several
+//! tools (an object's keys, a file entry, its edits, a path's checks) are
+//! compiled once per tool, and each compilation proves that the tool's
+//! operation lists every code that step can report (`errors.yaml`'s
+//! `edit_arguments` group and the codes of its own). A step reporting a
+//! code some tool using it does not list does not build (`cargo build`;
+//! the check is a constant evaluated when the step is compiled for that
+//! tool, so `cargo check` may not see it).
 
 use serde_json::{Map, Value};
 
@@ -15,7 +25,10 @@ use super::params::{
 };
 use super::request::{EditArg, EditRequest, FileArgs, FileOp, UndoRequest};
 use crate::config::Limits;
-use crate::taxonomy::{ErrorCode, Limit, Violation};
+use crate::envelopes::Listed;
+use crate::listed;
+use crate::taxonomy::operation::{self, Operation};
+use crate::taxonomy::{Limit, Violation};
 
 /// Most violations one VALIDATION_FAILED lists; the rest are counted in a
 /// last entry. Without a cap, 1.1M unknown keys made a 363 MB answer.
@@ -24,30 +37,41 @@ pub const MAX_VIOLATIONS: usize = 100;
 /// from the request (a 10 MB relative path, a key of any length).
 const MAX_VIOLATION_TEXT: usize = 512;
 
-/// Collects violations while walking the arguments.
-#[derive(Default)]
-struct Decoder {
+/// Collects violations while walking the arguments of a call of operation
+/// `O`. Each violation's code is a [`Listed<O>`], made by [`listed!`]: each
+/// decoding step, compiled for each tool that uses it, is proved to report
+/// only codes that tool's operation lists.
+struct Decoder<O> {
     violations: Vec<Violation>,
     /// Violations found past [`MAX_VIOLATIONS`]: counted, not listed.
     omitted: usize,
+    operation: std::marker::PhantomData<fn() -> O>,
 }
 
-impl Decoder {
-    fn push(&mut self, path: &str, code: ErrorCode, message: impl Into<String>) {
+impl<O: Operation> Decoder<O> {
+    fn new() -> Self {
+        Decoder {
+            violations: Vec::new(),
+            omitted: 0,
+            operation: std::marker::PhantomData,
+        }
+    }
+
+    fn push(&mut self, path: &str, code: Listed<O>, message: impl Into<String>) {
         if self.violations.len() >= MAX_VIOLATIONS {
             self.omitted += 1;
             return;
         }
         self.violations.push(Violation {
             path: clip(path.to_string()),
-            code,
+            code: code.code(),
             message: clip(message.into()),
             limit: None,
         });
     }
 
     /// A breached limit: the violation carries it as data (`limit`).
-    fn push_limit(&mut self, path: &str, code: ErrorCode, message: String, limit: Limit) {
+    fn push_limit(&mut self, path: &str, code: Listed<O>, message: String, limit: Limit) {
         let listed = self.violations.len();
         self.push(path, code, message);
         if self.violations.len() > listed {
@@ -64,7 +88,7 @@ impl Decoder {
         let Some(map) = value.as_object() else {
             self.push(
                 path,
-                ErrorCode::InvalidArgument,
+                listed!(O, InvalidArgument),
                 format!("{} must be an object, found {}", label(path), kind(value)),
             );
             return None;
@@ -76,7 +100,7 @@ impl Decoder {
                     .unwrap_or_default();
                 self.push(
                     &join(path, key),
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!(
                         "unknown field `{key}`{hint}; allowed: {}",
                         allowed.join(", ")
@@ -93,7 +117,7 @@ impl Decoder {
             None => {
                 self.push(
                     &p,
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("missing required field `{key}`"),
                 );
                 None
@@ -102,7 +126,7 @@ impl Decoder {
             Some(other) => {
                 self.push(
                     &p,
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("`{key}` must be a string, found {}", kind(other)),
                 );
                 None
@@ -124,7 +148,7 @@ impl Decoder {
             Some(other) => {
                 self.push(
                     &join(path, key),
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("`{key}` must be a boolean, found {}", kind(other)),
                 );
                 None
@@ -143,7 +167,7 @@ impl Decoder {
             None => {
                 self.push(
                     &p,
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("missing required field `{key}`"),
                 );
                 None
@@ -152,7 +176,7 @@ impl Decoder {
             Some(other) => {
                 self.push(
                     &p,
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("`{key}` must be an array, found {}", kind(other)),
                 );
                 None
@@ -171,7 +195,7 @@ impl Decoder {
             } else {
                 self.push(
                     &join(path, "expected_sha256"),
-                    ErrorCode::InvalidSha256,
+                    listed!(O, InvalidSha256),
                     "expected_sha256 must be 64 hexadecimal digits (the SHA-256 of the file's bytes)",
                 );
                 None
@@ -187,7 +211,7 @@ impl Decoder {
                     .unwrap_or_default();
                 self.push(
                     &join(path, "op"),
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("unknown op `{other}`{hint}; allowed: {}", OPS.join(", ")),
                 );
                 None
@@ -196,11 +220,11 @@ impl Decoder {
         let create_parents = self.opt_bool(map, path, "create_parents");
         // Fields an op does not take are refused, never ignored: a `content`
         // on an edit entry would otherwise silently do nothing.
-        let forbid = |d: &mut Decoder, key: &str, op: &str| {
+        let forbid = |d: &mut Decoder<O>, key: &str, op: &str| {
             if map.get(key).is_some_and(|v| !v.is_null()) {
                 d.push(
                     &join(path, key),
-                    ErrorCode::InvalidArgument,
+                    listed!(O, InvalidArgument),
                     format!("`{key}` is not allowed with op {op}; {}", field_use(key)),
                 );
                 true
@@ -266,7 +290,7 @@ impl Decoder {
         if items.is_empty() {
             self.push(
                 &edits_path,
-                ErrorCode::EmptyEdits,
+                listed!(O, EmptyEdits),
                 "edits is empty; give at least one {old_string, new_string} edit",
             );
             return None;
@@ -274,7 +298,7 @@ impl Decoder {
         if items.len() > limits.max_edits {
             self.push_limit(
                 &edits_path,
-                ErrorCode::TooManyEdits,
+                listed!(O, TooManyEdits),
                 format!(
                     "{} edits exceed the limit of {} per file; split the call",
                     items.len(),
@@ -302,7 +326,7 @@ impl Decoder {
                     if old_string.is_empty() {
                         self.push(
                             &join(&p, "old_string"),
-                            ErrorCode::EmptyOldString,
+                            listed!(O, EmptyOldString),
                             "old_string is empty; it must be the exact text to replace",
                         );
                         ok = false;
@@ -341,7 +365,7 @@ impl Decoder {
             if let Some((first, _)) = out[..k].iter().find(|(_, p)| p.old_string == e.old_string) {
                 self.push(
                     &format!("{edits_path}[{i}].old_string"),
-                    ErrorCode::DuplicateOldString,
+                    listed!(O, DuplicateOldString),
                     format!("edits[{i}] has the same old_string as edits[{first}]; merge them or use replace_all"),
                 );
                 ok = false;
@@ -353,17 +377,17 @@ impl Decoder {
     fn check_path(&mut self, path: &str, file_path: &str, limits: &Limits) {
         let name = path.rsplit('.').next().unwrap_or("file_path");
         if file_path.is_empty() {
-            self.push(path, ErrorCode::InvalidPath, format!("{name} is empty"));
+            self.push(path, listed!(O, InvalidPath), format!("{name} is empty"));
         } else if file_path.contains('\0') {
             self.push(
                 path,
-                ErrorCode::InvalidPath,
+                listed!(O, InvalidPath),
                 format!("{name} contains a NUL byte"),
             );
         } else if file_path.len() > limits.max_path_bytes {
             self.push_limit(
                 path,
-                ErrorCode::InvalidPath,
+                listed!(O, InvalidPath),
                 format!(
                     "{name} is too long ({} bytes, at most {})",
                     file_path.len(),
@@ -379,7 +403,7 @@ impl Decoder {
         {
             self.push_limit(
                 path,
-                ErrorCode::InvalidPath,
+                listed!(O, InvalidPath),
                 format!(
                     "{name} has a component of {longest} bytes (at most {} per component)",
                     limits.max_name_bytes
@@ -389,13 +413,13 @@ impl Decoder {
         } else if !file_path.starts_with('/') {
             self.push(
                 path,
-                ErrorCode::RelativePath,
+                listed!(O, RelativePath),
                 format!("{name} must be absolute (start with /)"),
             );
         } else if file_path.split('/').any(|c| c == "..") {
             self.push(
                 path,
-                ErrorCode::PathTraversal,
+                listed!(O, PathTraversal),
                 format!("{name} must not contain `..` components"),
             );
         }
@@ -450,7 +474,7 @@ fn field_use(key: &str) -> &'static str {
 
 /// Decodes `undo` arguments, reporting every problem at once.
 pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
-    let mut d = Decoder::default();
+    let mut d = Decoder::<operation::Undo>::new();
     let result = d.object("", args, fields::<UndoParams>()).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let id = d.string(map, "", "transaction_id").and_then(|text| {
@@ -458,7 +482,7 @@ pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
             if id.is_none() {
                 d.push(
                     "transaction_id",
-                    ErrorCode::InvalidArgument,
+                    listed!(operation::Undo, InvalidArgument),
                     "transaction_id is not a transaction id (like 019a2b3c4d5e-00001f2a-00000003): \
                      copy it from a call's answer or from list_transactions",
                 );
@@ -475,7 +499,7 @@ pub fn decode_undo(args: &Value) -> Result<UndoRequest, Vec<Violation>> {
 
 /// Decodes `list_transactions` arguments: the limit.
 pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
-    let mut d = Decoder::default();
+    let mut d = Decoder::<operation::ListTransactions>::new();
     let result = d
         .object("", args, fields::<ListTransactionsParams>())
         .and_then(|map| match map.get("limit") {
@@ -485,7 +509,7 @@ pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
                 _ => {
                     d.push(
                         "limit",
-                        ErrorCode::InvalidArgument,
+                        listed!(operation::ListTransactions, InvalidArgument),
                         format!("limit must be an integer from 1 to {MAX_LIST_LIMIT}, found {v}"),
                     );
                     None
@@ -497,7 +521,7 @@ pub fn decode_list_transactions(args: &Value) -> Result<u64, Vec<Violation>> {
 
 /// Decodes `multi_edit` arguments, reporting every problem at once.
 pub fn decode_multi_edit(args: &Value, limits: &Limits) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder::default();
+    let mut d = Decoder::<operation::MultiEdit>::new();
     let result = d
         .object("", args, fields::<MultiEditParams>())
         .and_then(|map| {
@@ -520,7 +544,7 @@ pub fn decode_multi_edit_files(
     args: &Value,
     limits: &Limits,
 ) -> Result<EditRequest, Vec<Violation>> {
-    let mut d = Decoder::default();
+    let mut d = Decoder::<operation::MultiEditFiles>::new();
     let result = d.object("", args, fields::<MultiEditFilesParams>()).and_then(|map| {
         let dry_run = d.opt_bool(map, "", "dry_run");
         let backup = d.opt_bool(map, "", "backup");
@@ -529,7 +553,7 @@ pub fn decode_multi_edit_files(
         if items.is_empty() {
             d.push(
                 "files",
-                ErrorCode::EmptyFiles,
+                listed!(operation::MultiEditFiles, EmptyFiles),
                 "files is empty; give at least one {file_path, edits} entry",
             );
             return None;
@@ -537,7 +561,7 @@ pub fn decode_multi_edit_files(
         if items.len() > limits.max_files {
             d.push_limit(
                 "files",
-                ErrorCode::TooManyFiles,
+                listed!(operation::MultiEditFiles, TooManyFiles),
                 format!(
                     "{} files exceed the limit of {} per call; split the call",
                     items.len(),
@@ -570,7 +594,7 @@ pub fn decode_multi_edit_files(
             let max = limits.max_edits * limits.max_files.max(1);
             d.push_limit(
                 "files",
-                ErrorCode::TooManyEdits,
+                listed!(operation::MultiEditFiles, TooManyEdits),
                 format!("{total} edits in one call exceed the limit of {max}"),
                 limit("max_edits_per_call", max, total),
             );
@@ -592,7 +616,7 @@ pub fn decode_multi_edit_files(
                 if to == path {
                     d.push(
                         &format!("files[{i}].move_to"),
-                        ErrorCode::MoveOntoItself,
+                        listed!(operation::MultiEditFiles, MoveOntoItself),
                         format!("files[{i}] moves {path} onto itself; give a different move_to"),
                     );
                     ok = false;
@@ -609,13 +633,13 @@ pub fn decode_multi_edit_files(
             if edit && first_edit {
                 d.push(
                     &format!("files[{i}].{field}"),
-                    ErrorCode::DuplicateFilePath,
+                    listed!(operation::MultiEditFiles, DuplicateFilePath),
                     format!("files[{i}] names the same file as files[{first}]; merge their edits into one entry"),
                 );
             } else {
                 d.push(
                     &format!("files[{i}].{field}"),
-                    ErrorCode::PathConflict,
+                    listed!(operation::MultiEditFiles, PathConflict),
                     format!("files[{i}] names {path}, which files[{first}] also names; one transaction may change a path only once"),
                 );
             }
@@ -647,7 +671,10 @@ fn clip(mut text: String) -> String {
     text
 }
 
-fn finish(d: Decoder, result: Option<EditRequest>) -> Result<EditRequest, Vec<Violation>> {
+fn finish<O: Operation>(
+    d: Decoder<O>,
+    result: Option<EditRequest>,
+) -> Result<EditRequest, Vec<Violation>> {
     finish_with(d, result)
 }
 
@@ -660,7 +687,7 @@ fn limit(name: &str, max: usize, actual: usize) -> Limit {
     }
 }
 
-fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
+fn finish_with<T, O: Operation>(d: Decoder<O>, result: Option<T>) -> Result<T, Vec<Violation>> {
     match result {
         Some(r) if d.violations.is_empty() => Ok(r),
         _ => {
@@ -668,7 +695,7 @@ fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
             if d.omitted > 0 {
                 v.push(Violation {
                     path: String::new(),
-                    code: ErrorCode::InvalidArgument,
+                    code: listed!(O, InvalidArgument).code(),
                     message: format!(
                         "{} more problem(s) not listed (at most {MAX_VIOLATIONS} are); fix these and call again to see the rest",
                         d.omitted
@@ -681,7 +708,7 @@ fn finish_with<T>(d: Decoder, result: Option<T>) -> Result<T, Vec<Violation>> {
                 // but never return an empty VALIDATION_FAILED.
                 v.push(Violation {
                     path: String::new(),
-                    code: ErrorCode::InvalidArgument,
+                    code: listed!(O, InvalidArgument).code(),
                     message: "the arguments could not be decoded".into(),
                     limit: None,
                 });
