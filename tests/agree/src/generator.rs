@@ -158,6 +158,8 @@ enum TypeDef {
     },
     /// `one_of` of scalars, `null` too when `nullable`.
     OneOf(Vec<Scalar>, bool),
+    /// A tagged union: the discriminator, and (object type, tag) pairs.
+    Union(String, Vec<(usize, String)>),
 }
 
 struct ObjMember {
@@ -257,6 +259,10 @@ struct Spec {
     /// A field each code gives a constant (`constants:`), by index.
     pinned: Option<usize>,
     codes: Vec<Code>,
+    /// Values of a union drawn so far: they cycle through its variants,
+    /// the last first (the one `evolve` adds), so a release's payloads
+    /// show every variant.
+    union_draws: std::cell::Cell<usize>,
 }
 
 /// The sample of `seed`.
@@ -471,6 +477,7 @@ impl Spec {
             fields,
             pinned,
             codes,
+            union_draws: std::cell::Cell::new(0),
         };
         spec.place_absent_means(rng);
         spec
@@ -767,6 +774,16 @@ impl Spec {
                         }
                         let _ = writeln!(y, "    one_of: [{}]", items.join(", "));
                     }
+                    TypeDef::Union(discriminator, variants) => {
+                        let _ = writeln!(
+                            y,
+                            "    union:\n      discriminator: {}\n      variants:",
+                            q(discriminator)
+                        );
+                        for (t, tag) in variants {
+                            let _ = writeln!(y, "        {}: {}", self.types[*t].0, q(tag));
+                        }
+                    }
                 }
             }
         }
@@ -894,6 +911,16 @@ impl Spec {
                         rng.pick(scalars).value(rng)
                     }
                 }
+                TypeDef::Union(discriminator, variants) => {
+                    let n = self.union_draws.get();
+                    self.union_draws.set(n + 1);
+                    let (t, tag) = &variants[variants.len() - 1 - n % variants.len()];
+                    let mut v = self.value(rng, &Ty::Named(*t), depth);
+                    if let Value::Object(m) = &mut v {
+                        m.insert(discriminator.clone(), json!(tag));
+                    }
+                    v
+                }
                 TypeDef::Object { members, recursive } => {
                     let mut m = Map::new();
                     for member in members {
@@ -932,6 +959,7 @@ impl Spec {
                 TypeDef::Enum(_) => json!(12),
                 TypeDef::Object { .. } => json!([]),
                 TypeDef::OneOf(..) => json!([[]]),
+                TypeDef::Union(..) => json!("a string"),
             },
         }
     }
@@ -1241,10 +1269,15 @@ pub struct Evolution {
 /// and the additions the released schema's unlisted envelope may refuse: a
 /// code with a negative number, a code spelled outside
 /// `SCREAMING_SNAKE_CASE`, a code removed and its spelling given to a new
-/// code or an alias.
+/// code or an alias. In three specs of ten the released one has a tagged
+/// union every code carries (`Shape`, one variant), and the change is then
+/// often a variant added to it.
 pub fn evolve(seed: u64) -> Evolution {
     let mut rng = Rng::new(seed);
     let mut spec = Spec::generate(&mut rng);
+    if rng.chance(30) {
+        spec.add_union();
+    }
     let old = spec.yaml(seed);
     let change = spec.mutate(&mut rng);
     let new = spec
@@ -1284,6 +1317,11 @@ impl Spec {
                     .any(|m| m.absent_means == Some(k))
             })
         };
+        if rng.chance(40)
+            && let Some(change) = self.add_variant()
+        {
+            return change;
+        }
         match rng.below(15) {
             0 if self.codes.len() > 1 && !referenced(self, k) => {
                 let code = self.codes.remove(k);
@@ -1478,6 +1516,70 @@ impl Spec {
             }
             _ => self.add_code(rng),
         }
+    }
+
+    /// A tagged union `Shape` (discriminator `kind`, one variant `Circle`)
+    /// and a context field `shape` of it that every code carries, placed
+    /// like the spec's first field (none without fields).
+    fn add_union(&mut self) {
+        let Some(place) = self.fields.first().map(|f| f.place) else {
+            return;
+        };
+        self.types.push((
+            "Circle".to_owned(),
+            TypeDef::Object {
+                members: vec![ObjMember {
+                    name: "radius".to_owned(),
+                    wire: None,
+                    ty: Ty::Scalar(Scalar::Int64),
+                    optional: false,
+                    nullable: false,
+                }],
+                recursive: false,
+            },
+        ));
+        let circle = self.types.len() - 1;
+        self.types.push((
+            "Shape".to_owned(),
+            TypeDef::Union("kind".to_owned(), vec![(circle, "circle".to_owned())]),
+        ));
+        self.fields.push(Field {
+            name: "shape".to_owned(),
+            wire: None,
+            ty: Ty::Named(self.types.len() - 1),
+            place,
+        });
+        let f = self.fields.len() - 1;
+        for c in &mut self.codes {
+            c.required.push(f);
+        }
+    }
+
+    /// A variant `Square` added to the union of [`Spec::add_union`].
+    fn add_variant(&mut self) -> Option<String> {
+        let u = self
+            .types
+            .iter()
+            .position(|(_, d)| matches!(d, TypeDef::Union(..)))?;
+        self.types.push((
+            "Square".to_owned(),
+            TypeDef::Object {
+                members: vec![ObjMember {
+                    name: "side".to_owned(),
+                    wire: None,
+                    ty: Ty::Scalar(Scalar::Int64),
+                    optional: false,
+                    nullable: false,
+                }],
+                recursive: false,
+            },
+        ));
+        let square = self.types.len() - 1;
+        let TypeDef::Union(_, variants) = &mut self.types[u].1 else {
+            unreachable!("found as a union");
+        };
+        variants.push((square, "square".to_owned()));
+        Some("type Shape variant square added".to_owned())
     }
 
     fn free_id(&self) -> Option<String> {

@@ -4,7 +4,8 @@
 //! alias; an enum value added; a field a code carries added or dropped; a
 //! per-code constant changed; a required member added to an object type;
 //! a code added with a negative number, spelled outside
-//! `SCREAMING_SNAKE_CASE`, or spelled like a code the release had), and
+//! `SCREAMING_SNAKE_CASE`, or spelled like a code the release had; a
+//! variant added to a tagged union), and
 //! what `diff` says of the pair checked against the released schema:
 //!
 //! - no breaking change: the old release's schema accepts every envelope
