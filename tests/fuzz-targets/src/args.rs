@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 use splice_server::args::{self, EditRequest, MultiEditFilesParams, MultiEditParams};
 use splice_server::config::Limits;
 use splice_server::envelopes;
+use splice_server::taxonomy::operation::MultiEditFiles;
 use splice_server::taxonomy::{ErrorCode, ErrorEnvelope, Violation};
 
 /// Runs one input; panics on any broken rule.
@@ -151,7 +152,8 @@ fn check(
                     "{v:?}"
                 );
             }
-            let envelope = envelopes::validation_failed(violations.clone());
+            let envelope =
+                envelopes::validation_failed::<MultiEditFiles>(violations.clone()).into_envelope();
             let json = serde_json::to_string(&envelope).expect("the envelope serializes");
             let back: ErrorEnvelope = serde_json::from_str(&json).expect("the envelope reads back");
             assert_eq!(back, envelope);

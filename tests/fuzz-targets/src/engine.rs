@@ -27,6 +27,7 @@ use splice_server::engine::{
 };
 use splice_server::envelopes::{self, FileCtx};
 use splice_server::taxonomy::ErrorEnvelope;
+use splice_server::taxonomy::operation::MultiEditFiles;
 
 use crate::reference::{self, BOM, TestEdit, reference, summarize};
 
@@ -201,7 +202,14 @@ fn check_envelope(edits: &[TestEdit], failure: engine::Diagnosed) {
         FileCtx::single(&file.file_path),
         FileCtx::multi(1, &file.file_path, 2),
     ] {
-        let envelope = envelopes::capped_failure(&ctx, &file, CAP as u64, failure.clone(), 4 << 20);
+        let envelope = envelopes::capped_failure::<MultiEditFiles>(
+            &ctx,
+            &file,
+            CAP as u64,
+            failure.clone(),
+            4 << 20,
+        )
+        .into_envelope();
         let json = serde_json::to_string(&envelope).expect("the envelope serializes");
         let back: ErrorEnvelope = serde_json::from_str(&json).expect("the envelope reads back");
         assert_eq!(back, envelope);
