@@ -1,11 +1,14 @@
 //! Example and constant values: `example:` of a field, a code's
 //! `example:` map and its `constants:`, each a value of the declared type
-//! (an `error_code` value names an emitted code, or is `self`).
+//! (an `error_code` value names an emitted code, or is `self`), and a
+//! string of a field or member with a `pattern:` one the pattern matches,
+//! since the documentation shows the example as an envelope the schema
+//! must accept.
 
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::{Draft, DraftCode};
-use crate::span::Loc;
+use crate::span::{Loc, Spanned};
 use crate::spec::{EXAMPLE_SELF, ParamType};
 use crate::yaml::{Node, NodeKind, ScalarType};
 
@@ -22,6 +25,37 @@ impl Validator<'_> {
             };
             let what = format!("example of field `{}`", f.name.value);
             self.example(draft, node, &ty, &what, "");
+            self.matches_pattern(node, f.pattern.as_ref(), &what);
+        }
+    }
+
+    /// `node`, a string with the `pattern` of its field or member, is one
+    /// the pattern matches: found anywhere in it, as JSON Schema's
+    /// `pattern` (ECMA-262) and the `regex` crate both search. A pattern
+    /// the `regex` crate does not read (ECMA-262 syntax it lacks, such as
+    /// look-around) is not checked here.
+    fn matches_pattern(&mut self, node: &Node, pattern: Option<&Spanned<String>>, what: &str) {
+        let (Some(pattern), Some(ScalarType::Str), Some(text)) =
+            (pattern, node.scalar_type(), node.as_scalar())
+        else {
+            return;
+        };
+        let Ok(re) = regex::Regex::new(&pattern.value) else {
+            return;
+        };
+        if !re.is_match(text) {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("{what} does not match its `pattern`: `{text}`"),
+                )
+                .with_label(format!("not matched by `{}`", pattern.value))
+                .with_related(pattern.loc, "the pattern")
+                .with_help(
+                    "the schema holds this value to the pattern, and the reference shows it in an \
+                     envelope; write a value the pattern matches, or correct the pattern",
+                ),
+            );
         }
     }
 
@@ -85,13 +119,9 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            self.example(
-                draft,
-                node,
-                &ty,
-                &format!("constant `{name}` of {owner}"),
-                "",
-            );
+            let what = format!("constant `{name}` of {owner}");
+            self.example(draft, node, &ty, &what, "");
+            self.matches_pattern(node, field.pattern.as_ref(), &what);
             // The schema's `const`, and the literal types of TypeScript,
             // hold the number a JavaScript reader compares with.
             if let Some(ScalarType::Int(n)) = node.scalar_type()
@@ -125,13 +155,14 @@ impl Validator<'_> {
                 continue;
             }
             if carried().any(|f| f.value == name) {
-                if let Some(ty) = draft
-                    .field(name)
+                let field = draft.field(name);
+                if let Some(ty) = field
                     .and_then(|f| f.ty.as_ref())
                     .and_then(|t| draft.resolve(&t.value).ok())
                 {
                     self.example(draft, node, &ty, &what, "");
                 }
+                self.matches_pattern(node, field.and_then(|f| f.pattern.as_ref()), &what);
                 continue;
             }
             if code.broken_params.iter().any(|p| p == name) || code.context_broken {
@@ -465,6 +496,7 @@ impl Validator<'_> {
                     if let Some(mty) = m.ty.as_ref().and_then(|s| draft.resolve(&s.value).ok()) {
                         self.example(draft, v, &mty, what, &inner);
                     }
+                    self.matches_pattern(v, m.pattern.as_ref(), &format!("`{inner}` in {what}"));
                 }
                 for m in members.iter().filter(|m| !m.optional) {
                     if !seen.iter().any(|(n, _)| *n == m.name.value) {
