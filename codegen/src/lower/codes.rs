@@ -93,12 +93,13 @@ impl Lower {
                 .map(|n| self.examples(n, &owner))
                 .unwrap_or_default();
             let sent_as = f.get("sent_as").and_then(|n| self.sent_as(n, &owner));
-            let wire = f.get("wire").and_then(|n| self.wire(n, &owner));
+            let wire = f.get("wire").and_then(|n| self.code_wire(n, &owner));
             let aliases = match f.get("aliases") {
                 Some(n) => match &n.kind {
                     NodeKind::Seq(items) => items
                         .iter()
-                        .filter_map(|i| self.wire(i, &format!("an alias of {owner}")))
+                        .enumerate()
+                        .filter_map(|(i, n)| self.alias(n, i, &owner))
                         .collect(),
                     _ => {
                         self.push(wrong_type(

@@ -275,6 +275,66 @@ impl Lower {
         Some(s)
     }
 
+    /// `wire:` of a code: any one-line string, the empty one included
+    /// (Kubernetes' `metav1.Status` says `"reason": ""` for
+    /// `StatusReasonUnknown`).
+    pub(super) fn code_wire(&mut self, node: &Node, owner: &str) -> Option<Spanned<String>> {
+        if node.scalar_type() == Some(ScalarType::Null) {
+            self.push(
+                Diagnostic::new(node.loc, format!("`wire` of {owner} has no value"))
+                    .with_label("empty")
+                    .with_help(
+                        "write the name used on the wire (`wire: \"\"` for the empty name), \
+                         or drop `wire` to use the code's name",
+                    ),
+            );
+            return None;
+        }
+        self.line(node, "wire", owner)
+    }
+
+    /// Item `index` (from 0) of `aliases:` of a code: one more name on the
+    /// wire for it, any one-line string, the empty one included.
+    pub(super) fn alias(
+        &mut self,
+        node: &Node,
+        index: usize,
+        owner: &str,
+    ) -> Option<Spanned<String>> {
+        let what = format!("alias {} of {owner}", index + 1);
+        let problem = match (&node.kind, node.scalar_type()) {
+            (NodeKind::Scalar(s, _), Some(ScalarType::Str)) if !s.contains('\n') => {
+                return Some(Spanned::new(s.clone(), node.loc));
+            }
+            (NodeKind::Scalar(..), Some(ScalarType::Str)) => {
+                Diagnostic::new(node.loc, format!("{what} must be a single line"))
+                    .with_help("an alias is one name on the wire; write it on one line")
+            }
+            (NodeKind::Scalar(..), Some(ScalarType::Null)) => {
+                Diagnostic::new(node.loc, format!("{what} has no value"))
+                    .with_label("empty")
+                    .with_help(
+                        "write the name on the wire this alias stands for (`\"\"` for the empty \
+                         name), or drop the item",
+                    )
+            }
+            (NodeKind::Scalar(s, _), _) => Diagnostic::new(
+                node.loc,
+                format!("{what} must be a string, found {}", node.describe()),
+            )
+            .with_help(format!("quote it: `\"{s}\"`")),
+            _ => Diagnostic::new(
+                node.loc,
+                format!("{what} must be a string, found {}", node.describe()),
+            )
+            .with_help(
+                "an alias is a name on the wire, written as a string: `aliases: [OLD_NAME, \"\"]`",
+            ),
+        };
+        self.push(problem);
+        None
+    }
+
     pub(super) fn boolean(&mut self, node: &Node, key: &str, owner: &str) -> Option<Spanned<bool>> {
         match node.scalar_type() {
             Some(ScalarType::Bool(b)) => Some(Spanned::new(b, node.loc)),

@@ -763,19 +763,36 @@ impl Validator<'_> {
             else {
                 continue;
             };
+            let name = if wire.value.is_empty() {
+                "the empty wire name `\"\"`".to_owned()
+            } else {
+                format!("wire name `{}`", wire.value)
+            };
+            let alias = |o: &str| o.starts_with("an alias of ");
+            let help = if alias(owner)
+                && !alias(first_owner)
+                && owner.ends_with(first_owner.as_str())
+            {
+                "the code already has this name on the wire; drop the alias".to_owned()
+            } else if alias(owner) {
+                format!(
+                    "{scope} need distinct names on the wire; drop this alias or change the other name"
+                )
+            } else if alias(first_owner) {
+                format!(
+                    "{scope} need distinct names on the wire; change this `wire:` or drop the alias"
+                )
+            } else {
+                format!("{scope} need distinct names on the wire; change one `wire:`")
+            };
             self.push(
                 Diagnostic::new(
                     wire.loc,
-                    format!(
-                        "wire name `{}` of {owner} is already used by {first_owner}",
-                        wire.value
-                    ),
+                    format!("{name} of {owner} is already used by {first_owner}"),
                 )
                 .with_label("second use")
                 .with_related(first.loc, "first use")
-                .with_help(format!(
-                    "{scope} need distinct names on the wire; change one `wire:`"
-                )),
+                .with_help(help),
             );
         }
     }

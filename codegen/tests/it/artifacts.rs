@@ -172,6 +172,12 @@ fn declared_envelope_rfc9457() {
     insta::assert_snapshot!(declared_envelope_artifacts("rfc9457"));
 }
 
+/// Kubernetes' `metav1.Status`: the code UNKNOWN is `""` on the wire.
+#[test]
+fn declared_envelope_kubernetes() {
+    insta::assert_snapshot!(declared_envelope_artifacts("kubernetes"));
+}
+
 /// A scratch workspace holding `errors.yaml` = `spec`.
 fn workspace(spec: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

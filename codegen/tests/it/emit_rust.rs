@@ -195,6 +195,16 @@ fn declared_envelope_snapshot() {
     insta::assert_snapshot!(emit_rust::emit_pretty(&spec));
 }
 
+/// A code whose wire name is the empty string (Kubernetes' `"reason":
+/// ""`): its variant is named from the identifier, `Unknown`, renamed to
+/// `""` for serde, and `""` in `as_str` and `FromStr`. That it reads and
+/// writes payloads is tested in `tests/agree`.
+#[test]
+fn empty_wire_name_snapshot() {
+    let spec = envelope_fixture("kubernetes.yaml");
+    insta::assert_snapshot!(emit_rust::emit_pretty(&spec));
+}
+
 #[test]
 fn declared_envelopes_of_other_shapes_are_supported() {
     for name in [

@@ -357,6 +357,63 @@ fn a_missing_required_field_is_reported_where_it_belongs() {
     );
 }
 
+/// A code whose wire name is the empty string (Kubernetes' `"reason": ""`)
+/// is a code like any other: a payload with `"reason": ""` is exactly its
+/// variant, one with another unknown reason is the unlisted one, and one
+/// without `reason` is none.
+#[test]
+fn an_empty_wire_name_is_one_variant() {
+    let spec =
+        splice_codegen::load_path(&root().join("codegen/tests/fixtures/envelopes/kubernetes.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let variants: Vec<String> = schema["oneOf"]
+        .as_array()
+        .expect("a oneOf of variants")
+        .iter()
+        .map(|v| v["$ref"].as_str().expect("a $ref").to_owned())
+        .collect();
+    let matching = |payload: &Value| -> Vec<String> {
+        variants
+            .iter()
+            .filter(|r| {
+                let mut one = schema.clone();
+                one.as_object_mut().unwrap().remove("oneOf");
+                one["$ref"] = json!(r);
+                jsonschema::draft202012::new(&one)
+                    .expect("the variant compiles")
+                    .is_valid(payload)
+            })
+            .cloned()
+            .collect()
+    };
+    let payload = |reason: Option<&str>| {
+        let mut p = json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                           "message": "boom", "code": 500});
+        if let Some(r) = reason {
+            p["reason"] = json!(r);
+        }
+        p
+    };
+    assert_eq!(matching(&payload(Some(""))), ["#/$defs/UnknownEnvelope"]);
+    assert_eq!(
+        matching(&payload(Some("NotFound"))),
+        ["#/$defs/NotFoundEnvelope"]
+    );
+    assert_eq!(
+        matching(&payload(Some("Expired"))),
+        ["#/$defs/GoneEnvelope"]
+    );
+    assert_eq!(
+        matching(&payload(Some("Conflict"))),
+        ["#/$defs/UnlistedCodeEnvelope"]
+    );
+    assert!(matching(&payload(None)).is_empty());
+    let v = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    assert!(v.is_valid(&payload(Some(""))));
+    assert!(!v.is_valid(&payload(None)));
+}
+
 /// Keywords the official TypeScript MCP client (Ajv, default draft-07 mode)
 /// enforces the same way as a 2020-12 validator. Anything else (for example
 /// `unevaluatedProperties`, `dependentRequired`, `prefixItems`) would be
@@ -804,6 +861,7 @@ fn a_spec_compared_with_itself_has_no_change() {
         "codegen/tests/fixtures/envelopes/google_rpc.yaml",
         "codegen/tests/fixtures/envelopes/jsonrpc.yaml",
         "codegen/tests/fixtures/envelopes/rfc9457.yaml",
+        "codegen/tests/fixtures/envelopes/kubernetes.yaml",
         "codegen/tests/fixtures/diff/no_declarations.yaml",
     ] {
         let path = root().join(rel);

@@ -15,7 +15,7 @@
 //! carrying the category, `retryable`, cause, hints, message and context,
 //! fields `in: top_level`, `in: context` and `in: envelope` with wire names,
 //! required and optional per code, per-code `constants:`, code wire names
-//! and aliases, and types: enums (with wire names), objects (optional and
+//! and aliases (the empty one included), and types: enums (with wire names), objects (optional and
 //! nullable members, wire names, a recursive list of itself), `one_of`
 //! scalars (with `null`), lists, maps and `pattern`.
 //!
@@ -439,10 +439,25 @@ impl Spec {
                 number = if number == hi { lo } else { number + 1 };
             }
             used_numbers.push(number);
-            let wire =
-                (by_name && rng.chance(25)).then(|| format!("urn:err:{}", id.to_lowercase()));
+            // The first code's wire name, when it has one, is the empty
+            // string (Kubernetes' `"reason": ""`); so is the second code's
+            // alias when the empty name is still free.
+            let wire = (by_name && rng.chance(25)).then(|| {
+                if i == 0 {
+                    String::new()
+                } else {
+                    format!("urn:err:{}", id.to_lowercase())
+                }
+            });
             let aliases = if by_name && rng.chance(25) {
-                vec![format!("{}_ALIAS", id)]
+                let empty_free = codes
+                    .first()
+                    .is_some_and(|c: &Code| c.wire.as_deref() != Some(""));
+                if i == 1 && empty_free {
+                    vec![String::new()]
+                } else {
+                    vec![format!("{}_ALIAS", id)]
+                }
             } else {
                 Vec::new()
             };

@@ -284,6 +284,8 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("per-code constants", "    constants:", ""),
         ("an alias", "aliases:", ""),
         ("a code wire name", "    wire: \"urn:", ""),
+        ("an empty code wire name", "    wire: \"\"\n", ""),
+        ("an empty alias", "    aliases: [\"\"]", ""),
         ("an enum", "    enum:", ""),
         ("a recursive type", "doc: The same nested.", ""),
         ("a one_of with null", "\"null\"]", ""),

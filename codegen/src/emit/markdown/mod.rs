@@ -171,7 +171,7 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
             // of it, which its own words say.
             let optional = match (slot, slot.presence()) {
                 (_, Presence::Fallback) => {
-                    format!(", optional: absent means {}", code_span(absent))
+                    format!(", optional: absent means {}", wire_span(absent))
                 }
                 (Slot::Context { .. }, _) | (_, Presence::Required) => String::new(),
                 _ => ", optional".to_owned(),
@@ -430,10 +430,10 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
     let _ = writeln!(out, "### {name}\n");
     let _ = writeln!(out, "*{}*\n", code.title.value);
     if let Some(wire) = &code.wire {
-        let _ = writeln!(out, "On the wire: {}.\n", code_span(&wire.value));
+        let _ = writeln!(out, "On the wire: {}.\n", wire_span(&wire.value));
     }
     if !code.aliases.is_empty() {
-        let names: Vec<String> = code.aliases.iter().map(|a| code_span(&a.value)).collect();
+        let names: Vec<String> = code.aliases.iter().map(|a| wire_span(&a.value)).collect();
         let _ = writeln!(
             out,
             "Also read as: {} (aliases, never sent).\n",
@@ -659,6 +659,16 @@ fn cell(text: &str) -> String {
 /// Inline code that may itself contain backticks.
 fn code_span(text: &str) -> String {
     crate::text::md_code(text)
+}
+
+/// A code's name on the wire in prose: a code span, or words for the empty
+/// name (a code span cannot be empty).
+fn wire_span(wire: &str) -> String {
+    if wire.is_empty() {
+        "the empty string (`\"\"`)".to_owned()
+    } else {
+        code_span(wire)
+    }
 }
 
 #[cfg(test)]
