@@ -152,8 +152,9 @@ pub fn strip_int_formats(v: &mut Value) {
 /// The errors of operation `O` as advertised inside its tool's
 /// `outputSchema`: the flat, closed shape the taxonomy compiler generates
 /// for the envelope (why it is not the published schema is said at
-/// `ENVELOPE_OUTPUT_SHAPE`), narrowed to the codes `O` lists, each keeping
-/// its own variant (`O::OUTPUT_SHAPE`). The published schema stays the
+/// `ENVELOPE_OUTPUT_SHAPE`), narrowed to the codes `O` lists, each in one
+/// variant that says its context, codes with the same context sharing one
+/// (`O::OUTPUT_SHAPE`). The published schema stays the
 /// contract: it is the resource [`crate::taxonomy::SCHEMA_ID`], and the
 /// tests validate every error the server sends against it as well as
 /// against its tool's shape.
@@ -310,17 +311,31 @@ mod tests {
             let text = serde_json::to_string(&v).unwrap();
             assert!(text.len() < 20_000, "outputSchema is {} bytes", text.len());
             assert!(!text.contains("\"format\":\"uint"), "{text}");
-            // The envelope shape names the operation's codes, has one thin
-            // variant per code sent as an envelope (nothing below them but
-            // a `$ref`), and closes `context` through each code's
-            // `<Code>Context`.
+            // The envelope shape names the operation's codes, has thin
+            // variants (nothing below them but a `$ref`), each code in
+            // exactly one, codes with the same context sharing one, and
+            // closes `context` through each variant's context type.
             let codes = v["$defs"]["ErrorCode"]["enum"].as_array().unwrap();
             assert!(codes.iter().any(|c| c == "MATCH_NOT_FOUND"));
             let variants = v["anyOf"][1]["oneOf"].as_array().unwrap();
-            assert!(variants.len() > 10 && variants.len() < codes.len());
+            let mut named: Vec<&Value> = Vec::new();
             for variant in variants {
                 assert!(!has_key(&variant["properties"], "oneOf"), "{variant}");
+                let code = &variant["properties"]["error_code"];
+                match code.get("const") {
+                    Some(c) => named.push(c),
+                    None => named.extend(code["enum"].as_array().unwrap()),
+                }
             }
+            let distinct: std::collections::BTreeSet<String> =
+                named.iter().map(|c| c.to_string()).collect();
+            assert_eq!(distinct.len(), named.len(), "a code in two variants");
+            assert!(variants.len() < named.len(), "no variant is shared");
+            assert!(named.len() > 10 && named.len() < codes.len());
+            assert_eq!(
+                v["$defs"]["OsErrorContext"]["additionalProperties"],
+                json!(false)
+            );
             assert_eq!(
                 v["$defs"]["MatchNotFoundContext"]["additionalProperties"],
                 json!(false)

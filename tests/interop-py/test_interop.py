@@ -290,9 +290,10 @@ class Tools(Era):
 
 class OutputSchemaModels(unittest.IsolatedAsyncioTestCase):
     """datamodel-code-generator (pinned in requirements.txt) turns each
-    tool's outputSchema, alone, into pydantic models: one per error code,
-    pinning its error_code and requiring the context the code requires, and
-    no type lost to Any (issue #27). A `dict[str, Any]` is a free-form JSON
+    tool's outputSchema, alone, into pydantic models: one per error code
+    (or per group of codes with the same context), pinning its error_code
+    and requiring the context the code requires, and no type lost to Any
+    (issue #27). A `dict[str, Any]` is a free-form JSON
     object (`context` of a code that carries none), not a lost type."""
 
     async def test_one_model_per_code_and_nothing_degrades_to_any(self):
@@ -330,10 +331,18 @@ class OutputSchemaModels(unittest.IsolatedAsyncioTestCase):
             variants = t.output_schema["anyOf"][1]["oneOf"]
             self.assertGreater(len(variants), 1, t.name)
             for v in variants:
-                error_code = v["properties"]["error_code"]["const"]
+                name = v["properties"]["error_code"]
                 body = re.search(rf"^class {v['title']}\(BaseModel\):\n((?:    .*\n|\n)*)", code, re.M)
-                self.assertIsNotNone(body, f"{t.name}: no model {v['title']} for {error_code}")
-                self.assertIn(f"error_code: Literal['{error_code}']", body[1], f"{t.name}: {v['title']}")
+                self.assertIsNotNone(body, f"{t.name}: no model {v['title']} for {name}")
+                if "enum" in name:
+                    # Codes that share a context share a model, their codes
+                    # an enum of their own.
+                    self.assertRegex(body[1], rf"\n    error_code: {name['title']}\b(?! \| None)", f"{t.name}: {v['title']}")
+                    members = re.search(rf"^class {name['title']}\(Enum\):\n((?:    .*\n)*)", code, re.M)
+                    self.assertIsNotNone(members, f"{t.name}: no enum {name['title']}")
+                    self.assertEqual(re.findall(r"= '([A-Z_]+)'", members[1]), name["enum"], t.name)
+                else:
+                    self.assertIn(f"error_code: Literal['{name['const']}']", body[1], f"{t.name}: {v['title']}")
                 if "context" in v.get("required", []):
                     context = v["properties"]["context"]["$ref"].rsplit("/", 1)[1]
                     self.assertRegex(body[1], rf"\n    context: {context}\b(?! \| None)", f"{t.name}: {v['title']}")

@@ -85,16 +85,25 @@ test("tools/list: output schemas are self-contained for validators and generator
     assert.doesNotThrow(() => ajv.compile(t.outputSchema), `${t.name}: one Ajv 2020 strict instance with the published schema`);
     const ts = await compile(t.outputSchema, `${t.name}_output`, { bannerComment: "" });
     assert.match(ts, /VALIDATION_FAILED/, `${t.name}: the generated types name the error codes`);
-    // One type per code the tool's operation lists (issue #27), each
-    // pinning its error_code, and the context a code requires is required
-    // in its type: narrowing on error_code reaches the code's context.
+    // One type per code the tool's operation lists, or per group of codes
+    // with the same context (issue #27), each pinning its error_code(s),
+    // and the context a code requires is required in its type: narrowing
+    // on error_code reaches the code's context.
     const variants = t.outputSchema.anyOf[1].oneOf;
     assert.ok(variants.length > 1, `${t.name}: per-code variants`);
     for (const v of variants) {
-      const code = v.properties.error_code.const;
+      const name = v.properties.error_code;
+      const codes = name.enum ?? [name.const];
       const body = ts.match(new RegExp(`export interface ${v.title} \\{([^}]*)\\}`))?.[1];
-      assert.ok(body, `${t.name}: no type ${v.title} for ${code}:\n${ts}`);
-      assert.match(body, new RegExp(`error_code\\??: "${code}";`), `${t.name}: ${v.title}`);
+      assert.ok(body, `${t.name}: no type ${v.title} for ${codes}:\n${ts}`);
+      const union = codes.map((c) => `"${c}"`).join("\\s*\\|\\s*");
+      if (name.enum) {
+        // A shared variant's codes are a named union type of their own.
+        assert.match(body, new RegExp(`error_code\\??: ${name.title};`), `${t.name}: ${v.title}`);
+        assert.match(ts, new RegExp(`export type ${name.title} =\\s*\\|?\\s*${union};`), `${t.name}: ${name.title}`);
+      } else {
+        assert.match(body, new RegExp(`error_code\\??: ${union};`), `${t.name}: ${v.title}`);
+      }
       if (v.required?.includes("context")) {
         const context = v.properties.context.$ref.split("/").pop();
         assert.match(body, new RegExp(`\\bcontext: ${context};`), `${t.name}: ${v.title} requires its context`);

@@ -877,3 +877,102 @@ fn a_spec_compared_with_itself_has_no_change() {
         );
     }
 }
+
+/// Each operation's output shape (its tool's `outputSchema`, where codes
+/// with the same context share a variant) and the operation's definition in
+/// the strict published schema (`$defs/<Op>Error`, one variant per code)
+/// accept and refuse the same envelopes. Built from every code's example:
+/// as is (a code outside the operation is refused by both); carrying each
+/// listed code's context instead of its own, for codes that carry one
+/// (accepted when the two
+/// codes' contexts have one schema, which is what lets them share a
+/// variant); without its context; with an unknown context member; with an
+/// unknown top-level member. Left out: a violation of a kind the operation
+/// does not list (the shape's `ErrorCode` is the operation's).
+#[test]
+fn each_operation_shape_agrees_with_its_published_definition() {
+    let spec = splice_codegen::load_path(&root().join("errors.yaml"))
+        .unwrap_or_else(|d| panic!("errors.yaml does not load:\n{}", d.render()));
+    let strict = splice_codegen::emit_schema::emit_strict(&spec);
+    let examples = doc_examples();
+    let mut shared = 0;
+    for op in &spec.operations {
+        let shape = splice_codegen::emit_schema::emit_operation_output_shape(&spec, op);
+        let shape_v = jsonschema::draft202012::new(&shape).expect("the shape compiles");
+        let mut published = strict.clone();
+        let root = published.as_object_mut().unwrap();
+        root.remove("oneOf");
+        root.insert(
+            "$ref".into(),
+            json!(format!("#/$defs/{}", op.error_type_name())),
+        );
+        let published_v =
+            jsonschema::draft202012::new(&published).expect("the operation's definition compiles");
+        let listed: Vec<&(String, Value)> = examples
+            .iter()
+            .filter(|(code, _)| spec.operation_codes(op).iter().any(|c| c.wire() == code))
+            .collect();
+        let mut cases: Vec<(String, Value)> = Vec::new();
+        for (code, example) in &examples {
+            cases.push((code.clone(), example.clone()));
+            for (other, theirs) in &listed {
+                // A code that carries no context leaves `context` to the
+                // envelope's members in the shape (any object), where the
+                // published variant closes it: not a case of sharing.
+                let carries_context = spec.codes.iter().any(|c| {
+                    c.wire() == other
+                        && strict["$defs"][c.envelope_type_name()]["properties"]
+                            .get("context")
+                            .is_some()
+                });
+                if other == code || !carries_context {
+                    continue;
+                }
+                let mut v = (*theirs).clone();
+                let o = v.as_object_mut().unwrap();
+                o.remove("context");
+                if let Some(c) = example.get("context") {
+                    o.insert("context".into(), c.clone());
+                }
+                cases.push((format!("{other} with the context of {code}"), v));
+            }
+            let mut v = example.clone();
+            if v.as_object_mut().unwrap().remove("context").is_some() {
+                cases.push((format!("{code} without its context"), v));
+                let mut v = example.clone();
+                v["context"]["not_a_member"] = json!(1);
+                cases.push((format!("{code} with an unknown context member"), v));
+            }
+            let mut v = example.clone();
+            v["not_a_member"] = json!(1);
+            cases.push((format!("{code} with an unknown member"), v));
+        }
+        // The shape's `ErrorCode` (what `violations[].code` holds) lists the
+        // operation's codes, where the published one lists every code.
+        let op_codes: Vec<&str> = spec
+            .operation_codes(op)
+            .iter()
+            .flat_map(|c| c.wire_names())
+            .collect();
+        cases.retain(|(_, v)| {
+            v["violations"].as_array().is_none_or(|vs| {
+                vs.iter()
+                    .all(|x| op_codes.contains(&x["code"].as_str().unwrap_or("")))
+            })
+        });
+        for (what, envelope) in &cases {
+            let by_shape = shape_v.is_valid(envelope);
+            assert_eq!(
+                by_shape,
+                published_v.is_valid(envelope),
+                "{}: {what}: the shape {} it, the published definition does not\n{envelope:#}",
+                op.wire(),
+                if by_shape { "accepts" } else { "refuses" },
+            );
+            if by_shape && what.contains(" with the context of ") {
+                shared += 1;
+            }
+        }
+    }
+    assert!(shared > 0, "no two codes of an operation share a context");
+}

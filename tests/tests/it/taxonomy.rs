@@ -767,8 +767,9 @@ fn any_envelope_reads_later_codes_and_refuses_removed_ones() {
 #[test]
 fn each_tool_advertises_exactly_the_codes_its_operation_lists() {
     // What a client compiles at `tools/list` is what errors.yaml declares
-    // for the tool: one variant per code its operation lists (but violation
-    // kinds, which arrive inside another envelope), and `ErrorCode` (what
+    // for the tool: a variant for each code its operation lists (but
+    // violation kinds, which arrive inside another envelope; codes with the
+    // same context share one), and `ErrorCode` (what
     // `violations[].code` holds) the operation's codes, violation kinds
     // included.
     let spec = spec();
@@ -787,17 +788,28 @@ fn each_tool_advertises_exactly_the_codes_its_operation_lists() {
             .unwrap();
         let codes = spec.operation_codes(op);
         let schema = Value::Object(tool.output_schema.clone().unwrap().as_ref().clone());
-        let variants: BTreeSet<String> = schema["anyOf"][1]["oneOf"]
+        // A variant names one code (`const`) or the codes that share its
+        // context (`enum`); each code is in one variant.
+        let named: Vec<String> = schema["anyOf"][1]["oneOf"]
             .as_array()
             .unwrap_or_else(|| panic!("{}: no per-code variants", tool.name))
             .iter()
-            .map(|v| {
-                v["properties"]["error_code"]["const"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned()
+            .flat_map(|v| {
+                let code = &v["properties"]["error_code"];
+                match code.get("const") {
+                    Some(c) => vec![c.clone()],
+                    None => code["enum"].as_array().unwrap().clone(),
+                }
             })
+            .map(|c| c.as_str().unwrap().to_owned())
             .collect();
+        let variants: BTreeSet<String> = named.iter().cloned().collect();
+        assert_eq!(
+            variants.len(),
+            named.len(),
+            "{}: a code in two variants",
+            tool.name
+        );
         let enveloped: BTreeSet<String> = codes
             .iter()
             .filter(|c| c.sent_as() != SentAs::Violation)

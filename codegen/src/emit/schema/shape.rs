@@ -42,7 +42,9 @@ pub fn emit_output_shape(spec: &Spec) -> Value {
 }
 
 /// The output shape of one operation: [`emit_output_shape`] narrowed to
-/// the codes `op` raises. Its variants are those codes' only; the members
+/// the codes `op` raises. Its variants are those codes' only, and codes
+/// that differ in nothing but their name share one ([`shared_variants`]);
+/// the member holding the code is typed by the variants alone; the members
 /// typed once are the envelope's and the fields some code of `op` may
 /// carry; `ErrorCode` (what `violations[].code` and the like hold) lists
 /// the codes of `op`, violation kinds included; and `$defs` keeps only
@@ -87,16 +89,45 @@ fn shape_of(spec: &Spec, op: Option<&Operation>) -> Value {
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));
     }
-    let mut variants = Vec::new();
     // A violation kind never is an envelope's own code (it arrives as
     // `violations[].code`, which `ErrorCode` still types).
-    for code in spec.enveloped_codes().filter(|c| raises(c)) {
-        variants.push(thin_variant(&layout, code, &required));
-        if let Some(context) = context_def(&layout, code, Openness::Closed) {
-            defs.insert(code.context_type_name(), keep_title(context));
+    let thin: Vec<Thin<'_>> = spec
+        .enveloped_codes()
+        .filter(|c| raises(c))
+        .map(|code| Thin {
+            code,
+            variant: thin_variant(&layout, code, &required),
+            context: context_def(&layout, code, Openness::Closed).map(keep_title),
+        })
+        .collect();
+    let variants = if op.is_some() {
+        shared_variants(spec, thin, &mut defs)
+    } else {
+        thin.into_iter()
+            .map(|t| {
+                if let Some(context) = t.context {
+                    defs.insert(t.code.context_type_name(), context);
+                }
+                t.variant
+            })
+            .collect()
+    };
+    let mut props = props;
+    if op.is_some() {
+        // The variants pin the code's name to the operation's codes, so the
+        // member holding it needs no `ErrorCode` of its own: an enum is
+        // among the dearest keywords to compile (Ajv unrolls it into one
+        // comparison per name).
+        if let Some(member) = layout.discriminant().path.first()
+            && let Some(schema) = props.get_mut(&member.name.value)
+        {
+            replace_first(
+                schema,
+                &json!({"$ref": "#/$defs/ErrorCode"}),
+                &json!({"type": "string"}),
+            );
         }
     }
-    let mut props = props;
     if let Some(raised) = &raised {
         // The fields no code of the operation carries leave the closed
         // object (a top-level one, or one `in: envelope`).
@@ -255,6 +286,165 @@ fn thin_variant(layout: &Layout<'_>, code: &Code, shape_required: &[String]) -> 
         v.insert("required".into(), json!(required));
     }
     Value::Object(v)
+}
+
+/// One code's thin variant and its closed context (`None` when the code
+/// carries no context field).
+struct Thin<'a> {
+    code: &'a Code,
+    variant: Value,
+    context: Option<Value>,
+}
+
+impl Thin<'_> {
+    /// What the variant says besides the code's name: the variant with its
+    /// title and the code's name left out, and its context's schema
+    /// without its title. Two codes with the same key differ in nothing a
+    /// client could tell apart but the name.
+    fn key(&self) -> String {
+        let mut v = self.variant.clone();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("title");
+        }
+        replace_first(&mut v, &name_schema(self.code), &Value::Null);
+        replace_first(&mut v, &context_ref(self.code), &Value::Null);
+        let mut context = self.context.clone().unwrap_or(Value::Null);
+        if let Some(o) = context.as_object_mut() {
+            o.remove("title");
+        }
+        format!("{v}|{context}")
+    }
+}
+
+/// The variants of one operation's shape. Codes whose thin variants differ
+/// only in the code's name (the same context schema, required alike) share
+/// one variant, whose name member lists them all (an `enum` titled
+/// `OsErrorCode`, which generators make a named type of its own), and one
+/// context type named after its members (`OsErrorEnvelope`,
+/// `OsErrorContext`); a code alone keeps `<Code>Envelope` and
+/// `<Code>Context`.
+///
+/// A client still narrows on the code: each code is in exactly one variant,
+/// which says its context, so the shape accepts and refuses what one
+/// variant per code would. What sharing saves is compilation: the official
+/// TypeScript SDK compiles every tool's `outputSchema` with Ajv when it
+/// lists tools, each variant and each context anew, and most of an
+/// operation's codes carry the same context (`os_error`, a `limit`, none).
+/// docs/benchmarks.md, "Cold start", has the figures.
+fn shared_variants(spec: &Spec, thin: Vec<Thin<'_>>, defs: &mut Map<String, Value>) -> Vec<Value> {
+    let mut groups: Vec<(String, Vec<Thin<'_>>)> = Vec::new();
+    for t in thin {
+        let key = t.key();
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(t),
+            None => groups.push((key, vec![t])),
+        }
+    }
+    let mut taken: Vec<String> = defs.keys().cloned().collect();
+    for code in &spec.codes {
+        taken.push(code.envelope_type_name());
+        taken.push(code.context_type_name());
+    }
+    let mut variants = Vec::new();
+    for (_, mut group) in groups {
+        if group.len() == 1 {
+            let t = group.remove(0);
+            if let Some(context) = t.context {
+                defs.insert(t.code.context_type_name(), context);
+            }
+            variants.push(t.variant);
+            continue;
+        }
+        let first = group.remove(0);
+        let names: Vec<&str> = std::iter::once(&first)
+            .chain(&group)
+            .flat_map(|t| t.code.wire_names())
+            .collect();
+        let base = shared_name(first.context.as_ref(), &taken);
+        for suffix in ["Envelope", "Context", "Code"] {
+            taken.push(format!("{base}{suffix}"));
+        }
+        let mut v = first.variant;
+        replace_first(
+            &mut v,
+            &name_schema(first.code),
+            &json!({"title": format!("{base}Code"), "enum": names}),
+        );
+        v["title"] = json!(format!("{base}Envelope"));
+        if let Some(mut context) = first.context {
+            let name = format!("{base}Context");
+            replace_first(
+                &mut v,
+                &context_ref(first.code),
+                &json!({"$ref": format!("#/$defs/{name}")}),
+            );
+            context["title"] = json!(name);
+            defs.insert(name, context);
+        }
+        variants.push(v);
+    }
+    variants
+}
+
+/// The name of a shared variant and its context: the context's members in
+/// UpperCamel case (`OsError`, `Limit`), `NoContext` without one, with a
+/// number added when a type or another group already has the name with
+/// `Envelope`, `Context` or `Code` after it.
+fn shared_name(context: Option<&Value>, taken: &[String]) -> String {
+    let members: String = context
+        .and_then(|c| c.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| {
+            p.keys()
+                .map(|k| crate::case::Case::UpperCamel.convert(k))
+                .collect()
+        })
+        .unwrap_or_default();
+    let base = if members.is_empty() {
+        "NoContext".to_owned()
+    } else {
+        members
+    };
+    let free = |b: &str| {
+        ["Envelope", "Context", "Code"]
+            .iter()
+            .all(|suffix| !taken.contains(&format!("{b}{suffix}")))
+    };
+    if free(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}{n}"))
+        .find(|b| free(b))
+        .unwrap_or(base)
+}
+
+/// The schema of the member holding the code's name in its thin variant
+/// (as `variants::carried` writes it).
+fn name_schema(code: &Code) -> Value {
+    if code.aliases.is_empty() {
+        json!({"const": code.wire()})
+    } else {
+        json!({"enum": code.wire_names().collect::<Vec<_>>()})
+    }
+}
+
+/// The reference to the code's own context type.
+fn context_ref(code: &Code) -> Value {
+    json!({"$ref": format!("#/$defs/{}", code.context_type_name())})
+}
+
+/// Replaces the first value equal to `from` in `v` (depth first) by `to`.
+fn replace_first(v: &mut Value, from: &Value, to: &Value) -> bool {
+    if v == from {
+        *v = to.clone();
+        return true;
+    }
+    match v {
+        Value::Object(m) => m.values_mut().any(|c| replace_first(c, from, to)),
+        Value::Array(a) => a.iter_mut().any(|c| replace_first(c, from, to)),
+        _ => false,
+    }
 }
 
 /// `schema` without descriptions, its own `title` kept.
