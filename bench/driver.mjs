@@ -1030,10 +1030,7 @@ function report(r) {
     "",
     "| Workload | splice | filesystem | floor (fsync) | floor (no fsync) | splice / filesystem | splice / floor |",
     "|---|---|---|---|---|---|---|",
-    `| Cold start: spawn to the first \`tools/list\` reply (N=${r.cold.n}) | ${ms(r.cold.splice)} ms | ${ms(r.cold.filesystem)} ms | | | ${ratio(r.cold.splice, r.cold.filesystem)} | |`,
-    `| Cold start: spawn to the SDK's \`listTools()\` resolving (adds the client's compilation of the output schemas) | ${ms(r.cold.resolved.splice)} ms | ${ms(r.cold.resolved.filesystem)} ms | | | ${ratio(r.cold.resolved.splice, r.cold.resolved.filesystem)} | |`,
-    `| The SDK's compile of the output schemas alone (a fresh \`AjvJsonSchemaValidator\`, \`getValidator\` per tool, Ajv warm) | ${ms(r.cold.compile.splice)} ms | ${ms(r.cold.compile.filesystem)} ms | | | ${ratio(r.cold.compile.splice, r.cold.compile.filesystem)} | |`,
-    `| \`tools/list\` reply size (splice: ${r.cold.toolCount.splice} tools, filesystem: ${r.cold.toolCount.filesystem} tools; in parentheses, the part that is output schemas) | ${r.cold.listBytes.splice} B (${r.cold.outputSchemaBytes.splice} B) | ${r.cold.listBytes.filesystem} B (${r.cold.outputSchemaBytes.filesystem} B) | | | ${ratio(r.cold.listBytes.splice, r.cold.listBytes.filesystem)} | |`,
+    ...coldStartRows(r.cold),
     `| Small edit, 10 KB file, 3 edits, p50 (N=${small.splice.n}) | ${ms(s)} ms | ${ms(f)} ms | ${ms(fl)} ms | ${ms(small["floor (no fsync)"].p50)} ms | ${ratio(s, f)} | ${ratio(s, fl)} |`,
     `| Small edit, p99 | ${ms(small.splice.p99)} ms | ${ms(small.filesystem.p99)} ms | ${ms(small.floor.p99)} ms | ${ms(small["floor (no fsync)"].p99)} ms | ${ratio(small.splice.p99, small.filesystem.p99)} | ${ratio(small.splice.p99, small.floor.p99)} |`,
     `| Small edit with recording for undo off (\`--undo-max-transactions 0\`), p50 / p99; in the last column, recording on / off | ${ms(small["splice (recording off)"].p50)} / ${ms(small["splice (recording off)"].p99)} ms | | | | ${ratio(small["splice (recording off)"].p50, f)} | ${ratio(small["splice (recording off)"].p50, fl)} (on / off ${ratio(s, small["splice (recording off)"].p50)}) |`,
@@ -1231,24 +1228,73 @@ async function modelContextOnly() {
 }
 
 /**
+ * The cold-start rows of the results table, from `coldSummary`'s numbers.
+ */
+function coldStartRows(c) {
+  return [
+    `| Cold start: spawn to the first \`tools/list\` reply (N=${c.n}) | ${ms(c.splice)} ms | ${ms(c.filesystem)} ms | | | ${ratio(c.splice, c.filesystem)} | |`,
+    `| Cold start: spawn to the SDK's \`listTools()\` resolving (adds the client's compilation of the output schemas) | ${ms(c.resolved.splice)} ms | ${ms(c.resolved.filesystem)} ms | | | ${ratio(c.resolved.splice, c.resolved.filesystem)} | |`,
+    `| The SDK's compile of the output schemas alone (a fresh \`AjvJsonSchemaValidator\`, \`getValidator\` per tool, Ajv warm) | ${ms(c.compile.splice)} ms | ${ms(c.compile.filesystem)} ms | | | ${ratio(c.compile.splice, c.compile.filesystem)} | |`,
+    `| \`tools/list\` reply size (splice: ${c.toolCount.splice} tools, filesystem: ${c.toolCount.filesystem} tools; in parentheses, the part that is output schemas) | ${c.listBytes.splice} B (${c.outputSchemaBytes.splice} B) | ${c.listBytes.filesystem} B (${c.outputSchemaBytes.filesystem} B) | | | ${ratio(c.listBytes.splice, c.listBytes.filesystem)} | |`,
+  ];
+}
+
+/**
+ * Medians of `coldStart`'s samples, splice and the filesystem server (and
+ * the baseline, when it ran), as the report uses them.
+ */
+function coldSummary(cold) {
+  const side = (o) => Object.fromEntries(cold.names.map((n) => [n, median(o[n])]));
+  const times = side(cold.times);
+  return {
+    n: plan.coldStarts,
+    ...times,
+    resolved: side(cold.resolved),
+    compile: side(cold.compile),
+    listBytes: cold.listBytes,
+    toolCount: cold.toolCount,
+    outputSchemaBytes: cold.outputSchemaBytes,
+    context: cold.context,
+  };
+}
+
+/**
  * "Where splice's cold start goes", from the cold-start numbers: the part of
  * listTools() that is splice answering, and the part that is the SDK
  * compiling the output schemas.
  */
 function coldStartText(c) {
-  return [
+  const base = "splice (baseline)";
+  const rest = c.resolved.splice - c.splice - c.compile.splice;
+  const lines = [
     `Where splice's cold start goes: ${ms(c.splice)} ms from spawn to the \`tools/list\` reply (process start, ` +
-      `initialize, the reply), then the SDK compiles every tool's \`outputSchema\` before \`listTools()\` resolves: ` +
+      `initialize, the reply); then the SDK compiles every tool's \`outputSchema\` before \`listTools()\` resolves, ` +
       `${ms(c.compile.splice)} ms measured apart (${c.outputSchemaBytes.splice} B of output schemas; the filesystem ` +
-      `server's ${c.outputSchemaBytes.filesystem} B take ${ms(c.compile.filesystem)} ms).`,
-    "The SDK compiles each tool's output schema on its own, eagerly, with Ajv's `allErrors` (about 250 bytes of",
-    "generated JavaScript for each keyword that can fail; a `$defs` entry without a `$ref` of its own is compiled",
-    "again at each use), so the error envelope is compiled once per tool. Each schema's envelope has one thin",
-    "variant per error code (its `error_code` and its context type; issue #27: generators make one type per",
-    "code from it), about 1 KB of generated code per code per tool. A compiled schema is only reused across",
+      `server's ${c.outputSchemaBytes.filesystem} B take ${ms(c.compile.filesystem)} ms); the other ` +
+      `${ms(Math.max(rest, 0))} ms of \`listTools()\` are the client's own work on the reply (reading it, checking it ` +
+      `against the protocol's types, a fresh validator).` +
+      (c.compile[base] !== undefined
+        ? ` Beside \`--baseline\` in the same run (${c.outputSchemaBytes[base]} B of output schemas): its compile ` +
+          `takes ${ms(c.compile[base])} ms (splice / baseline ${ratio(c.compile.splice, c.compile[base])}), spawn to ` +
+          `\`listTools()\` ${ms(c.resolved[base])} ms (${ratio(c.resolved.splice, c.resolved[base])}).`
+        : "") +
+      (c.apart
+        ? ` (The cold-start rows and this paragraph come from \`bench/run --only cold-start\`, run apart from the ` +
+          `rest of the report; load average ${c.apart.loadStart} at its start, ${c.apart.loadEnd} at its end.)`
+        : ""),
+    "The SDK compiles each tool's output schema on its own, eagerly, with Ajv's `allErrors`: Ajv generates",
+    "JavaScript for each keyword that can fail (about 250 bytes each), inlines every `$defs` entry that has no `$ref`",
+    "of its own at each use, and spells an `enum` out as one comparison per value, so the cost follows the number",
+    "of keywords compiled, per tool. Each tool's envelope lists only its operation's codes; the members every code",
+    "shares are typed once, outside the per-code alternatives; codes whose contexts have one schema share one thin",
+    "variant (`OsErrorEnvelope`: the codes that carry only `os_error`; `LimitEnvelope`; `NoContextEnvelope`), so",
+    "a tool compiles one variant per distinct context rather than one per code, and the member holding the code",
+    "is typed by those variants alone. What remains is mostly the members and contexts with nested objects",
+    "(`edit_status`, `MatchNotFoundContext`) and each tool's success type. A compiled schema is only reused across",
     "tools through a `$id`, which would mean either an embedded `$id` the generators do not resolve or one",
     "document for all four tools, which loses each tool's own success type.",
   ];
+  return lines;
 }
 
 /**
@@ -1257,7 +1303,9 @@ function coldStartText(c) {
  * baseline.
  */
 async function coldStartOnly() {
+  const loadStart = loadavg();
   const cold = await coldStart(opts.splice, opts.baseline);
+  const loadEnd = loadavg();
   for (const name of cold.names) {
     log(
       `${name.padEnd(17)} N=${plan.coldStarts}  spawn to tools/list reply ${ms(median(cold.times[name]))} ms  ` +
@@ -1272,6 +1320,24 @@ async function coldStartOnly() {
     `output schemas ${(cold.outputSchemaBytes.splice / cold.outputSchemaBytes[other]).toFixed(2)}x the bytes`;
   log(`splice against the filesystem server: ${against("filesystem")}`);
   if (opts.baseline) log(`splice against the baseline: ${against("splice (baseline)")}`);
+  if (!opts.smoke && opts.reportDir) {
+    // The cold-start rows and paragraph of docs/benchmarks.md, rewritten in
+    // place (the rest of the report is left as the last full run wrote it).
+    const c = { ...coldSummary(cold), apart: { loadStart, loadEnd } };
+    const file = join(opts.reportDir, "benchmarks.md");
+    const lines = readFileSync(file, "utf8").split("\n");
+    const first = lines.findIndex((l) => l.startsWith("| Cold start: spawn to the first"));
+    assert.ok(first >= 0, `no cold-start rows in ${file}`);
+    const rows = coldStartRows(c);
+    lines.splice(first, rows.length, ...rows);
+    const para = lines.findIndex((l) => l.startsWith("Where splice's cold start goes"));
+    assert.ok(para >= 0, `no cold-start paragraph in ${file}`);
+    let end = para;
+    while (end < lines.length && lines[end] !== "") end++;
+    lines.splice(para, end - para, ...coldStartText(c));
+    writeFileSync(file, lines.join("\n"));
+    log(`rewrote the cold start of ${file}`);
+  }
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -1384,17 +1450,7 @@ async function main() {
   if (opts.only === "failure-payloads") return failurePayloadsOnly();
   log("cold start");
   const cold = await coldStart(opts.splice);
-  result.cold = {
-    n: plan.coldStarts,
-    splice: median(cold.times.splice),
-    filesystem: median(cold.times.filesystem),
-    resolved: { splice: median(cold.resolved.splice), filesystem: median(cold.resolved.filesystem) },
-    compile: { splice: median(cold.compile.splice), filesystem: median(cold.compile.filesystem) },
-    listBytes: cold.listBytes,
-    toolCount: cold.toolCount,
-    outputSchemaBytes: cold.outputSchemaBytes,
-    context: cold.context,
-  };
+  result.cold = coldSummary(cold);
 
   log("fsyncs per edit (strace)");
   result.fsyncs = await fsyncsPerEdit(opts.splice, opts.floor);
