@@ -523,6 +523,14 @@ impl Differ {
             if o.doc.as_ref().map(|d| &d.value) != n.doc.as_ref().map(|d| &d.value) {
                 self.compatible(loc(n), format!("doc of envelope member `{path}` reworded"));
             }
+            self.constraints(
+                &format!("envelope member `{path}`"),
+                n.name.loc,
+                [
+                    (&o.pattern, &n.pattern, "pattern"),
+                    (&o.format, &n.format, "format"),
+                ],
+            );
         }
         for n in new {
             if old.iter().any(|o| o.name.value == n.name.value) {

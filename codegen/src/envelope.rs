@@ -94,6 +94,12 @@ pub struct Member {
     /// the member has (`absent_means:`; RFC 9457's absent `type` is
     /// `about:blank`). Such a member is optional.
     pub absent_means: Option<Spanned<String>>,
+    /// On a member carrying a string: an ECMA-262 regular expression it
+    /// matches (RFC 6749's character set of `error_description`), as
+    /// `pattern:` of a field.
+    pub pattern: Option<Spanned<String>>,
+    /// On a member carrying a string: one of [`crate::context::FORMATS`].
+    pub format: Option<Spanned<String>>,
 }
 
 impl Member {
@@ -104,6 +110,19 @@ impl Member {
             required: true,
             doc: doc.map(|d| Spanned::new(d.to_string(), Loc::default())),
             absent_means: None,
+            pattern: None,
+            format: None,
+        }
+    }
+
+    /// True when the member holds a string: the code's name, its
+    /// category, its message or a string constant (what `pattern:` and
+    /// `format:` may constrain).
+    pub fn holds_string(&self) -> bool {
+        match &self.carries {
+            Carries::CodeName | Carries::Category | Carries::Message => true,
+            Carries::Constant(v) => v.is_string(),
+            _ => false,
         }
     }
 }

@@ -568,6 +568,16 @@ pub static ENVELOPE_MEMBER: Object = Object {
             "With `carries: code_name`: the code of an envelope without the member.",
         ),
         key(
+            "pattern",
+            Value::Line,
+            "On a member carrying a string (`code_name`, `category`, `message`, a string constant): an ECMA-262 regular expression it must match.",
+        ),
+        key(
+            "format",
+            Value::Enum(FORMATS),
+            "On a member carrying a string: its format.",
+        ),
+        key(
             "doc",
             Value::Line,
             "The member's description in the schema.",

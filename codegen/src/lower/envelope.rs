@@ -223,6 +223,10 @@ impl Lower {
                 );
                 broken = true;
             }
+            let pattern = f
+                .get("pattern")
+                .and_then(|n| self.line(n, "pattern", &what));
+            let format = f.get("format").and_then(|n| self.format(n, &what));
             match carries {
                 Some(carries) => out.push(EnvMember {
                     name,
@@ -233,6 +237,8 @@ impl Lower {
                     carries,
                     doc,
                     absent_means,
+                    pattern,
+                    format,
                 }),
                 None => broken = true,
             }

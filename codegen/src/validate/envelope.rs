@@ -16,7 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::draft::Draft;
 use crate::envelope::{Carries, Envelope, Member};
 use crate::names;
-use crate::span::Loc;
+use crate::span::{Loc, Spanned};
 
 use super::Validator;
 
@@ -31,6 +31,99 @@ impl Validator<'_> {
         self.rust_names(draft, envelope);
         self.python_names(draft, envelope);
         self.member_constants(&envelope.members);
+        self.member_constraints(draft, &envelope.members);
+    }
+
+    /// `pattern:` and `format:` of a member constrain a string, so the
+    /// member carries one; and every value it can hold that the spec spells
+    /// out (a constant, the codes' wire names and aliases, the category
+    /// keys) matches the pattern.
+    fn member_constraints(&mut self, draft: &Draft, members: &[Member]) {
+        for m in members {
+            if let Carries::Object(inner) = &m.carries {
+                self.member_constraints(draft, inner);
+            }
+            let what = format!("envelope member `{}`", m.name.value);
+            if !m.holds_string() {
+                for (key, c) in [("pattern", &m.pattern), ("format", &m.format)] {
+                    if let Some(c) = c {
+                        self.push(
+                            Diagnostic::new(
+                                c.loc,
+                                format!(
+                                    "`{key}` of {what} needs a string, but it carries {}",
+                                    carried_kind(&m.carries)
+                                ),
+                            )
+                            .with_help(format!(
+                                "`{key}` constrains a member carrying `code_name`, `category`, \
+                                 `message` or a string constant; drop it"
+                            )),
+                        );
+                    }
+                }
+                continue;
+            }
+            let Some(pattern) = &m.pattern else { continue };
+            let values: Vec<(&Spanned<String>, String)> = match &m.carries {
+                Carries::CodeName => draft
+                    .codes
+                    .iter()
+                    .filter(|c| c.removed.is_none())
+                    .flat_map(|c| {
+                        std::iter::once((
+                            c.wire(),
+                            format!("the wire name of code `{}`", c.name.value),
+                        ))
+                        .chain(
+                            c.aliases
+                                .iter()
+                                .map(|a| (a, format!("an alias of code `{}`", c.name.value))),
+                        )
+                    })
+                    .collect(),
+                Carries::Category => draft
+                    .categories
+                    .iter()
+                    .map(|c| (&c.key, format!("the key of category `{}`", c.key.value)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let constant = match &m.carries {
+                Carries::Constant(serde_json::Value::String(s)) => {
+                    Some(Spanned::new(s.clone(), m.name.loc))
+                }
+                _ => None,
+            };
+            let values = values.into_iter().chain(
+                constant
+                    .as_ref()
+                    .map(|c| (c, "the constant value".to_owned())),
+            );
+            let Ok(re) = regex::Regex::new(&pattern.value) else {
+                continue;
+            };
+            for (value, owner) in values {
+                if re.is_match(&value.value) {
+                    continue;
+                }
+                self.push(
+                    Diagnostic::new(
+                        value.loc,
+                        format!(
+                            "{owner} does not match the `pattern` of {what}: `{}`",
+                            value.value
+                        ),
+                    )
+                    .with_label(format!("not matched by `{}`", pattern.value))
+                    .with_related(pattern.loc, "the pattern")
+                    .with_help(
+                        "the schema holds the member to the pattern, so an envelope with this \
+                         value would be refused; change the value, or correct the pattern",
+                    ),
+                );
+            }
+        }
     }
 
     /// A number a member carries as its constant is one every target holds
@@ -324,5 +417,14 @@ fn python_objects<'e>(
             python_objects(inner, path, out);
             path.pop();
         }
+    }
+}
+
+/// What a member that holds no string carries, for a diagnostic.
+fn carried_kind(carries: &Carries) -> String {
+    match carries {
+        Carries::Object(_) => "nested members".to_owned(),
+        Carries::Constant(v) => format!("the constant {v}"),
+        other => format!("`{}`", other.as_str()),
     }
 }

@@ -172,6 +172,13 @@ fn declared_envelope_rfc9457() {
     insta::assert_snapshot!(declared_envelope_artifacts("rfc9457"));
 }
 
+/// RFC 6749's token error: `pattern` on the envelope members `error` and
+/// `error_description`, in the docs of every artifact.
+#[test]
+fn declared_envelope_oauth() {
+    insta::assert_snapshot!(declared_envelope_artifacts("oauth"));
+}
+
 /// Kubernetes' `metav1.Status`: the code UNKNOWN is `""` on the wire.
 #[test]
 fn declared_envelope_kubernetes() {

@@ -414,6 +414,40 @@ fn an_empty_wire_name_is_one_variant() {
     assert!(!v.is_valid(&payload(None)));
 }
 
+/// `pattern` on envelope members (RFC 6749's character set of `error`
+/// and `error_description`) holds in every variant, the unlisted one too
+/// (whose code is any other name the pattern matches), in the strict
+/// schema too, and the Rust docs name it as they name a field's.
+#[test]
+fn envelope_members_keep_their_pattern() {
+    let spec =
+        splice_codegen::load_path(&root().join("codegen/tests/fixtures/envelopes/oauth.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    let v = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit(&spec))
+        .expect("the schema compiles");
+    let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the strict schema compiles");
+    let payload =
+        |error: &str, description: &str| json!({"error": error, "error_description": description});
+    for (p, ok) in [
+        (payload("invalid_grant", "The code has expired."), true),
+        (payload("invalid_grant", "say \"no\""), false),
+        (payload("invalid_grant", "caf\u{e9}"), false),
+        (payload("slow_down", "Poll less often."), true),
+        (payload("slow down\\", "Poll less often."), false),
+    ] {
+        assert_eq!(v.is_valid(&p), ok, "{p}");
+        // The strict schema refuses a code this release does not list.
+        let listed = p["error"] == "invalid_grant";
+        assert_eq!(strict.is_valid(&p), ok && listed, "strict: {p}");
+    }
+    let rust = splice_codegen::emit_rust::emit_pretty(&spec);
+    assert!(
+        rust.contains("(pattern: ^[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E]*$)"),
+        "{rust}"
+    );
+}
+
 /// Keywords the official TypeScript MCP client (Ajv, default draft-07 mode)
 /// enforces the same way as a 2020-12 validator. Anything else (for example
 /// `unevaluatedProperties`, `dependentRequired`, `prefixItems`) would be

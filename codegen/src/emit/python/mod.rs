@@ -675,17 +675,18 @@ fn envelope_dicts(
             format!("typing.NotRequired[{ty}]")
         };
         let named_by_number = !layout.discriminant().by_name;
+        let note = crate::context::constraint_note(m.pattern.as_ref(), m.format.as_ref());
         let doc = match &m.carries {
             Carries::Constant(_) if unlisted && !spec.envelope.declared => {
                 "Always False for an error.".into()
             }
-            Carries::CodeName if unlisted => "A code this release does not list.".into(),
+            Carries::CodeName if unlisted => format!("A code this release does not list.{note}"),
             Carries::Number if unlisted && named_by_number => {
                 "A code number this release does not list.".into()
             }
             Carries::Number if unlisted => "Its numeric id.".into(),
             Carries::Category if unlisted => {
-                "Its category; may be one this release does not list.".into()
+                format!("Its category; may be one this release does not list.{note}")
             }
             _ => member_doc(layout, m),
         };

@@ -54,6 +54,12 @@ pub(super) fn in_every_envelope(slot: &Slot<'_>) -> bool {
 /// The Rust doc of an envelope member: its `doc:` in a declared envelope,
 /// else one per property (splice's envelope has exactly these).
 pub(super) fn member_doc(spec: &Spec, member: &Member) -> String {
+    let note = crate::context::constraint_note(member.pattern.as_ref(), member.format.as_ref());
+    format!("{}{note}", carried_doc(spec, member))
+}
+
+/// [`member_doc`] without the member's `pattern` and `format`.
+fn carried_doc(spec: &Spec, member: &Member) -> String {
     if spec.envelope.declared
         && let Some(doc) = &member.doc
     {

@@ -25,8 +25,32 @@ pub(super) fn discriminant<'l>(layout: &'l Layout<'_>) -> &'l str {
 }
 
 /// The schema of a member carrying one property of the code, or a
-/// constant, in an envelope of `form`.
+/// constant, in an envelope of `form`, with the member's `pattern` and
+/// `format` where it is any string (a `const` or `enum` is checked against
+/// them by `check`; the output shape holds no constraints, as for fields).
 fn carried(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
+    let schema = carried_value(layout, member, form);
+    if matches!(form, Form::Any) || schema.get("type") != Some(&json!("string")) {
+        return schema;
+    }
+    match (&member.pattern, schema.get("pattern").is_some()) {
+        // The unlisted code's own pattern stays; the member's is added.
+        (Some(p), true) => {
+            let mut schema = super::types::constrained(schema, None, member.format.as_ref(), false);
+            schema["allOf"] = json!([{"pattern": p.value}]);
+            schema
+        }
+        _ => super::types::constrained(
+            schema,
+            member.pattern.as_ref(),
+            member.format.as_ref(),
+            false,
+        ),
+    }
+}
+
+/// [`carried`] without the member's constraints.
+fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
     let spec = layout.spec();
     let code = form.code();
     let unlisted = matches!(form, Form::Unlisted);
