@@ -1845,6 +1845,32 @@ codes:
         );
     }
 
+    /// `pattern` and `format` of an envelope member change as a field's: a
+    /// new one is compatible, a changed or dropped one breaking.
+    #[test]
+    fn envelope_member_constraints_are_compared() {
+        let old = include_str!("../tests/fixtures/envelopes/oauth.yaml");
+        let pattern = "    pattern: '^[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E]*$'\n";
+        assert!(old.contains(pattern));
+        let dropped = old.replacen(pattern, "", 1);
+        only(
+            &diff(&spec(old), &spec(&dropped)),
+            Compat::Breaking,
+            "of envelope member `error_description` was dropped",
+        );
+        only(
+            &diff(&spec(&dropped), &spec(old)),
+            Compat::Compatible,
+            "added to envelope member `error_description`",
+        );
+        let changed = old.replacen(pattern, "    pattern: '^[ -~]*$'\n", 1);
+        only(
+            &diff(&spec(old), &spec(&changed)),
+            Compat::Breaking,
+            "`pattern` of envelope member `error_description` changed",
+        );
+    }
+
     /// Numbers, maps, nullable members, `pattern` and `format`: a changed
     /// type (also a map's value type) or a looser value is breaking; an
     /// optional member or a new constraint is compatible.
