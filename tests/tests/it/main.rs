@@ -28,6 +28,7 @@ mod e2e_undo;
 mod envelopes;
 mod interop;
 mod interop_py;
+mod random_calls;
 mod repair_corpus;
 mod repair_corpus_large;
 mod taxonomy;
