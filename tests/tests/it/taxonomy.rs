@@ -711,6 +711,544 @@ fn every_active_code_is_produced_by_an_end_to_end_test_in_its_declared_form() {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
+/// Which end-to-end test makes each tool answer each code its operation
+/// lists, through the real binary: (tool, code, `module::function`). The
+/// test's body names the code, and calls the tool by name (in its body or
+/// in a helper of its module it calls). Pairs the random calls produce
+/// (`random_calls::PRODUCES`, checked at run time) need no row.
+const PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
+    (
+        "multi_edit",
+        "VALIDATION_FAILED",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "RELATIVE_PATH",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "PATH_TRAVERSAL",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "EMPTY_EDITS",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "EMPTY_OLD_STRING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "DUPLICATE_OLD_STRING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "INVALID_ARGUMENT",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "INVALID_PATH",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "PATH_OUTSIDE_ROOTS",
+        "e2e_sandbox::path_outside_roots_under_root_carries_only_the_server_hints",
+    ),
+    (
+        "multi_edit",
+        "TOO_MANY_EDITS",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit",
+        "REQUEST_TOO_LARGE",
+        "e2e_stdio::a_request_line_over_the_limit_gets_request_too_large_with_its_id",
+    ),
+    (
+        "multi_edit",
+        "MATCH_NOT_FOUND",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "AMBIGUOUS_MATCH",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "STALE_FILE",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "RESULT_TOO_LARGE",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit",
+        "FILE_NOT_FOUND",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "PERMISSION_DENIED",
+        "e2e_faults::immutable_file_is_permission_denied",
+    ),
+    (
+        "multi_edit",
+        "INVALID_ENCODING",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "DISK_FULL",
+        "e2e_faults::disk_full_on_a_tiny_tmpfs",
+    ),
+    (
+        "multi_edit",
+        "READ_ONLY_FS",
+        "e2e_faults::read_only_remount",
+    ),
+    (
+        "multi_edit",
+        "SYMLINK_LOOP",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "BACKUP_FAILED",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "READ_FAILED",
+        "e2e_faults::eio_while_reading_is_read_failed",
+    ),
+    (
+        "multi_edit",
+        "WRITE_FAILED",
+        "e2e_load::a_thousand_calls_while_one_file_is_locked",
+    ),
+    (
+        "multi_edit",
+        "NOT_A_REGULAR_FILE",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit",
+        "FILE_TOO_LARGE",
+        "e2e_multi_edit::one_case_per_error_code",
+    ),
+    (
+        "multi_edit_files",
+        "VALIDATION_FAILED",
+        "e2e_migration::edge_cases",
+    ),
+    (
+        "multi_edit_files",
+        "RELATIVE_PATH",
+        "e2e_sandbox::escape_table",
+    ),
+    (
+        "multi_edit_files",
+        "PATH_TRAVERSAL",
+        "e2e_sandbox::escape_table",
+    ),
+    (
+        "multi_edit_files",
+        "DUPLICATE_FILE_PATH",
+        "e2e_stdio::one_file_named_through_two_hard_links_is_a_duplicate",
+    ),
+    (
+        "multi_edit_files",
+        "EMPTY_FILES",
+        "e2e_multi_edit_files::success_dry_run_and_failures",
+    ),
+    (
+        "multi_edit_files",
+        "INVALID_PATH",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "PATH_OUTSIDE_ROOTS",
+        "e2e_ops::sandbox_rows_for_create_delete_and_move",
+    ),
+    (
+        "multi_edit_files",
+        "TOO_MANY_EDITS",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "TOO_MANY_FILES",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "REQUEST_TOO_LARGE",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "MOVE_ONTO_ITSELF",
+        "e2e_ops::every_new_error_code",
+    ),
+    (
+        "multi_edit_files",
+        "PATH_CONFLICT",
+        "e2e_ops::every_new_error_code",
+    ),
+    (
+        "multi_edit_files",
+        "MATCH_NOT_FOUND",
+        "e2e_ops::a_mixed_transaction_is_all_or_nothing",
+    ),
+    (
+        "multi_edit_files",
+        "AMBIGUOUS_MATCH",
+        "e2e_migration::edge_cases",
+    ),
+    (
+        "multi_edit_files",
+        "STALE_FILE",
+        "e2e_multi_edit_files::concurrent_calls_lose_no_update",
+    ),
+    (
+        "multi_edit_files",
+        "RESULT_TOO_LARGE",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "FILE_ALREADY_EXISTS",
+        "e2e_ops::every_new_error_code",
+    ),
+    (
+        "multi_edit_files",
+        "PARENT_DIRECTORY_MISSING",
+        "e2e_ops::every_new_error_code",
+    ),
+    (
+        "multi_edit_files",
+        "FILE_NOT_FOUND",
+        "e2e_ops::create_delete_and_move_each_work_and_dry_run_shows_them",
+    ),
+    (
+        "multi_edit_files",
+        "NOT_A_REGULAR_FILE",
+        "e2e_ops::sandbox_rows_for_create_delete_and_move",
+    ),
+    (
+        "multi_edit_files",
+        "FILE_TOO_LARGE",
+        "e2e_limits::limits_are_enforced_at_their_exact_values",
+    ),
+    (
+        "multi_edit_files",
+        "ROLLBACK_FAILED",
+        "e2e_faults::a_failed_rollback_is_reported_per_file_and_finished_by_recover",
+    ),
+    (
+        "multi_edit_files",
+        "JOURNAL_UNAVAILABLE",
+        "e2e_faults::failed_fsync_of_the_journal_directory_leaves_no_journal",
+    ),
+    (
+        "undo",
+        "VALIDATION_FAILED",
+        "e2e_undo::unknown_and_malformed_ids_and_a_path_outside_the_roots",
+    ),
+    (
+        "undo",
+        "PATH_OUTSIDE_ROOTS",
+        "e2e_undo::the_store_survives_a_restart_and_narrower_roots_neither_list_nor_undo",
+    ),
+    (
+        "undo",
+        "TRANSACTION_NOT_FOUND",
+        "e2e_undo::unknown_and_malformed_ids_and_a_path_outside_the_roots",
+    ),
+    (
+        "undo",
+        "UNDO_CONFLICT",
+        "e2e_undo::an_outside_change_refuses_the_undo_and_names_every_changed_file",
+    ),
+    (
+        "undo",
+        "UNDO_UNAVAILABLE",
+        "e2e_undo::an_unusable_store_still_edits_and_answers_undo_unavailable",
+    ),
+    (
+        "list_transactions",
+        "VALIDATION_FAILED",
+        "e2e_undo::unknown_and_malformed_ids_and_a_path_outside_the_roots",
+    ),
+    (
+        "list_transactions",
+        "UNDO_UNAVAILABLE",
+        "e2e_undo::an_unusable_store_still_edits_and_answers_undo_unavailable",
+    ),
+];
+
+/// (tool, code) pairs no end-to-end test produces through that tool, and
+/// why. A code of [`NOT_PRODUCED`] is not produced through any tool and
+/// needs no row here. "not yet" marks a pair a test could produce (a fault
+/// or a state the existing helpers make) but none does: the work left.
+const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
+    (
+        "multi_edit",
+        "ROLLBACK_FAILED",
+        "not yet: needs two faults in one single-file commit (the directory fsync fails, then renaming the original back fails); no test injects the pair",
+    ),
+    (
+        "multi_edit",
+        "JOURNAL_UNAVAILABLE",
+        "not yet: listed through the `committing` group; no test makes a single-file commit fail on the journal directory, and whether one can is unchecked",
+    ),
+    (
+        "multi_edit_files",
+        "INVALID_ENCODING",
+        "not yet: produced through multi_edit; the random calls' multi_edit_files entries rarely get past validation to a read",
+    ),
+    (
+        "multi_edit_files",
+        "SYMLINK_LOOP",
+        "not yet: produced through multi_edit; the random calls' multi_edit_files entries rarely get past validation to a read",
+    ),
+    (
+        "undo",
+        "FILE_ALREADY_EXISTS",
+        "not yet: undoing a delete whose path was created again is refused as UNDO_CONFLICT first in the tests that try it; no test reaches this code",
+    ),
+    (
+        "undo",
+        "PARENT_DIRECTORY_MISSING",
+        "not yet: no test removes a directory an undo must restore a file into",
+    ),
+    (
+        "undo",
+        "FILE_NOT_FOUND",
+        "not yet: no test removes a file between an edit and its undo outside UNDO_CONFLICT's checks",
+    ),
+    (
+        "undo",
+        "SYMLINK_LOOP",
+        "not yet: no test puts a link loop where an undo restores a file",
+    ),
+    (
+        "undo",
+        "NOT_A_REGULAR_FILE",
+        "not yet: no test puts a directory where an undo restores a file outside UNDO_CONFLICT's checks",
+    ),
+    (
+        "undo",
+        "FILE_TOO_LARGE",
+        "not yet: the random calls reach it only in longer runs (SPLICE_RANDOM_CALLS=1000)",
+    ),
+    (
+        "undo",
+        "ROLLBACK_FAILED",
+        "not yet: needs a failed rollback of an undo's own commit; the rollback fault test drives multi_edit_files",
+    ),
+    (
+        "undo",
+        "JOURNAL_UNAVAILABLE",
+        "not yet: the journal fault test drives multi_edit_files, not an undo",
+    ),
+    (
+        "multi_edit_files",
+        "PERMISSION_DENIED",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "multi_edit_files",
+        "DISK_FULL",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "multi_edit_files",
+        "READ_ONLY_FS",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "multi_edit_files",
+        "BACKUP_FAILED",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "multi_edit_files",
+        "READ_FAILED",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "multi_edit_files",
+        "WRITE_FAILED",
+        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
+    ),
+    (
+        "undo",
+        "PERMISSION_DENIED",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+    (
+        "undo",
+        "DISK_FULL",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+    (
+        "undo",
+        "READ_ONLY_FS",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+    (
+        "undo",
+        "BACKUP_FAILED",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+    (
+        "undo",
+        "READ_FAILED",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+    (
+        "undo",
+        "WRITE_FAILED",
+        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+    ),
+];
+
+/// Whether the test body `body` of module `module` calls `tool` by name,
+/// itself or through a function of its module it calls.
+fn calls_tool(root: &Path, module: &str, body: &str, tool: &str) -> bool {
+    let quoted = format!("\"{tool}\"");
+    if body.contains(&quoted) {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(root.join(format!("tests/tests/it/{module}.rs"))) else {
+        return false;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let called = |name: &str| body.contains(&format!("{name}("));
+    lines.iter().enumerate().any(|(at, line)| {
+        let trimmed = line.trim_start();
+        let Some(rest) = trimmed
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ")
+            .trim_start_matches("async ")
+            .strip_prefix("fn ")
+        else {
+            return false;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let indent = &line[..line.len() - trimmed.len()];
+        let close = format!("{indent}}}");
+        let end = lines[at..]
+            .iter()
+            .position(|l| *l == close)
+            .map_or(lines.len(), |e| at + e);
+        called(&name) && lines[at..end].iter().any(|l| l.contains(&quoted))
+    })
+}
+
+/// Every code a tool's operation lists is produced through that tool by an
+/// end-to-end test (a row of [`PRODUCED_BY_TOOL`], or the random calls'
+/// [`crate::random_calls::PRODUCES`]), or listed with the reason it is not
+/// ([`NOT_PRODUCED_BY_TOOL`], or [`NOT_PRODUCED`] for every tool). A pair
+/// both produced and listed as not produced fails, as does a row whose
+/// tool does not list the code, or whose test does not name the code or
+/// call the tool.
+#[test]
+fn every_code_a_tool_lists_is_produced_through_that_tool() {
+    let root = workspace();
+    let spec = spec();
+    let mut problems = Vec::new();
+    let random = crate::random_calls::PRODUCES;
+    let mut pairs = BTreeSet::new();
+    for op in &spec.operations {
+        for code in spec.operation_codes(op) {
+            if code.is_deprecated() {
+                continue;
+            }
+            pairs.insert((op.wire().to_owned(), code.wire().to_owned()));
+        }
+    }
+    let rows = PRODUCED_BY_TOOL
+        .iter()
+        .map(|(t, c, _)| (t, c, "PRODUCED_BY_TOOL"))
+        .chain(random.iter().map(|(t, c)| (t, c, "random_calls::PRODUCES")))
+        .chain(
+            NOT_PRODUCED_BY_TOOL
+                .iter()
+                .map(|(t, c, _)| (t, c, "NOT_PRODUCED_BY_TOOL")),
+        );
+    for (tool, code, table) in rows {
+        if !pairs.contains(&((*tool).to_owned(), (*code).to_owned())) {
+            problems.push(format!(
+                "{tool} {code} ({table}): the operation does not list the code"
+            ));
+        }
+    }
+    for (tool, code) in &pairs {
+        let produced_by: Vec<&str> = PRODUCED_BY_TOOL
+            .iter()
+            .filter(|(t, c, _)| t == tool && c == code)
+            .map(|(_, _, test)| *test)
+            .collect();
+        let random_produces = random.iter().any(|(t, c)| t == tool && c == code);
+        let not_produced = NOT_PRODUCED_BY_TOOL
+            .iter()
+            .filter(|(t, c, _)| t == tool && c == code)
+            .count()
+            + usize::from(NOT_PRODUCED.iter().any(|(c, _)| c == code));
+        let produced = produced_by.len() + usize::from(random_produces);
+        match (produced, not_produced) {
+            (0, 0) => problems.push(format!(
+                "{tool} {code}: no end-to-end test produces it through {tool}; add a row to \
+                 PRODUCED_BY_TOOL (or the reason to NOT_PRODUCED_BY_TOOL)"
+            )),
+            (0, 1) => {}
+            (_, 0) if produced_by.len() <= 1 => {}
+            (_, 0) => problems.push(format!("{tool} {code}: more than one row")),
+            (_, _) => problems.push(format!(
+                "{tool} {code}: listed as not produced, but produced ({produced_by:?}{})",
+                if random_produces {
+                    ", random_calls"
+                } else {
+                    ""
+                }
+            )),
+        }
+        for test in produced_by {
+            let (module, function) = test.split_once("::").expect("module::function");
+            let Some(body) = test_body(&root, module, function) else {
+                problems.push(format!(
+                    "{tool} {code}: {test} is not a test function of tests/tests/it"
+                ));
+                continue;
+            };
+            if !mentions(&body, code) {
+                problems.push(format!("{tool} {code}: {test} never names {code}"));
+            }
+            if !calls_tool(&root, module, &body, tool) {
+                problems.push(format!("{tool} {code}: {test} never calls {tool}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
 /// splice's own envelope read as `AnyErrorEnvelope`: a listed code is the
 /// closed `ErrorEnvelope` (an unknown member is still refused); a code of a
 /// later splice, even in a category this release does not know, keeps its
