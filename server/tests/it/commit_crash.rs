@@ -208,7 +208,14 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
     let started = Instant::now();
     let mut generation = 1;
     let (mut discarded, mut rolled_back, mut completed, mut clean) = (0, 0, 0, 0);
-    for iteration in 0..iterations {
+    // At least `iterations` kills, and more (up to four times as many) until a
+    // quarter of them have landed inside a transaction: where a kill lands is
+    // random, and the proof needs kills in every phase.
+    let most = iterations * 4;
+    let mut iteration = 0;
+    while iteration < most
+        && (iteration < iterations || discarded + rolled_back + completed < iterations / 4)
+    {
         let mut proc = child("commit_crash::crash_child")
             .env(CHILD_DIR, dir)
             .env(CHILD_JOURNAL, journal_dir.as_path())
@@ -265,9 +272,10 @@ fn sigkill_at_random_points_then_recovery_leaves_all_old_or_all_new() {
             "iteration {iteration}: generation went back from {generation} to {now}"
         );
         generation = now;
+        iteration += 1;
     }
     eprintln!(
-        "crash test: {iterations} kills in {:.1?}; reached generation {generation}; recovery found \
+        "crash test: {iteration} kills in {:.1?}; reached generation {generation}; recovery found \
          {discarded} staging, {rolled_back} mid-rename/prepared (rolled back), {completed} committed \
          (completed), {clean} between commits",
         started.elapsed()
