@@ -9,6 +9,7 @@ pub mod diff;
 mod draft;
 pub mod emit;
 pub mod envelope;
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod grammar;
 pub mod init;
@@ -16,6 +17,7 @@ pub mod layout;
 pub mod lint;
 pub mod load;
 mod lower;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod names;
 pub mod pattern;
