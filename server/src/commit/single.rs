@@ -179,8 +179,12 @@ impl<'a> SingleFile<'a> {
             if let Some(l) = &bak.old
                 && l.file_type == rustix::fs::FileType::Directory
             {
+                // What renaming over it would say, not a generic EIO.
                 let kind = FsErrorKind::NotRegularFile("directory");
-                return Err(FsError::new(kind, FsOp::Backup, &bak.path));
+                return Err(FsError {
+                    os_error: Some("EISDIR"),
+                    ..FsError::new(kind, FsOp::Backup, &bak.path)
+                });
             }
             self.staged.push(bak.temp.clone());
             stage::write_fresh(dir, &bak.temp, self.old_bytes, self.attrs, durable).map_err(err)?;

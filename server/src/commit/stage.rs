@@ -273,9 +273,23 @@ pub(crate) fn rename(dir: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
 /// rollback step, and a transient error (an `EIO` from a network file
 /// system) would otherwise leave a hidden staging name in the user's tree
 /// until the next edit there or `splice recover`.
+///
+/// A read-only file system refuses an unlink (`EROFS`) before it looks the
+/// name up, so a name that was never staged there is asked about: absent,
+/// it is removed all the same. Otherwise every call that failed on a
+/// read-only file system would count its cleanup as failed and leave its
+/// journal for recovery.
 pub(crate) fn remove_if_exists(dir: &Dir, name: &OsStr) -> io::Result<()> {
     let unlink = || match rustix::fs::unlinkat(dir.fd(), name, AtFlags::empty()) {
         Ok(()) | Err(Errno::NOENT) => Ok(()),
+        Err(Errno::ROFS)
+            if matches!(
+                rustix::fs::statat(dir.fd(), name, AtFlags::SYMLINK_NOFOLLOW),
+                Err(Errno::NOENT)
+            ) =>
+        {
+            Ok(())
+        }
         Err(e) => Err(io::Error::from(e)),
     };
     unlink().or_else(|e| {

@@ -627,8 +627,12 @@ fn stage_backup(
     if let Some(l) = &orig
         && l.file_type == rustix::fs::FileType::Directory
     {
+        // What renaming over it would say, not a generic EIO.
         let kind = FsErrorKind::NotRegularFile("directory");
-        return Err(FsError::new(kind, FsOp::Backup, rep.target_path()));
+        return Err(FsError {
+            os_error: Some("EISDIR"),
+            ..FsError::new(kind, FsOp::Backup, rep.target_path())
+        });
     }
     let attrs = Attrs::of(current);
     let temp = stage::write_new(dir, &rep.temp, &snap.bytes, attrs, durable).map_err(err)?;
