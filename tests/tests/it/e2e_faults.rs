@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use splice_tests::faults::{Immutable, ScratchDir, Tmpfs, give_to_nobody, require};
 use splice_tests::harness::{Launch, Outcome, Server};
 
-fn listing(dir: &Path) -> Vec<String> {
+pub(crate) fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -302,7 +302,7 @@ async fn eio_while_reading_is_read_failed() {
 
 /// Whether `strace` can run here; `None` (after [`require`] failed loudly
 /// in CI or printed why it skips) when it cannot.
-fn strace() -> Option<()> {
+pub(crate) fn strace() -> Option<()> {
     let have = std::process::Command::new("strace")
         .arg("-V")
         .output()
@@ -330,18 +330,26 @@ fn tree_and_journal(name: &str) -> (ScratchDir, PathBuf, PathBuf) {
 /// A server in `root` whose system calls go through `strace` with `args`
 /// (the options before `--`).
 async fn straced(root: &Path, journal: &Path, args: &[&std::ffi::OsStr]) -> Server {
+    straced_with(
+        Launch {
+            roots: vec![root.to_path_buf()],
+            journal_dir: Some(journal.to_path_buf()),
+            ..Launch::default()
+        },
+        args,
+    )
+    .await
+}
+
+/// The server `launch` describes, its system calls through `strace` with
+/// `args` (the options before `--`).
+pub(crate) async fn straced_with(launch: Launch, args: &[&std::ffi::OsStr]) -> Server {
     let mut wrapper: Vec<std::ffi::OsString> = ["strace", "-f", "-qq", "-o", "/dev/null"]
         .map(Into::into)
         .into();
     wrapper.extend(args.iter().map(|a| a.to_os_string()));
     wrapper.push("--".into());
-    Server::start(Launch {
-        roots: vec![root.to_path_buf()],
-        journal_dir: Some(journal.to_path_buf()),
-        wrapper,
-        ..Launch::default()
-    })
-    .await
+    Server::start(Launch { wrapper, ..launch }).await
 }
 
 /// `multi_edit_files` replacing `needle` in each of `files`, no backups.
@@ -537,4 +545,322 @@ async fn a_cleanup_that_keeps_failing_is_finished_by_the_next_edit() {
     assert_eq!(listing(&root), ["a.txt", "b.txt"]);
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "a NEEDLE\n");
     assert_eq!(std::fs::read_to_string(&b).unwrap(), "b NEEDLE\n");
+}
+
+/// One file-system fault of the table: `bad` is the file it hits, `ok` a
+/// file the same call changes too, in a directory no fault touches.
+struct Fault {
+    code: &'static str,
+    os_error: &'static str,
+    bad: PathBuf,
+    ok: PathBuf,
+    /// The call asks for a `.bak` (the fault is on the backup).
+    backup: bool,
+}
+
+/// The six file-system faults a call that reads and commits files meets,
+/// each on a file of its own, all beneath the roots of one server:
+///
+/// | code | fault |
+/// |---|---|
+/// | PERMISSION_DENIED | `chattr +i` on the file (EPERM) |
+/// | DISK_FULL | the file on a tmpfs filled to the last byte (ENOSPC) |
+/// | READ_ONLY_FS | the file on a tmpfs remounted read-only (EROFS) |
+/// | BACKUP_FAILED | a directory where its `.bak` goes |
+/// | READ_FAILED | `strace` fails every `read` of the file (EIO) |
+/// | WRITE_FAILED | `strace` fails every rename in its directory (EIO) |
+///
+/// [`FaultTable::lay_out`] writes the files; [`FaultTable::set`] sets the
+/// faults, so that a transaction can first be made and then undone.
+struct FaultTable {
+    // Dropped in this order: the flag cleared before the files go.
+    immutable: Option<Immutable>,
+    full: Tmpfs,
+    read_only: Tmpfs,
+    _scratch: ScratchDir,
+    roots: Vec<PathBuf>,
+    journal: PathBuf,
+    undo: PathBuf,
+    faults: Vec<Fault>,
+}
+
+impl FaultTable {
+    /// `None` (after [`require`]) without root or `strace`.
+    fn lay_out(name: &str) -> Option<FaultTable> {
+        strace()?;
+        let full = require(Tmpfs::mount(256 * 1024))?;
+        let read_only = require(Tmpfs::mount(256 * 1024))?;
+        let scratch = ScratchDir::new(name).unwrap();
+        let base = canonical(scratch.path());
+        for d in [
+            "tree/ok",
+            "tree/perm",
+            "tree/bak",
+            "tree/read",
+            "tree/write",
+            "journal",
+        ] {
+            std::fs::create_dir_all(base.join(d)).unwrap();
+        }
+        let tree = base.join("tree");
+        let (full_dir, ro_dir) = (canonical(full.path()), canonical(read_only.path()));
+        let faults = [
+            ("PERMISSION_DENIED", "EPERM", tree.join("perm"), false),
+            ("DISK_FULL", "ENOSPC", full_dir.clone(), false),
+            ("READ_ONLY_FS", "EROFS", ro_dir.clone(), false),
+            ("BACKUP_FAILED", "EISDIR", tree.join("bak"), true),
+            ("READ_FAILED", "EIO", tree.join("read"), false),
+            ("WRITE_FAILED", "EIO", tree.join("write"), false),
+        ]
+        .map(|(code, os_error, dir, backup)| {
+            let (bad, ok) = (
+                dir.join("b.txt"),
+                tree.join("ok").join(format!("{code}.txt")),
+            );
+            std::fs::write(&bad, "b needle\n").unwrap();
+            std::fs::write(&ok, "a needle\n").unwrap();
+            Fault {
+                code,
+                os_error,
+                bad,
+                ok,
+                backup,
+            }
+        })
+        .into();
+        Some(FaultTable {
+            immutable: None,
+            full,
+            read_only,
+            _scratch: scratch,
+            roots: vec![tree, full_dir, ro_dir],
+            journal: base.join("journal"),
+            undo: base.join("undo"),
+            faults,
+        })
+    }
+
+    fn fault(&self, code: &str) -> &Fault {
+        self.faults.iter().find(|f| f.code == code).unwrap()
+    }
+
+    /// Sets the faults that are states of the file system (the `strace`
+    /// ones are the server's: [`FaultTable::server`]).
+    fn set(&mut self) {
+        let mut filler = std::fs::File::create(self.full.path().join("filler")).unwrap();
+        let chunk = vec![0u8; 16 * 1024];
+        loop {
+            match std::io::Write::write_all(&mut filler, &chunk) {
+                Ok(()) => {}
+                Err(e) if e.raw_os_error() == Some(libc::ENOSPC) => break,
+                Err(e) => panic!("filling the tmpfs: {e}"),
+            }
+        }
+        drop(filler);
+        self.read_only
+            .remount_ro()
+            .expect("remount read-only (a file on it still open for writing?)");
+        self.immutable = Some(Immutable::set(&self.fault("PERMISSION_DENIED").bad).unwrap());
+        let bak = &self.fault("BACKUP_FAILED").bad;
+        std::fs::create_dir(bak.with_file_name("b.txt.bak")).unwrap();
+    }
+
+    /// A server on the table's roots, journal and undo store; `faulty`:
+    /// through `strace`, failing what READ_FAILED and WRITE_FAILED need.
+    async fn server(&self, faulty: bool) -> Server {
+        let launch = Launch {
+            roots: self.roots.clone(),
+            journal_dir: Some(self.journal.clone()),
+            undo_dir: Some(self.undo.clone()),
+            ..Launch::default()
+        };
+        if !faulty {
+            return Server::start(launch).await;
+        }
+        let renames = "rename,renameat,renameat2";
+        let read = self.fault("READ_FAILED").bad.clone();
+        let write = self
+            .fault("WRITE_FAILED")
+            .bad
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let args: Vec<std::ffi::OsString> = vec![
+            "-e".into(),
+            format!("trace=read,{renames}").into(),
+            "-P".into(),
+            read.into(),
+            "-P".into(),
+            write.into(),
+            "-e".into(),
+            "inject=read:error=EIO:when=1+".into(),
+            "-e".into(),
+            format!("inject={renames}:error=EIO:when=1+").into(),
+        ];
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        straced_with(launch, &args).await
+    }
+}
+
+/// What a failed call must leave: both files and both directories as they
+/// were, and no journal.
+struct Untouched {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    dirs: Vec<(PathBuf, Vec<String>)>,
+}
+
+impl Untouched {
+    fn of(f: &Fault) -> Untouched {
+        let files = [&f.ok, &f.bad].map(|p| (p.clone(), std::fs::read(p).unwrap()));
+        let dirs = [&f.ok, &f.bad].map(|p| {
+            let d = p.parent().unwrap().to_path_buf();
+            let names = listing(&d);
+            (d, names)
+        });
+        Untouched {
+            files: files.into(),
+            dirs: dirs.into(),
+        }
+    }
+
+    fn check(&self, code: &str, journal: &Path) {
+        for (p, bytes) in &self.files {
+            assert_eq!(&std::fs::read(p).unwrap(), bytes, "{code}: {p:?} changed");
+        }
+        for (d, names) in &self.dirs {
+            assert_eq!(&listing(d), names, "{code}: a staging name left in {d:?}");
+        }
+        assert_eq!(
+            listing(journal),
+            Vec::<String>::new(),
+            "{code}: a journal left"
+        );
+    }
+}
+
+/// The envelope of a call that failed on `f.bad`: the fault's code and
+/// errno, blamed on the environment, naming the file (and, when the call
+/// names several, saying which one failed and that none was written).
+fn assert_fault_envelope(out: &Outcome, f: &Fault) {
+    let e = &out.structured;
+    assert!(out.is_error, "{}: expected an error, got {e:#}", f.code);
+    assert_eq!(e["error_code"], f.code, "{e:#}");
+    assert_eq!(e["retryable"], false, "{e:#}");
+    assert_eq!(e["cause"], "environment", "{e:#}");
+    assert_eq!(e["file_path"], f.bad.to_str().unwrap(), "{e:#}");
+    assert_eq!(e["context"]["os_error"], f.os_error, "{e:#}");
+    if f.code == "BACKUP_FAILED" {
+        let bak = f.bad.with_file_name("b.txt.bak");
+        assert_eq!(e["backup_path"], bak.to_str().unwrap(), "{e:#}");
+    }
+    if let Some(statuses) = e["file_statuses"].as_array() {
+        for s in statuses {
+            let failed = s["file_path"] == f.bad.to_str().unwrap();
+            let status = s["status"].as_str().unwrap();
+            if failed {
+                assert_eq!(status, "failed", "{e:#}");
+                assert_eq!(s["error_code"], f.code, "{e:#}");
+            } else {
+                assert!(
+                    ["rolled_back", "skipped", "would_succeed"].contains(&status),
+                    "{e:#}"
+                );
+            }
+        }
+    }
+    assert!(
+        e["recovery_hints"]
+            .as_array()
+            .is_some_and(|h| !h.is_empty()),
+        "{e:#}"
+    );
+}
+
+/// `multi_edit_files` replacing `needle` in both files of `f`.
+fn edit_pair(f: &Fault, backup: bool) -> Value {
+    let mut args = edit_each(&[&f.ok, &f.bad]);
+    args["backup"] = backup.into();
+    args
+}
+
+/// Each file-system fault, through `multi_edit_files` (one server for all):
+/// the fault's code on the file it hits, and the other file of the call not
+/// written either.
+#[tokio::test]
+async fn each_file_system_fault_through_multi_edit_files() {
+    let Some(mut table) = FaultTable::lay_out("splice-e2e-faults-mef") else {
+        return;
+    };
+    let codes: Vec<&str> = table.faults.iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "PERMISSION_DENIED",
+            "DISK_FULL",
+            "READ_ONLY_FS",
+            "BACKUP_FAILED",
+            "READ_FAILED",
+            "WRITE_FAILED"
+        ]
+    );
+    table.set();
+    let server = table.server(true).await;
+    for f in &table.faults {
+        let before = Untouched::of(f);
+        let out = server
+            .call("multi_edit_files", edit_pair(f, f.backup))
+            .await;
+        assert_fault_envelope(&out, f);
+        before.check(f.code, &table.journal);
+    }
+    server.stop().await;
+}
+
+/// Each file-system fault an undo can meet, through `undo`: transactions
+/// made before the faults are set, undone after (one server for all
+/// undos). Each undo fails with the fault's code on the file it hits, and
+/// neither file of the transaction is put back. BACKUP_FAILED is not among
+/// them: an undo writes no `.bak`.
+#[tokio::test]
+async fn each_file_system_fault_through_undo() {
+    let Some(mut table) = FaultTable::lay_out("splice-e2e-faults-undo") else {
+        return;
+    };
+    let server = table.server(false).await;
+    let mut ids = Vec::new();
+    for f in &table.faults {
+        let out = server.call("multi_edit_files", edit_pair(f, false)).await;
+        assert!(!out.is_error, "{:#}", out.structured);
+        ids.push(
+            out.structured["transaction_id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    server.stop().await;
+    table.set();
+    let server = table.server(true).await;
+    let mut codes = Vec::new();
+    for (f, id) in table.faults.iter().zip(&ids) {
+        if f.code == "BACKUP_FAILED" {
+            continue;
+        }
+        codes.push(f.code);
+        let before = Untouched::of(f);
+        let out = server.call("undo", json!({"transaction_id": id})).await;
+        assert_fault_envelope(&out, f);
+        before.check(f.code, &table.journal);
+    }
+    server.stop().await;
+    assert_eq!(
+        codes,
+        [
+            "PERMISSION_DENIED",
+            "DISK_FULL",
+            "READ_ONLY_FS",
+            "READ_FAILED",
+            "WRITE_FAILED"
+        ]
+    );
 }

@@ -10,7 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use splice_tests::fixtures::{edit, root, s};
+use splice_tests::fixtures::{edit, root, s, tree};
 use splice_tests::harness::{Launch, Server};
 
 fn sha(bytes: &[u8]) -> String {
@@ -464,4 +464,171 @@ async fn an_unusable_store_still_edits_and_answers_undo_unavailable() {
     let list = server.call("list_transactions", json!({})).await;
     assert_eq!(list.code(), "UNDO_UNAVAILABLE");
     server.stop().await;
+}
+
+/// Runs `undo` of `id` and, once the undo has staged a name ending in
+/// `suffix` beside `target` (so it has checked and locked every path),
+/// calls `change`: what another process does to `target` while the undo
+/// commits. The server must delay its renames (`strace`
+/// `inject=...:delay_enter=`) so that `change` lands before the rename.
+async fn undo_while(
+    server: &Server,
+    id: &str,
+    target: &Path,
+    suffix: &str,
+    change: impl FnOnce(),
+) -> splice_tests::harness::Outcome {
+    let dir = target.parent().unwrap();
+    let staged = format!(".{}.splice", target.file_name().unwrap().to_str().unwrap());
+    let call = server.call("undo", json!({"transaction_id": id}));
+    let other = async {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !crate::e2e_faults::listing(dir)
+            .iter()
+            .any(|n| n.starts_with(&staged) && n.ends_with(suffix))
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the undo never staged {staged}*{suffix}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        change();
+    };
+    let (out, ()) = tokio::join!(call, other);
+    out
+}
+
+/// Each state an undo's target can be found in that is not an
+/// UNDO_CONFLICT, through `undo`. Found when the undo looks: a directory of
+/// the path replaced by a file (FILE_NOT_FOUND: `ENOTDIR`), the file by a
+/// symlink loop (SYMLINK_LOOP), the file over a lower `--max-file-size`
+/// (FILE_TOO_LARGE). Found once the undo commits (another process acts
+/// between the undo's checks and its rename, which `strace` delays): the
+/// name of a deleted file the undo recreates taken meanwhile
+/// (FILE_ALREADY_EXISTS), the file it restores replaced by a directory
+/// (NOT_A_REGULAR_FILE). Each leaves what the other process made, no
+/// staging name and no journal.
+#[tokio::test]
+async fn each_state_of_a_restore_target_past_the_conflict_checks() {
+    if crate::e2e_faults::strace().is_none() {
+        return;
+    }
+    let (_d, base) = root();
+    let (r, journal, undo) = (base.join("tree"), base.join("journal"), base.join("undo"));
+    std::fs::create_dir_all(r.join("nf")).unwrap();
+    std::fs::create_dir(&journal).unwrap();
+    let not_found = r.join("nf/a.txt");
+    let looped = r.join("loop.txt");
+    let big = r.join("big.txt");
+    let taken = r.join("taken.txt");
+    let dir = r.join("dir.txt");
+    for p in [&not_found, &looped, &taken, &dir] {
+        std::fs::write(p, "needle\n").unwrap();
+    }
+    std::fs::write(&big, format!("needle\n{}\n", "x".repeat(2000))).unwrap();
+    let launch = Launch {
+        roots: vec![r.clone()],
+        journal_dir: Some(journal.clone()),
+        undo_dir: Some(undo.clone()),
+        ..Launch::default()
+    };
+    let server = Server::start(launch.clone()).await;
+    let mut ids = std::collections::HashMap::new();
+    for p in [&not_found, &looped, &big, &dir, &taken] {
+        let file = if p == &taken {
+            json!({"file_path": s(p), "op": "delete"})
+        } else {
+            json!({"file_path": s(p), "edits": [edit("needle", "NEEDLE")]})
+        };
+        let out = server
+            .call(
+                "multi_edit_files",
+                json!({"backup": false, "files": [file]}),
+            )
+            .await;
+        assert!(!out.is_error, "{:#}", out.structured);
+        ids.insert(p.clone(), id_of(&out.structured));
+    }
+    server.stop().await;
+
+    std::fs::rename(r.join("nf"), r.join("nf.moved")).unwrap();
+    std::fs::write(r.join("nf"), "a file where a directory was\n").unwrap();
+    std::fs::remove_file(&looped).unwrap();
+    std::os::unix::fs::symlink("loop.txt", &looped).unwrap();
+    let renames = "rename,renameat,renameat2";
+    let server = crate::e2e_faults::straced_with(
+        Launch {
+            args: vec!["--max-file-size".into(), "1000".into()],
+            ..launch
+        },
+        &[
+            "-e".as_ref(),
+            format!("trace={renames}").as_ref(),
+            "-P".as_ref(),
+            r.as_os_str(),
+            "-e".as_ref(),
+            format!("inject={renames}:delay_enter=300000").as_ref(),
+        ],
+    )
+    .await;
+    let undo_of = |p: &Path| json!({"transaction_id": ids[p]});
+    let expect = |out: &splice_tests::harness::Outcome, code: &str, p: &Path| {
+        let e = &out.structured;
+        assert!(out.is_error, "{code}: expected an error, got {e:#}");
+        assert_eq!(e["error_code"], code, "{e:#}");
+        assert_eq!(e["file_path"], s(p), "{e:#}");
+        e.clone()
+    };
+
+    let out = server.call("undo", undo_of(&not_found)).await;
+    expect(&out, "FILE_NOT_FOUND", &not_found);
+    let out = server.call("undo", undo_of(&looped)).await;
+    expect(&out, "SYMLINK_LOOP", &looped);
+    let out = server.call("undo", undo_of(&big)).await;
+    let e = expect(&out, "FILE_TOO_LARGE", &big);
+    assert_eq!(e["context"]["limit"]["max"], 1000, "{e:#}");
+    assert!(
+        std::fs::read_to_string(&big)
+            .unwrap()
+            .starts_with("NEEDLE\n")
+    );
+
+    let out = undo_while(&server, &ids[&taken], &taken, ".tmp", || {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&taken)
+            .expect(
+                "the undo recreated the file before the other process: delay its renames longer",
+            );
+        std::io::Write::write_all(&mut f, b"another process's\n").unwrap();
+    })
+    .await;
+    expect(&out, "FILE_ALREADY_EXISTS", &taken);
+    assert_eq!(
+        std::fs::read_to_string(&taken).unwrap(),
+        "another process's\n"
+    );
+
+    let out = undo_while(&server, &ids[&dir], &dir, ".undo", || {
+        std::fs::remove_file(&dir).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+    })
+    .await;
+    let e = expect(&out, "NOT_A_REGULAR_FILE", &dir);
+    assert_eq!(e["context"]["file_type"], "directory", "{e:#}");
+    assert!(dir.is_dir());
+    server.stop().await;
+
+    assert_eq!(
+        std::fs::read_to_string(r.join("nf")).unwrap(),
+        "a file where a directory was\n"
+    );
+    let left: Vec<String> = tree(&r)
+        .into_iter()
+        .filter(|n| n.contains(".splice"))
+        .collect();
+    assert!(left.is_empty(), "staging names left: {left:?}");
+    assert_eq!(crate::e2e_faults::listing(&journal), Vec::<String>::new());
 }

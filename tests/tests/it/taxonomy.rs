@@ -997,6 +997,86 @@ const PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
         "UNDO_UNAVAILABLE",
         "e2e_undo::an_unusable_store_still_edits_and_answers_undo_unavailable",
     ),
+    (
+        "multi_edit_files",
+        "PERMISSION_DENIED",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "multi_edit_files",
+        "DISK_FULL",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "multi_edit_files",
+        "READ_ONLY_FS",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "multi_edit_files",
+        "BACKUP_FAILED",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "multi_edit_files",
+        "READ_FAILED",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "multi_edit_files",
+        "WRITE_FAILED",
+        "e2e_faults::each_file_system_fault_through_multi_edit_files",
+    ),
+    (
+        "undo",
+        "PERMISSION_DENIED",
+        "e2e_faults::each_file_system_fault_through_undo",
+    ),
+    (
+        "undo",
+        "DISK_FULL",
+        "e2e_faults::each_file_system_fault_through_undo",
+    ),
+    (
+        "undo",
+        "READ_ONLY_FS",
+        "e2e_faults::each_file_system_fault_through_undo",
+    ),
+    (
+        "undo",
+        "READ_FAILED",
+        "e2e_faults::each_file_system_fault_through_undo",
+    ),
+    (
+        "undo",
+        "WRITE_FAILED",
+        "e2e_faults::each_file_system_fault_through_undo",
+    ),
+    (
+        "undo",
+        "FILE_NOT_FOUND",
+        "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
+    ),
+    (
+        "undo",
+        "SYMLINK_LOOP",
+        "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
+    ),
+    (
+        "undo",
+        "FILE_TOO_LARGE",
+        "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
+    ),
+    (
+        "undo",
+        "FILE_ALREADY_EXISTS",
+        "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
+    ),
+    (
+        "undo",
+        "NOT_A_REGULAR_FILE",
+        "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
+    ),
 ];
 
 /// (tool, code) pairs no end-to-end test produces through that tool, and
@@ -1026,33 +1106,8 @@ const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
     ),
     (
         "undo",
-        "FILE_ALREADY_EXISTS",
-        "not yet: undoing a delete whose path was created again is refused as UNDO_CONFLICT first in the tests that try it; no test reaches this code",
-    ),
-    (
-        "undo",
         "PARENT_DIRECTORY_MISSING",
         "not yet: no test removes a directory an undo must restore a file into",
-    ),
-    (
-        "undo",
-        "FILE_NOT_FOUND",
-        "not yet: no test removes a file between an edit and its undo outside UNDO_CONFLICT's checks",
-    ),
-    (
-        "undo",
-        "SYMLINK_LOOP",
-        "not yet: no test puts a link loop where an undo restores a file",
-    ),
-    (
-        "undo",
-        "NOT_A_REGULAR_FILE",
-        "not yet: no test puts a directory where an undo restores a file outside UNDO_CONFLICT's checks",
-    ),
-    (
-        "undo",
-        "FILE_TOO_LARGE",
-        "not yet: the random calls reach it only in longer runs (SPLICE_RANDOM_CALLS=1000)",
     ),
     (
         "undo",
@@ -1065,64 +1120,9 @@ const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
         "not yet: the journal fault test drives multi_edit_files, not an undo",
     ),
     (
-        "multi_edit_files",
-        "PERMISSION_DENIED",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "multi_edit_files",
-        "DISK_FULL",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "multi_edit_files",
-        "READ_ONLY_FS",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "multi_edit_files",
-        "BACKUP_FAILED",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "multi_edit_files",
-        "READ_FAILED",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "multi_edit_files",
-        "WRITE_FAILED",
-        "not yet: the fault tests inject it through multi_edit; multi_edit_files answers it through the same shared path (`envelopes::fs_error`), not injected there",
-    ),
-    (
-        "undo",
-        "PERMISSION_DENIED",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
-    ),
-    (
-        "undo",
-        "DISK_FULL",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
-    ),
-    (
-        "undo",
-        "READ_ONLY_FS",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
-    ),
-    (
         "undo",
         "BACKUP_FAILED",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
-    ),
-    (
-        "undo",
-        "READ_FAILED",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
-    ),
-    (
-        "undo",
-        "WRITE_FAILED",
-        "not yet: undo commits its rollback through the multi-file commit; no test injects this fault under an undo",
+        "unreachable: an undo writes no `.bak` (every `PathChange` of `tools::undo` has `backup: false`), and only a backup step fails with `FsOp::Backup`; listed through the `committing` group, whose codes `envelopes::fs_error` builds for every operation that commits",
     ),
 ];
 
