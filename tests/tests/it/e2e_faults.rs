@@ -864,3 +864,203 @@ async fn each_file_system_fault_through_undo() {
         ]
     );
 }
+
+/// A single-file commit whose directory `fsync` fails after the rename (so
+/// the file is not durably written and splice puts the original back), and
+/// whose rename back fails too: `multi_edit` answers ROLLBACK_FAILED, and
+/// the envelope says what the disk holds (the new content, `not_restored`).
+/// `strace` fails the first `fsync` of the directory and its second rename.
+#[tokio::test]
+async fn a_single_file_commit_whose_rollback_fails_is_rollback_failed() {
+    if strace().is_none() {
+        return;
+    }
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-single-rollback");
+    let a = root.join("a.txt");
+    std::fs::write(&a, "a needle\n").unwrap();
+    let renames = "rename,renameat,renameat2";
+    let server = straced(
+        &root,
+        &journal,
+        &[
+            "-e".as_ref(),
+            format!("trace=fsync,fdatasync,{renames}").as_ref(),
+            "-P".as_ref(),
+            root.as_os_str(),
+            "-e".as_ref(),
+            "inject=fsync,fdatasync:error=EIO:when=1".as_ref(),
+            "-e".as_ref(),
+            format!("inject={renames}:error=EIO:when=2").as_ref(),
+        ],
+    )
+    .await;
+    let out = server
+        .call(
+            "multi_edit",
+            json!({"file_path": a.to_str().unwrap(), "backup": false,
+                   "edits": [{"old_string": "needle", "new_string": "NEEDLE"}]}),
+        )
+        .await;
+    server.stop().await;
+    let e = &out.structured;
+    assert!(out.is_error, "{e:#}");
+    assert_eq!(e["error_code"], "ROLLBACK_FAILED", "{e:#}");
+    assert_eq!(e["cause"], "environment");
+    assert_eq!(e["file_path"], a.to_str().unwrap(), "{e:#}");
+    assert_eq!(
+        e["rollback"],
+        json!({"attempted": true, "restored": 0, "failed": 1}),
+        "{e:#}"
+    );
+    assert_eq!(e["file_statuses"][0]["status"], "not_restored", "{e:#}");
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "a NEEDLE\n");
+}
+
+/// Transactions made by a plain server in `root` (each a list of files
+/// edited `needle` to `NEEDLE` in one `multi_edit_files` call), with the
+/// server's journal and undo store in `state`: their ids.
+async fn transactions(root: &Path, state: &Path, calls: &[&[&Path]]) -> Vec<String> {
+    let server = Server::start(Launch {
+        roots: vec![root.to_path_buf()],
+        journal_dir: Some(state.join("journal")),
+        undo_dir: Some(state.join("undo")),
+        ..Launch::default()
+    })
+    .await;
+    let mut ids = Vec::new();
+    for files in calls {
+        let out = server.call("multi_edit_files", edit_each(files)).await;
+        assert!(!out.is_error, "{:#}", out.structured);
+        ids.push(
+            out.structured["transaction_id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    server.stop().await;
+    ids
+}
+
+/// An undo whose second rename fails, and whose rollback of the first
+/// fails too (`strace` fails every rename in the tree from the second on):
+/// `undo` answers ROLLBACK_FAILED with each file's state as the disk holds
+/// it, keeps its journal, and `splice recover` puts the files back as the
+/// undone call left them.
+#[tokio::test]
+async fn an_undo_whose_rollback_fails_is_rollback_failed_and_recovered() {
+    if strace().is_none() {
+        return;
+    }
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-undo-rollback");
+    let state = journal.parent().unwrap().to_path_buf();
+    let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
+        .iter()
+        .map(|n| root.join(n))
+        .collect();
+    for f in &files {
+        std::fs::write(f, "old needle\n").unwrap();
+    }
+    let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let id = transactions(&root, &state, &[&paths]).await.remove(0);
+    let renames = "rename,renameat,renameat2";
+    let server = straced_with(
+        Launch {
+            roots: vec![root.clone()],
+            journal_dir: Some(journal.clone()),
+            undo_dir: Some(state.join("undo")),
+            ..Launch::default()
+        },
+        &[
+            "-e".as_ref(),
+            format!("trace={renames}").as_ref(),
+            "-P".as_ref(),
+            root.as_os_str(),
+            "-e".as_ref(),
+            format!("inject={renames}:error=EIO:when=2+").as_ref(),
+        ],
+    )
+    .await;
+    let out = server.call("undo", json!({"transaction_id": id})).await;
+    server.stop().await;
+    let e = &out.structured;
+    assert!(out.is_error, "{e:#}");
+    assert_eq!(e["error_code"], "ROLLBACK_FAILED", "{e:#}");
+    assert_eq!(
+        e["rollback"],
+        json!({"attempted": true, "restored": 0, "failed": 1}),
+        "{e:#}"
+    );
+    let statuses: Vec<&str> = e["file_statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["not_restored", "failed", "skipped"], "{e:#}");
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), "old needle\n");
+    assert_eq!(std::fs::read_to_string(&files[1]).unwrap(), "old NEEDLE\n");
+    assert_eq!(listing(&journal).len(), 1, "the journal is kept");
+
+    let out = std::process::Command::new(splice_tests::harness::splice_bin())
+        .arg("--root")
+        .arg(&root)
+        .arg("--journal-dir")
+        .arg(&journal)
+        .arg("recover")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    for f in &files {
+        assert_eq!(std::fs::read_to_string(f).unwrap(), "old NEEDLE\n");
+    }
+    assert_eq!(listing(&root), ["a.txt", "b.txt", "c.txt"]);
+    assert_eq!(listing(&journal), Vec::<String>::new());
+}
+
+/// An undo whose journal directory cannot be fsynced after its `begin`
+/// record: `undo` answers JOURNAL_UNAVAILABLE naming the journal directory,
+/// having written nothing, and leaves no journal.
+#[tokio::test]
+async fn an_undo_without_a_usable_journal_is_journal_unavailable() {
+    if strace().is_none() {
+        return;
+    }
+    let (_scratch, root, journal) = tree_and_journal("splice-e2e-undo-journal");
+    let state = journal.parent().unwrap().to_path_buf();
+    let (a, b) = (root.join("a.txt"), root.join("b.txt"));
+    std::fs::write(&a, "a needle\n").unwrap();
+    std::fs::write(&b, "b needle\n").unwrap();
+    let id = transactions(&root, &state, &[&[&a, &b]]).await.remove(0);
+    let server = straced_with(
+        Launch {
+            roots: vec![root.clone()],
+            journal_dir: Some(journal.clone()),
+            undo_dir: Some(state.join("undo")),
+            ..Launch::default()
+        },
+        &[
+            "-e".as_ref(),
+            "trace=fsync".as_ref(),
+            "-P".as_ref(),
+            journal.as_os_str(),
+            "-e".as_ref(),
+            "inject=fsync:error=EIO:when=1".as_ref(),
+        ],
+    )
+    .await;
+    let out = server.call("undo", json!({"transaction_id": id})).await;
+    server.stop().await;
+    let e = &out.structured;
+    assert!(out.is_error, "{e:#}");
+    assert_eq!(e["error_code"], "JOURNAL_UNAVAILABLE", "{e:#}");
+    assert_eq!(
+        e["context"]["journal_dir"],
+        journal.to_str().unwrap(),
+        "{e:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "a NEEDLE\n");
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "b NEEDLE\n");
+    assert_eq!(listing(&root), ["a.txt", "b.txt"], "staging names left");
+    assert_eq!(listing(&journal), Vec::<String>::new());
+}

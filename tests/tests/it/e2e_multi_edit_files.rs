@@ -349,3 +349,43 @@ fn sigkill_mid_commit_leaves_all_old_or_all_new() {
         "no iteration completed a commit; the kill window is too short"
     );
 }
+
+/// A file that is not UTF-8 and a symlink loop, each beside a file the same
+/// call edits: INVALID_ENCODING and SYMLINK_LOOP on the file that has it
+/// (`file_index`), and the other file not written.
+#[tokio::test]
+async fn invalid_encoding_and_a_symlink_loop_fail_the_whole_call() {
+    let (_d, r) = root();
+    let server = Server::in_root(&r).await;
+    let ok = r.join("ok.txt");
+    std::fs::write(&ok, "alpha\n").unwrap();
+    let latin1 = r.join("latin1.txt");
+    std::fs::write(&latin1, b"caf\xE9 alpha\n").unwrap();
+    let looped = r.join("loop1");
+    symlink(r.join("loop2"), &looped).unwrap();
+    symlink(&looped, r.join("loop2")).unwrap();
+    for (bad, code) in [(&latin1, "INVALID_ENCODING"), (&looped, "SYMLINK_LOOP")] {
+        let out = server
+            .call(
+                "multi_edit_files",
+                json!({"files": [
+                    {"file_path": s(&ok), "edits": [edit("alpha", "ALPHA")]},
+                    {"file_path": s(bad), "edits": [edit("alpha", "ALPHA")]}]}),
+            )
+            .await;
+        let e = &out.structured;
+        assert!(out.is_error, "{e:#}");
+        assert_eq!(e["error_code"], code, "{e:#}");
+        assert_eq!(e["file_path"], s(bad), "{e:#}");
+        assert_eq!(e["file_index"], 1, "{e:#}");
+        assert_eq!(std::fs::read_to_string(&ok).unwrap(), "alpha\n");
+    }
+    assert_eq!(std::fs::read(&latin1).unwrap(), b"caf\xE9 alpha\n");
+    let mut names: Vec<String> = std::fs::read_dir(&r)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["latin1.txt", "loop1", "loop2", "ok.txt"]);
+    server.stop().await;
+}

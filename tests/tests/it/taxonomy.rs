@@ -1077,47 +1077,50 @@ const PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
         "NOT_A_REGULAR_FILE",
         "e2e_undo::each_state_of_a_restore_target_past_the_conflict_checks",
     ),
-];
-
-/// (tool, code) pairs no end-to-end test produces through that tool, and
-/// why. A code of [`NOT_PRODUCED`] is not produced through any tool and
-/// needs no row here. "not yet" marks a pair a test could produce (a fault
-/// or a state the existing helpers make) but none does: the work left.
-const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
     (
         "multi_edit",
         "ROLLBACK_FAILED",
-        "not yet: needs two faults in one single-file commit (the directory fsync fails, then renaming the original back fails); no test injects the pair",
+        "e2e_faults::a_single_file_commit_whose_rollback_fails_is_rollback_failed",
     ),
     (
-        "multi_edit",
+        "undo",
+        "ROLLBACK_FAILED",
+        "e2e_faults::an_undo_whose_rollback_fails_is_rollback_failed_and_recovered",
+    ),
+    (
+        "undo",
         "JOURNAL_UNAVAILABLE",
-        "not yet: listed through the `committing` group; no test makes a single-file commit fail on the journal directory, and whether one can is unchecked",
+        "e2e_faults::an_undo_without_a_usable_journal_is_journal_unavailable",
     ),
     (
         "multi_edit_files",
         "INVALID_ENCODING",
-        "not yet: produced through multi_edit; the random calls' multi_edit_files entries rarely get past validation to a read",
+        "e2e_multi_edit_files::invalid_encoding_and_a_symlink_loop_fail_the_whole_call",
     ),
     (
         "multi_edit_files",
         "SYMLINK_LOOP",
-        "not yet: produced through multi_edit; the random calls' multi_edit_files entries rarely get past validation to a read",
+        "e2e_multi_edit_files::invalid_encoding_and_a_symlink_loop_fail_the_whole_call",
+    ),
+];
+
+/// (tool, code) pairs no end-to-end test produces through that tool, and
+/// why. A code of [`NOT_PRODUCED`] is not produced through any tool and
+/// needs no row here. "unreachable" marks a pair the tool's code cannot
+/// produce, with the path that rules it out, where the operation lists the
+/// code only through a group a shared path needs; "not yet" marks a pair a
+/// test could produce (a fault or a state the existing helpers make) but
+/// none does: the work left.
+const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
+    (
+        "multi_edit",
+        "JOURNAL_UNAVAILABLE",
+        "unreachable: a multi_edit commits one edited file, which `Committer::write` always commits as a `SingleFile` (no journal); only a `Transaction` fails with `FsOp::Journal`, the one failure `envelopes::commit_failure` answers as JOURNAL_UNAVAILABLE. Listed through the `committing` group, whose codes `commit_failure` builds for every operation that commits",
     ),
     (
         "undo",
         "PARENT_DIRECTORY_MISSING",
         "not yet: no test removes a directory an undo must restore a file into",
-    ),
-    (
-        "undo",
-        "ROLLBACK_FAILED",
-        "not yet: needs a failed rollback of an undo's own commit; the rollback fault test drives multi_edit_files",
-    ),
-    (
-        "undo",
-        "JOURNAL_UNAVAILABLE",
-        "not yet: the journal fault test drives multi_edit_files, not an undo",
     ),
     (
         "undo",
