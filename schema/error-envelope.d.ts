@@ -798,7 +798,6 @@ export type UndoError =
   | PathOutsideRootsEnvelope
   | RequestTooLargeEnvelope
   | FileAlreadyExistsEnvelope
-  | ParentDirectoryMissingEnvelope
   | TransactionNotFoundEnvelope
   | UndoConflictEnvelope
   | CallCancelledEnvelope

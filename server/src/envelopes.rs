@@ -59,6 +59,15 @@
 //! let _: Error<Undo> = stale(&FileCtx::single("/srv/a.txt"), None, "00".repeat(32));
 //! ```
 //!
+//! `undo` creates the directories a path it recreates needs, so no parent
+//! is missing for it:
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::{FileCtx, parent_missing};
+//! # use splice_server::taxonomy::operation::{Error, Undo};
+//! let _: Error<Undo> = parent_missing(&FileCtx::single("/srv/a/b.txt"));
+//! ```
+//!
 //! `multi_edit` names one file, so no entry can conflict with another:
 //!
 //! ```compile_fail,E0277
@@ -143,9 +152,10 @@ impl Files for operation::Undo {
             // A path the undo recreates, taken meanwhile, found once its
             // rollback began (before that, it is an UNDO_CONFLICT).
             FsErrorKind::AlreadyExists(ty) => Some(already_exists(ctx, *ty)),
-            FsErrorKind::ParentMissing => Some(parent_missing(ctx)),
             // A changed file is an UNDO_CONFLICT before the rollback
-            // (`tools::undo`); its paths are distinct.
+            // (`tools::undo`); its paths are distinct; a path it recreates
+            // gets the directories it needs created (the commit's
+            // `create_parents`), so no parent is ever missing.
             _ => None,
         }
     }

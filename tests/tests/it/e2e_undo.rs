@@ -508,7 +508,9 @@ async fn undo_while(
 /// name of a deleted file the undo recreates taken meanwhile
 /// (FILE_ALREADY_EXISTS), the file it restores replaced by a directory
 /// (NOT_A_REGULAR_FILE). Each leaves what the other process made, no
-/// staging name and no journal.
+/// staging name and no journal. A deleted file whose directories were
+/// removed since is recreated with them: undo has no
+/// PARENT_DIRECTORY_MISSING.
 #[tokio::test]
 async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     if crate::e2e_faults::strace().is_none() {
@@ -523,7 +525,9 @@ async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     let big = r.join("big.txt");
     let taken = r.join("taken.txt");
     let dir = r.join("dir.txt");
-    for p in [&not_found, &looped, &taken, &dir] {
+    let deep = r.join("sub/deeper/gone.txt");
+    std::fs::create_dir_all(deep.parent().unwrap()).unwrap();
+    for p in [&not_found, &looped, &taken, &dir, &deep] {
         std::fs::write(p, "needle\n").unwrap();
     }
     std::fs::write(&big, format!("needle\n{}\n", "x".repeat(2000))).unwrap();
@@ -535,8 +539,8 @@ async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     };
     let server = Server::start(launch.clone()).await;
     let mut ids = std::collections::HashMap::new();
-    for p in [&not_found, &looped, &big, &dir, &taken] {
-        let file = if p == &taken {
+    for p in [&not_found, &looped, &big, &dir, &taken, &deep] {
+        let file = if p == &taken || p == &deep {
             json!({"file_path": s(p), "op": "delete"})
         } else {
             json!({"file_path": s(p), "edits": [edit("needle", "NEEDLE")]})
@@ -556,6 +560,7 @@ async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     std::fs::write(r.join("nf"), "a file where a directory was\n").unwrap();
     std::fs::remove_file(&looped).unwrap();
     std::os::unix::fs::symlink("loop.txt", &looped).unwrap();
+    std::fs::remove_dir_all(r.join("sub")).unwrap();
     let renames = "rename,renameat,renameat2";
     let server = crate::e2e_faults::straced_with(
         Launch {
@@ -619,6 +624,10 @@ async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     let e = expect(&out, "NOT_A_REGULAR_FILE", &dir);
     assert_eq!(e["context"]["file_type"], "directory", "{e:#}");
     assert!(dir.is_dir());
+
+    let out = server.call("undo", undo_of(&deep)).await;
+    assert!(!out.is_error, "{:#}", out.structured);
+    assert_eq!(std::fs::read_to_string(&deep).unwrap(), "needle\n");
     server.stop().await;
 
     assert_eq!(

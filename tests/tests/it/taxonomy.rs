@@ -1119,11 +1119,6 @@ const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
     ),
     (
         "undo",
-        "PARENT_DIRECTORY_MISSING",
-        "not yet: no test removes a directory an undo must restore a file into",
-    ),
-    (
-        "undo",
         "BACKUP_FAILED",
         "unreachable: an undo writes no `.bak` (every `PathChange` of `tools::undo` has `backup: false`), and only a backup step fails with `FsOp::Backup`; listed through the `committing` group, whose codes `envelopes::fs_error` builds for every operation that commits",
     ),
