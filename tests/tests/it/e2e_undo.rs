@@ -617,6 +617,11 @@ async fn each_state_of_a_restore_target_past_the_conflict_checks() {
     );
 
     let out = undo_while(&server, &ids[&dir], &dir, ".undo", || {
+        assert_eq!(
+            std::fs::read_to_string(&dir).unwrap(),
+            "NEEDLE\n",
+            "the undo restored the file before the other process: delay its renames longer"
+        );
         std::fs::remove_file(&dir).unwrap();
         std::fs::create_dir(&dir).unwrap();
     })
