@@ -19,6 +19,7 @@
 //! | [`validation_failed`], [`cancelled`], [`server_busy`], [`request_too_large`], [`internal`] | `group::Calls` |
 //! | [`resolve_error`] | `group::Reading + group::Committing` (an unexpected errno is WRITE_FAILED) |
 //! | [`fs_error`], [`commit_failure`] | [`Files`] |
+//! | [`backup_failed`], [`journal_unavailable`] | `Raises` of their code, through [`Files::backup`] and [`Files::journal`] |
 //! | [`capped_failure`], [`engine_failure`] | [`Edits`] |
 //! | [`stale`], [`duplicate_file_path`], [`path_conflict`], [`move_onto_itself`], [`already_exists`], [`parent_missing`] | `Raises` of their code |
 //!
@@ -68,6 +69,27 @@
 //! let _: Error<Undo> = parent_missing(&FileCtx::single("/srv/a/b.txt"));
 //! ```
 //!
+//! An undo writes no `.bak`, so its backup cannot fail:
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::{FileCtx, backup_failed};
+//! # use splice_server::fsio::{FsError, FsErrorKind, FsOp};
+//! # use splice_server::taxonomy::operation::{Error, Undo};
+//! let e = FsError::new(FsErrorKind::Other, FsOp::Backup, "/srv/a.txt.bak");
+//! let _: Error<Undo> = backup_failed(&FileCtx::single("/srv/a.txt"), &e);
+//! ```
+//!
+//! `multi_edit` commits its one file without a journal, so the journal
+//! cannot be unavailable to it:
+//!
+//! ```compile_fail,E0277
+//! # use splice_server::envelopes::journal_unavailable;
+//! # use splice_server::fsio::{FsError, FsErrorKind, FsOp};
+//! # use splice_server::taxonomy::operation::{Error, MultiEdit};
+//! let e = FsError::new(FsErrorKind::Other, FsOp::Journal, "/var/splice/journal");
+//! let _: Error<MultiEdit> = journal_unavailable(&e);
+//! ```
+//!
 //! `multi_edit` names one file, so no entry can conflict with another:
 //!
 //! ```compile_fail,E0277
@@ -114,6 +136,14 @@ pub trait Files:
     /// meet (`Stale`, `DuplicatePath`, `AlreadyExists`, `ParentMissing`),
     /// or `None` for a kind its calls cannot meet.
     fn particular(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>>;
+
+    /// This operation's error for a failed write of a `.bak`
+    /// (`FsOp::Backup`), or `None` when its commits write none.
+    fn backup(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>>;
+
+    /// This operation's error for a failure of the commit journal
+    /// (`FsOp::Journal`), or `None` when its commits keep none.
+    fn journal(e: &FsError) -> Option<Error<Self>>;
 }
 
 impl Files for operation::MultiEdit {
@@ -125,6 +155,16 @@ impl Files for operation::MultiEdit {
             // one file cannot be named twice.
             _ => None,
         }
+    }
+
+    fn backup(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>> {
+        Some(backup_failed(ctx, e))
+    }
+
+    /// One file, committed as a `SingleFile` (`Committer::write`): no
+    /// journal.
+    fn journal(_: &FsError) -> Option<Error<Self>> {
+        None
     }
 }
 
@@ -144,6 +184,14 @@ impl Files for operation::MultiEditFiles {
             _ => return None,
         })
     }
+
+    fn backup(ctx: &FileCtx, e: &FsError) -> Option<Error<Self>> {
+        Some(backup_failed(ctx, e))
+    }
+
+    fn journal(e: &FsError) -> Option<Error<Self>> {
+        Some(journal_unavailable(e))
+    }
 }
 
 impl Files for operation::Undo {
@@ -158,6 +206,15 @@ impl Files for operation::Undo {
             // `create_parents`), so no parent is ever missing.
             _ => None,
         }
+    }
+
+    /// Every `PathChange` of an undo has `backup: false`.
+    fn backup(_: &FileCtx, _: &FsError) -> Option<Error<Self>> {
+        None
+    }
+
+    fn journal(e: &FsError) -> Option<Error<Self>> {
+        Some(journal_unavailable(e))
     }
 }
 
@@ -520,8 +577,10 @@ pub fn fs_error<O: Files>(ctx: &FileCtx, e: &FsError) -> Error<O> {
             FsErrorKind::Stale { .. } | FsErrorKind::DiskFull | FsErrorKind::ReadOnly
         )
     {
-        let b = ErrorEnvelope::backup_failed(p, e.path.display().to_string()).os_error(os);
-        return b.maybe_file_index(idx).into();
+        match O::backup(ctx, e) {
+            Some(err) => return err,
+            None => unmet_step::<O>(e),
+        }
     }
     macro_rules! with_idx {
         ($b:expr) => {
@@ -559,6 +618,36 @@ pub fn fs_error<O: Files>(ctx: &FileCtx, e: &FsError) -> Error<O> {
         }),
         FsErrorKind::Other => io_failure(p, e.op, os, idx),
     }
+}
+
+/// Logs a failed step (a backup, the journal) that the operation's commits
+/// never take; the failure is then answered by its kind.
+fn unmet_step<O: operation::Operation>(e: &FsError) {
+    tracing::error!(
+        operation = O::WIRE,
+        error = %e,
+        "a failed commit step this operation does not take; answered by its kind"
+    );
+}
+
+/// BACKUP_FAILED: writing the `.bak` of the file failed.
+pub fn backup_failed<O: Raises<code::BACKUP_FAILED>>(ctx: &FileCtx, e: &FsError) -> Error<O> {
+    let os = e.os_error.unwrap_or("EIO");
+    ErrorEnvelope::backup_failed(ctx.file_path.clone(), e.path.display().to_string())
+        .os_error(os)
+        .maybe_file_index(ctx.file_index)
+        .into()
+}
+
+/// JOURNAL_UNAVAILABLE: the server's own journal directory failed, not the
+/// edited file (a hint about the file, "create it", would send the caller
+/// the wrong way).
+pub fn journal_unavailable<O: Raises<code::JOURNAL_UNAVAILABLE>>(e: &FsError) -> Error<O> {
+    ErrorEnvelope::journal_unavailable(
+        e.os_error.unwrap_or("EIO").to_string(),
+        e.path.display().to_string(),
+    )
+    .into()
 }
 
 /// The generic I/O failure of step `op`: READ_FAILED when reading (to edit,
@@ -807,17 +896,16 @@ pub fn commit_failure<O: Files>(
         .iter()
         .map(|&k| written[k])
         .collect();
-    let e: Error<O> = if failure.error.op == FsOp::Journal {
-        // The server's own journal directory, not the edited file: a hint
-        // about the file ("create it") would send the caller the wrong way.
-        ErrorEnvelope::journal_unavailable(
-            failure.error.os_error.unwrap_or("EIO").to_string(),
-            failure.error.path.display().to_string(),
-        )
-        .into()
+    let journal = if failure.error.op == FsOp::Journal {
+        let e = O::journal(&failure.error);
+        if e.is_none() {
+            unmet_step::<O>(&failure.error);
+        }
+        e
     } else {
-        fs_error(ctx, &failure.error)
+        None
     };
+    let e: Error<O> = journal.unwrap_or_else(|| fs_error(ctx, &failure.error));
     let code = e.error_code();
     let statuses_of: Vec<FileStatus> = files
         .iter()

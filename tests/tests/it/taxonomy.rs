@@ -1105,24 +1105,12 @@ const PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
 ];
 
 /// (tool, code) pairs no end-to-end test produces through that tool, and
-/// why. A code of [`NOT_PRODUCED`] is not produced through any tool and
-/// needs no row here. "unreachable" marks a pair the tool's code cannot
-/// produce, with the path that rules it out, where the operation lists the
-/// code only through a group a shared path needs; "not yet" marks a pair a
-/// test could produce (a fault or a state the existing helpers make) but
-/// none does: the work left.
-const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[
-    (
-        "multi_edit",
-        "JOURNAL_UNAVAILABLE",
-        "unreachable: a multi_edit commits one edited file, which `Committer::write` always commits as a `SingleFile` (no journal); only a `Transaction` fails with `FsOp::Journal`, the one failure `envelopes::commit_failure` answers as JOURNAL_UNAVAILABLE. Listed through the `committing` group, whose codes `commit_failure` builds for every operation that commits",
-    ),
-    (
-        "undo",
-        "BACKUP_FAILED",
-        "unreachable: an undo writes no `.bak` (every `PathChange` of `tools::undo` has `backup: false`), and only a backup step fails with `FsOp::Backup`; listed through the `committing` group, whose codes `envelopes::fs_error` builds for every operation that commits",
-    ),
-];
+/// why: empty, since every code a tool lists is produced through it. A code
+/// of [`NOT_PRODUCED`] is not produced through any tool and needs no row
+/// here. A code a tool cannot produce comes off its operation's list (the
+/// server's types then refuse to build it for that tool), rather than
+/// getting a row.
+const NOT_PRODUCED_BY_TOOL: &[(&str, &str, &str)] = &[];
 
 /// Whether the test body `body` of module `module` calls `tool` by name,
 /// itself or through a function of its module it calls.
