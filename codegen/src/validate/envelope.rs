@@ -95,34 +95,29 @@ impl Validator<'_> {
                 }
                 _ => None,
             };
-            let values = values.into_iter().chain(
-                constant
-                    .as_ref()
-                    .map(|c| (c, "the constant value".to_owned())),
-            );
-            let Ok(re) = regex::Regex::new(&pattern.value) else {
-                continue;
-            };
-            for (value, owner) in values {
-                if re.is_match(&value.value) {
-                    continue;
-                }
-                self.push(
-                    Diagnostic::new(
+            let values = values
+                .into_iter()
+                .chain(
+                    constant
+                        .as_ref()
+                        .map(|c| (c, "the constant value".to_owned())),
+                )
+                .map(|(value, owner)| {
+                    (
                         value.loc,
+                        value.value.as_str(),
                         format!(
                             "{owner} does not match the `pattern` of {what}: `{}`",
                             value.value
                         ),
                     )
-                    .with_label(format!("not matched by `{}`", pattern.value))
-                    .with_related(pattern.loc, "the pattern")
-                    .with_help(
-                        "the schema holds the member to the pattern, so an envelope with this \
-                         value would be refused; change the value, or correct the pattern",
-                    ),
-                );
-            }
+                });
+            self.pattern_refuses(
+                pattern,
+                values,
+                "the schema holds the member to the pattern, so an envelope with this value \
+                 would be refused; change the value, or correct the pattern",
+            );
         }
     }
 

@@ -40,21 +40,37 @@ impl Validator<'_> {
         else {
             return;
         };
+        self.pattern_refuses(
+            pattern,
+            [(node.loc, text, format!("{what} does not match its `pattern`: `{text}`"))],
+            "the schema holds this value to the pattern, and the reference shows it in an \
+             envelope; write a value the pattern matches, or correct the pattern",
+        );
+    }
+
+    /// Each of `values` (where it is written, its text, the message when
+    /// the pattern refuses it) that `pattern` does not match, reported at
+    /// the value with the pattern beside it and `help`. A pattern the
+    /// `regex` crate does not read checks nothing (see
+    /// [`Self::matches_pattern`]).
+    pub(super) fn pattern_refuses<'t>(
+        &mut self,
+        pattern: &Spanned<String>,
+        values: impl IntoIterator<Item = (Loc, &'t str, String)>,
+        help: &str,
+    ) {
         let Ok(re) = regex::Regex::new(&pattern.value) else {
             return;
         };
-        if !re.is_match(text) {
+        for (loc, text, message) in values {
+            if re.is_match(text) {
+                continue;
+            }
             self.push(
-                Diagnostic::new(
-                    node.loc,
-                    format!("{what} does not match its `pattern`: `{text}`"),
-                )
-                .with_label(format!("not matched by `{}`", pattern.value))
-                .with_related(pattern.loc, "the pattern")
-                .with_help(
-                    "the schema holds this value to the pattern, and the reference shows it in an \
-                     envelope; write a value the pattern matches, or correct the pattern",
-                ),
+                Diagnostic::new(loc, message)
+                    .with_label(format!("not matched by `{}`", pattern.value))
+                    .with_related(pattern.loc, "the pattern")
+                    .with_help(help),
             );
         }
     }
