@@ -463,6 +463,23 @@ impl Differ {
                 ),
             );
         }
+        // Numbers leave every artifact (the `number` of `CodeInfo`, Rust's
+        // `ErrorCode::number()`, the reference's columns): code that reads
+        // them breaks. Numbering a taxonomy adds them, and each code's number
+        // is new, so there is nothing to compare it with.
+        match (o.numbered(), n.numbered()) {
+            (true, false) => self.breaking(
+                n.numbered.as_ref().map(|b| b.loc),
+                "the codes are no longer numbered (`numbered: false`): clients reading a \
+                 code's number lose it"
+                    .into(),
+            ),
+            (false, true) => self.compatible(
+                n.numbered.as_ref().map(|b| b.loc),
+                "the codes are numbered now: each code gains a number".into(),
+            ),
+            _ => {}
+        }
     }
 
     /// The declared `envelope:` (splice's when absent). Every member is on
@@ -896,7 +913,10 @@ impl Differ {
                 v.sort();
                 v
             };
-            if value(&o.ranges) != value(&n.ranges) {
+            // Ranges hold numbers: they come and go with them, which the
+            // taxonomy's `numbered` reports once.
+            let both_numbered = old.taxonomy.numbered() && new.taxonomy.numbered();
+            if both_numbered && value(&o.ranges) != value(&n.ranges) {
                 let show = |r: Vec<(i64, i64)>| {
                     if r.is_empty() {
                         "no range".to_string()
@@ -1076,9 +1096,9 @@ impl Differ {
     fn reserved(&mut self, old: &Spec, new: &Spec) {
         for o in &old.reserved {
             let n = o.number.value;
-            if let Some(code) = new.codes.iter().find(|c| c.number.value == n) {
+            if let Some(code) = new.codes.iter().find(|c| c.number() == Some(n)) {
                 self.breaking(
-                    Some(code.number.loc),
+                    code.number.as_ref().map(|n| n.loc),
                     format!(
                         "code `{}` takes number {n}, which the old spec reserved ({}); reserved numbers are never reused",
                         code.name.value, o.reason.value
@@ -1112,15 +1132,17 @@ impl Differ {
                 None if o.is_emitted() => self.breaking(
                     None,
                     format!(
-                        "code `{name}` ({}) was deleted from the spec; mark it `removed` instead so its number stays reserved",
-                        o.number.value
+                        "code {} was deleted from the spec; mark it `removed` instead so its {} stays reserved",
+                        named(o),
+                        if o.number.is_some() { "number" } else { "name" }
                     ),
                 ),
                 None => self.breaking(
                     None,
                     format!(
-                        "removed code `{name}` ({}) was deleted from the spec; removed codes stay in the file so their number is never reused",
-                        o.number.value
+                        "removed code {} was deleted from the spec; removed codes stay in the file so their {} is never reused",
+                        named(o),
+                        if o.number.is_some() { "number" } else { "name" }
                     ),
                 ),
                 Some(n) => self.code(old, o, n),
@@ -1130,31 +1152,31 @@ impl Differ {
             if old.code(&n.name.value).is_some() {
                 continue;
             }
-            if let Some(o) = old.codes.iter().find(|o| o.number.value == n.number.value) {
+            if let Some((o, number)) = n.number.as_ref().and_then(|number| {
+                let o = old
+                    .codes
+                    .iter()
+                    .find(|o| o.number() == Some(number.value))?;
+                Some((o, number))
+            }) {
                 let state = if o.is_emitted() { "" } else { "removed " };
                 self.breaking(
-                    Some(n.number.loc),
+                    Some(number.loc),
                     format!(
                         "code `{}` reuses number {} of {state}code `{}`; numbers are never reused",
-                        n.name.value, n.number.value, o.name.value
+                        n.name.value, number.value, o.name.value
                     ),
                 );
             } else if let Some(why) = n
                 .wire_names()
-                .find_map(|w| refused_as_unlisted(old, w, n.number.value, false))
+                .find_map(|w| refused_as_unlisted(old, w, n.number(), false))
             {
                 self.breaking(
                     Some(n.name.loc),
-                    format!(
-                        "code `{}` ({}) added, but {why}",
-                        n.name.value, n.number.value
-                    ),
+                    format!("code {} added, but {why}", named(n)),
                 );
             } else {
-                self.added(
-                    Some(n.name.loc),
-                    format!("code `{}` ({}) added", n.name.value, n.number.value),
-                );
+                self.added(Some(n.name.loc), format!("code {} added", named(n)));
             }
         }
     }
@@ -1170,9 +1192,10 @@ impl Differ {
                     Some(n.name.loc),
                     format!(
                         "removed code `{name}` was restored: the released schema refuses its envelopes \
-                         (its name `{}` and number {} are among those no unlisted code may take)",
+                         (its name `{}`{} among those no unlisted code may take)",
                         o.wire(),
-                        o.number.value
+                        o.number()
+                            .map_or(" is".into(), |n| format!(" and number {n} are"))
                     ),
                 );
             }
@@ -1215,7 +1238,7 @@ impl Differ {
             }
             for a in &n.aliases {
                 if !o.aliases.iter().any(|b| b.value == a.value) {
-                    match refused_as_unlisted(old, &a.value, n.number.value, true) {
+                    match refused_as_unlisted(old, &a.value, n.number(), true) {
                         Some(why) => self.breaking(
                             Some(a.loc),
                             format!("alias `{}` added to code `{name}`, but {why}", a.value),
@@ -1285,13 +1308,13 @@ impl Differ {
                 );
             }
         }
-        if o.number.value != n.number.value {
+        // A taxonomy that gains or loses its numbers is reported once, above.
+        if let (Some(a), Some(b)) = (o.number(), &n.number)
+            && a != b.value
+        {
             self.breaking(
-                Some(n.number.loc),
-                format!(
-                    "code `{name}` was renumbered from {} to {}",
-                    o.number.value, n.number.value
-                ),
+                Some(b.loc),
+                format!("code `{name}` was renumbered from {a} to {}", b.value),
             );
         }
         if !n.is_emitted() {
@@ -1452,6 +1475,14 @@ impl Differ {
     }
 }
 
+/// `` `NAME` (number) ``, or `` `NAME` `` in a taxonomy without numbers.
+fn named(code: &Code) -> String {
+    match code.number() {
+        Some(n) => format!("`{}` ({n})", code.name.value),
+        None => format!("`{}`", code.name.value),
+    }
+}
+
 /// Why the released schema of `old` refuses an envelope whose code is
 /// spelled `wire` and numbered `number` (or reads it as another code), or
 /// `None` when it accepts it as an unlisted code. An
@@ -1463,17 +1494,23 @@ impl Differ {
 /// non-negative, and, when codes are told apart by number, a number the
 /// release gave out or reserved. `known_number` says the number is one the
 /// release gave out (an alias of a code it has).
-fn refused_as_unlisted(old: &Spec, wire: &str, number: i64, known_number: bool) -> Option<String> {
+fn refused_as_unlisted(
+    old: &Spec,
+    wire: &str,
+    number: Option<i64>,
+    known_number: bool,
+) -> Option<String> {
     let env = &old.envelope;
     if let Some(c) = old.codes.iter().find(|c| c.wire_names().any(|w| w == wire)) {
         // The unlisted envelope refuses the name; the released code's own
         // envelope refuses it too when the numbers on the wire differ,
         // and otherwise may take it for that code.
-        return Some(if env.carries("number") && c.number.value != number {
+        return Some(if env.carries("number") && c.number() != number {
             format!(
-                "the released schema refuses an envelope spelled `{wire}` with number {number}: \
-                 `{wire}` is the name of its code `{}` ({})",
-                c.name.value, c.number.value
+                "the released schema refuses an envelope spelled `{wire}` with {}: \
+                 `{wire}` is the name of its code {}",
+                number.map_or("no number".into(), |n| format!("number {n}")),
+                named(c)
             )
         } else {
             format!(
@@ -1492,8 +1529,10 @@ fn refused_as_unlisted(old: &Spec, wire: &str, number: i64, known_number: bool) 
              SCREAMING_SNAKE_CASE there, as every name of that release was"
         ));
     }
-    if env.carries("number") {
-        if number < 0 && old.codes.iter().all(|c| c.number.value >= 0) {
+    if env.carries("number")
+        && let Some(number) = number
+    {
+        if number < 0 && old.codes.iter().all(|c| c.number() >= Some(0)) {
             return Some(format!(
                 "the released schema refuses number {number}: an unlisted code's number is non-negative there"
             ));
@@ -2082,6 +2121,60 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    /// [`BASE`] without numbers: `numbered: false`, no `range`, no `number`.
+    fn without_numbers(text: &str) -> String {
+        text.replace(
+            r#"base_uri: "schema://t" }"#,
+            r#"base_uri: "schema://t", numbered: false }"#,
+        )
+        .replace("range: [1000, 1999], ", "")
+        .replace("range: [4000, 4999], ", "")
+        .replace("    number: 1000\n", "")
+        .replace("    number: 4000\n", "")
+    }
+
+    /// A release that drops its numbers breaks the clients reading them
+    /// (and splice's envelope loses its `code`); one that numbers its codes
+    /// adds them. Between two releases without numbers, codes are compared
+    /// by name, with no number in the messages.
+    #[test]
+    fn numbering_a_taxonomy_or_dropping_its_numbers() {
+        let (numbered, unnumbered) = (spec(BASE), spec(&without_numbers(BASE)));
+        assert_eq!(numbered.codes[0].number(), Some(1000));
+        assert_eq!(unnumbered.codes[0].number(), None);
+
+        let r = diff(&numbered, &unnumbered);
+        only(&r, Compat::Breaking, "the codes are no longer numbered");
+        only(&r, Compat::Breaking, "`code`");
+        assert!(
+            !r.changes.iter().any(|c| c.message.contains("renumbered")),
+            "{r:#?}"
+        );
+
+        let r = diff(&unnumbered, &numbered);
+        only(&r, Compat::Compatible, "the codes are numbered now");
+        assert!(
+            !r.changes.iter().any(|c| c.message.contains("range")),
+            "ranges come with the numbers: {r:#?}"
+        );
+
+        let later = without_numbers(BASE).replace("version: 1.0.0", "version: 1.1.0")
+            + "  READ_ONLY_FS:\n    category: external\n    since: 1.1.0\n    title: read-only\n    message: ro\n    recovery_hints: [Remount]\n    explanation: x\n";
+        let r = diff(&unnumbered, &spec(&later));
+        assert!(r.is_acceptable(), "{r:#?}");
+        only(&r, Compat::Compatible, "code `READ_ONLY_FS` added");
+        assert!(
+            r.changes.iter().all(|c| !c.message.contains('(')),
+            "a code without a number is named without one: {r:#?}"
+        );
+        let r = diff(&spec(&later), &unnumbered);
+        only(
+            &r,
+            Compat::Breaking,
+            "code `READ_ONLY_FS` was deleted from the spec; mark it `removed` instead so its name stays reserved",
+        );
     }
 
     /// `range_block` only constrains how the spec assigns numbers: adding

@@ -188,6 +188,7 @@ pub(crate) struct DraftTaxonomy {
     pub version: Option<Spanned<semver::Version>>,
     pub base_uri: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
+    pub numbered: Option<Spanned<bool>>,
     pub range_block: Option<Spanned<i64>>,
     pub unraised_codes: Option<Spanned<crate::spec::Unraised>>,
 }
@@ -358,6 +359,7 @@ impl Draft {
             version: t.version?,
             base_uri: t.base_uri?,
             description: t.description,
+            numbered: t.numbered,
             range_block: t.range_block,
             unraised_codes: t.unraised_codes,
         };
@@ -401,7 +403,11 @@ impl Draft {
                         .map_or(category.retryable.value, |r| r.value),
                     cause: c.cause.as_ref().map_or(category.cause.value, |r| r.value),
                     name: c.name,
-                    number: c.number?,
+                    number: if taxonomy.numbered() {
+                        Some(c.number?)
+                    } else {
+                        None
+                    },
                     category: c.category?,
                     retryable_override: c.retryable,
                     cause_override: c.cause,

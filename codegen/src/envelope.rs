@@ -142,7 +142,13 @@ impl Envelope {
     /// `retryable`, `cause`, `recovery_hints`, then the top-level fields and
     /// `context`.
     pub fn splice_default() -> Envelope {
-        Envelope {
+        Envelope::splice_default_for(true)
+    }
+
+    /// splice's own envelope for a taxonomy that is `numbered` or not:
+    /// without numbers, it has no `code` member.
+    pub fn splice_default_for(numbered: bool) -> Envelope {
+        let mut envelope = Envelope {
             members: vec![
                 Member::plain(
                     "success",
@@ -162,7 +168,13 @@ impl Envelope {
                 },
             ],
             declared: false,
+        };
+        if !numbered {
+            envelope
+                .members
+                .retain(|m| !matches!(m.carries, Carries::Number));
         }
+        envelope
     }
 
     /// The path (member names from the top) of the member carrying

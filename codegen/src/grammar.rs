@@ -522,6 +522,11 @@ pub static TAXONOMY: Object = Object {
             "Markdown paragraph for the generated reference.",
         ),
         key(
+            "numbered",
+            Value::Boolean,
+            "Whether every code has a unique `number` (default `true`); `false`: codes are told apart by name only.",
+        ),
+        key(
             "range_block",
             Value::Integer,
             "Every category range lies inside one block of this many numbers (1000: 1000-1999, ...).",
@@ -759,10 +764,10 @@ pub static CODE: Object = Object {
     name: "code",
     doc: "An error code.",
     keys: &[
-        required(
+        key(
             "number",
             Value::Integer,
-            "Unique forever, inside its category's range.",
+            "Unique forever, inside its category's range; required when the taxonomy is numbered, refused when it is not.",
         ),
         required("category", Value::Name(Kind::Category), "Its category."),
         key(

@@ -80,7 +80,7 @@ impl Discriminant<'_> {
         if self.by_name {
             code.wire_names().map(Value::from).collect()
         } else {
-            vec![Value::from(code.number.value)]
+            code.number().into_iter().map(Value::from).collect()
         }
     }
 }

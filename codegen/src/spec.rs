@@ -207,6 +207,10 @@ pub struct Taxonomy {
     pub base_uri: Spanned<String>,
     /// Optional one-paragraph description (Markdown).
     pub description: Option<Spanned<String>>,
+    /// `numbered:`: whether every code has a number (the default), or
+    /// codes are told apart by name only (`numbered: false`, Kubernetes'
+    /// reasons, OAuth's `error`). See [`Taxonomy::numbered`].
+    pub numbered: Option<Spanned<bool>>,
     /// When given, every category range lies inside one block of this many
     /// numbers (splice's SPEC-003: 1000, validation 1xxx, domain 2xxx, ...).
     pub range_block: Option<Spanned<i64>>,
@@ -216,6 +220,12 @@ pub struct Taxonomy {
 }
 
 impl Taxonomy {
+    /// Every code has a unique number (the default). When not, no code,
+    /// category range, reservation or envelope member has one.
+    pub fn numbered(&self) -> bool {
+        self.numbered.as_ref().is_none_or(|n| n.value)
+    }
+
     /// The `$id` of the published envelope schema (also its MCP resource URI).
     pub fn schema_id(&self) -> String {
         format!(
@@ -387,8 +397,9 @@ impl SentAs {
 pub struct Code {
     /// SCREAMING_SNAKE name, e.g. `MATCH_NOT_FOUND`.
     pub name: Spanned<String>,
-    /// Numeric id, unique, inside its category's range.
-    pub number: Spanned<i64>,
+    /// Numeric id, unique, inside its category's range; `None` exactly
+    /// when the taxonomy is not [numbered](Taxonomy::numbered).
+    pub number: Option<Spanned<i64>>,
     /// Category key.
     pub category: Spanned<String>,
     /// Explicit override of the category's `retryable`, if written.
@@ -468,6 +479,20 @@ pub struct Example {
 pub const EXAMPLE_SELF: &str = "self";
 
 impl Code {
+    /// Its number, when the taxonomy is numbered.
+    pub fn number(&self) -> Option<i64> {
+        self.number.as_ref().map(|n| n.value)
+    }
+
+    /// `NAME (number)`, or `NAME` in a taxonomy without numbers: how a
+    /// code is introduced in a description.
+    pub fn name_and_number(&self) -> String {
+        match self.number() {
+            Some(n) => format!("{} ({n})", self.name.value),
+            None => self.name.value.clone(),
+        }
+    }
+
     /// The code's name on the wire (the value of the member carrying
     /// `code_name`, of an `error_code` field): `wire:` if written, else its
     /// name.

@@ -14,7 +14,16 @@ use super::Lower;
 use super::read::{RUST_KEYWORDS, duplicate, wrong_type};
 
 impl Lower {
-    pub(super) fn codes(&mut self, node: &Node) -> Vec<DraftCode> {
+    /// The `codes:` section; `number` is a required key of a code when the
+    /// taxonomy is `numbered` (a stray one elsewhere is refused in
+    /// validation, which sees the whole draft).
+    pub(super) fn codes(&mut self, node: &Node, numbered: bool) -> Vec<DraftCode> {
+        let required: Vec<&str> = grammar::CODE
+            .keys
+            .iter()
+            .filter(|k| k.required || (numbered && k.name == "number"))
+            .map(|k| k.name)
+            .collect();
         let Some(entries) = self.named_entries(node, "codes", "code") else {
             return Vec::new();
         };
@@ -22,7 +31,14 @@ impl Lower {
         for (name, value) in entries {
             self.check_case(&name, Case::ScreamingSnake, "code name");
             let owner = format!("code `{}`", name.value);
-            let Some(f) = self.object(value, &owner, &grammar::CODE, name.loc, &owner) else {
+            let Some(f) = self.fields(
+                value,
+                &owner,
+                &grammar::CODE.key_names(),
+                &required,
+                name.loc,
+                &owner,
+            ) else {
                 continue;
             };
             let number = f.get("number").and_then(|n| self.number(n, &owner));

@@ -66,8 +66,12 @@ impl Lower {
         let taxonomy = f
             .get("taxonomy")
             .and_then(|n| self.taxonomy(n, f.key_loc("taxonomy").unwrap_or(n.loc)));
+        let numbered = taxonomy
+            .as_ref()
+            .and_then(|t| t.numbered.as_ref())
+            .is_none_or(|n| n.value);
         let envelope = match f.get("envelope") {
-            None => Some(Envelope::splice_default()),
+            None => Some(Envelope::splice_default_for(numbered)),
             Some(n) => self.envelope(n, f.key_loc("envelope").unwrap_or(n.loc)),
         };
         let categories = f
@@ -81,7 +85,10 @@ impl Lower {
             .map(|n| self.declared_fields(n))
             .unwrap_or_default();
         let declarations_broken = self.diags.len() > reported;
-        let codes = f.get("codes").map(|n| self.codes(n)).unwrap_or_default();
+        let codes = f
+            .get("codes")
+            .map(|n| self.codes(n, numbered))
+            .unwrap_or_default();
         let reserved = f
             .get("reserved")
             .map(|n| self.reserved(n))

@@ -204,6 +204,9 @@ impl Lower {
                 None
             }
         });
+        let numbered = f
+            .get("numbered")
+            .and_then(|n| self.boolean(n, "numbered", owner));
         let unraised_codes = f
             .get("unraised_codes")
             .and_then(|n| self.unraised(n, owner));
@@ -213,6 +216,7 @@ impl Lower {
             version,
             base_uri,
             description,
+            numbered,
             range_block,
         })
     }

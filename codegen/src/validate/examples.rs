@@ -42,7 +42,11 @@ impl Validator<'_> {
         };
         self.pattern_refuses(
             pattern,
-            [(node.loc, text, format!("{what} does not match its `pattern`: `{text}`"))],
+            [(
+                node.loc,
+                text,
+                format!("{what} does not match its `pattern`: `{text}`"),
+            )],
             "the schema holds this value to the pattern, and the reference shows it in an \
              envelope; write a value the pattern matches, or correct the pattern",
         );

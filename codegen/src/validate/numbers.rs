@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::draft::{Draft, DraftCategory, DraftCode};
+use crate::envelope::{Carries, Member};
 use crate::span::{Loc, Spanned};
 
 use super::Validator;
@@ -97,8 +98,15 @@ impl Validator<'_> {
     }
 
     /// Unique numbers, removed numbers never reused, and each number inside
-    /// its category's range.
+    /// its category's range; in a taxonomy that is not numbered, nothing
+    /// holds a number.
     pub(super) fn numbers(&mut self, draft: &Draft) {
+        if let Some(numbered) = draft.taxonomy.as_ref().and_then(|t| t.numbered.as_ref())
+            && !numbered.value
+        {
+            self.unnumbered(draft, numbered.loc);
+            return;
+        }
         let mut seen: HashMap<i64, &DraftCode> = HashMap::new();
         for code in &draft.codes {
             let Some(number) = &code.number else { continue };
@@ -220,6 +228,83 @@ impl Validator<'_> {
                 d.with_help(help)
                     .with_suggestion_opt(number.loc, next_free(draft, code)),
             );
+        }
+    }
+}
+
+impl Validator<'_> {
+    /// `numbered: false` (at `at`): no code has a `number`, no category a
+    /// `range`, no number is `reserved`, there is no `range_block`, and no
+    /// envelope member carries `number`. Each is reported where it is
+    /// written, with what to do.
+    fn unnumbered(&mut self, draft: &Draft, at: Loc) {
+        let refuse = |loc: Loc, what: String, help: &str| {
+            Diagnostic::new(
+                loc,
+                format!("{what}, but the taxonomy's codes are not numbered"),
+            )
+            .with_related(at, "`numbered: false` here")
+            .with_help(help.to_owned())
+        };
+        let mut found = Vec::new();
+        if let Some(block) = draft.taxonomy.as_ref().and_then(|t| t.range_block.as_ref()) {
+            found.push(refuse(
+                block.loc,
+                "`taxonomy` has a `range_block`".into(),
+                "drop `range_block`: it constrains category ranges of numbers",
+            ));
+        }
+        for cat in &draft.categories {
+            for range in &cat.ranges {
+                found.push(refuse(
+                    range.loc,
+                    format!("category `{}` has a `range`", cat.key.value),
+                    "drop `range`: without numbers a category is a key and its defaults; \
+                     or drop `numbered: false` and number every code",
+                ));
+            }
+        }
+        for code in &draft.codes {
+            if let Some(number) = &code.number {
+                found.push(refuse(
+                    number.loc,
+                    format!("code `{}` has a `number`", code.name.value),
+                    "drop `number`: codes of this taxonomy are told apart by name; \
+                     or drop `numbered: false` and number every code",
+                ));
+            }
+        }
+        for r in &draft.reserved {
+            found.push(refuse(
+                r.number.loc,
+                format!("number {} is `reserved`", r.number.value),
+                "drop the `reserved:` section: without numbers there is nothing to reserve \
+                 (a removed code keeps its name)",
+            ));
+        }
+        if let Some(envelope) = &draft.envelope {
+            number_members(&envelope.members, &mut |m| {
+                found.push(refuse(
+                    m.name.loc,
+                    format!("envelope member `{}` carries `number`", m.name.value),
+                    "drop the member, or give it `carries: constant` with a `value`; \
+                     a reader tells the codes apart by the member carrying `code_name`",
+                ));
+            });
+        }
+        for d in found {
+            self.push(d);
+        }
+    }
+}
+
+/// Calls `f` on each member (nested ones too) carrying `number`.
+fn number_members<'m>(members: &'m [Member], f: &mut impl FnMut(&'m Member)) {
+    for m in members {
+        match &m.carries {
+            Carries::Number => f(m),
+            Carries::Object(inner) => number_members(inner, f),
+            _ => {}
         }
     }
 }

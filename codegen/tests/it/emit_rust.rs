@@ -21,7 +21,7 @@ fn version(v: &str) -> Spanned<semver::Version> {
 fn code(name: &str, number: i64, category: &str, retryable: bool, cause: Cause) -> Code {
     Code {
         name: s(name.to_owned()),
-        number: s(number),
+        number: Some(s(number)),
         category: s(category.to_owned()),
         retryable_override: None,
         cause_override: None,
@@ -104,6 +104,7 @@ fn small_spec() -> Spec {
             version: version("1.2.0"),
             base_uri: s("schema://small".to_owned()),
             description: None,
+            numbered: None,
             range_block: None,
             unraised_codes: None,
         },

@@ -269,14 +269,14 @@ mod soundness {
                 assert!(
                     cat.ranges
                         .iter()
-                        .any(|r| r.value.0 <= c.number.value && c.number.value <= r.value.1),
+                        .any(|r| c.number().is_some_and(|n| r.value.0 <= n && n <= r.value.1)),
                     "number outside range loaded:\n{source}"
                 );
             }
             assert!(
                 spec.codes[..i]
                     .iter()
-                    .all(|d| d.number.value != c.number.value),
+                    .all(|d| c.number().is_none() || d.number() != c.number()),
                 "duplicate number loaded:\n{source}"
             );
             assert!(

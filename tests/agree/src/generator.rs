@@ -11,7 +11,7 @@
 //! independent oracle for every artifact. It covers the grammar of today:
 //! splice's own envelope and declared ones (flat, or with the code in a
 //! nested object that may be optional), the code told by name, by number or
-//! both, `absent_means` on the code name, constant members, members
+//! both, taxonomies without numbers (`numbered: false`), `absent_means` on the code name, constant members, members
 //! carrying the category, `retryable`, cause, hints, message and context,
 //! fields `in: top_level`, `in: context` and `in: envelope` with wire names,
 //! required and optional per code, per-code `constants:`, code wire names
@@ -259,6 +259,9 @@ struct Spec {
     /// A field each code gives a constant (`constants:`), by index.
     pinned: Option<usize>,
     codes: Vec<Code>,
+    /// The codes have numbers (`taxonomy.numbered`, the default); `false`
+    /// only when no member carries one (see [`Spec::choose_numbering`]).
+    numbered: bool,
     /// Values of a union drawn so far: they cycle through its variants,
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
@@ -268,7 +271,8 @@ struct Spec {
 /// The sample of `seed`.
 pub fn sample(seed: u64) -> Sample {
     let mut rng = Rng::new(seed);
-    let spec = Spec::generate(&mut rng);
+    let mut spec = Spec::generate(&mut rng);
+    spec.choose_numbering(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     Sample {
@@ -492,6 +496,7 @@ impl Spec {
             fields,
             pinned,
             codes,
+            numbered: true,
             union_draws: std::cell::Cell::new(0),
         };
         spec.place_absent_means(rng);
@@ -582,6 +587,21 @@ impl Spec {
     }
 
     /// A type made of scalars and `types`, `depth` more lists or maps deep.
+    /// Three specs in ten whose codes no member carries by number (splice's
+    /// own envelope then drops its `code`) are not numbered
+    /// (`numbered: false`): no code has a `number`, no category a `range`.
+    /// Drawn from an RNG of its own, so that the rest of each seed's spec
+    /// and payloads stays what it was before the choice existed.
+    fn choose_numbering(&mut self, seed: u64) {
+        let carried = self.envelope.as_ref().is_some_and(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                .any(|m| m.carries == Carries::Number)
+        });
+        self.numbered = carried || !Rng::new(!seed).chance(30);
+    }
+
     fn ty(rng: &mut Rng, types: &[(String, TypeDef)], depth: usize) -> Ty {
         match rng.below(10) {
             0..=3 => Ty::Scalar(*rng.pick(&Scalar::ALL)),
@@ -720,6 +740,9 @@ impl Spec {
             y,
             "taxonomy:\n  name: agree-{seed}\n  version: 1.0.0\n  base_uri: https://example.com/agree"
         );
+        if !self.numbered {
+            y.push_str("  numbered: false\n");
+        }
         if let Some(env) = &self.envelope {
             y.push_str("envelope:\n");
             let inner_at = self.codes.len() % (env.outer.len() + 1);
@@ -735,10 +758,14 @@ impl Spec {
         }
         y.push_str("categories:\n");
         for c in &self.categories {
+            let _ = writeln!(y, "  {}:", c.key);
+            if self.numbered {
+                let _ = writeln!(y, "    range: [{}, {}]", c.range.0, c.range.1);
+            }
             let _ = writeln!(
                 y,
-                "  {}:\n    range: [{}, {}]\n    description: The {} category.\n    retryable: {}\n    cause: {}",
-                c.key, c.range.0, c.range.1, c.key, c.retryable, c.cause
+                "    description: The {} category.\n    retryable: {}\n    cause: {}",
+                c.key, c.retryable, c.cause
             );
         }
         if !self.types.is_empty() {
@@ -820,11 +847,13 @@ impl Spec {
         y.push_str("codes:\n");
         for c in &self.codes {
             let cat = &self.categories[c.category];
+            let _ = writeln!(y, "  {}:", c.id);
+            if self.numbered {
+                let _ = writeln!(y, "    number: {}", c.number);
+            }
             let _ = writeln!(
                 y,
-                "  {}:\n    number: {}\n    category: {}\n    since: 1.0.0\n    title: the {} error\n    message: {}\n    recovery_hints:\n      - {}\n    explanation: The {} error.",
-                c.id,
-                c.number,
+                "    category: {}\n    since: 1.0.0\n    title: the {} error\n    message: {}\n    recovery_hints:\n      - {}\n    explanation: The {} error.",
                 cat.key,
                 c.id.to_lowercase(),
                 q(&format!("{} happened", c.id.to_lowercase())),
@@ -1137,7 +1166,9 @@ impl Spec {
             None => {
                 p["success"] = json!(false);
                 p["error_code"] = json!(code_name);
-                p["code"] = json!(code.number);
+                if self.numbered {
+                    p["code"] = json!(code.number);
+                }
                 p["category"] = json!(cat.key);
                 p["message"] = json!(message);
                 p["retryable"] = json!(cat.retryable);
@@ -1290,6 +1321,7 @@ pub struct Evolution {
 pub fn evolve(seed: u64) -> Evolution {
     let mut rng = Rng::new(seed);
     let mut spec = Spec::generate(&mut rng);
+    spec.choose_numbering(seed);
     if rng.chance(30) {
         spec.add_union();
     }
@@ -1362,7 +1394,8 @@ impl Spec {
                 }
                 None => self.add_code(rng),
             },
-            2 => match self.free_number(rng, self.codes[k].category) {
+            // Numbers exist only in a numbered taxonomy.
+            2 if self.numbered => match self.free_number(rng, self.codes[k].category) {
                 Some(n) => {
                     self.codes[k].number = n;
                     format!("code {} renumbered {n}", self.codes[k].id)
@@ -1451,7 +1484,7 @@ impl Spec {
                 });
                 format!("type {name} member added_member added (required)")
             }
-            12 => {
+            12 if self.numbered => {
                 // A code with a negative number, in a category of its own
                 // (the released schema's unlisted envelope refuses negative
                 // numbers when every released number was non-negative).

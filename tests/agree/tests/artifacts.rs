@@ -278,6 +278,7 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             "carries: number",
             "carries: code_name",
         ),
+        ("a taxonomy without numbers", "  numbered: false\n", ""),
         ("a constant member", "carries: constant", ""),
         ("a field in: envelope", "in: envelope", ""),
         ("a field in: context", "in: context", ""),

@@ -122,7 +122,7 @@ impl Example<'_> {
                 Slot::Member { member, .. } => match &member.carries {
                     Carries::Constant(v) => v.clone(),
                     Carries::CodeName => json!(self.code.wire()),
-                    Carries::Number => json!(self.code.number.value),
+                    Carries::Number => json!(self.code.number()),
                     Carries::Category => json!(self.code.category.value),
                     Carries::Message => self.message.clone(),
                     Carries::Retryable => json!(self.code.retryable),

@@ -232,34 +232,57 @@ fn dotted(path: &[&Member]) -> String {
 
 fn categories_section(out: &mut String, spec: &Spec) {
     out.push_str("## Categories\n\n");
-    out.push_str("| category | range | retryable | cause | description |\n");
-    out.push_str("| --- | --- | --- | --- | --- |\n");
+    // A taxonomy without numbers has no ranges: no column for them.
+    let numbered = spec.taxonomy.numbered();
+    let head: &[&str] = if numbered {
+        &["category", "range", "retryable", "cause", "description"]
+    } else {
+        &["category", "retryable", "cause", "description"]
+    };
+    table_head(out, head);
     for c in &spec.categories {
-        let range = if c.ranges.is_empty() {
-            "—".to_string()
-        } else {
-            c.ranges
-                .iter()
-                .map(|r| format!("{}–{}", r.value.0, r.value.1))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let _ = writeln!(
-            out,
-            "| `{}` | {range} | {} | {} | {} |",
-            c.key.value,
-            yes_no(c.retryable.value),
-            c.cause.value.as_str(),
-            cell(&c.description.value)
-        );
+        let mut row = vec![format!("`{}`", c.key.value)];
+        if numbered {
+            row.push(if c.ranges.is_empty() {
+                "—".to_string()
+            } else {
+                c.ranges
+                    .iter()
+                    .map(|r| format!("{}–{}", r.value.0, r.value.1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+        }
+        row.extend([
+            yes_no(c.retryable.value).to_owned(),
+            c.cause.value.as_str().to_owned(),
+            cell(&c.description.value),
+        ]);
+        table_row(out, &row);
     }
     out.push('\n');
 }
 
+/// `| a | b |` and its `| --- | --- |` line.
+fn table_head(out: &mut String, head: &[&str]) {
+    let _ = writeln!(out, "| {} |", head.join(" | "));
+    let _ = writeln!(out, "|{}", " --- |".repeat(head.len()));
+}
+
+/// One row of a table: `| a | b |`.
+fn table_row(out: &mut String, cells: &[String]) {
+    let _ = writeln!(out, "| {} |", cells.join(" | "));
+}
+
 fn summary_section(out: &mut String, spec: &Spec) {
     out.push_str("## Summary\n\n");
-    out.push_str("| number | code | category | retryable | cause | title |\n");
-    out.push_str("| --- | --- | --- | --- | --- | --- |\n");
+    let numbered = spec.taxonomy.numbered();
+    let head: &[&str] = if numbered {
+        &["number", "code", "category", "retryable", "cause", "title"]
+    } else {
+        &["code", "category", "retryable", "cause", "title"]
+    };
+    table_head(out, head);
     for code in &spec.codes {
         let name = &code.name.value;
         let title = match &code.lifecycle {
@@ -278,14 +301,19 @@ fn summary_section(out: &mut String, spec: &Spec) {
                 format!("{} (removed in {})", cell(&code.title.value), since.value)
             }
         };
-        let _ = writeln!(
-            out,
-            "| {} | [`{name}`](#{name}) | {} | {} | {} | {title} |",
-            code.number.value,
-            code.category.value,
-            yes_no(code.retryable),
-            code.cause.as_str(),
-        );
+        let row: Vec<String> = code
+            .number()
+            .map(|n| n.to_string())
+            .into_iter()
+            .chain([
+                format!("[`{name}`](#{name})"),
+                code.category.value.clone(),
+                yes_no(code.retryable).to_owned(),
+                code.cause.as_str().to_owned(),
+                title,
+            ])
+            .collect();
+        table_row(out, &row);
     }
     out.push('\n');
 }
@@ -440,15 +468,25 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
             names.join(", ")
         );
     }
-    let _ = writeln!(
-        out,
-        "| number | category | retryable | cause | since |\n| --- | --- | --- | --- | --- |\n| {} | `{}` | {} | {} | {} |\n",
-        code.number.value,
-        code.category.value,
-        yes_no(code.retryable),
-        code.cause.as_str(),
-        code.since.value
-    );
+    let head: &[&str] = if code.number.is_some() {
+        &["number", "category", "retryable", "cause", "since"]
+    } else {
+        &["category", "retryable", "cause", "since"]
+    };
+    table_head(out, head);
+    let row: Vec<String> = code
+        .number()
+        .map(|n| n.to_string())
+        .into_iter()
+        .chain([
+            format!("`{}`", code.category.value),
+            yes_no(code.retryable).to_owned(),
+            code.cause.as_str().to_owned(),
+            code.since.value.to_string(),
+        ])
+        .collect();
+    table_row(out, &row);
+    out.push('\n');
     let extra = retry_and_attributes(code, " ");
     if !extra.is_empty() {
         let _ = writeln!(out, "{}\n", extra.trim_start());
@@ -484,13 +522,15 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
             out.push_str("\n\n");
         }
         Lifecycle::Removed { since, reason } => {
+            let kept = match code.number() {
+                Some(n) => format!("The number {n} stays reserved and is never reused; "),
+                None => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "> **No longer emitted** since {}: {}. The number {} stays reserved and is never \
-                 reused; `{name}` is not a valid `{}`.\n",
+                "> **No longer emitted** since {}: {}. {kept}`{name}` is not a valid `{}`.\n",
                 since.value,
                 reason.value.trim().trim_end_matches('.'),
-                code.number.value,
                 layout.discriminant().dotted()
             );
         }

@@ -344,6 +344,8 @@ pub fn emit(spec: &Spec) -> String {
         ("title", "str", "One-line title."),
     ]
     .into_iter()
+    // A taxonomy without numbers: `CodeInfo` has no `number`.
+    .filter(|(field, ..)| *field != "number" || spec.taxonomy.numbered())
     .chain(declared_fields)
     .chain([
         (
@@ -410,7 +412,8 @@ pub fn emit(spec: &Spec) -> String {
         comment(&mut out, "", "The number of every code this release lists.");
         let numbers: String = enveloped
             .iter()
-            .map(|c| format!("        {},\n", c.number.value))
+            .filter_map(|c| c.number())
+            .map(|n| format!("        {n},\n"))
             .collect();
         let _ = writeln!(
             out,
@@ -563,10 +566,7 @@ fn code_types(out: &mut String, layout: &Layout<'_>, code: &Code, defined: &Hash
         );
     }
 
-    let mut doc = format!(
-        "`{}` ({}): {}.",
-        code.name.value, code.number.value, code.title.value
-    );
+    let mut doc = format!("{}: {}.", code_span_number(code), code.title.value);
     if let Lifecycle::Deprecated {
         since, replaced_by, ..
     } = &code.lifecycle
@@ -652,7 +652,10 @@ fn envelope_dicts(
                 c.wire_names().map(py_str).collect::<Vec<_>>().join(", ")
             ),
             (_, Carries::CodeName, None) | (_, Carries::Category, None) => "str".into(),
-            (_, Carries::Number, Some(c)) => format!("typing.Literal[{}]", c.number.value),
+            (_, Carries::Number, Some(c)) => match c.number() {
+                Some(n) => format!("typing.Literal[{n}]"),
+                None => "int".into(),
+            },
             (_, Carries::Number, None) => "int".into(),
             (_, Carries::Category, Some(c)) => {
                 format!("typing.Literal[{}]", py_str(&c.category.value))
@@ -712,6 +715,14 @@ fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
         FieldType::Struct(name) if defined.contains(name.as_str()) => name.clone(),
         FieldType::Struct(name) => py_str(name),
         FieldType::ArrayOf(item) => format!("list[{}]", py_type(item, defined)),
+    }
+}
+
+/// `` `NAME` (number) ``, or `` `NAME` `` without numbers.
+fn code_span_number(code: &Code) -> String {
+    match code.number() {
+        Some(n) => format!("`{}` ({n})", code.name.value),
+        None => format!("`{}`", code.name.value),
     }
 }
 

@@ -145,7 +145,10 @@ pub(super) fn operations(out: &mut String, layout: &Layout<'_>) {
         let members: Vec<String> = if discriminant.by_name {
             raised.flat_map(|c| c.wire_names().map(py_str)).collect()
         } else {
-            raised.map(|c| c.number.value.to_string()).collect()
+            raised
+                .filter_map(|c| c.number())
+                .map(|n| n.to_string())
+                .collect()
         };
         let set = format!(
             "_{}_CODES",
@@ -297,7 +300,9 @@ pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {
     let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));
     let _ = writeln!(out, "    {}: CodeInfo(", py_str(code.wire()));
     let _ = writeln!(out, "        name={},", py_str(code.wire()));
-    let _ = writeln!(out, "        number={},", code.number.value);
+    if let Some(n) = code.number() {
+        let _ = writeln!(out, "        number={n},");
+    }
     let _ = writeln!(out, "        category={},", py_str(&code.category.value));
     let _ = writeln!(out, "        retryable={},", py_bool(code.retryable));
     let _ = writeln!(out, "        cause={},", py_str(code.cause.as_str()));

@@ -132,7 +132,7 @@ pub(super) fn emit_any_envelope(layout: &Layout<'_>) -> TokenStream {
             .codes
             .iter()
             .filter(|c| !c.is_emitted())
-            .map(|c| c.number.value)
+            .filter_map(crate::spec::Code::number)
             .chain(spec.reserved.iter().map(|r| r.number.value))
             .map(Literal::i64_unsuffixed);
         let message = format!(

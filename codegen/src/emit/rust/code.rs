@@ -165,11 +165,11 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
         } else {
             "not retryable"
         };
+        let number = c.number().map(|n| format!(" · {n}")).unwrap_or_default();
         let summary = format!(
-            "{}\n\n`{}` · {} · {} · {} · cause: {}\n\n{}",
+            "{}\n\n`{}`{number} · {} · {} · cause: {}\n\n{}",
             c.title.value.trim(),
             c.name.value,
-            c.number.value,
             c.category.value,
             retry,
             c.cause.as_str(),
@@ -181,8 +181,20 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
     // The lookups index tables by discriminant (variants are numbered 0..N
     // in `ALL` order): one element per code instead of one match arm per
     // code per lookup keeps the expansion small for large taxonomies.
-    let number_type = number_type(spec);
-    let numbers = codes.iter().map(|c| number_literal(c.number.value));
+    // A taxonomy without numbers: `ErrorCode` has no `number()`.
+    let number_method = if spec.taxonomy.numbered() {
+        let number_type = number_type(spec);
+        let numbers = codes.iter().filter_map(|c| c.number()).map(number_literal);
+        quote! {
+            /// The numeric code, inside the category's range.
+            pub const fn number(self) -> #number_type {
+                const TABLE: &[#number_type] = &[#(#numbers),*];
+                TABLE[self as usize]
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let categories = codes.iter().map(|c| {
         let v = ident(&upper_camel(&c.category.value));
         quote!(Category::#v)
@@ -331,11 +343,7 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
                 Self::__NAMES[self as usize]
             }
 
-            /// The numeric code, inside the category's range.
-            pub const fn number(self) -> #number_type {
-                const TABLE: &[#number_type] = &[#(#numbers),*];
-                TABLE[self as usize]
-            }
+            #number_method
 
             /// The category the code belongs to.
             pub const fn category(self) -> Category {

@@ -18,7 +18,8 @@ pub(super) fn number_type(spec: &Spec) -> TokenStream {
     if spec
         .codes
         .iter()
-        .all(|c| u32::try_from(c.number.value).is_ok())
+        .filter_map(Code::number)
+        .all(|n| u32::try_from(n).is_ok())
     {
         quote!(u32)
     } else {

@@ -214,10 +214,7 @@ fn operation_def(spec: &Spec, op: &Operation, openness: Openness) -> Value {
 }
 
 fn variant_description(code: &Code) -> String {
-    let mut text = format!(
-        "{} ({}): {}",
-        code.name.value, code.number.value, code.title.value
-    );
+    let mut text = format!("{}: {}", code.name_and_number(), code.title.value);
     if let Lifecycle::Deprecated {
         since, replaced_by, ..
     } = &code.lifecycle

@@ -83,12 +83,12 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
             unlisted
         }
         (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
-        (Carries::Number, Some(c)) => return json!({"const": c.number.value}),
+        (Carries::Number, Some(c)) => return json!({"const": c.number()}),
         (Carries::Number, None) => {
             let description =
                 format!("The numeric id of {named}; fixed per code and never reused.");
             // Non-negative unless the taxonomy numbers its codes below zero.
-            let mut n = if spec.codes.iter().all(|c| c.number.value >= 0) {
+            let mut n = if spec.codes.iter().all(|c| c.number() >= Some(0)) {
                 json!({"type": "integer", "minimum": 0, "description": description})
             } else {
                 json!({"type": "integer", "description": description})
@@ -100,7 +100,7 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
                     .codes
                     .iter()
                     .filter(|c| !c.is_violation_kind())
-                    .map(|c| c.number.value);
+                    .filter_map(Code::number);
                 let reserved = spec.reserved.iter().map(|r| r.number.value);
                 n["not"] = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
                 n["description"] = json!(if spec.reserved.is_empty() {

@@ -229,10 +229,10 @@ fn prop(name: &str) -> String {
 }
 
 fn code_interface(out: &mut String, layout: &Layout<'_>, code: &Code) {
-    let mut text = format!(
-        "`{}` ({}): {}.",
-        code.name.value, code.number.value, code.title.value
-    );
+    let mut text = match code.number() {
+        Some(n) => format!("`{}` ({n}): {}.", code.name.value, code.title.value),
+        None => format!("`{}`: {}.", code.name.value, code.title.value),
+    };
     text.push_str(&retry_and_attributes(code, "\n"));
     if let Lifecycle::Deprecated {
         since, replaced_by, ..
@@ -345,7 +345,9 @@ fn members(
                 .join(" | "),
             (_, Carries::CodeName | Carries::Category, Form::Unlisted) => "string".into(),
             (_, Carries::CodeName, _) => "ErrorCode".into(),
-            (_, Carries::Number, Form::Code(c)) => c.number.value.to_string(),
+            (_, Carries::Number, Form::Code(c)) => c
+                .number()
+                .map_or_else(|| "number".into(), |n| n.to_string()),
             (_, Carries::Number, _) => "number".into(),
             (_, Carries::Category, Form::Code(c)) => string_literal(&c.category.value),
             (_, Carries::Category, _) => "Category".into(),

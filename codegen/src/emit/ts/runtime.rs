@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::context::FieldDef;
 use crate::describe::{CodeInfoDocs, GENERATED_HEADER};
 use crate::layout::Layout;
-use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Lifecycle, Spec};
+use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, Lifecycle, Spec};
 
 use super::{doc, prop, string_literal};
 
@@ -154,7 +154,7 @@ fn operations_js(out: &mut String, layout: &Layout<'_>) {
                 if by_name {
                     c.wire_names().map(string_literal).collect::<Vec<_>>()
                 } else {
-                    vec![c.number.value.to_string()]
+                    c.number().iter().map(i64::to_string).collect()
                 }
             })
             .collect();
@@ -232,6 +232,10 @@ fn code_info_declarations(out: &mut String, layout: &Layout<'_>) {
         ("Who is to blame.".into(), "cause", cause_ty),
         ("One-line title.".into(), "title", "string".into()),
     ];
+    if !spec.taxonomy.numbered() {
+        // A taxonomy without numbers: `CodeInfo` has no `number`.
+        rows.retain(|(_, name, _)| *name != "number");
+    }
     if let Some(text) = docs.retry_classes {
         let ty = spec
             .retry
@@ -344,8 +348,8 @@ pub fn emit_js(spec: &Spec) -> String {
             let _ = writeln!(out, "  {},", string_literal(name));
         }
     } else {
-        for code in spec.enveloped_codes() {
-            let _ = writeln!(out, "  {},", code.number.value);
+        for n in spec.enveloped_codes().filter_map(Code::number) {
+            let _ = writeln!(out, "  {n},");
         }
     }
     out.push_str("]);\n\n");
@@ -481,7 +485,9 @@ fn code_table(out: &mut String, layout: &Layout<'_>) {
         // instead of adding an entry; a computed key always adds one.
         let _ = writeln!(out, "  {}: Object.freeze({{", table_key(code.wire()));
         let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
-        let _ = writeln!(out, "    number: {},", code.number.value);
+        if let Some(n) = code.number() {
+            let _ = writeln!(out, "    number: {n},");
+        }
         let _ = writeln!(
             out,
             "    category: {},",
