@@ -127,8 +127,9 @@ use crate::taxonomy::{
     LookalikeDifference, LookalikeMatch, MatchLocation, RollbackReport, Violation,
 };
 
-/// An operation that reads files beneath the roots and commits them
-/// through the journal: the bound of [`fs_error`] and [`commit_failure`].
+/// An operation that reads files beneath the roots and commits them (one
+/// file alone, or several through the journal): the bound of [`fs_error`]
+/// and [`commit_failure`].
 pub trait Files:
     group::Reading + group::Committing + Raises<code::ROLLBACK_FAILED> + Sized
 {
