@@ -7,6 +7,7 @@
 //! published schemas) and that the file is byte-identical with nothing left
 //! beside it. Without root these fail when `CI=true` and skip locally.
 
+use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -244,14 +245,7 @@ fn splice_recover_exits_nonzero_with_advice_when_a_journal_is_unreadable() {
     let journal = dir.join("journal");
     std::fs::create_dir(&journal).unwrap();
     std::fs::write(journal.join("1-2-3.journal"), "not a journal\n").unwrap();
-    let out = std::process::Command::new(splice_tests::harness::splice_bin())
-        .arg("--root")
-        .arg(&dir)
-        .arg("--journal-dir")
-        .arg(&journal)
-        .arg("recover")
-        .output()
-        .unwrap();
+    let out = recover(&dir, &journal);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("corrupt"), "{text}");
@@ -409,6 +403,55 @@ async fn failed_fsync_of_the_journal_directory_leaves_no_journal() {
     );
 }
 
+/// `a.txt`, `b.txt` and `c.txt` in `root`, each holding `old needle`.
+fn three_old_files(root: &Path) -> Vec<PathBuf> {
+    let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
+        .iter()
+        .map(|n| root.join(n))
+        .collect();
+    for f in &files {
+        std::fs::write(f, "old needle\n").unwrap();
+    }
+    files
+}
+
+/// `strace` arguments that fail every rename beneath `root` from the second
+/// on (the journal directory is not traced): a commit of several files
+/// whose rollback of the first fails too.
+fn renames_fail_from_the_second(root: &Path) -> Vec<OsString> {
+    let renames = "rename,renameat,renameat2";
+    vec![
+        "-e".into(),
+        format!("trace={renames}").into(),
+        "-P".into(),
+        root.into(),
+        "-e".into(),
+        format!("inject={renames}:error=EIO:when=2+").into(),
+    ]
+}
+
+/// The `status` of each entry of an envelope's `file_statuses`.
+fn statuses(e: &Value) -> Vec<&str> {
+    e["file_statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect()
+}
+
+/// `splice recover` of `journal`, with `root` as the root.
+fn recover(root: &Path, journal: &Path) -> std::process::Output {
+    std::process::Command::new(splice_tests::harness::splice_bin())
+        .arg("--root")
+        .arg(root)
+        .arg("--journal-dir")
+        .arg(journal)
+        .arg("recover")
+        .output()
+        .unwrap()
+}
+
 /// The one double fault that leaves files neither all old nor all new: a
 /// journaled commit whose second rename fails, and whose rollback of the
 /// first fails too (`strace` fails every rename in the tree from the second
@@ -423,25 +466,14 @@ async fn a_failed_rollback_is_reported_per_file_and_finished_by_recover() {
         return;
     }
     let (_scratch, root, journal) = tree_and_journal("splice-e2e-rollback-failed");
-    let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
-        .iter()
-        .map(|n| root.join(n))
-        .collect();
-    for f in &files {
-        std::fs::write(f, "old needle\n").unwrap();
-    }
-    let renames = "rename,renameat,renameat2";
+    let files = three_old_files(&root);
     let server = straced(
         &root,
         &journal,
-        &[
-            "-e".as_ref(),
-            format!("trace={renames}").as_ref(),
-            "-P".as_ref(),
-            root.as_os_str(),
-            "-e".as_ref(),
-            format!("inject={renames}:error=EIO:when=2+").as_ref(),
-        ],
+        &renames_fail_from_the_second(&root)
+            .iter()
+            .map(OsString::as_os_str)
+            .collect::<Vec<_>>(),
     )
     .await;
     let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
@@ -457,13 +489,7 @@ async fn a_failed_rollback_is_reported_per_file_and_finished_by_recover() {
         json!({"attempted": true, "restored": 0, "failed": 1}),
         "{e:#}"
     );
-    let statuses: Vec<&str> = e["file_statuses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses, ["not_restored", "failed", "skipped"], "{e:#}");
+    assert_eq!(statuses(e), ["not_restored", "failed", "skipped"], "{e:#}");
     // What the envelope says is what the disk holds.
     assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), "old NEEDLE\n");
     assert_eq!(std::fs::read_to_string(&files[1]).unwrap(), "old needle\n");
@@ -473,14 +499,7 @@ async fn a_failed_rollback_is_reported_per_file_and_finished_by_recover() {
         "the journal is kept for recovery"
     );
 
-    let out = std::process::Command::new(splice_tests::harness::splice_bin())
-        .arg("--root")
-        .arg(&root)
-        .arg("--journal-dir")
-        .arg(&journal)
-        .arg("recover")
-        .output()
-        .unwrap();
+    let out = recover(&root, &journal);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("rolled back, 3 file(s)"), "{text}");
@@ -954,16 +973,9 @@ async fn an_undo_whose_rollback_fails_is_rollback_failed_and_recovered() {
     }
     let (_scratch, root, journal) = tree_and_journal("splice-e2e-undo-rollback");
     let state = journal.parent().unwrap().to_path_buf();
-    let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
-        .iter()
-        .map(|n| root.join(n))
-        .collect();
-    for f in &files {
-        std::fs::write(f, "old needle\n").unwrap();
-    }
+    let files = three_old_files(&root);
     let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let id = transactions(&root, &state, &[&paths]).await.remove(0);
-    let renames = "rename,renameat,renameat2";
     let server = straced_with(
         Launch {
             roots: vec![root.clone()],
@@ -971,14 +983,10 @@ async fn an_undo_whose_rollback_fails_is_rollback_failed_and_recovered() {
             undo_dir: Some(state.join("undo")),
             ..Launch::default()
         },
-        &[
-            "-e".as_ref(),
-            format!("trace={renames}").as_ref(),
-            "-P".as_ref(),
-            root.as_os_str(),
-            "-e".as_ref(),
-            format!("inject={renames}:error=EIO:when=2+").as_ref(),
-        ],
+        &renames_fail_from_the_second(&root)
+            .iter()
+            .map(OsString::as_os_str)
+            .collect::<Vec<_>>(),
     )
     .await;
     let out = server.call("undo", json!({"transaction_id": id})).await;
@@ -991,25 +999,12 @@ async fn an_undo_whose_rollback_fails_is_rollback_failed_and_recovered() {
         json!({"attempted": true, "restored": 0, "failed": 1}),
         "{e:#}"
     );
-    let statuses: Vec<&str> = e["file_statuses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses, ["not_restored", "failed", "skipped"], "{e:#}");
+    assert_eq!(statuses(e), ["not_restored", "failed", "skipped"], "{e:#}");
     assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), "old needle\n");
     assert_eq!(std::fs::read_to_string(&files[1]).unwrap(), "old NEEDLE\n");
     assert_eq!(listing(&journal).len(), 1, "the journal is kept");
 
-    let out = std::process::Command::new(splice_tests::harness::splice_bin())
-        .arg("--root")
-        .arg(&root)
-        .arg("--journal-dir")
-        .arg(&journal)
-        .arg("recover")
-        .output()
-        .unwrap();
+    let out = recover(&root, &journal);
     assert!(out.status.success(), "{out:?}");
     for f in &files {
         assert_eq!(std::fs::read_to_string(f).unwrap(), "old NEEDLE\n");
