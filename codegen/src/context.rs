@@ -288,7 +288,16 @@ pub struct TypeDef {
     /// value's spelling in JSON when it differs from its name (`wire:`,
     /// e.g. `API_DISABLED` for `api_disabled`). Empty for an object.
     pub wires: Vec<Option<Spanned<String>>>,
+    /// `open: true` (objects only): a value may hold members the type does
+    /// not list (Azure's `innererror`), which readers keep as they are and
+    /// writers send back unchanged. A closed object's unlisted members are
+    /// ignored by clients and refused by the strict schema.
+    pub open: bool,
 }
+
+/// The Rust field of an open object type that holds the members it does
+/// not list (`#[serde(flatten)]`); no member of an open type may take it.
+pub const OTHER_MEMBERS: &str = "other_members";
 
 impl TypeDef {
     /// The members of an object type; empty for an enum or a union.

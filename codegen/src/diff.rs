@@ -817,6 +817,23 @@ impl Differ {
     }
 
     fn members(&mut self, name: &str, o: &crate::context::TypeDef, n: &crate::context::TypeDef) {
+        // Opening a type lets the server send more, as a new member does;
+        // closing one takes away what readers typed to keep (the
+        // TypeScript index signature, Rust's `other_members`).
+        match (o.open, n.open) {
+            (false, true) => self.compatible(
+                Some(n.name.loc),
+                format!("type `{name}` is open now: its values may hold members it does not list"),
+            ),
+            (true, false) => self.breaking(
+                Some(n.name.loc),
+                format!(
+                    "type `{name}` is no longer open: readers that keep the members it does not \
+                     list lose them"
+                ),
+            ),
+            _ => {}
+        }
         for om in o.members() {
             let member = &om.name.value;
             let Some(nm) = n.members().iter().find(|m| &m.name.value == member) else {
@@ -1882,6 +1899,36 @@ codes:
             Compat::Breaking,
             "variant `RetryInfo` of union `StatusDetail` was removed",
         );
+    }
+
+    /// Opening a type lets the server send more (compatible); closing one
+    /// takes the members it does not list from readers (breaking).
+    #[test]
+    fn opening_a_type_is_compatible_and_closing_one_breaking() {
+        let fixture = include_str!("../tests/fixtures/envelopes/odata.yaml");
+        // Without the examples that write members `InnerError` does not
+        // list (a closed type's example may not).
+        let open: String = fixture
+            .lines()
+            .filter(|l| !l.contains("minLength"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let closed = open.replacen("    open: true\n", "", 1);
+        assert_ne!(open, closed);
+        let open = open.as_str();
+        let r = diff(&spec(&closed), &spec(open));
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "type `InnerError` is open now: its values may hold members it does not list",
+        );
+        only(
+            &diff(&spec(open), &spec(&closed)),
+            Compat::Breaking,
+            "type `InnerError` is no longer open",
+        );
+        assert!(diff(&spec(open), &spec(open)).changes.is_empty());
     }
 
     /// `pattern` and `format` of an envelope member change as a field's: a

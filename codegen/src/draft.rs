@@ -80,6 +80,8 @@ pub(crate) struct DraftType {
     pub union: Option<DraftUnion>,
     /// `one_of:` as written: scalar type spellings and `null`.
     pub one_of: Option<Vec<Spanned<String>>>,
+    /// `open: true`: an object that may hold members it does not list.
+    pub open: bool,
 }
 
 /// A `union:` as written: the discriminator and (type name, tag) pairs.
@@ -334,6 +336,7 @@ impl Draft {
                         Vec::new()
                     },
                     body,
+                    open: t.open,
                 })
             })
             .collect::<Option<Vec<_>>>()?;

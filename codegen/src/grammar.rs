@@ -654,6 +654,11 @@ pub static TYPE: Object = Object {
             Value::List(&Value::Line),
             "A union of scalar types (and `null`).",
         ),
+        key(
+            "open",
+            Value::Boolean,
+            "An object that may hold members it does not list; readers keep them as they are.",
+        ),
     ],
 };
 

@@ -150,6 +150,40 @@ impl Lower {
                 }
                 Some(out)
             });
+            let open = f
+                .get("open")
+                .and_then(|n| self.boolean(n, "open", &owner))
+                .filter(|b| b.value);
+            if let Some(open) = &open {
+                if f.get("members").is_none() {
+                    self.push(
+                        Diagnostic::new(
+                            f.key_loc("open").unwrap_or(open.loc),
+                            format!("{owner} is `open` but is not an object"),
+                        )
+                        .with_label("only an object type lists members")
+                        .with_help("drop `open: true`, or declare the type with `members:`"),
+                    );
+                }
+                for m in members.iter().flatten() {
+                    if m.name.value == crate::context::OTHER_MEMBERS {
+                        self.push(
+                            Diagnostic::new(
+                                m.name.loc,
+                                format!(
+                                    "member `{}` of the open {owner} is named like the Rust field that keeps its unlisted members",
+                                    m.name.value
+                                ),
+                            )
+                            .with_related(f.key_loc("open").unwrap_or(open.loc), "the type is open here")
+                            .with_help(format!(
+                                "rename the member and keep its JSON name with `wire: {}`",
+                                crate::context::OTHER_MEMBERS
+                            )),
+                        );
+                    }
+                }
+            }
             let kinds = ["members", "enum", "union", "one_of"];
             let written: Vec<&str> = kinds.into_iter().filter(|k| f.get(k).is_some()).collect();
             if written.len() > 1 && written.contains(&"one_of") {
@@ -202,6 +236,7 @@ impl Lower {
                 wires,
                 union,
                 one_of,
+                open: open.is_some(),
             });
         }
         out

@@ -458,12 +458,10 @@ impl Validator<'_> {
                 }
             }
             FieldType::Struct(t) => {
-                let Some(members) = draft
-                    .types
-                    .iter()
-                    .find(|d| &d.name.value == t)
-                    .and_then(|d| d.members.as_ref())
-                else {
+                let Some(def) = draft.types.iter().find(|d| &d.name.value == t) else {
+                    return;
+                };
+                let Some(members) = def.members.as_ref() else {
                     return;
                 };
                 let NodeKind::Map(entries) = &node.kind else {
@@ -499,6 +497,11 @@ impl Validator<'_> {
                     }
                     seen.push((key, k.loc));
                     let Some(m) = members.iter().find(|m| m.name.value == key) else {
+                        // An open type's value may hold any other member,
+                        // written as it is sent.
+                        if def.open {
+                            continue;
+                        }
                         self.push(
                             Diagnostic::new(k.loc, format!("unknown member `{key}` in {subject}"))
                                 .with_label(format!("not a member of `{t}`"))

@@ -179,6 +179,13 @@ fn declared_envelope_oauth() {
     insta::assert_snapshot!(declared_envelope_artifacts("oauth"));
 }
 
+/// The Microsoft REST API guidelines' error: `innererror` is an open type
+/// (a TypeScript index signature, a Python mapping, the reference says so).
+#[test]
+fn declared_envelope_odata() {
+    insta::assert_snapshot!(declared_envelope_artifacts("odata"));
+}
+
 /// Kubernetes' `metav1.Status`: the code UNKNOWN is `""` on the wire.
 #[test]
 fn declared_envelope_kubernetes() {

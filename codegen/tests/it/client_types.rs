@@ -657,11 +657,31 @@ const DECLARED: &[Declared] = &[
         py_ran: "ok out of credit: 30 (2 accounts); unlisted https://example.com/probs/later; \
                  out of credit: 30 (2 accounts); down: the service is down",
     },
+    Declared {
+        name: "odata",
+        ts_wrong: &[
+            "odata_wrong.ts(7,22): error TS2339: Property 'target' does not exist on type '{ code: \"ServiceUnavailable\"; message: string; innererror?: InnerError | undefined; }'.",
+            "odata_wrong.ts(12,37): error TS2322: Type 'number' is not assignable to type 'string'.",
+            "odata_wrong.ts(14,3): error TS2322: Type 'unknown' is not assignable to type 'string'.",
+        ],
+        py_wrong: &[
+            "odata_wrong.py:9: error: TypedDict \"ServiceUnavailableEnvelopeError\" has no key \"target\"",
+            "odata_wrong.py:11: error: \"object\" has no attribute \"upper\"",
+        ],
+        ts_ran: "2 codes; BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength,maxLength,\
+                 characterTypes,minDistinctCharacterTypes)>PasswordReuseNotAllowed min=6; unlisted TooManyRequests; \
+                 BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength) min=6; ServiceUnavailable",
+        py_ran: "ok BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength,maxLength,\
+                 characterTypes,minDistinctCharacterTypes)>PasswordReuseNotAllowed min=6; unlisted TooManyRequests; \
+                 BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength) min=6; ServiceUnavailable",
+    },
 ];
 
 /// Issue #24 §1: the TypeScript and Python artifacts follow an envelope the
 /// spec declares (google.rpc.Status nested in `error`, a flat RFC 9457
-/// problem, a JSON-RPC error told apart by its number alone). For each
+/// problem, a JSON-RPC error told apart by its number alone), and the
+/// Microsoft REST API guidelines' error, whose open `innererror` takes the
+/// guidelines' own example as a literal in both languages. For each
 /// fixture: `generate` writes every artifact; each example envelope of its
 /// docs validates against its schema and strict schema; a client that
 /// narrows on the (nested) discriminant, reads nested and per-code fields

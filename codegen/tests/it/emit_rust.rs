@@ -206,6 +206,21 @@ fn empty_wire_name_snapshot() {
     insta::assert_snapshot!(emit_rust::emit_pretty(&spec));
 }
 
+/// An open type (`innererror`): no `deny_unknown_fields`, and a flattened
+/// `other_members` map that keeps what the type does not list. That it
+/// reads and writes back the guidelines' example is tested in
+/// `tests/tests/it/envelopes.rs`.
+#[test]
+fn open_type_snapshot() {
+    let spec = envelope_fixture("odata.yaml");
+    let rust = emit_rust::emit_pretty(&spec);
+    let open = rust
+        .split("\n}\n")
+        .find(|item| item.contains("pub struct InnerError {"))
+        .expect("the struct InnerError");
+    insta::assert_snapshot!(open);
+}
+
 #[test]
 fn declared_envelopes_of_other_shapes_are_supported() {
     for name in [

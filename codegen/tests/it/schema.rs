@@ -1010,3 +1010,57 @@ fn each_operation_shape_agrees_with_its_published_definition() {
     }
     assert!(shared > 0, "no two codes of an operation share a context");
 }
+
+/// An open type (`open: true`, the guidelines' `innererror`) holds members
+/// it does not list in every schema: the published one, the strict one and
+/// the tool output shape accept the guidelines' example, whose nested
+/// `innererror` has `minLength` and `characterTypes`. A closed type beside it
+/// (`ErrorDetail`) stays closed in the strict schema and the output shape,
+/// and a listed member of the open type keeps its type.
+#[test]
+fn an_open_type_admits_members_it_does_not_list_in_every_schema() {
+    let spec =
+        splice_codegen::load_path(&root().join("codegen/tests/fixtures/envelopes/odata.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    let payload: Value =
+        serde_json::from_str(include_str!("../fixtures/envelopes/odata-innererror.json")).unwrap();
+    let schemas = [
+        ("published", splice_codegen::emit_schema::emit(&spec)),
+        ("strict", splice_codegen::emit_schema::emit_strict(&spec)),
+        (
+            "output shape",
+            splice_codegen::emit_schema::emit_output_shape(&spec),
+        ),
+    ];
+    for (what, schema) in &schemas {
+        let validator = jsonschema::draft202012::new(schema).expect("the schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(&payload)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "the {what} schema refuses the example: {errors:#?}"
+        );
+        assert_eq!(
+            schema["$defs"]["InnerError"]["additionalProperties"], true,
+            "{what}"
+        );
+
+        let mut wrong = payload.clone();
+        wrong["error"]["innererror"]["innererror"]["code"] = json!(6);
+        assert!(
+            !validator.is_valid(&wrong),
+            "the {what} schema accepts a numeric `code`"
+        );
+    }
+    let mut detail = payload.clone();
+    detail["error"]["details"] = json!([{"code": "a", "message": "b", "minLength": "6"}]);
+    for (what, schema) in &schemas[1..] {
+        let validator = jsonschema::draft202012::new(schema).expect("the schema compiles");
+        assert!(
+            !validator.is_valid(&detail),
+            "the {what} schema accepts an unlisted member of the closed `ErrorDetail`"
+        );
+    }
+}

@@ -16,7 +16,8 @@
 //! fields `in: top_level`, `in: context` and `in: envelope` with wire names,
 //! required and optional per code, per-code `constants:`, code wire names
 //! and aliases (the empty one included), and types: enums (with wire names), objects (optional and
-//! nullable members, wire names, a recursive list of itself), `one_of`
+//! nullable members, wire names, a recursive list of itself; open ones,
+//! whose values carry a member they do not list), `one_of`
 //! scalars (with `null`), lists, maps and `pattern`.
 //!
 //! To extend it (hostile names, new constructs), add a choice to the model
@@ -151,10 +152,12 @@ enum TypeDef {
     /// Values: (name, wire).
     Enum(Vec<(String, Option<String>)>),
     /// Members: (name, wire, type, optional, nullable); `recursive`: an
-    /// optional member `children` that is a list of this type.
+    /// optional member `children` that is a list of this type; `open`:
+    /// `open: true`, its values carry a member it does not list.
     Object {
         members: Vec<ObjMember>,
         recursive: bool,
+        open: bool,
     },
     /// `one_of` of scalars, `null` too when `nullable`.
     OneOf(Vec<Scalar>, bool),
@@ -273,6 +276,7 @@ pub fn sample(seed: u64) -> Sample {
     let mut rng = Rng::new(seed);
     let mut spec = Spec::generate(&mut rng);
     spec.choose_numbering(seed);
+    spec.choose_openness(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     Sample {
@@ -317,6 +321,10 @@ impl Names {
         }
     }
 }
+
+/// The member a value of an open type carries besides its listed ones (no
+/// member pool holds it).
+pub const OTHER_MEMBER: &str = "x-other";
 
 const CODE_POOL: &[&str] = &[
     "code",
@@ -573,6 +581,7 @@ impl Spec {
                     TypeDef::Object {
                         members,
                         recursive: rng.chance(30),
+                        open: false,
                     }
                 }
                 _ => {
@@ -584,6 +593,17 @@ impl Spec {
             types.push((name, def));
         }
         types
+    }
+
+    /// Makes about half of the object types open (`open: true`). Drawn
+    /// from an RNG of its own, as [`Spec::choose_numbering`] is.
+    fn choose_openness(&mut self, seed: u64) {
+        let mut side = Rng::new(seed.rotate_left(29) ^ 0x6f70_656e);
+        for (_, def) in &mut self.types {
+            if let TypeDef::Object { open, .. } = def {
+                *open = side.chance(50);
+            }
+        }
     }
 
     /// A type made of scalars and `types`, `depth` more lists or maps deep.
@@ -786,7 +806,14 @@ impl Spec {
                             }
                         }
                     }
-                    TypeDef::Object { members, recursive } => {
+                    TypeDef::Object {
+                        members,
+                        recursive,
+                        open,
+                    } => {
+                        if *open {
+                            y.push_str("    open: true\n");
+                        }
                         y.push_str("    members:\n");
                         for m in members {
                             let _ = write!(y, "      {}: {{ {}", m.name, self.ty_keys(&m.ty));
@@ -965,7 +992,11 @@ impl Spec {
                     }
                     v
                 }
-                TypeDef::Object { members, recursive } => {
+                TypeDef::Object {
+                    members,
+                    recursive,
+                    open,
+                } => {
                     let mut m = Map::new();
                     for member in members {
                         if member.optional && rng.chance(40) {
@@ -983,6 +1014,14 @@ impl Spec {
                         let n = 1 + rng.below(2);
                         let children = (0..n).map(|_| self.value(rng, ty, depth - 1)).collect();
                         m.insert("children".into(), Value::Array(children));
+                    }
+                    if *open {
+                        // Drawn from no RNG: the other draws of a seed stay
+                        // what they were without open types.
+                        m.insert(
+                            OTHER_MEMBER.to_owned(),
+                            json!({"depth": depth, "any": [1, "two", null, true, {}]}),
+                        );
                     }
                     Value::Object(m)
                 }
@@ -1584,6 +1623,7 @@ impl Spec {
                     nullable: false,
                 }],
                 recursive: false,
+                open: false,
             },
         ));
         let circle = self.types.len() - 1;
@@ -1620,6 +1660,7 @@ impl Spec {
                     nullable: false,
                 }],
                 recursive: false,
+                open: false,
             },
         ));
         let square = self.types.len() - 1;

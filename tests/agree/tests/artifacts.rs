@@ -294,6 +294,7 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a list", "[]\"", ""),
         ("a nullable member", "nullable: true", ""),
         ("a pattern", "pattern:", ""),
+        ("an open type", "    open: true\n", ""),
     ];
     let mut missing = Vec::new();
     for (what, has, lacks) in constructs {
@@ -303,6 +304,15 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         if reached.count() == 0 {
             missing.push(what);
         }
+    }
+    let other = format!("\"{}\":", splice_agree::generator::OTHER_MEMBER);
+    if !built.iter().any(|b| {
+        b.sample
+            .payloads
+            .iter()
+            .any(|p| p.value.to_string().contains(&other))
+    }) {
+        missing.push("a value with a member its open type does not list");
     }
     if count >= 40 {
         assert!(

@@ -746,3 +746,62 @@ fn a_graphql_error_without_extensions_is_an_internal_server_error() {
         json!({"message": "bad id", "extensions": {"code": "BAD_USER_INPUT", "argumentName": "id"}})
     );
 }
+
+mod odata {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/odata.yaml");
+}
+
+/// The Microsoft REST API guidelines' `innererror` (an open type): the
+/// guidelines' own example, as azure-core's `ODataV4Format` reads it, is
+/// `BAD_ARGUMENT` in the schema (exactly one variant) and in the Rust
+/// types, which keep the members `InnerError` does not list at every depth
+/// and write them back unchanged. A listed member of the wrong type is
+/// still refused.
+#[test]
+fn an_open_type_keeps_the_members_it_does_not_list() {
+    use odata::{ErrorCode, ErrorEnvelope};
+    let payload = include_str!("../../../codegen/tests/fixtures/envelopes/odata-innererror.json");
+    let envelope: ErrorEnvelope = round_trip(payload);
+    assert_eq!(ErrorCode::from(&envelope), ErrorCode::BadArgument);
+    let value: Value = serde_json::from_str(payload).unwrap();
+    assert_eq!(
+        variants_accepting(odata::ENVELOPE_SCHEMA, &value),
+        ["BadArgumentEnvelope"]
+    );
+    let outer = envelope.error.innererror.as_ref().expect("innererror");
+    assert_eq!(outer.code.as_deref(), Some("PasswordError"));
+    assert!(outer.other_members.is_empty(), "{outer:?}");
+    let policy = outer.innererror.as_deref().expect("nested innererror");
+    assert_eq!(policy.code.as_deref(), Some("PasswordDoesNotMeetPolicy"));
+    assert_eq!(
+        policy.other_members.keys().collect::<Vec<_>>(),
+        [
+            "minLength",
+            "maxLength",
+            "characterTypes",
+            "minDistinctCharacterTypes"
+        ]
+    );
+    assert_eq!(policy.other_members["characterTypes"][3], "symbol");
+    assert_eq!(
+        policy.innererror.as_deref().and_then(|i| i.code.as_deref()),
+        Some("PasswordReuseNotAllowed")
+    );
+
+    let wrong = value
+        .to_string()
+        .replace(r#""code":"PasswordError""#, r#""code":7"#);
+    assert_ne!(wrong, value.to_string());
+    assert!(
+        serde_json::from_str::<ErrorEnvelope>(&wrong).is_err(),
+        "{wrong}"
+    );
+    assert!(
+        variants_accepting(
+            odata::ENVELOPE_SCHEMA,
+            &serde_json::from_str(&wrong).unwrap()
+        )
+        .is_empty(),
+        "{wrong}"
+    );
+}

@@ -435,7 +435,12 @@ fn vocabulary_section(out: &mut String, layout: &Layout<'_>) {
         );
     }
     for def in spec.types.iter().filter(|d| d.is_object()) {
-        let _ = writeln!(out, "**`{}`**: {}\n", def.name.value, def.doc.value);
+        let open = if def.open {
+            " Open: it may hold members it does not list."
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "**`{}`**: {}{open}\n", def.name.value, def.doc.value);
         out.push_str("| member | type | required | description |\n| --- | --- | --- | --- |\n");
         for m in def.members() {
             let _ = writeln!(

@@ -227,7 +227,12 @@ pub fn emit(spec: &Spec) -> String {
             defined.insert(&def.name.value);
         }
     }
-    for def in spec.types.iter().filter(|d| d.is_object()) {
+    // Open objects reference nothing: a mapping (see `open_type`).
+    for def in spec.types.iter().filter(|d| d.is_object() && d.open) {
+        open_type(&mut out, &def.name.value, def, &defined);
+        defined.insert(&def.name.value);
+    }
+    for def in spec.types.iter().filter(|d| d.is_object() && !d.open) {
         object_type(&mut out, def, &defined);
         defined.insert(&def.name.value);
     }
@@ -241,6 +246,11 @@ pub fn emit(spec: &Spec) -> String {
                 continue;
             };
             let name = format!("{}{}", def.name.value, v.ty.value);
+            if vdef.open {
+                open_type(&mut out, &name, vdef, &defined);
+                names.push(name);
+                continue;
+            }
             let mut keys = vec![Key {
                 name: u.discriminator.value.clone(),
                 ty: format!("typing.Literal[{}]", py_str(&v.tag.value)),
@@ -498,6 +508,27 @@ fn unlisted(out: &mut String, layout: &Layout<'_>, defined: &HashSet<&str>) {
 fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
     let keys = member_keys(def, defined);
     typed_dict(out, &def.name.value, &def.doc.value, &keys);
+}
+
+/// An open object type (`open: true`): `typing.Mapping[str, object]`, its
+/// listed members in the comment. A `TypedDict` refuses keys it does not
+/// list in a dict display, and mypy (through 2.4) does not implement PEP
+/// 728's `extra_items`, which would allow them; a mapping admits every
+/// value the schema admits, and a reader narrows the members it needs.
+fn open_type(out: &mut String, name: &str, def: &TypeDef, defined: &HashSet<&str>) {
+    blank_lines(out, 2);
+    let mut text = format!(
+        "{}\n\nOpen: it may hold members it does not list. Listed members:",
+        def.doc.value
+    );
+    for k in member_keys(def, defined) {
+        let _ = write!(text, "\n  {}: {} -- {}", py_str(&k.name), k.ty, k.doc);
+    }
+    comment(out, "", &text);
+    let _ = writeln!(
+        out,
+        "{name}: typing.TypeAlias = typing.Mapping[str, object]\n"
+    );
 }
 
 /// The keys of an object type's `TypedDict`.

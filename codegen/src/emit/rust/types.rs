@@ -197,16 +197,34 @@ pub(super) fn emit_support_struct(spec: &Spec, def: &TypeDef, eq: &TokenStream) 
             }
         }
     });
+    // An open type keeps the members it does not list in a flattened map
+    // and writes them back after the listed ones. serde hands a flattened
+    // map every key no listed member took, so `deny_unknown_fields` (which
+    // would refuse them) is left out.
+    let (deny, other) = if def.open {
+        let field = ident(crate::context::OTHER_MEMBERS);
+        (
+            TokenStream::new(),
+            quote! {
+                /// Members the type does not list, as sent.
+                #[serde(flatten)]
+                pub #field: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            },
+        )
+    } else {
+        (quote!(#[serde(deny_unknown_fields)]), TokenStream::new())
+    };
     quote! {
         #[doc = #doc]
         #[derive(
             ::core::clone::Clone, ::core::cmp::PartialEq, #eq ::core::fmt::Debug,
             ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema,
         )]
-        #[serde(deny_unknown_fields)]
+        #deny
         #[allow(dead_code)]
         pub struct #name {
             #(#fields)*
+            #other
         }
     }
 }

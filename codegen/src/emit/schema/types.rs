@@ -185,6 +185,12 @@ pub(super) fn struct_schema(def: &TypeDef, openness: Openness) -> Value {
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), json!(required));
-    close(&mut schema, openness);
+    if def.open {
+        // Open in every schema, the strict one and the output shape too:
+        // the members it does not list are part of the contract.
+        schema.insert("additionalProperties".into(), json!(true));
+    } else {
+        close(&mut schema, openness);
+    }
     Value::Object(schema)
 }

@@ -136,6 +136,12 @@ pub fn emit(spec: &Spec) -> String {
                 ts_type(&m.ty.value)
             );
         }
+        if def.open {
+            // `unknown` admits every listed member's type, as an index
+            // signature must.
+            doc(&mut out, "  ", "Members the type does not list, as sent.");
+            out.push_str("  [member: string]: unknown;\n");
+        }
         out.push_str("}\n\n");
     }
 
