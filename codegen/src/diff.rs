@@ -480,6 +480,29 @@ impl Differ {
             ),
             _ => {}
         }
+        // With optional hints the schema accepts an empty list of hints: a
+        // reader validating with the old schema, or reading the first
+        // hint, breaks when the envelope sends them.
+        use crate::spec::HintsRule;
+        let at = n.hints.as_ref().map(|h| h.loc);
+        match (o.hints(), n.hints()) {
+            (HintsRule::Required, HintsRule::Optional) if new.envelope.carries("hints") => self
+                .breaking(
+                    at,
+                    "recovery hints are optional now (`hints: optional`): an envelope may \
+                     carry an empty list of hints, which clients expecting one refuse"
+                        .into(),
+                ),
+            (HintsRule::Required, HintsRule::Optional) => self.compatible(
+                at,
+                "recovery hints are optional now (`hints: optional`)".into(),
+            ),
+            (HintsRule::Optional, HintsRule::Required) => self.compatible(
+                at,
+                "recovery hints are required now: every code has at least one".into(),
+            ),
+            _ => {}
+        }
     }
 
     /// The declared `envelope:` (splice's when absent). Every member is on
@@ -2168,6 +2191,117 @@ codes:
             "recovery hints of code `DISK_FULL` changed",
         );
         only(&r, Compat::Compatible, "code `READ_ONLY_FS` (4001) added");
+    }
+
+    /// A taxonomy whose codes take their message, parameters, hints and
+    /// context from their categories, and carry no hints.
+    const DEFAULTS: &str = r#"
+taxonomy: { name: t, version: 1.0.0, base_uri: "schema://t", numbered: false, hints: optional }
+fields:
+  status: { type: integer, in: top_level, doc: The HTTP status. }
+categories:
+  client:
+    description: bad request
+    retryable: false
+    cause: input
+    message: "{text}"
+    params:
+      text: { type: string, description: The server's message. }
+    context: { required: [status] }
+codes:
+  NOT_FOUND: { category: client, since: 1.0.0, title: not found, explanation: x }
+  GONE:
+    category: client
+    since: 1.0.0
+    title: gone
+    explanation: x
+    message: "gone: {text}"
+"#;
+
+    /// A changed category default is a change of every code that inherits
+    /// it, reported as if the code's own value had changed, where the
+    /// category writes it; a code with its own value is not reported.
+    #[test]
+    fn a_changed_default_is_a_change_of_each_code_inheriting_it() {
+        let old = spec(DEFAULTS);
+        let edit = |from: &str, to: &str| {
+            let text = DEFAULTS.replace(from, to);
+            assert_ne!(text, DEFAULTS, "{from}");
+            let line = text
+                .lines()
+                .position(|l| l.contains(to.lines().next().unwrap_or(to).trim()))
+                .unwrap()
+                + 1;
+            (diff(&old, &spec(&text)), line)
+        };
+
+        let (r, line) = edit(r#"message: "{text}""#, r#"message: "failed: {text}""#);
+        assert_eq!(r.changes.len(), 1, "{r:#?}");
+        assert_eq!(r.changes[0].message, "message of code `NOT_FOUND` reworded");
+        assert_eq!(r.changes[0].loc.map(|l| l.line), Some(line));
+
+        let (r, _) = edit("required: [status]", "optional: [status]");
+        for code in ["NOT_FOUND", "GONE"] {
+            only(
+                &r,
+                Compat::Breaking,
+                &format!("required context field `status` of code `{code}`"),
+            );
+        }
+
+        let (r, line) = edit(
+            "    context:",
+            "    recovery_hints: [Read the message]\n    context:",
+        );
+        assert_eq!(r.changes.len(), 2, "{r:#?}");
+        for code in ["NOT_FOUND", "GONE"] {
+            only(
+                &r,
+                Compat::Compatible,
+                &format!("recovery hints of code `{code}` changed"),
+            );
+        }
+        assert!(
+            r.changes
+                .iter()
+                .all(|c| c.loc.map(|l| l.line) == Some(line)),
+            "{r:#?}"
+        );
+
+        let (r, _) = edit(
+            "description: The server's message.",
+            "description: What the server said.",
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "message parameters of code `NOT_FOUND` changed",
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "message parameters of code `GONE` changed",
+        );
+
+        // Requiring hints (here, the category gives them) is compatible;
+        // making them optional breaks readers of an envelope that carries
+        // them (splice's, here), which may now be empty.
+        let required = DEFAULTS
+            .replace("hints: optional", "hints: required")
+            .replace(
+                "    context:",
+                "    recovery_hints: [Read the message]\n    context:",
+            );
+        only(
+            &diff(&old, &spec(&required)),
+            Compat::Compatible,
+            "recovery hints are required now",
+        );
+        only(
+            &diff(&spec(&required), &old),
+            Compat::Breaking,
+            "recovery hints are optional now",
+        );
     }
 
     /// [`BASE`] without numbers: `numbered: false`, no `range`, no `number`.

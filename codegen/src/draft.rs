@@ -193,6 +193,7 @@ pub(crate) struct DraftTaxonomy {
     pub numbered: Option<Spanned<bool>>,
     pub range_block: Option<Spanned<i64>>,
     pub unraised_codes: Option<Spanned<crate::spec::Unraised>>,
+    pub hints: Option<Spanned<crate::spec::HintsRule>>,
 }
 
 #[derive(Debug)]
@@ -203,6 +204,75 @@ pub(crate) struct DraftCategory {
     pub retryable: Option<Spanned<bool>>,
     pub cause: Option<Spanned<Cause>>,
     pub retry_classes: Option<Vec<Spanned<String>>>,
+    /// The defaults its codes inherit when they do not write their own
+    /// (`message`, `params`, `recovery_hints`, `context`).
+    pub defaults: CategoryDefaults,
+}
+
+/// What a category gives the codes that do not write their own, read like
+/// a code's keys. Each key is inherited on its own: a code that writes
+/// `message` but no `params` still gets the category's `params`.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct CategoryDefaults {
+    pub message: Option<Spanned<String>>,
+    /// `params:`, when written.
+    pub params: Option<DefaultParams>,
+    /// `recovery_hints:`, when written and readable.
+    pub recovery_hints: Option<DefaultHints>,
+    /// `recovery_hints` was written but could not be read.
+    pub recovery_hints_broken: bool,
+    /// `context:`, when written.
+    pub context: Option<DefaultContext>,
+}
+
+/// A category's `params:`.
+#[derive(Debug, Clone)]
+pub(crate) struct DefaultParams {
+    /// Where the mapping is written.
+    pub loc: Loc,
+    /// The readable parameters.
+    pub params: Vec<Param>,
+    /// The names of the unreadable ones (already reported).
+    pub broken: Vec<String>,
+}
+
+/// A category's `recovery_hints:`.
+#[derive(Debug, Clone)]
+pub(crate) struct DefaultHints {
+    /// The list, located at the list.
+    pub hints: Spanned<Vec<Spanned<String>>>,
+    /// One per hint, as `Code::hint_conditions`.
+    pub conditions: Vec<Option<crate::spec::HintCondition>>,
+}
+
+/// A category's `context:`.
+#[derive(Debug, Clone)]
+pub(crate) struct DefaultContext {
+    /// Where the mapping is written.
+    pub loc: Loc,
+    pub required: Vec<Spanned<String>>,
+    pub optional: Vec<Spanned<String>>,
+    /// Part of it could not be read (already reported).
+    pub broken: bool,
+}
+
+/// Which keys a code took from its category (`Inherited::category` names
+/// it), for diagnostics and the docs.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Inherited {
+    /// The category's key, where the code names it.
+    pub category: Option<Spanned<String>>,
+    /// Where each inherited value is written in the category.
+    pub locs: Vec<Loc>,
+}
+
+impl Inherited {
+    /// Whether `loc` lies inside a value the code inherited.
+    pub(crate) fn covers(&self, loc: Loc) -> bool {
+        self.locs
+            .iter()
+            .any(|l| l.start <= loc.start && loc.end <= l.end && l.end > l.start)
+    }
 }
 
 #[derive(Debug)]
@@ -250,6 +320,8 @@ pub(crate) struct DraftCode {
     /// `constants:` as written: field name and value, checked by
     /// [`crate::validate`].
     pub constants: Vec<(Spanned<String>, Node)>,
+    /// The keys it took from its category's defaults.
+    pub inherited: Inherited,
 }
 
 #[derive(Debug)]
@@ -365,6 +437,7 @@ impl Draft {
             numbered: t.numbered,
             range_block: t.range_block,
             unraised_codes: t.unraised_codes,
+            hints: t.hints,
         };
         let categories = self
             .categories

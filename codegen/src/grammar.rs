@@ -248,7 +248,7 @@ pub static CARRIES: &[Choice] = &[
     },
     Choice {
         name: "hints",
-        doc: "The rendered recovery hints, a non-empty list of strings.",
+        doc: "The rendered recovery hints, a list of strings (non-empty unless the taxonomy makes hints optional).",
     },
     Choice {
         name: "message",
@@ -281,6 +281,18 @@ pub static UNRAISED: &[Choice] = &[
     Choice {
         name: "error",
         doc: "A code no operation raises is an error; the spec does not load.",
+    },
+];
+
+/// `hints:` values of the taxonomy.
+pub static HINTS: &[Choice] = &[
+    Choice {
+        name: "required",
+        doc: "Every emitted code has at least one general recovery hint (the default).",
+    },
+    Choice {
+        name: "optional",
+        doc: "A code may have no recovery hints (a format that carries none).",
     },
 ];
 
@@ -536,6 +548,11 @@ pub static TAXONOMY: Object = Object {
             Value::Enum(UNRAISED),
             "With `operations:`, whether a code no operation raises is a `warning` (default) or an `error`.",
         ),
+        key(
+            "hints",
+            Value::Enum(HINTS),
+            "Whether every emitted code needs `recovery_hints` (`required`, the default) or may have none (`optional`).",
+        ),
     ],
 };
 
@@ -621,6 +638,29 @@ pub static CATEGORY: Object = Object {
             "retry_classes",
             Value::List(&Value::Name(Kind::RetryClass)),
             "Default retry classes of its codes.",
+        ),
+        key(
+            "message",
+            Value::Template,
+            "Default message template of its codes that write none.",
+        ),
+        key(
+            "params",
+            Value::Map {
+                keys: MapKeys::Declares(Kind::Param, Case::LowerSnake),
+                value: &Value::Object(&PARAM),
+            },
+            "Default message parameters of its codes that write no `params`.",
+        ),
+        key(
+            "recovery_hints",
+            Value::List(&Value::Either(&[Value::Template, Value::Object(&HINT)])),
+            "Default recovery hints of its codes that write none.",
+        ),
+        key(
+            "context",
+            Value::Object(&CONTEXT),
+            "Default context fields of its codes that write no `context`.",
         ),
     ],
 };
@@ -795,10 +835,10 @@ pub static CODE: Object = Object {
             Value::Line,
             "One line, lowercase start, no final period.",
         ),
-        required(
+        key(
             "message",
             Value::Template,
-            "The message template; `{name}` is a parameter or a required scalar context field.",
+            "The message template; `{name}` is a parameter or a required scalar context field. Required unless its category gives one.",
         ),
         key(
             "params",

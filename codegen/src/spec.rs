@@ -122,6 +122,31 @@ impl Unraised {
     }
 }
 
+/// Whether every emitted code needs recovery hints (`taxonomy.hints`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HintsRule {
+    /// Every emitted code has at least one general hint (the default, and
+    /// splice's own rule: an agent always gets guidance).
+    #[default]
+    Required,
+    /// A code may have none: a format whose errors carry no hints
+    /// (Kubernetes' `Status`, OAuth's token errors).
+    Optional,
+}
+
+impl HintsRule {
+    /// Every value, in the order the docs list them.
+    pub const ALL: &'static [HintsRule] = &[HintsRule::Required, HintsRule::Optional];
+
+    /// The spelling in `errors.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HintsRule::Required => "required",
+            HintsRule::Optional => "optional",
+        }
+    }
+}
+
 /// splice's meaning of `retryable: true`, the default when a spec does not
 /// declare `retry.meaning`.
 pub const DEFAULT_RETRY_MEANING: &str = "the caller can fix its call and retry";
@@ -217,9 +242,18 @@ pub struct Taxonomy {
     /// `unraised_codes:`: whether an emitted code no operation raises is a
     /// warning (the default) or an error.
     pub unraised_codes: Option<Spanned<Unraised>>,
+    /// `hints:`: whether every emitted code needs recovery hints. See
+    /// [`Taxonomy::hints`].
+    pub hints: Option<Spanned<HintsRule>>,
 }
 
 impl Taxonomy {
+    /// Whether every emitted code has recovery hints (the default) or may
+    /// have none.
+    pub fn hints(&self) -> HintsRule {
+        self.hints.as_ref().map_or(HintsRule::Required, |h| h.value)
+    }
+
     /// Every code has a unique number (the default). When not, no code,
     /// category range, reservation or envelope member has one.
     pub fn numbered(&self) -> bool {
@@ -262,6 +296,12 @@ impl Cause {
 }
 
 /// A category: a numeric range and the defaults its codes inherit.
+///
+/// `retryable`, `cause` and `retry_classes` are kept here because every
+/// artifact names them per category too. The text defaults (`message`,
+/// `params`, `recovery_hints`, `context`) are not: they are resolved into
+/// each [`Code`] that does not write its own when the spec is lowered, so
+/// every consumer sees a code's effective values only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Category {
     /// lower_snake key, e.g. `validation`.
@@ -414,12 +454,15 @@ pub struct Code {
     pub title: Spanned<String>,
     /// Long explanation in Markdown (what happened, an example, how to fix).
     pub explanation: Spanned<String>,
-    /// Message template with `{param}` placeholders.
+    /// Message template with `{param}` placeholders, its own or its
+    /// category's (then located at the category's).
     pub message: Spanned<String>,
-    /// Declared template parameters, in file order.
+    /// Declared template parameters, in file order: its own, or its
+    /// category's when it writes no `params`.
     pub params: Vec<Param>,
-    /// Recovery hints (general guidance); non-empty unless removed. May use
-    /// `{param}` placeholders.
+    /// Recovery hints (general guidance), its own or its category's;
+    /// non-empty unless removed or the taxonomy makes hints optional
+    /// ([`Taxonomy::hints`]). May use `{param}` placeholders.
     pub recovery_hints: Vec<Spanned<String>>,
     /// One entry per hint of `recovery_hints`, in the same order: `None` for
     /// a general hint (always sent), or the condition under which the hint

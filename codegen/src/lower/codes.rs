@@ -1,29 +1,95 @@
 //! The `codes:` section: each code's keys, its parameters, recovery hints
 //! (and their `when:` conditions), context lists, lifecycle, examples and
-//! constants, read as written.
+//! constants, read as written; and the defaults a category gives its codes
+//! (`message`, `params`, `recovery_hints`, `context`), resolved here into
+//! each code that does not write its own, so that validation checks, and
+//! every emitter sees, a code's effective values.
 
 use crate::case::Case;
 use crate::diagnostic::Diagnostic;
-use crate::draft::{DraftCode, DraftDeprecated, DraftRemoved};
+use crate::draft::{
+    CategoryDefaults, DefaultContext, DefaultHints, DefaultParams, DraftCategory, DraftCode,
+    DraftDeprecated, DraftRemoved, Inherited,
+};
 use crate::grammar;
 use crate::span::{Loc, Spanned};
-use crate::spec::{HintCondition, Param, ParamType};
+use crate::spec::{HintCondition, HintsRule, Param, ParamType};
 use crate::yaml::{Node, NodeKind};
 
 use super::Lower;
 use super::read::{RUST_KEYWORDS, duplicate, wrong_type};
 
 impl Lower {
+    /// `hints:` of the taxonomy: `required` or `optional`.
+    pub(super) fn hints_rule(&mut self, node: &Node, owner: &str) -> Option<Spanned<HintsRule>> {
+        let s = self.string(node, "hints", owner)?;
+        match HintsRule::ALL.iter().find(|v| v.as_str() == s.value) {
+            Some(v) => Some(Spanned::new(*v, s.loc)),
+            None => {
+                self.push(
+                    Diagnostic::new(s.loc, format!("unknown hints `{}` in {owner}", s.value))
+                        .suggesting(s.loc, &s.value, grammar::names(grammar::HINTS), "expected"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The defaults a category gives its codes, read with the same rules
+    /// as a code's own keys.
+    pub(super) fn category_defaults(
+        &mut self,
+        f: &super::Fields<'_>,
+        owner: &str,
+    ) -> CategoryDefaults {
+        let message = f
+            .get("message")
+            .and_then(|n| self.line(n, "message", owner));
+        let params = f.get("params").map(|n| {
+            let (params, broken) = self.params(n, owner);
+            DefaultParams {
+                loc: n.loc,
+                params,
+                broken,
+            }
+        });
+        let (recovery_hints, recovery_hints_broken) = match f.get("recovery_hints") {
+            Some(n) => match self.hints(n, owner) {
+                Some((hints, conditions)) => (Some(DefaultHints { hints, conditions }), false),
+                None => (None, true),
+            },
+            None => (None, false),
+        };
+        let context = f.get("context").map(|n| {
+            let reported = self.diags.len();
+            let (required, optional) =
+                self.context(n, owner, f.key_loc("context").unwrap_or(n.loc));
+            DefaultContext {
+                loc: n.loc,
+                required,
+                optional,
+                broken: self.diags.len() > reported,
+            }
+        });
+        CategoryDefaults {
+            message,
+            params,
+            recovery_hints,
+            recovery_hints_broken,
+            context,
+        }
+    }
+
     /// The `codes:` section; `number` is a required key of a code when the
     /// taxonomy is `numbered` (a stray one elsewhere is refused in
-    /// validation, which sees the whole draft).
-    pub(super) fn codes(&mut self, node: &Node, numbered: bool) -> Vec<DraftCode> {
-        let required: Vec<&str> = grammar::CODE
-            .keys
-            .iter()
-            .filter(|k| k.required || (numbered && k.name == "number"))
-            .map(|k| k.name)
-            .collect();
+    /// validation, which sees the whole draft), and `message` unless its
+    /// category gives one.
+    pub(super) fn codes(
+        &mut self,
+        node: &Node,
+        numbered: bool,
+        categories: &[DraftCategory],
+    ) -> Vec<DraftCode> {
         let Some(entries) = self.named_entries(node, "codes", "code") else {
             return Vec::new();
         };
@@ -31,6 +97,27 @@ impl Lower {
         for (name, value) in entries {
             self.check_case(&name, Case::ScreamingSnake, "code name");
             let owner = format!("code `{}`", name.value);
+            // The category is looked up before the keys are checked, so
+            // that a `message` it gives is not reported missing.
+            let owning = match &value.kind {
+                NodeKind::Map(entries) => entries
+                    .iter()
+                    .find(|(k, _)| k.as_scalar() == Some("category"))
+                    .and_then(|(_, v)| v.as_scalar()),
+                _ => None,
+            }
+            .and_then(|key| categories.iter().find(|c| c.key.value == key));
+            let defaults = owning.map(|c| &c.defaults);
+            let required: Vec<&str> = grammar::CODE
+                .keys
+                .iter()
+                .filter(|k| {
+                    k.required
+                        || (numbered && k.name == "number")
+                        || (k.name == "message" && defaults.is_none_or(|d| d.message.is_none()))
+                })
+                .map(|k| k.name)
+                .collect();
             let Some(f) = self.fields(
                 value,
                 &owner,
@@ -53,29 +140,66 @@ impl Lower {
                 .get("since")
                 .and_then(|n| self.version(n, "since", &owner));
             let title = f.get("title").and_then(|n| self.line(n, "title", &owner));
-            let message = f
-                .get("message")
-                .and_then(|n| self.line(n, "message", &owner));
             let explanation = f
                 .get("explanation")
                 .and_then(|n| self.string(n, "explanation", &owner));
-            let (params, broken_params) = f
+            let mut inherited = Inherited {
+                category: owning.map(|c| c.key.clone()),
+                locs: Vec::new(),
+            };
+            let mut message = f
+                .get("message")
+                .and_then(|n| self.line(n, "message", &owner));
+            let (mut params, mut broken_params) = f
                 .get("params")
                 .map(|n| self.params(n, &owner))
                 .unwrap_or_default();
-            let (recovery_hints, hint_conditions) = match f.get("recovery_hints") {
+            let (mut recovery_hints, mut hint_conditions) = match f.get("recovery_hints") {
                 Some(n) => match self.hints(n, &owner) {
                     Some((hints, conditions)) => (Some(hints), conditions),
                     None => (None, Vec::new()),
                 },
                 None => (None, Vec::new()),
             };
+            let mut recovery_hints_broken =
+                recovery_hints.is_none() && f.get("recovery_hints").is_some();
             let reported = self.diags.len();
-            let (required_context, optional_context) = match f.get("context") {
+            let (mut required_context, mut optional_context) = match f.get("context") {
                 Some(n) => self.context(n, &owner, f.key_loc("context").unwrap_or(n.loc)),
                 None => (Vec::new(), Vec::new()),
             };
-            let context_broken = self.diags.len() > reported;
+            let mut context_broken = self.diags.len() > reported;
+            if let Some(d) = defaults {
+                if f.get("message").is_none()
+                    && let Some(m) = &d.message
+                {
+                    inherited.locs.push(m.loc);
+                    message = Some(m.clone());
+                }
+                if f.get("params").is_none()
+                    && let Some(p) = &d.params
+                {
+                    inherited.locs.push(p.loc);
+                    params = p.params.clone();
+                    broken_params = p.broken.clone();
+                }
+                if f.get("recovery_hints").is_none() {
+                    if let Some(h) = &d.recovery_hints {
+                        inherited.locs.push(h.hints.loc);
+                        recovery_hints = Some(h.hints.clone());
+                        hint_conditions = h.conditions.clone();
+                    }
+                    recovery_hints_broken = d.recovery_hints_broken;
+                }
+                if f.get("context").is_none()
+                    && let Some(c) = &d.context
+                {
+                    inherited.locs.push(c.loc);
+                    required_context = c.required.clone();
+                    optional_context = c.optional.clone();
+                    context_broken = c.broken;
+                }
+            }
             let deprecated = f.get("deprecated").and_then(|n| {
                 let loc = f.key_loc("deprecated").unwrap_or(n.loc);
                 let what = format!("`deprecated` of {owner}");
@@ -166,9 +290,9 @@ impl Lower {
                 params,
                 broken_params,
                 context_broken,
-                recovery_hints_broken: recovery_hints.is_none()
-                    && f.get("recovery_hints").is_some(),
+                recovery_hints_broken,
                 recovery_hints,
+                inherited,
                 hint_conditions,
                 required_context,
                 optional_context,

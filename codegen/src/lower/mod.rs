@@ -87,7 +87,7 @@ impl Lower {
         let declarations_broken = self.diags.len() > reported;
         let codes = f
             .get("codes")
-            .map(|n| self.codes(n, numbered))
+            .map(|n| self.codes(n, numbered, &categories))
             .unwrap_or_default();
         let reserved = f
             .get("reserved")

@@ -61,7 +61,9 @@ pub(super) fn missing(owner_loc: Loc, owner: &str, key: &str) -> Diagnostic {
         "category" => "the key of its category",
         "since" => "the taxonomy version that introduced it, e.g. `1.0.0`",
         "title" => "a one-line summary, lowercase, no final period",
-        "message" => "the message template, with `{param}` placeholders",
+        "message" => {
+            "the message template, with `{param}` placeholders, or give its category a default `message`"
+        }
         "explanation" => "a Markdown explanation: what happened, an example, how to fix",
         "range" => "its inclusive numeric range, e.g. `[1000, 1999]`",
         "retryable" => "whether the caller can fix its call and retry (`true`/`false`)",

@@ -210,7 +210,9 @@ impl Lower {
         let unraised_codes = f
             .get("unraised_codes")
             .and_then(|n| self.unraised(n, owner));
+        let hints = f.get("hints").and_then(|n| self.hints_rule(n, owner));
         Some(DraftTaxonomy {
+            hints,
             unraised_codes,
             name,
             version,
@@ -245,6 +247,7 @@ impl Lower {
             let retry_classes = f
                 .get("retry_classes")
                 .and_then(|n| self.retry_class_list(n, &owner));
+            let defaults = self.category_defaults(&f, &owner);
             out.push(DraftCategory {
                 key,
                 ranges,
@@ -252,6 +255,7 @@ impl Lower {
                 retryable,
                 cause,
                 retry_classes,
+                defaults,
             });
         }
         out

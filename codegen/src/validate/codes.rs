@@ -267,7 +267,13 @@ impl Validator<'_> {
         }
 
         let removed = code.removed.is_some();
+        let hints_required = draft
+            .taxonomy
+            .as_ref()
+            .and_then(|t| t.hints.as_ref())
+            .is_none_or(|h| h.value == crate::spec::HintsRule::Required);
         match &code.recovery_hints {
+            _ if !hints_required => {}
             None if !removed && !code.recovery_hints_broken => self.push(
                 Diagnostic::new(code.name.loc, format!("{owner} has no `recovery_hints`"))
                     .with_label("`recovery_hints` is required here")

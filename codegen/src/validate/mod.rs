@@ -70,9 +70,25 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     v.operations(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
+        let reported = v.diags.len();
         v.code(draft, code, version);
         v.retry(draft, code);
         v.attributes(draft, code);
+        // A problem in a value the code took from its category is written
+        // at the category: say which code it is a problem for.
+        if let Some(category) = &code.inherited.category {
+            for d in &mut v.diags[reported..] {
+                if code.inherited.covers(d.loc) {
+                    d.related.push((
+                        code.name.loc,
+                        format!(
+                            "code `{}` inherits this from category `{}`",
+                            code.name.value, category.value
+                        ),
+                    ));
+                }
+            }
+        }
     }
 }
 

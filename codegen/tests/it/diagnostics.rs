@@ -81,6 +81,47 @@ fn the_documented_example_loads() {
     assert!(spec.codes.iter().any(|c| !c.is_emitted()));
 }
 
+/// The example of "Category defaults and optional hints" in
+/// docs/spec-format.md loads, and its codes have their category's values
+/// unless they write their own.
+#[test]
+fn the_documented_category_defaults_apply() {
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
+    let doc = std::fs::read_to_string(doc_path).unwrap();
+    let section = &doc[doc
+        .find("### Category defaults and optional hints")
+        .expect("the section")..];
+    let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
+    let len = section[start..]
+        .find("\n```\n")
+        .expect("end of the example")
+        + 1;
+    let spec = load_str(&section[start..start + len], "spec-format.md")
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let not_found = spec.code("NOT_FOUND").unwrap();
+    assert_eq!(not_found.message.value, "{text}");
+    assert_eq!(not_found.params.len(), 1);
+    assert_eq!(not_found.params[0].name.value, "text");
+    assert!(not_found.recovery_hints.is_empty());
+    let names = |list: &[splice_codegen::spec::Spanned<String>]| -> Vec<String> {
+        list.iter().map(|n| n.value.clone()).collect()
+    };
+    assert_eq!(names(&not_found.required_context), ["code"]);
+    let conflict = spec.code("CONFLICT").unwrap();
+    assert_eq!(conflict.message.value, "conflict: {text}");
+    assert_eq!(
+        names(&conflict.recovery_hints),
+        ["Read the resource again before retrying"]
+    );
+    assert_eq!(names(&conflict.required_context), ["code"]);
+    // An inherited value is located where the category writes it.
+    let category_line = section[start..]
+        .lines()
+        .position(|l| l.contains("message: \"{text}\""))
+        .unwrap();
+    assert_eq!(not_found.message.loc.line, category_line + 1);
+}
+
 #[test]
 fn the_real_taxonomy_and_the_demo_fixture_load() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -107,6 +107,7 @@ fn small_spec() -> Spec {
             numbered: None,
             range_block: None,
             unraised_codes: None,
+            hints: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
         reserved: Vec::new(),

@@ -230,6 +230,12 @@ struct Category {
     range: (i64, i64),
     retryable: bool,
     cause: &'static str,
+    /// The recovery hint its codes inherit (`recovery_hints:` of the
+    /// category), see [`Spec::choose_defaults`].
+    default_hint: Option<String>,
+    /// The context lists its codes inherit (`context:` of the category):
+    /// fields by index, required and optional.
+    default_context: Option<(Vec<usize>, Vec<usize>)>,
 }
 
 struct Code {
@@ -243,7 +249,8 @@ struct Code {
     optional: Vec<usize>,
     /// The per-code constant of [`Spec::pinned`].
     constant: Option<Value>,
-    hint: String,
+    /// `None` only when hints are optional (see [`Spec::hints_optional`]).
+    hint: Option<String>,
 }
 
 impl Code {
@@ -265,6 +272,8 @@ struct Spec {
     /// The codes have numbers (`taxonomy.numbered`, the default); `false`
     /// only when no member carries one (see [`Spec::choose_numbering`]).
     numbered: bool,
+    /// `taxonomy.hints: optional`: a code may have no hint.
+    hints_optional: bool,
     /// Values of a union drawn so far: they cycle through its variants,
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
@@ -277,6 +286,7 @@ pub fn sample(seed: u64) -> Sample {
     let mut spec = Spec::generate(&mut rng);
     spec.choose_numbering(seed);
     spec.choose_openness(seed);
+    spec.choose_defaults(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     Sample {
@@ -494,7 +504,9 @@ impl Spec {
                 required,
                 optional,
                 constant: pinned.map(|_| json!(format!("https://example.com/p/{i}"))),
-                hint: (*rng.pick(&["Retry later", "Check the input", "Ask an admin"])).to_owned(),
+                hint: Some(
+                    (*rng.pick(&["Retry later", "Check the input", "Ask an admin"])).to_owned(),
+                ),
             });
         }
         let mut spec = Spec {
@@ -505,6 +517,7 @@ impl Spec {
             pinned,
             codes,
             numbered: true,
+            hints_optional: false,
             union_draws: std::cell::Cell::new(0),
         };
         spec.place_absent_means(rng);
@@ -536,6 +549,8 @@ impl Spec {
             range: (1, 99),
             retryable: false,
             cause: "input",
+            default_hint: None,
+            default_context: None,
         }];
         if rng.chance(60) {
             out.push(Category {
@@ -543,6 +558,8 @@ impl Spec {
                 range: (100, 199),
                 retryable: true,
                 cause: "server",
+                default_hint: None,
+                default_context: None,
             });
         }
         out
@@ -620,6 +637,39 @@ impl Spec {
                 .any(|m| m.carries == Carries::Number)
         });
         self.numbered = carried || !Rng::new(!seed).chance(30);
+    }
+
+    /// Whether hints are optional (then some codes have none), and which
+    /// categories give their codes a default hint or context: the one of
+    /// their first code, which the codes with the same value inherit
+    /// rather than write. Drawn from a stream of its own, like the
+    /// numbering, so every other choice of a seed stays the same.
+    fn choose_defaults(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(32) ^ 0xdefa);
+        self.hints_optional = rng.chance(35);
+        if self.hints_optional {
+            // A category's first code, whose hint may become the default,
+            // keeps it more often than the others, which then opt out.
+            let mut seen = Vec::new();
+            for c in &mut self.codes {
+                let first = !seen.contains(&c.category);
+                seen.push(c.category);
+                if rng.chance(if first { 30 } else { 60 }) {
+                    c.hint = None;
+                }
+            }
+        }
+        for (k, cat) in self.categories.iter_mut().enumerate() {
+            let Some(first) = self.codes.iter().find(|c| c.category == k) else {
+                continue;
+            };
+            if rng.chance(50) {
+                cat.default_hint = first.hint.clone();
+            }
+            if rng.chance(50) {
+                cat.default_context = Some((first.required.clone(), first.optional.clone()));
+            }
+        }
     }
 
     fn ty(rng: &mut Rng, types: &[(String, TypeDef)], depth: usize) -> Ty {
@@ -763,6 +813,9 @@ impl Spec {
         if !self.numbered {
             y.push_str("  numbered: false\n");
         }
+        if self.hints_optional {
+            y.push_str("  hints: optional\n");
+        }
         if let Some(env) = &self.envelope {
             y.push_str("envelope:\n");
             let inner_at = self.codes.len() % (env.outer.len() + 1);
@@ -787,6 +840,12 @@ impl Spec {
                 "    description: The {} category.\n    retryable: {}\n    cause: {}",
                 c.key, c.retryable, c.cause
             );
+            if let Some((required, optional)) = &c.default_context {
+                self.context_yaml(&mut y, required, optional);
+            }
+            if let Some(h) = &c.default_hint {
+                let _ = writeln!(y, "    recovery_hints:\n      - {h}");
+            }
         }
         if !self.types.is_empty() {
             y.push_str("types:\n");
@@ -880,13 +939,21 @@ impl Spec {
             }
             let _ = writeln!(
                 y,
-                "    category: {}\n    since: 1.0.0\n    title: the {} error\n    message: {}\n    recovery_hints:\n      - {}\n    explanation: The {} error.",
+                "    category: {}\n    since: 1.0.0\n    title: the {} error\n    message: {}\n    explanation: The {} error.",
                 cat.key,
                 c.id.to_lowercase(),
                 q(&format!("{} happened", c.id.to_lowercase())),
-                c.hint,
                 c.id
             );
+            // What the category gives is inherited, not written.
+            match (&c.hint, &cat.default_hint) {
+                (Some(h), Some(d)) if h == d => {}
+                (Some(h), _) => {
+                    let _ = writeln!(y, "    recovery_hints:\n      - {h}");
+                }
+                (None, Some(_)) => y.push_str("    recovery_hints: []\n"),
+                (None, None) => {}
+            }
             if let Some(w) = &c.wire {
                 let _ = writeln!(y, "    wire: {}", q(w));
             }
@@ -897,23 +964,36 @@ impl Spec {
             if let (Some(f), Some(v)) = (self.pinned, &c.constant) {
                 let _ = writeln!(y, "    constants:\n      {}: {v}", self.fields[f].name);
             }
-            if !c.required.is_empty() || !c.optional.is_empty() {
-                y.push_str("    context:\n");
-                let list = |ids: &[usize]| {
-                    ids.iter()
-                        .map(|i| self.fields[*i].name.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                if !c.required.is_empty() {
-                    let _ = writeln!(y, "      required: [{}]", list(&c.required));
-                }
-                if !c.optional.is_empty() {
-                    let _ = writeln!(y, "      optional: [{}]", list(&c.optional));
-                }
+            match &cat.default_context {
+                Some((r, o)) if *r == c.required && *o == c.optional => {}
+                Some(_) => self.context_yaml(&mut y, &c.required, &c.optional),
+                None if c.required.is_empty() && c.optional.is_empty() => {}
+                None => self.context_yaml(&mut y, &c.required, &c.optional),
             }
         }
         y
+    }
+
+    /// `context:` of a code or a category (`context: {}` when both lists
+    /// are empty, which opts a code out of its category's).
+    fn context_yaml(&self, y: &mut String, required: &[usize], optional: &[usize]) {
+        if required.is_empty() && optional.is_empty() {
+            y.push_str("    context: {}\n");
+            return;
+        }
+        y.push_str("    context:\n");
+        let list = |ids: &[usize]| {
+            ids.iter()
+                .map(|i| self.fields[*i].name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !required.is_empty() {
+            let _ = writeln!(y, "      required: [{}]", list(required));
+        }
+        if !optional.is_empty() {
+            let _ = writeln!(y, "      optional: [{}]", list(optional));
+        }
     }
 
     fn inner_yaml(&self, y: &mut String, env: &Envelope) {
@@ -1212,7 +1292,7 @@ impl Spec {
                 p["message"] = json!(message);
                 p["retryable"] = json!(cat.retryable);
                 p["cause"] = json!(cat.cause);
-                p["recovery_hints"] = json!([code.hint]);
+                p["recovery_hints"] = json!(code.hint.iter().collect::<Vec<_>>());
             }
             Some(env) => {
                 let wrap = env.inner.as_ref().map(|i| i.0.as_str());
@@ -1234,7 +1314,7 @@ impl Spec {
                             Carries::Category => json!(cat.key),
                             Carries::Retryable => json!(cat.retryable),
                             Carries::Cause => json!(cat.cause),
-                            Carries::Hints => json!([code.hint]),
+                            Carries::Hints => json!(code.hint.iter().collect::<Vec<_>>()),
                             Carries::Message => json!(message),
                             Carries::Context => continue,
                             Carries::Constant(v) => v.clone(),
@@ -1319,7 +1399,7 @@ impl Spec {
             required: Vec::new(),
             optional: Vec::new(),
             constant: None,
-            hint: "Upgrade".into(),
+            hint: Some("Upgrade".into()),
         };
         let (mut p, _) = self.listed(rng, &code, false, None);
         // Its category is one this release does not know either.
@@ -1535,6 +1615,8 @@ impl Spec {
                             range: (-99, -1),
                             retryable: false,
                             cause: "input",
+                            default_hint: None,
+                            default_context: None,
                         });
                         self.categories.len() - 1
                     }
@@ -1722,7 +1804,7 @@ impl Spec {
             required,
             optional,
             constant: self.pinned.map(|_| json!("https://example.com/p/added")),
-            hint: "Retry later".to_owned(),
+            hint: Some("Retry later".to_owned()),
         });
         Some(self.codes.len() - 1)
     }

@@ -295,6 +295,23 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a nullable member", "nullable: true", ""),
         ("a pattern", "pattern:", ""),
         ("an open type", "    open: true\n", ""),
+        ("optional hints", "  hints: optional\n", ""),
+        ("a category's default context", "input\n    context:", ""),
+        (
+            "a category's default hints",
+            "input\n    recovery_hints:",
+            "",
+        ),
+        (
+            "a code opting out of its category's hints",
+            "    recovery_hints: []\n",
+            "",
+        ),
+        (
+            "a code opting out of its category's context",
+            "    context: {}\n",
+            "",
+        ),
     ];
     let mut missing = Vec::new();
     for (what, has, lacks) in constructs {

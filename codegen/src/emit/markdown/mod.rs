@@ -575,7 +575,12 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
             "when",
         )
     };
-    out.push_str(heading);
+    if code.recovery_hints.is_empty() {
+        // Only where the taxonomy makes hints optional.
+        out.push_str("**Recovery hints:** none.\n\n");
+    } else {
+        out.push_str(heading);
+    }
     for (hint, cond) in code.hints() {
         match cond {
             None => {
@@ -586,7 +591,9 @@ fn code_section(out: &mut String, layout: &Layout<'_>, code: &Code) {
             }
         }
     }
-    out.push('\n');
+    if !code.recovery_hints.is_empty() {
+        out.push('\n');
+    }
 
     if code.required_context.is_empty() && code.optional_context.is_empty() {
         out.push_str("**Context:** none.\n\n");

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::envelope::{Carries, Member};
 use crate::layout::{FieldSlot, Form, Layout, Object, Slot};
-use crate::spec::{Cause, Code, UNLISTED_ENVELOPE};
+use crate::spec::{Cause, Code, HintsRule, UNLISTED_ENVELOPE};
 
 use super::types::{close, constrained, type_schema, with_description};
 use super::{Openness, variant_description};
@@ -135,12 +135,19 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
             "enum": Cause::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             "description": "Who is to blame: input (the caller's arguments), environment (the file system, other processes) or server (the server itself)."
         }),
-        (Carries::Hints, _) => json!({
-            "type": "array",
-            "items": {"type": "string"},
-            "minItems": 1,
-            "description": "General guidance for recovering, most relevant first."
-        }),
+        (Carries::Hints, _) => {
+            let mut hints = json!({
+                "type": "array",
+                "items": {"type": "string"},
+                "minItems": 1,
+                "description": "General guidance for recovering, most relevant first."
+            });
+            // A taxonomy whose codes may have no hints sends an empty list.
+            if spec.taxonomy.hints() == HintsRule::Optional {
+                hints.as_object_mut().map(|h| h.remove("minItems"));
+            }
+            hints
+        }
         // The layout gives objects and the context slots of their own.
         (Carries::Context | Carries::Object(_), _) => json!({"type": "object"}),
     };
