@@ -11,7 +11,9 @@
 //! ([`Shape`]): RFC 9457 problem details, google.rpc.Status as Google's JSON
 //! APIs send it, or a JSON-RPC 2.0 error response. Each starter declares that
 //! `envelope:` and one code in it; `examples/real-taxonomies/` holds whole
-//! taxonomies of each kind.
+//! taxonomies of each kind. A format whose codes are names, not numbers,
+//! starts from [`Shape::Named`]: an OAuth 2.0 token error without numbers
+//! or hints, whose category gives its codes their message and context.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -291,6 +293,70 @@ codes:
     explanation: A parameter of the call is missing or has the wrong type.
 "#;
 
+/// A format whose codes are names, not numbers, and carry no hints: OAuth
+/// 2.0 token errors (RFC 6749 5.2).
+pub const STARTER_NAMED: &str = r#"# The errors of my-auth-server, named and never numbered, as OAuth 2.0
+# token errors (RFC 6749 5.2) are:
+#   {"error": "invalid_grant", "error_description": "The code has expired."}
+# Format: docs/spec-format.md of splice. Check: `splice-codegen check errors.yaml`.
+taxonomy:
+  name: my-auth-server
+  version: 0.1.0
+  base_uri: https://my-auth-server.example/errors
+  # The codes have no numbers: the name in `error` tells them apart.
+  numbered: false
+  # An OAuth error carries no recovery hints, so a code may have none.
+  hints: optional
+  description: |
+    Errors returned by the token endpoint of my-auth-server.
+
+# The wire shape: a flat object; `error` holds each code's `wire:` name.
+envelope:
+  error: { carries: code_name, doc: A single ASCII error code. }
+  error_description: { carries: message, doc: Human-readable text about the error. }
+
+# A category holds the defaults of its codes: `retryable` and `cause`, and
+# here the message template, its parameter and the context fields, which
+# every code of the category takes unless it writes its own.
+categories:
+  client:
+    description: The token request cannot be served as sent.
+    retryable: false
+    cause: input
+    message: "{text}"
+    params:
+      text: { type: string, description: The error description. }
+    context:
+      optional: [error_uri]
+
+fields:
+  error_uri:
+    type: string
+    in: top_level
+    format: uri
+    doc: A page about the error.
+
+codes:
+  INVALID_REQUEST:
+    wire: invalid_request
+    category: client
+    since: 0.1.0
+    title: the request is malformed
+    explanation: |
+      A required parameter is missing, a parameter is repeated or malformed,
+      or the request is otherwise malformed. Fix the request, then send it
+      again.
+  INVALID_GRANT:
+    wire: invalid_grant
+    category: client
+    since: 0.1.0
+    title: the grant is invalid or expired
+    explanation: |
+      The authorization code or refresh token is invalid, expired or revoked,
+      or was issued to another client. Ask the resource owner to authorize
+      again.
+"#;
+
 /// The starting shapes `init --shape` offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Shape {
@@ -303,15 +369,18 @@ pub enum Shape {
     GoogleRpc,
     /// A JSON-RPC 2.0 error response ([`STARTER_JSONRPC`]).
     JsonRpc,
+    /// Codes told apart by name only, without hints ([`STARTER_NAMED`]).
+    Named,
 }
 
 impl Shape {
     /// Every shape, as `--shape` spells it.
-    pub const ALL: [(&'static str, Shape); 4] = [
+    pub const ALL: [(&'static str, Shape); 5] = [
         ("splice", Shape::Splice),
         ("rfc9457", Shape::Rfc9457),
         ("google-rpc", Shape::GoogleRpc),
         ("jsonrpc", Shape::JsonRpc),
+        ("named", Shape::Named),
     ];
 
     /// The starter spec text.
@@ -321,6 +390,7 @@ impl Shape {
             Shape::Rfc9457 => STARTER_RFC9457,
             Shape::GoogleRpc => STARTER_GOOGLE_RPC,
             Shape::JsonRpc => STARTER_JSONRPC,
+            Shape::Named => STARTER_NAMED,
         }
     }
 }
@@ -405,7 +475,8 @@ mod tests {
         for (name, shape) in Shape::ALL {
             let spec = crate::load_str(shape.starter(), "errors.yaml")
                 .unwrap_or_else(|d| panic!("{name}: {}", d.render()));
-            assert_eq!(spec.codes.len(), 1, "{name}");
+            let codes = if shape == Shape::Named { 2 } else { 1 };
+            assert_eq!(spec.codes.len(), codes, "{name}");
             assert_eq!(spec.envelope.declared, shape != Shape::Splice, "{name}");
             assert_eq!(name.parse::<Shape>(), Ok(shape));
         }
@@ -444,6 +515,13 @@ mod tests {
                     "message": "invalid parameter uri", "data": {"param": "uri"}}}),
                 "id",
             ),
+            (
+                Shape::Named,
+                serde_json::json!({"error": "invalid_grant",
+                    "error_description": "The code has expired.",
+                    "error_uri": "https://my-auth-server.example/errors/invalid_grant"}),
+                "error",
+            ),
         ];
         for (shape, payload, top) in cases {
             let spec = crate::load_str(shape.starter(), "errors.yaml").unwrap();
@@ -455,6 +533,22 @@ mod tests {
             let v = obj.remove(top).unwrap();
             obj.insert(format!("{top}_"), v);
             assert!(!validator.is_valid(&wrong), "{shape:?}: {wrong}");
+        }
+    }
+
+    /// The named starter has no numbers and no hints, and its codes take
+    /// their message and context from their category.
+    #[test]
+    fn the_named_starter_has_no_numbers_and_inherits_its_defaults() {
+        let spec = crate::load_str(STARTER_NAMED, "errors.yaml")
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+        assert!(!spec.taxonomy.numbered());
+        assert_eq!(spec.taxonomy.hints(), crate::spec::HintsRule::Optional);
+        for code in &spec.codes {
+            assert_eq!(code.number(), None);
+            assert!(code.recovery_hints.is_empty(), "{}", code.name.value);
+            assert_eq!(code.message.value, "{text}");
+            assert_eq!(code.optional_context[0].value, "error_uri");
         }
     }
 

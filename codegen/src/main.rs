@@ -77,8 +77,9 @@ enum Command {
         dir: Option<PathBuf>,
         /// The wire shape to start from: splice (splice's own envelope),
         /// rfc9457 (problem details), google-rpc (google.rpc.Status as
-        /// Google's JSON APIs send it) or jsonrpc (a JSON-RPC 2.0 error
-        /// response).
+        /// Google's JSON APIs send it), jsonrpc (a JSON-RPC 2.0 error
+        /// response) or named (codes told apart by name only, without
+        /// numbers or hints: OAuth 2.0 token errors).
         #[arg(long, value_name = "SHAPE", default_value = "splice")]
         shape: splice_codegen::init::Shape,
     },
