@@ -93,6 +93,7 @@ fn sample_value(spec: &Spec, ty: &FieldType, name: &str, any_code: &str) -> Stri
         FieldType::Float => "1.5".to_owned(),
         FieldType::Map(_) => "::std::collections::BTreeMap::new()".to_owned(),
         FieldType::Boolean => "true".to_owned(),
+        FieldType::Json => "::serde_json::json!({\"sample\": [1, null]})".to_owned(),
         FieldType::Enum(ty) => {
             let first = spec
                 .type_def(ty)
@@ -120,7 +121,7 @@ fn struct_literal(spec: &Spec, ty: &str, any_code: &str) -> String {
     let def = spec
         .type_def(ty)
         .unwrap_or_else(|| panic!("the spec names unknown type {ty}"));
-    let members: Vec<String> = def
+    let mut members: Vec<String> = def
         .members()
         .iter()
         .map(|m: &MemberDef| {
@@ -140,6 +141,12 @@ fn struct_literal(spec: &Spec, ty: &str, any_code: &str) -> String {
             }
         })
         .collect();
+    if def.open {
+        members.push(format!(
+            "{}: ::serde_json::Map::new()",
+            splice_codegen::context::OTHER_MEMBERS
+        ));
+    }
     format!("{ty} {{ {} }}", members.join(", "))
 }
 

@@ -21,7 +21,7 @@
 //!
 //! fields:                      # context fields, lower_snake_case; order = argument order
 //!   file_path:
-//!     type: string             # string | integer | int32 | int64 | float | boolean | error_code
+//!     type: string             # string | integer | int32 | int64 | float | boolean | json | error_code
 //!                              # | TypeName | map<string, T> | T[]
 //!     in: top_level            # top_level (a member of the envelope) | context (inside `context`)
 //!     doc: The file the error is about, as the caller wrote it.
@@ -90,6 +90,8 @@ pub enum FieldType {
     /// An object with any string keys and values of one type
     /// (`map<string, T>`), Rust `BTreeMap<String, T>`.
     Map(Box<FieldType>),
+    /// Any JSON value (`json`), Rust `serde_json::Value`.
+    Json,
 }
 
 impl FieldType {
@@ -112,6 +114,7 @@ impl FieldType {
             FieldType::Enum(n) | FieldType::Struct(n) => n.clone(),
             FieldType::ArrayOf(t) => format!("{}[]", t.spelling()),
             FieldType::Map(t) => format!("map<string, {}>", t.spelling()),
+            FieldType::Json => "json".into(),
         }
     }
 
@@ -140,6 +143,7 @@ pub const BUILTIN_TYPES: &[&str] = &[
     "int32",
     "int64",
     "float",
+    "json",
 ];
 
 /// The values `format:` may take: JSON Schema 2020-12 formats of strings.

@@ -167,6 +167,7 @@ impl Draft {
             "float" => Ok(FieldType::Float),
             "boolean" => Ok(FieldType::Boolean),
             "error_code" => Ok(FieldType::ErrorCode),
+            "json" => Ok(FieldType::Json),
             other => match self.types.iter().find(|t| t.name.value == other) {
                 Some(t) if t.values.is_some() => Ok(FieldType::Enum(other.to_owned())),
                 // A union is referred to by name like an object.

@@ -370,6 +370,10 @@ pub static BUILTIN_TYPES: &[Choice] = &[
         name: "float",
         doc: "JSON number (Rust `f64`).",
     },
+    Choice {
+        name: "json",
+        doc: "Any JSON value (Rust `serde_json::Value`).",
+    },
 ];
 
 /// The spellings of `choices`, in order.

@@ -24,6 +24,7 @@ pub(super) fn describe_type(ty: &FieldType) -> &'static str {
         FieldType::Int32 | FieldType::Int64 | FieldType::Float => "a number",
         FieldType::Map(_) => "a map",
         FieldType::Boolean => "a boolean",
+        FieldType::Json => "any JSON value",
         FieldType::Enum(..) => "an enum",
         FieldType::ErrorCode => "an error code",
         FieldType::Struct(_) => "an object",

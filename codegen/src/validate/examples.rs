@@ -316,6 +316,8 @@ impl Validator<'_> {
                     self.example(draft, v, value, what, &inner);
                 }
             }
+            // Any value is a JSON value.
+            FieldType::Json => {}
             FieldType::Boolean => {
                 if !matches!(scalar, Some(ScalarType::Bool(_))) {
                     self.push(mismatch("`true` or `false`", declared));

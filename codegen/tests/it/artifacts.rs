@@ -186,6 +186,13 @@ fn declared_envelope_odata() {
     insta::assert_snapshot!(declared_envelope_artifacts("odata"));
 }
 
+/// JSON-RPC's `data` as the specification has it: any JSON value (`json`):
+/// `{}` in the schema, `unknown` in TypeScript, `object` in Python.
+#[test]
+fn declared_envelope_jsonrpc_data() {
+    insta::assert_snapshot!(declared_envelope_artifacts("jsonrpc_data"));
+}
+
 /// Kubernetes' `metav1.Status`: the code UNKNOWN is `""` on the wire.
 #[test]
 fn declared_envelope_kubernetes() {

@@ -139,6 +139,8 @@ impl Scalar {
 #[derive(Clone)]
 enum Ty {
     Scalar(Scalar),
+    /// Any JSON value (`json`).
+    Json,
     /// A string with `pattern: "^[a-z]+$"`.
     Lower,
     /// A declared type, by index in [`Spec::types`].
@@ -285,7 +287,7 @@ pub fn sample(seed: u64) -> Sample {
     let mut rng = Rng::new(seed);
     let mut spec = Spec::generate(&mut rng);
     spec.choose_numbering(seed);
-    spec.choose_openness(seed);
+    spec.choose_side(seed);
     spec.choose_defaults(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
@@ -612,13 +614,33 @@ impl Spec {
         types
     }
 
-    /// Makes about half of the object types open (`open: true`). Drawn
-    /// from an RNG of its own, as [`Spec::choose_numbering`] is.
-    fn choose_openness(&mut self, seed: u64) {
+    /// Makes about half of the object types open (`open: true`), and about
+    /// a third of the string fields (but the pinned one) and string members
+    /// `json`. Drawn from an RNG of its own, as [`Spec::choose_numbering`]
+    /// is; a `json` value takes one draw, as the string it replaces did.
+    fn choose_side(&mut self, seed: u64) {
         let mut side = Rng::new(seed.rotate_left(29) ^ 0x6f70_656e);
         for (_, def) in &mut self.types {
             if let TypeDef::Object { open, .. } = def {
                 *open = side.chance(50);
+            }
+        }
+        let mut side = Rng::new(seed.rotate_left(13) ^ 0x6a73_6f6e);
+        for (i, f) in self.fields.iter_mut().enumerate() {
+            if matches!(f.ty, Ty::Scalar(Scalar::String))
+                && Some(i) != self.pinned
+                && side.chance(35)
+            {
+                f.ty = Ty::Json;
+            }
+        }
+        for (_, def) in &mut self.types {
+            if let TypeDef::Object { members, .. } = def {
+                for m in members {
+                    if matches!(m.ty, Ty::Scalar(Scalar::String)) && side.chance(35) {
+                        m.ty = Ty::Json;
+                    }
+                }
             }
         }
     }
@@ -786,6 +808,7 @@ impl Spec {
     fn ty_name(&self, ty: &Ty) -> String {
         match ty {
             Ty::Scalar(s) => s.name().to_owned(),
+            Ty::Json => "json".to_owned(),
             Ty::Lower => "string".to_owned(),
             Ty::Named(i) => self.types[*i].0.clone(),
             Ty::List(t) => format!("{}[]", self.ty_name(t)),
@@ -1038,6 +1061,15 @@ impl Spec {
     fn value(&self, rng: &mut Rng, ty: &Ty, depth: usize) -> Value {
         match ty {
             Ty::Scalar(s) => s.value(rng),
+            // One draw, as the string it replaces (`choose_side`) takes.
+            Ty::Json => [
+                Value::Null,
+                json!("text"),
+                json!(-3.5),
+                json!([1, "two", null, false]),
+                json!({"k": {"n": [true, null]}, "": ""}),
+            ][rng.below(5)]
+            .clone(),
             Ty::Lower => json!(*rng.pick(&["abc", "z", "splice"])),
             Ty::List(t) => {
                 let n = rng.below(3);
@@ -1113,6 +1145,7 @@ impl Spec {
     fn wrong(&self, ty: &Ty) -> Value {
         match ty {
             Ty::Scalar(s) => s.wrong(),
+            Ty::Json => unreachable!("every value is a `json` (the corruption skips such fields)"),
             Ty::Lower => json!("UPPER"),
             Ty::List(_) => json!({"not": "a list"}),
             Ty::Map(_) => json!([1]),
@@ -1140,6 +1173,17 @@ impl Spec {
         at.as_object_mut()
             .expect("an object")
             .insert(key.to_owned(), value);
+    }
+
+    /// Removes `key` from the object at `path` in `payload`.
+    fn remove(payload: &mut Value, path: &[&str], key: &str) {
+        let mut at = payload;
+        for step in path {
+            at = &mut at[*step];
+        }
+        if let Some(object) = at.as_object_mut() {
+            object.remove(key);
+        }
     }
 
     fn payloads(&self, rng: &mut Rng) -> Vec<Payload> {
@@ -1361,6 +1405,20 @@ impl Spec {
         let mut corrupt = p.clone();
         if let Some(f) = code.required.first() {
             let field = &self.fields[*f];
+            if matches!(field.ty, Ty::Json) {
+                // No value is not a JSON value: leave the field out.
+                let mut at = holder.clone();
+                if field.place == Place::Envelope {
+                    at.clear();
+                }
+                if field.place == Place::Context {
+                    let (path, key) = context.as_ref().expect("a context member");
+                    at = path.clone();
+                    at.push(key);
+                }
+                Spec::remove(&mut corrupt, &at, field.wire());
+                return (p, Some(corrupt));
+            }
             let wrong = self.wrong(&field.ty);
             match field.place {
                 Place::TopLevel => Spec::set(&mut corrupt, &holder, field.wire(), wrong),
@@ -1815,6 +1873,6 @@ fn mentions(ty: &Ty, t: usize) -> bool {
     match ty {
         Ty::Named(n) => *n == t,
         Ty::List(inner) | Ty::Map(inner) => mentions(inner, t),
-        Ty::Scalar(_) | Ty::Lower => false,
+        Ty::Scalar(_) | Ty::Json | Ty::Lower => false,
     }
 }

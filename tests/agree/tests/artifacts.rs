@@ -312,6 +312,7 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             "    context: {}\n",
             "",
         ),
+        ("a json field or member", "type: \"json\"", ""),
     ];
     let mut missing = Vec::new();
     for (what, has, lacks) in constructs {

@@ -805,3 +805,68 @@ fn an_open_type_keeps_the_members_it_does_not_list() {
         "{wrong}"
     );
 }
+
+mod jsonrpc_data {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/jsonrpc_data.yaml");
+}
+
+/// JSON-RPC's `data` is any JSON value (`json`): an object, a string, a
+/// number, `null` sent (kept as `null`, not read as absent) or no `data`
+/// at all; each is its code's variant in the schema and written back
+/// unchanged by the Rust types, and a member of type `json` in a declared
+/// object keeps its value too.
+#[test]
+fn a_json_value_is_kept_as_sent() {
+    use jsonrpc_data::{ErrorCode, ErrorEnvelope};
+    for (payload, code, variant) in [
+        (
+            r#"{"code": -32602, "message": "Invalid params", "data": {"expected": ["string", null], "got": 3}}"#,
+            ErrorCode::InvalidParams,
+            "InvalidParamsEnvelope",
+        ),
+        (
+            r#"{"code": -32602, "message": "Invalid params", "data": null}"#,
+            ErrorCode::InvalidParams,
+            "InvalidParamsEnvelope",
+        ),
+        (
+            r#"{"code": -32602, "message": "Invalid params"}"#,
+            ErrorCode::InvalidParams,
+            "InvalidParamsEnvelope",
+        ),
+        (
+            r#"{"code": -32602, "message": "Invalid params", "params": [{"name": "n", "value": [1, {"a": null}]}, {"name": "m", "value": null}]}"#,
+            ErrorCode::InvalidParams,
+            "InvalidParamsEnvelope",
+        ),
+        (
+            r#"{"code": -32603, "message": "Internal error", "data": "boom"}"#,
+            ErrorCode::InternalError,
+            "InternalErrorEnvelope",
+        ),
+        (
+            r#"{"code": -32603, "message": "Internal error", "data": null}"#,
+            ErrorCode::InternalError,
+            "InternalErrorEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = round_trip(payload);
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(jsonrpc_data::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+    }
+    // INTERNAL_ERROR requires `data`; `null` is a value, absence is not.
+    let absent = r#"{"code": -32603, "message": "Internal error"}"#;
+    assert!(serde_json::from_str::<ErrorEnvelope>(absent).is_err());
+    assert!(
+        variants_accepting(
+            jsonrpc_data::ENVELOPE_SCHEMA,
+            &serde_json::from_str(absent).unwrap()
+        )
+        .is_empty()
+    );
+}

@@ -301,6 +301,7 @@ pub(super) fn type_example(
         }
         FieldType::Map(_) => json!({}),
         FieldType::Boolean => json!(true),
+        FieldType::Json => json!({"any": ["JSON", 1, true, null]}),
         FieldType::ErrorCode => json!(code.name.value),
         FieldType::Enum(t) => spec
             .type_def(t)

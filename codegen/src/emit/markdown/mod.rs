@@ -676,6 +676,7 @@ fn type_name(spec: &Spec, ty: &FieldType) -> String {
         FieldType::Int32 | FieldType::Int64 | FieldType::Float => ty.spelling(),
         FieldType::Map(_) => format!("`{}`", ty.spelling()),
         FieldType::Boolean => "boolean".into(),
+        FieldType::Json => "any JSON value".into(),
         FieldType::Enum(name) => spec
             .type_def(name)
             .map(|d| d.wire_values())

@@ -741,6 +741,7 @@ fn py_type(ty: &FieldType, defined: &HashSet<&str>) -> String {
         FieldType::Float => "float".into(),
         FieldType::Map(value) => format!("dict[str, {}]", py_type(value, defined)),
         FieldType::Boolean => "bool".into(),
+        FieldType::Json => "object".into(),
         FieldType::ErrorCode => "ErrorCodeName".into(),
         FieldType::Enum(name) => name.clone(),
         FieldType::Struct(name) if defined.contains(name.as_str()) => name.clone(),

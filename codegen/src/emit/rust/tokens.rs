@@ -111,6 +111,7 @@ pub(super) fn field_type(ty: &FieldType, prefix: &TokenStream) -> TokenStream {
             quote!(::std::collections::BTreeMap<::std::string::String, #value>)
         }
         FieldType::Boolean => quote!(bool),
+        FieldType::Json => quote!(::serde_json::Value),
         FieldType::Enum(name) | FieldType::Struct(name) => {
             let name = ident(name);
             quote!(#prefix #name)

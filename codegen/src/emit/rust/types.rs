@@ -114,7 +114,13 @@ pub(super) fn emit_support_types(spec: &Spec, absent_code: bool) -> TokenStream 
         .types
         .iter()
         .filter_map(|d| d.one_of())
-        .any(|o| o.null.is_some());
+        .any(|o| o.null.is_some())
+        || spec.fields.iter().any(|f| *f.ty() == FieldType::Json)
+        || spec
+            .types
+            .iter()
+            .flat_map(|t| t.members())
+            .any(|m| m.ty.value == FieldType::Json);
     let present = (null_one_of || absent_code).then(|| {
         quote! {
             /// Reads a value that is present, `null` included, as `Some`
@@ -262,6 +268,7 @@ fn holds_again(spec: &Spec, owner: &str, ty: &FieldType) -> bool {
 /// back. Empty for any other type.
 pub(super) fn null_as_value(spec: &Spec, ty: &FieldType) -> TokenStream {
     let null = match ty {
+        FieldType::Json => true,
         FieldType::Struct(t) => spec
             .type_def(t)
             .and_then(|d| d.one_of())

@@ -69,6 +69,7 @@ pub(super) fn type_schema(ty: &FieldType, openness: Openness) -> Value {
             json!({"type": "object", "additionalProperties": type_schema(value, openness)})
         }
         FieldType::Boolean => json!({"type": "boolean"}),
+        FieldType::Json => json!({}),
         FieldType::Enum(name) => open_string(name),
         FieldType::ErrorCode => open_string("ErrorCode"),
         FieldType::Struct(name) => json!({"$ref": format!("#/$defs/{name}")}),

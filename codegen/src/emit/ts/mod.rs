@@ -498,6 +498,7 @@ fn ts_type(ty: &FieldType) -> String {
         }
         FieldType::Map(value) => format!("Record<string, {}>", ts_type(value)),
         FieldType::Boolean => "boolean".into(),
+        FieldType::Json => "unknown".into(),
         FieldType::Enum(name) | FieldType::Struct(name) => name.clone(),
         FieldType::ErrorCode => "ErrorCode".into(),
         FieldType::ArrayOf(item) => format!("{}[]", ts_type(item)),
