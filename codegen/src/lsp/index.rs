@@ -90,6 +90,12 @@ pub const DEFINITION_SITES: &[DefinitionSite] = &[
         path: &[Step::Key("codes"), Step::AnyKey, Step::Key("params")],
         kind: Kind::Param,
     },
+    // A category's default parameters, scoped by the category's key (a
+    // category is lower_snake, a code SCREAMING_SNAKE: they never meet).
+    DefinitionSite {
+        path: &[Step::Key("categories"), Step::AnyKey, Step::Key("params")],
+        kind: Kind::Param,
+    },
     DefinitionSite {
         path: &[Step::Key("code_groups")],
         kind: Kind::Group,
@@ -122,6 +128,8 @@ pub struct ReferenceSite {
 }
 
 const CODE: [Step; 2] = [Step::Key("codes"), Step::AnyKey];
+/// A category: its defaults name fields and parameters as a code's keys do.
+const CATEGORY: [Step; 2] = [Step::Key("categories"), Step::AnyKey];
 
 /// Where names are referred to.
 pub const REFERENCE_SITES: &[ReferenceSite] = &[
@@ -223,6 +231,69 @@ pub const REFERENCE_SITES: &[ReferenceSite] = &[
         kind: Kind::RetryClass,
         how: How::Value,
         role: "retry_classes",
+    },
+    ReferenceSite {
+        path: &[
+            CATEGORY[0],
+            CATEGORY[1],
+            Step::Key("context"),
+            Step::Key("required"),
+        ],
+        kind: Kind::Field,
+        how: How::Value,
+        role: "context.required",
+    },
+    ReferenceSite {
+        path: &[
+            CATEGORY[0],
+            CATEGORY[1],
+            Step::Key("context"),
+            Step::Key("optional"),
+        ],
+        kind: Kind::Field,
+        how: How::Value,
+        role: "context.optional",
+    },
+    ReferenceSite {
+        path: &[
+            CATEGORY[0],
+            CATEGORY[1],
+            Step::Key("recovery_hints"),
+            Step::Item,
+            Step::Key("when"),
+        ],
+        kind: Kind::Field,
+        how: How::Keys,
+        role: "a hint condition",
+    },
+    ReferenceSite {
+        path: &[CATEGORY[0], CATEGORY[1], Step::Key("message")],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "message",
+    },
+    ReferenceSite {
+        path: &[
+            CATEGORY[0],
+            CATEGORY[1],
+            Step::Key("recovery_hints"),
+            Step::Item,
+        ],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "recovery_hints",
+    },
+    ReferenceSite {
+        path: &[
+            CATEGORY[0],
+            CATEGORY[1],
+            Step::Key("recovery_hints"),
+            Step::Item,
+            Step::Key("text"),
+        ],
+        kind: Kind::Field,
+        how: How::Template,
+        role: "recovery_hints",
     },
     ReferenceSite {
         path: &[
@@ -866,6 +937,23 @@ mod tests {
         assert_eq!((p.kind, p.scope.as_str()), (Kind::Param, "X"));
         let cat = ix.at(text.find("category: domain").unwrap() + 11).unwrap();
         assert_eq!(cat.kind, Kind::Category);
+    }
+
+    /// A category's defaults name fields and declare parameters as a
+    /// code's keys do, so finding or renaming a field reaches them.
+    #[test]
+    fn category_defaults_are_indexed_like_a_codes_keys() {
+        let text = "fields:\n  status: { type: integer }\ncategories:\n  client:\n    message: \"{status} {text}\"\n    params: { text: {} }\n    context: { required: [status] }\n    recovery_hints:\n      - { text: \"{text}\", when: { status: x } }\ncodes:\n  X:\n    category: client\n    context: { optional: [status] }\n";
+        let ix = index(text);
+        let field = ix.at(text.find("status:").unwrap() + 1).unwrap();
+        assert_eq!((field.kind, field.name.as_str()), (Kind::Field, "status"));
+        // The declaration, the message, the category's context and hint
+        // condition, and the code's context.
+        assert_eq!(ix.occurrences(&field, true).len(), 5);
+        let p = ix.at(text.find("{text}").unwrap() + 1).unwrap();
+        assert_eq!((p.kind, p.scope.as_str()), (Kind::Param, "client"));
+        // The declaration and the two templates.
+        assert_eq!(ix.occurrences(&p, true).len(), 3);
     }
 
     #[test]
