@@ -462,17 +462,6 @@ fn diff(path: &Path, old: &str, new: &str) -> String {
     cut
 }
 
-/// The spec in `codegen/tests/fixtures/demo.yaml`, for the emitters' unit
-/// tests.
-#[cfg(test)]
-pub(crate) fn test_fixture() -> Spec {
-    crate::load_str(
-        include_str!("../tests/fixtures/demo.yaml"),
-        "tests/fixtures/demo.yaml",
-    )
-    .unwrap_or_else(|d| panic!("fixture does not load:\n{}", d.render()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,7 +479,7 @@ mod tests {
 
     #[test]
     fn artifacts_are_deterministic() {
-        let spec = test_fixture();
+        let spec = crate::test_fixture();
         assert_eq!(artifacts(&spec), artifacts(&spec));
     }
 }

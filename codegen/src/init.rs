@@ -553,6 +553,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "generate")]
     fn init_refuses_to_overwrite_and_its_spec_generates() {
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path()).unwrap();

@@ -36,3 +36,15 @@ pub use emit::schema as emit_schema;
 pub use emit::ts as emit_ts;
 pub use lint::lint;
 pub use load::{load_path, load_str};
+
+/// The spec in `codegen/tests/fixtures/demo.yaml`, for the unit tests of the
+/// emitters and of `generate`. It lives at the crate root, not in
+/// `generate`, so the unit tests also build without the `generate` feature.
+#[cfg(test)]
+pub(crate) fn test_fixture() -> spec::Spec {
+    load_str(
+        include_str!("../tests/fixtures/demo.yaml"),
+        "tests/fixtures/demo.yaml",
+    )
+    .unwrap_or_else(|d| panic!("fixture does not load:\n{}", d.render()))
+}

@@ -727,7 +727,7 @@ fn wire_span(wire: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::test_fixture as fixture;
+    use crate::test_fixture as fixture;
     use serde_json::json;
 
     #[test]

@@ -761,7 +761,7 @@ fn code_span_number(code: &Code) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::test_fixture as fixture;
+    use crate::test_fixture as fixture;
 
     #[test]
     fn union_and_narrowed_shapes() {

@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn items_are_the_fixed_names_and_the_declared_types() {
-        let spec = crate::generate::test_fixture();
+        let spec = crate::test_fixture();
         let file: syn::File = syn::parse2(emit(&spec)).expect("the expansion parses");
         let mut defined: Vec<String> = file
             .items

@@ -247,7 +247,7 @@ fn variant_description(code: &Code) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::test_fixture as fixture;
+    use crate::test_fixture as fixture;
 
     fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
         &schema["$defs"][name]

@@ -607,7 +607,7 @@ mod tests {
         }
     }
     use super::*;
-    use crate::generate::test_fixture as fixture;
+    use crate::test_fixture as fixture;
 
     #[test]
     fn union_is_discriminated_and_narrowed() {
