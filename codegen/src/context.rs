@@ -222,29 +222,52 @@ pub enum TypeBody {
     OneOf(OneOf),
 }
 
-/// An untagged union of scalars: each value is a JSON value of one of
-/// `types` (no two of the same JSON type), or `null` when `null` is set.
+/// An untagged union: each value is a JSON value of one of `types` (no two
+/// of the same JSON type), or `null` when `null` is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OneOf {
     /// Built-in scalar types (`string`, `integer`, `int32`, `int64`,
-    /// `float`, `boolean`), in the order written.
+    /// `float`, `boolean`), enums and `error_code` (JSON strings), lists
+    /// (`T[]`, JSON arrays), declared objects, tagged unions and maps (JSON
+    /// objects), in the order written; each JSON type once.
     pub types: Vec<Spanned<FieldType>>,
     /// Where `null` was listed, if it was: the value may be JSON `null`.
     pub null: Option<Spanned<()>>,
 }
 
 impl OneOf {
-    /// The Rust variant name of a member type (`String`, `Int64`, ...).
-    pub fn variant(ty: &FieldType) -> &'static str {
+    /// The Rust variant name of a member type (`String`, `Int64`, `List`,
+    /// `Map`, a declared type's name); `Null` is `null`'s. Unique within
+    /// one `one_of` (checked by validate).
+    pub fn variant(ty: &FieldType) -> String {
         match ty {
-            FieldType::String => "String",
-            FieldType::Integer => "Integer",
-            FieldType::Int32 => "Int32",
-            FieldType::Int64 => "Int64",
-            FieldType::Float => "Float",
-            FieldType::Boolean => "Boolean",
-            _ => unreachable!("`one_of` holds built-in scalars only (checked by validate)"),
+            FieldType::String => "String".into(),
+            FieldType::Integer => "Integer".into(),
+            FieldType::Int32 => "Int32".into(),
+            FieldType::Int64 => "Int64".into(),
+            FieldType::Float => "Float".into(),
+            FieldType::Boolean => "Boolean".into(),
+            FieldType::ErrorCode => "ErrorCode".into(),
+            FieldType::Enum(name) | FieldType::Struct(name) => name.clone(),
+            FieldType::ArrayOf(_) => "List".into(),
+            FieldType::Map(_) => "Map".into(),
+            FieldType::Json => "Json".into(),
         }
+    }
+
+    /// True when every member type is a built-in scalar.
+    pub fn is_scalar(&self) -> bool {
+        self.types.iter().all(|t| {
+            matches!(
+                t.value,
+                FieldType::String
+                    | FieldType::Integer
+                    | FieldType::Int32
+                    | FieldType::Int64
+                    | FieldType::Float
+                    | FieldType::Boolean
+            )
+        })
     }
 
     /// Each entry as the spec spells it (`int64`, `string`, `null` last),

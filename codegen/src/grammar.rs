@@ -672,7 +672,7 @@ pub static CATEGORY: Object = Object {
 /// One entry of `types:`.
 pub static TYPE: Object = Object {
     name: "type",
-    doc: "A support type: an object (`members`), an enum of strings (`enum`), a tagged union (`union`) or a union of scalars (`one_of`).",
+    doc: "A support type: an object (`members`), an enum of strings (`enum`), a tagged union (`union`) or a union of types told apart by their JSON type (`one_of`).",
     keys: &[
         required("doc", Value::Line, "One line: what the type holds."),
         key(
@@ -696,7 +696,7 @@ pub static TYPE: Object = Object {
         key(
             "one_of",
             Value::List(&Value::Line),
-            "A union of scalar types (and `null`).",
+            "A union of types (and `null`), each of another JSON type: scalars, a list, an object.",
         ),
         key(
             "open",

@@ -5,7 +5,7 @@
 //! compiler generates.
 
 use crate::context::FieldType;
-use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
+use crate::diagnostic::{Diagnostic, did_you_mean, suggest};
 use crate::draft::Draft;
 use crate::span::{Loc, Spanned};
 
@@ -560,9 +560,11 @@ impl Validator<'_> {
         }
     }
 
-    /// A `one_of:` lists built-in scalar types and `null`, each JSON type
-    /// at most once (a reader tells the members apart by the JSON type of
-    /// the value alone), and at least two of them.
+    /// A `one_of:` lists types and `null`, each JSON type at most once (a
+    /// reader tells the members apart by the JSON type of the value alone:
+    /// string, integer or number, boolean, null, array, object), and at
+    /// least two of them. `json` (every JSON type) and another `one_of`
+    /// are refused; so are two members whose Rust variants share a name.
     pub(super) fn one_ofs(&mut self, draft: &Draft) {
         const SCALARS: &[&str] = &[
             "string", "integer", "int32", "int64", "float", "boolean", "null",
@@ -574,29 +576,53 @@ impl Validator<'_> {
             let owner = format!("`one_of` of type `{}`", t.name.value);
             // The JSON type each entry reads as, with the entry that took it.
             let mut taken: Vec<(&str, &Spanned<String>)> = Vec::new();
+            let mut variants: Vec<(String, &Spanned<String>)> = Vec::new();
             for w in written {
-                let json = match w.value.as_str() {
-                    "string" => "string",
-                    "integer" | "int32" | "int64" => "integer",
-                    "float" => "number",
-                    "boolean" => "boolean",
-                    "null" => "null",
-                    other => {
-                        let help = if draft.types.iter().any(|d| d.name.value == other) {
-                            format!(
-                                "`one_of` lists built-in scalar types only ({}); a declared type goes in `members`, or in a tagged `union` if it is an object",
-                                list(SCALARS)
-                            )
-                        } else {
-                            suggest(other, SCALARS, "the scalar types are")
-                        };
+                let resolved = (w.value != "null").then(|| draft.resolve(&w.value));
+                let json = match &resolved {
+                    None => "null",
+                    Some(Ok(FieldType::String | FieldType::Enum(_) | FieldType::ErrorCode)) => {
+                        "string"
+                    }
+                    Some(Ok(FieldType::Integer | FieldType::Int32 | FieldType::Int64)) => "integer",
+                    Some(Ok(FieldType::Float)) => "number",
+                    Some(Ok(FieldType::Boolean)) => "boolean",
+                    Some(Ok(FieldType::ArrayOf(_))) => "array",
+                    Some(Ok(FieldType::Map(_))) => "object",
+                    Some(Ok(FieldType::Struct(name)))
+                        if draft
+                            .types
+                            .iter()
+                            .any(|d| &d.name.value == name && d.one_of.is_some()) =>
+                    {
                         self.push(
                             Diagnostic::new(
                                 w.loc,
-                                format!("`{other}` in {owner} is not a scalar type"),
+                                format!("`{name}` in {owner} is a `one_of` itself"),
                             )
-                            .with_label("not a scalar")
-                            .with_help(help),
+                            .with_label("a union of its own")
+                            .with_help(format!("list the types of `{name}` here instead")),
+                        );
+                        continue;
+                    }
+                    Some(Ok(FieldType::Struct(_))) => "object",
+                    Some(Ok(FieldType::Json)) => {
+                        self.push(
+                            Diagnostic::new(w.loc, format!("`json` in {owner} admits every value"))
+                                .with_label("any JSON type")
+                                .with_help("no reader could tell another member from it; use `json` alone instead of the `one_of`"),
+                        );
+                        continue;
+                    }
+                    Some(Err(other)) => {
+                        self.push(
+                            Diagnostic::new(w.loc, format!("unknown type `{other}` in {owner}"))
+                                .with_label("not a built-in or declared type")
+                                .with_help(suggest(
+                                    other,
+                                    &[SCALARS, draft.type_names().as_slice()].concat(),
+                                    "the types are",
+                                )),
                         );
                         continue;
                     }
@@ -619,14 +645,30 @@ impl Validator<'_> {
                                 "`{}` and `{}` in {owner} are both JSON {}",
                                 first.value,
                                 w.value,
-                                if json == "integer" && *j == "integer" {
-                                    "integers"
-                                } else {
-                                    "numbers"
+                                match (*j, json) {
+                                    ("integer", "integer") => "integers",
+                                    ("string", _) => "strings",
+                                    ("array", _) => "arrays",
+                                    ("object", _) => "objects",
+                                    ("boolean", _) => "booleans",
+                                    _ => "numbers",
                                 }
                             ),
                             "second of its JSON type",
-                            "a reader tells the members apart by the value's JSON type alone; keep one of them (the wider one, e.g. `int64` or `float`)",
+                            match json {
+                                "array" => {
+                                    "a reader tells the members apart by the value's JSON type alone; keep one list type, whose items may be a `one_of` of their own"
+                                }
+                                "object" => {
+                                    "a reader tells the members apart by the value's JSON type alone; keep one object type, e.g. a tagged `union` of the objects"
+                                }
+                                "string" => {
+                                    "a reader tells the members apart by the value's JSON type alone; keep `string` or the enum"
+                                }
+                                _ => {
+                                    "a reader tells the members apart by the value's JSON type alone; keep one of them (the wider one, e.g. `int64` or `float`)"
+                                }
+                            },
                         )
                     };
                     self.push(
@@ -638,6 +680,25 @@ impl Validator<'_> {
                     continue;
                 }
                 taken.push((json, w));
+                let variant = match &resolved {
+                    Some(Ok(ty)) => crate::context::OneOf::variant(ty),
+                    _ => "Null".to_owned(),
+                };
+                if let Some((_, first)) = variants.iter().find(|(v, _)| *v == variant) {
+                    self.push(
+                        Diagnostic::new(
+                            w.loc,
+                            format!(
+                                "`{}` and `{}` in {owner} are both the Rust variant `{variant}`",
+                                first.value, w.value
+                            ),
+                        )
+                        .with_label("same variant name")
+                        .with_related(first.loc, "first here")
+                        .with_help("rename the declared type"),
+                    );
+                }
+                variants.push((variant, w));
             }
             if written.len() < 2 {
                 let loc = written.first().map_or(t.name.loc, |w| w.loc);

@@ -451,7 +451,25 @@ impl Validator<'_> {
                     ("int64", Some(ScalarType::Int(n))) => i64::try_from(n).is_ok(),
                     _ => false,
                 };
-                if !written.iter().any(|w| fits(&w.value)) {
+                let scalar_fits = written.iter().any(|w| fits(&w.value));
+                // A list, an object or an enum: the member of the value's
+                // JSON type checks it (`check` allows one per JSON type).
+                let resolved: Vec<FieldType> = written
+                    .iter()
+                    .filter_map(|w| draft.resolve(&w.value).ok())
+                    .collect();
+                let member = resolved.iter().find(|ty| match (&node.kind, ty) {
+                    (NodeKind::Seq(_), FieldType::ArrayOf(_)) => true,
+                    (NodeKind::Map(_), FieldType::Map(_) | FieldType::Struct(_)) => true,
+                    (NodeKind::Scalar(..), FieldType::Enum(_) | FieldType::ErrorCode) => {
+                        scalar == Some(ScalarType::Str)
+                    }
+                    _ => false,
+                });
+                if scalar_fits {
+                } else if let Some(ty) = member {
+                    self.example(draft, node, ty, what, path);
+                } else {
                     let spelled: Vec<&str> = written.iter().map(|w| w.value.as_str()).collect();
                     self.push(mismatch(
                         &format!("a value of type `{t}`"),

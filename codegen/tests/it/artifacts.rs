@@ -193,6 +193,13 @@ fn declared_envelope_jsonrpc_data() {
     insta::assert_snapshot!(declared_envelope_artifacts("jsonrpc_data"));
 }
 
+/// FastAPI's `detail` (a string or a list of objects) and list entries
+/// that are strings, objects or `null`: `one_of`s beyond scalars.
+#[test]
+fn declared_envelope_unions() {
+    insta::assert_snapshot!(declared_envelope_artifacts("unions"));
+}
+
 /// Kubernetes' `metav1.Status`: the code UNKNOWN is `""` on the wire.
 #[test]
 fn declared_envelope_kubernetes() {

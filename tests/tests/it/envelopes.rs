@@ -870,3 +870,77 @@ fn a_json_value_is_kept_as_sent() {
         .is_empty()
     );
 }
+
+mod unions {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/unions.yaml");
+}
+
+/// A `one_of` of any types: FastAPI's `detail` is a string in one error
+/// and a list of pydantic's objects in another, and `notes` entries are
+/// strings, objects or `null`. Each payload is its code's one variant in
+/// the schema, and the Rust untagged enums read it as the right member and
+/// write it back unchanged; a value of no member's JSON type is refused by
+/// both.
+#[test]
+fn a_one_of_of_any_types_is_read_by_its_json_type() {
+    use unions::{Detail, Entry, ErrorCode, ErrorEnvelope, Location};
+    let not_found = r#"{"code": "NOT_FOUND", "detail": "Not Found",
+        "notes": ["see the docs", {"text": "API", "href": "https://example.com/api"}, null]}"#;
+    let invalid = r#"{"code": "VALIDATION_FAILED", "detail": [{"loc": ["body", 0, "name"],
+        "msg": "Field required", "type": "missing"}]}"#;
+    for (payload, code, variant) in [
+        (not_found, ErrorCode::NotFound, "NotFoundEnvelope"),
+        (
+            invalid,
+            ErrorCode::ValidationFailed,
+            "ValidationFailedEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = round_trip(payload);
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(unions::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+    }
+    let envelope: ErrorEnvelope = serde_json::from_str(not_found).unwrap();
+    assert_eq!(envelope.detail, Some(Detail::String("Not Found".into())));
+    let notes = envelope.notes.expect("notes");
+    assert!(matches!(&notes[0], Entry::String(s) if s == "see the docs"));
+    assert!(matches!(&notes[1], Entry::Note(n) if n.text == "API"));
+    assert!(matches!(notes[2], Entry::Null));
+    let envelope: ErrorEnvelope = serde_json::from_str(invalid).unwrap();
+    let Some(Detail::List(errors)) = envelope.detail else {
+        panic!("{envelope:?}")
+    };
+    assert_eq!(
+        errors[0].loc,
+        [
+            Location::String("body".into()),
+            Location::Int64(0),
+            Location::String("name".into())
+        ]
+    );
+
+    for refused in [
+        r#"{"code": "NOT_FOUND", "detail": 3}"#,
+        r#"{"code": "NOT_FOUND", "detail": {"msg": "an object"}}"#,
+        r#"{"code": "VALIDATION_FAILED", "detail": [{"loc": [true], "msg": "m", "type": "t"}]}"#,
+        r#"{"code": "NOT_FOUND", "detail": "x", "notes": [3]}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<ErrorEnvelope>(refused).is_err(),
+            "{refused}"
+        );
+        assert!(
+            variants_accepting(
+                unions::ENVELOPE_SCHEMA,
+                &serde_json::from_str(refused).unwrap()
+            )
+            .is_empty(),
+            "{refused}"
+        );
+    }
+}

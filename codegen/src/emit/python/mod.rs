@@ -208,7 +208,7 @@ pub fn emit(spec: &Spec) -> String {
     let mut defined: HashSet<&str> = HashSet::new();
     // Unions of scalars reference built-in types only.
     for def in &spec.types {
-        if let Some(o) = def.one_of() {
+        if let Some(o) = def.one_of().filter(|o| o.is_scalar()) {
             comment(&mut out, "", &def.doc.value);
             let mut types: Vec<String> = o
                 .types
@@ -266,6 +266,28 @@ pub fn emit(spec: &Spec) -> String {
             "{}: typing.TypeAlias = {}",
             def.name.value,
             names.join(" | ")
+        );
+        defined.insert(&def.name.value);
+    }
+    // A `one_of` of lists, objects or enums may name a type declared
+    // after it, or be named by one declared before: its alias is a string
+    // (a forward reference mypy reads; nothing evaluates it at run time).
+    let every: HashSet<&str> = spec.types.iter().map(|d| d.name.value.as_str()).collect();
+    for def in &spec.types {
+        let Some(o) = def.one_of().filter(|o| !o.is_scalar()) else {
+            continue;
+        };
+        blank_lines(&mut out, 2);
+        comment(&mut out, "", &def.doc.value);
+        let mut types: Vec<String> = o.types.iter().map(|t| py_type(&t.value, &every)).collect();
+        if o.null.is_some() {
+            types.push("None".into());
+        }
+        let _ = writeln!(
+            out,
+            "{}: typing.TypeAlias = {}\n",
+            def.name.value,
+            py_str(&types.join(" | "))
         );
         defined.insert(&def.name.value);
     }

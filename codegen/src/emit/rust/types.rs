@@ -82,8 +82,12 @@ pub(super) fn emit_support_types(spec: &Spec, absent_code: bool) -> TokenStream 
         let name = ident(&def.name.value);
         let doc = &def.doc.value;
         let variants = o.types.iter().map(|t| {
-            let variant = ident(crate::context::OneOf::variant(&t.value));
-            let ty = field_type(&t.value, &TokenStream::new());
+            let variant = ident(&crate::context::OneOf::variant(&t.value));
+            let mut ty = field_type(&t.value, &TokenStream::new());
+            // A declared type may hold this union again.
+            if matches!(t.value, FieldType::Struct(_)) {
+                ty = quote!(::std::boxed::Box<#ty>);
+            }
             let doc = format!("A JSON value of type `{}`.", t.value.spelling());
             quote! {
                 #[doc = #doc]

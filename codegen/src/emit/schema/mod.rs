@@ -165,7 +165,7 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
     }
     for def in &spec.types {
         if let Some(o) = def.one_of() {
-            defs.insert(def.name.value.clone(), one_of_schema(def, o));
+            defs.insert(def.name.value.clone(), one_of_schema(def, o, openness));
         }
     }
     for def in &spec.types {

@@ -84,7 +84,7 @@ fn shape_of(spec: &Spec, op: Option<&Operation>) -> Value {
         let schema = match (def.values(), def.union(), def.one_of()) {
             (Some(_), _, _) => enum_schema(def.wire_values().into_iter()),
             (None, Some(u), _) => union_schema(spec, def, u, Openness::Closed),
-            (None, None, Some(o)) => one_of_schema(def, o),
+            (None, None, Some(o)) => one_of_schema(def, o, Openness::Closed),
             (None, None, None) => struct_schema(def, Openness::Closed),
         };
         defs.insert(def.name.value.clone(), strip_descriptions(schema));

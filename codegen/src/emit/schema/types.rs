@@ -145,14 +145,16 @@ pub(super) fn union_schema(
     })
 }
 
-/// A union of scalars: `anyOf` each member type's schema (and `null`).
-/// The members differ in JSON type, so at most one matches a value;
-/// `anyOf` spares validators the check that no second one does.
-pub(super) fn one_of_schema(def: &TypeDef, o: &crate::context::OneOf) -> Value {
+/// A `one_of`: `anyOf` each member type's schema (and `null`). The
+/// members differ in JSON type, so at most one matches a value; `anyOf`
+/// spares validators the check that no second one does. Scalars are the
+/// same in every schema; a list, an object or an enum among the members
+/// follows `openness` as anywhere else.
+pub(super) fn one_of_schema(def: &TypeDef, o: &crate::context::OneOf, openness: Openness) -> Value {
     let mut any_of: Vec<Value> = o
         .types
         .iter()
-        .map(|t| type_schema(&t.value, Openness::Closed))
+        .map(|t| type_schema(&t.value, openness))
         .collect();
     if o.null.is_some() {
         any_of.push(json!({"type": "null"}));
