@@ -53,7 +53,7 @@ mod table;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::context::{FieldType, TypeDef};
+use crate::context::{FieldType, OneOf, TypeDef};
 use crate::describe::{CodeInfoDocs, GENERATED_HEADER, member_doc};
 use crate::envelope::Carries;
 use crate::layout::{FieldSlot, Form, Layout, Object, Slot};
@@ -209,21 +209,7 @@ pub fn emit(spec: &Spec) -> String {
     // Unions of scalars reference built-in types only.
     for def in &spec.types {
         if let Some(o) = def.one_of().filter(|o| o.is_scalar()) {
-            comment(&mut out, "", &def.doc.value);
-            let mut types: Vec<String> = o
-                .types
-                .iter()
-                .map(|t| py_type(&t.value, &defined))
-                .collect();
-            if o.null.is_some() {
-                types.push("None".into());
-            }
-            let _ = writeln!(
-                out,
-                "{}: typing.TypeAlias = {}\n",
-                def.name.value,
-                types.join(" | ")
-            );
+            one_of_alias(&mut out, def, o, &defined, false);
             defined.insert(&def.name.value);
         }
     }
@@ -278,17 +264,7 @@ pub fn emit(spec: &Spec) -> String {
             continue;
         };
         blank_lines(&mut out, 2);
-        comment(&mut out, "", &def.doc.value);
-        let mut types: Vec<String> = o.types.iter().map(|t| py_type(&t.value, &every)).collect();
-        if o.null.is_some() {
-            types.push("None".into());
-        }
-        let _ = writeln!(
-            out,
-            "{}: typing.TypeAlias = {}\n",
-            def.name.value,
-            py_str(&types.join(" | "))
-        );
+        one_of_alias(&mut out, def, o, &every, true);
         defined.insert(&def.name.value);
     }
 
@@ -530,6 +506,21 @@ fn unlisted(out: &mut String, layout: &Layout<'_>, defined: &HashSet<&str>) {
 fn object_type(out: &mut String, def: &TypeDef, defined: &HashSet<&str>) {
     let keys = member_keys(def, defined);
     typed_dict(out, &def.name.value, &def.doc.value, &keys);
+}
+
+/// A `one_of` type: the alias of the union of its types (and `None` when
+/// it lists `null`). `quoted` writes the union as a string, a forward
+/// reference mypy reads and nothing evaluates at run time, for a union that
+/// names types declared after it.
+fn one_of_alias(out: &mut String, def: &TypeDef, o: &OneOf, known: &HashSet<&str>, quoted: bool) {
+    comment(out, "", &def.doc.value);
+    let mut types: Vec<String> = o.types.iter().map(|t| py_type(&t.value, known)).collect();
+    if o.null.is_some() {
+        types.push("None".into());
+    }
+    let union = types.join(" | ");
+    let union = if quoted { py_str(&union) } else { union };
+    let _ = writeln!(out, "{}: typing.TypeAlias = {union}\n", def.name.value);
 }
 
 /// An open object type (`open: true`): `typing.Mapping[str, object]`, its
