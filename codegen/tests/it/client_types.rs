@@ -675,13 +675,36 @@ const DECLARED: &[Declared] = &[
                  characterTypes,minDistinctCharacterTypes)>PasswordReuseNotAllowed min=6; unlisted TooManyRequests; \
                  BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength) min=6; ServiceUnavailable",
     },
+    Declared {
+        name: "unions",
+        ts_wrong: &[
+            "unions_wrong.ts(7,16): error TS2339: Property 'notes' does not exist on type 'ValidationFailedEnvelope'.",
+            "unions_wrong.ts(9,24): error TS2339: Property 'number' does not exist on type 'CodeInfo'.",
+            "unions_wrong.ts(12,15): error TS2339: Property 'msg' does not exist on type 'string | ValidationError'.",
+            "unions_wrong.ts(14,14): error TS2322: Type 'number' is not assignable to type 'Detail'.",
+        ],
+        py_wrong: &[
+            "unions_wrong.py:8: error: TypedDict \"ValidationFailedEnvelope\" has no key \"notes\"",
+            "unions_wrong.py:9: error: \"CodeInfo\" has no attribute \"number\"",
+            "unions_wrong.py:12: error: Incompatible types in assignment (expression has type \"int\", variable has type \"str | list[ValidationError]\")",
+        ],
+        ts_ran: "2 codes; NOT_FOUND Not Found [see the docs | API <https://example.com/api> | -]; \
+                 VALIDATION_FAILED .body[0].name: Field required (missing) false; unlisted TEAPOT; \
+                 NOT_FOUND Not Found [see the docs | API <https://example.com/api>]; \
+                 VALIDATION_FAILED .body[0].name: Field required (missing) false",
+        py_ran: "ok NOT_FOUND Not Found [see the docs | API <https://example.com/api> | -]; \
+                 VALIDATION_FAILED .body[0].name: Field required (missing) false; unlisted TEAPOT; \
+                 NOT_FOUND Not Found [see the docs | API <https://example.com/api>]; \
+                 VALIDATION_FAILED .body[0].name: Field required (missing) false",
+    },
 ];
 
 /// Issue #24 §1: the TypeScript and Python artifacts follow an envelope the
 /// spec declares (google.rpc.Status nested in `error`, a flat RFC 9457
 /// problem, a JSON-RPC error told apart by its number alone), and the
 /// Microsoft REST API guidelines' error, whose open `innererror` takes the
-/// guidelines' own example as a literal in both languages. For each
+/// guidelines' own example as a literal in both languages, and FastAPI's
+/// `detail` (unions by JSON type, in a taxonomy without numbers). For each
 /// fixture: `generate` writes every artifact; each example envelope of its
 /// docs validates against its schema and strict schema; a client that
 /// narrows on the (nested) discriminant, reads nested and per-code fields

@@ -247,6 +247,26 @@ pub(super) fn to_wire(spec: &Spec, ty: &FieldType, value: &Value, depth: usize) 
                 None => value.clone(),
             }
         }
+        (FieldType::Struct(t), _)
+            if depth < MAX_EXAMPLE_DEPTH && spec.type_def(t).and_then(|d| d.one_of()).is_some() =>
+        {
+            // `check` allows one member per JSON type: the value's JSON
+            // type picks the member whose `wire:` names apply (a scalar
+            // has none).
+            let o = spec.type_def(t).and_then(|d| d.one_of()).expect("a one_of");
+            let member = o.types.iter().map(|m| &m.value).find(|m| {
+                matches!(
+                    (value, m),
+                    (Value::Array(_), FieldType::ArrayOf(_))
+                        | (Value::Object(_), FieldType::Map(_) | FieldType::Struct(_))
+                        | (Value::String(_), FieldType::Enum(_) | FieldType::ErrorCode)
+                )
+            });
+            match member {
+                Some(m) => to_wire(spec, m, value, depth + 1),
+                None => value.clone(),
+            }
+        }
         (FieldType::Struct(t), Value::Object(members)) if depth < MAX_EXAMPLE_DEPTH => {
             let def = spec.type_def(t);
             Value::Object(
