@@ -676,6 +676,23 @@ const DECLARED: &[Declared] = &[
                  BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength) min=6; ServiceUnavailable",
     },
     Declared {
+        name: "jsonrpc_data",
+        ts_wrong: &[
+            "jsonrpc_data_wrong.ts(8,12): error TS18046: 'env.data' is of type 'unknown'.",
+            "jsonrpc_data_wrong.ts(12,14): error TS2741: Property 'value' is missing in type '{ name: string; }' but required in type 'Param'.",
+        ],
+        py_wrong: &[
+            "jsonrpc_data_wrong.py:9: error: Value of type \"object\" is not indexable",
+            "jsonrpc_data_wrong.py:13: error: Missing key \"value\" for TypedDict \"Param\"",
+        ],
+        ts_ran: "2 codes; INVALID_PARAMS string [limit=number,filter=object(op),strict=boolean]; \
+                 INVALID_PARAMS null []; INTERNAL_ERROR list(3); unlisted -32099; \
+                 INVALID_PARAMS object(expected,got) []; INTERNAL_ERROR object(any)",
+        py_ran: "ok INVALID_PARAMS string [limit=number,filter=object(op),strict=boolean]; \
+                 INVALID_PARAMS null []; INTERNAL_ERROR list(3); unlisted -32099; \
+                 INVALID_PARAMS object(expected,got) []; INTERNAL_ERROR object(any)",
+    },
+    Declared {
         name: "unions",
         ts_wrong: &[
             "unions_wrong.ts(7,16): error TS2339: Property 'notes' does not exist on type 'ValidationFailedEnvelope'.",
@@ -703,8 +720,9 @@ const DECLARED: &[Declared] = &[
 /// spec declares (google.rpc.Status nested in `error`, a flat RFC 9457
 /// problem, a JSON-RPC error told apart by its number alone), and the
 /// Microsoft REST API guidelines' error, whose open `innererror` takes the
-/// guidelines' own example as a literal in both languages, and FastAPI's
-/// `detail` (unions by JSON type, in a taxonomy without numbers). For each
+/// guidelines' own example as a literal in both languages; JSON-RPC's
+/// `data`, which may hold any JSON value (`json`); and FastAPI's `detail`
+/// (unions by JSON type, in a taxonomy without numbers). For each
 /// fixture: `generate` writes every artifact; each example envelope of its
 /// docs validates against its schema and strict schema; a client that
 /// narrows on the (nested) discriminant, reads nested and per-code fields
