@@ -676,6 +676,27 @@ const DECLARED: &[Declared] = &[
                  BadArgument password PasswordError>PasswordDoesNotMeetPolicy(minLength) min=6; ServiceUnavailable",
     },
     Declared {
+        name: "kubernetes",
+        ts_wrong: &[
+            "kubernetes_wrong.ts(11,3): error TS2322: Type '\"Unknown\"' is not assignable to type '\"\"'.",
+            "kubernetes_wrong.ts(15,7): error TS2367: This comparison appears to be unintentional because the types '\"Failure\"' and '\"Success\"' have no overlap.",
+            "kubernetes_wrong.ts(16,24): error TS2339: Property 'number' does not exist on type 'CodeInfo'.",
+        ],
+        py_wrong: &[
+            "kubernetes_wrong.py:11: error: Incompatible types (expression has type \"Literal['Unknown']\", TypedDict item \"reason\" has type \"Literal['']\")",
+            "kubernetes_wrong.py:17: error: Non-overlapping equality check (left operand type: \"Literal['Failure']\", right operand type: \"Literal['Success']\")",
+            "kubernetes_wrong.py:19: error: \"CodeInfo\" has no attribute \"number\"",
+        ],
+        ts_ran: "4 codes; UNKNOWN 500 server hints=0 retryable=true; \
+                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; GONE(Expired) 410 client hints=0; \
+                 unlisted Conflict; UNKNOWN 1 server hints=0 retryable=true; \
+                 NOT_FOUND 1 client hints=0: example text; GONE(Gone) 1 client hints=0",
+        py_ran: "ok UNKNOWN 500 server hints=0 retryable=true; \
+                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; GONE(Expired) 410 client hints=0; \
+                 unlisted Conflict; UNKNOWN 1 server hints=0 retryable=true; \
+                 NOT_FOUND 1 client hints=0: example text; GONE(Gone) 1 client hints=0",
+    },
+    Declared {
         name: "jsonrpc_data",
         ts_wrong: &[
             "jsonrpc_data_wrong.ts(8,12): error TS18046: 'env.data' is of type 'unknown'.",
@@ -720,7 +741,9 @@ const DECLARED: &[Declared] = &[
 /// spec declares (google.rpc.Status nested in `error`, a flat RFC 9457
 /// problem, a JSON-RPC error told apart by its number alone), and the
 /// Microsoft REST API guidelines' error, whose open `innererror` takes the
-/// guidelines' own example as a literal in both languages; JSON-RPC's
+/// guidelines' own example as a literal in both languages; Kubernetes'
+/// Status (an empty `reason`, an alias, no numbers, no recovery hints);
+/// JSON-RPC's
 /// `data`, which may hold any JSON value (`json`); and FastAPI's `detail`
 /// (unions by JSON type, in a taxonomy without numbers). For each
 /// fixture: `generate` writes every artifact; each example envelope of its
