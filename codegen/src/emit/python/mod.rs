@@ -86,9 +86,14 @@ pub fn emit(spec: &Spec) -> String {
              Envelopes arrive as parsed JSON: annotate the dict as `AnyErrorEnvelope` (a\n\
              server of a later minor release may send a code this module does not list),\n\
              narrow it with `is_listed(env)` to `ErrorEnvelope`, then {}\n\
-             TypedDict. `CODES` maps every code to its number, category, retryability,\n\
+             TypedDict. `CODES` maps every code to its {}category, retryability,\n\
              cause and recovery hints. Standard library only; Python 3.11 or later.",
-            how_to_narrow(&layout)
+            how_to_narrow(&layout),
+            if spec.taxonomy.numbered() {
+                "number, "
+            } else {
+                ""
+            }
         ),
     );
     out.push_str("\nimport dataclasses\nimport enum\nimport typing\n\n");

@@ -264,10 +264,15 @@ fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
         out,
         "    ",
         &format!(
-            "What the taxonomy says about the code `{}` names: its number, category,\n\
+            "What the taxonomy says about the code `{}` names: its {}category,\n\
              retryability and the rest of its `CodeInfo`, also what the envelope does not carry.\n\
              None for a code of a later release.",
-            layout.discriminant().dotted()
+            layout.discriminant().dotted(),
+            if layout.spec().taxonomy.numbered() {
+                "number, "
+            } else {
+                ""
+            }
         ),
     );
     let table = if by_name { "CODES" } else { "_BY_NUMBER" };
