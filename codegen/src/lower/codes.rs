@@ -22,17 +22,14 @@ use super::read::{RUST_KEYWORDS, duplicate, wrong_type};
 impl Lower {
     /// `hints:` of the taxonomy: `required` or `optional`.
     pub(super) fn hints_rule(&mut self, node: &Node, owner: &str) -> Option<Spanned<HintsRule>> {
-        let s = self.string(node, "hints", owner)?;
-        match HintsRule::ALL.iter().find(|v| v.as_str() == s.value) {
-            Some(v) => Some(Spanned::new(*v, s.loc)),
-            None => {
-                self.push(
-                    Diagnostic::new(s.loc, format!("unknown hints `{}` in {owner}", s.value))
-                        .suggesting(s.loc, &s.value, grammar::names(grammar::HINTS), "expected"),
-                );
-                None
-            }
-        }
+        self.keyword(
+            node,
+            "hints",
+            owner,
+            HintsRule::ALL,
+            HintsRule::as_str,
+            grammar::HINTS,
+        )
     }
 
     /// The defaults a category gives its codes, read with the same rules

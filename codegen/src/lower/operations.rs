@@ -119,24 +119,14 @@ impl Lower {
 
     /// `unraised_codes:` of the taxonomy.
     pub(super) fn unraised(&mut self, node: &Node, owner: &str) -> Option<Spanned<Unraised>> {
-        let s = self.string(node, "unraised_codes", owner)?;
-        match Unraised::ALL.iter().find(|v| v.as_str() == s.value) {
-            Some(v) => Some(Spanned::new(*v, s.loc)),
-            None => {
-                self.push(
-                    Diagnostic::new(
-                        s.loc,
-                        format!("unknown unraised_codes `{}` in {owner}", s.value),
-                    )
-                    .suggesting(
-                        s.loc,
-                        &s.value,
-                        grammar::names(grammar::UNRAISED),
-                        "expected",
-                    ),
-                );
-                None
-            }
-        }
+        let all = Unraised::ALL;
+        self.keyword(
+            node,
+            "unraised_codes",
+            owner,
+            all,
+            Unraised::as_str,
+            grammar::UNRAISED,
+        )
     }
 }

@@ -407,32 +407,46 @@ impl Lower {
     }
 
     pub(super) fn cause(&mut self, node: &Node, owner: &str) -> Option<Spanned<Cause>> {
-        let s = self.string(node, "cause", owner)?;
-        match Cause::ALL.iter().find(|c| c.as_str() == s.value) {
-            Some(c) => Some(Spanned::new(*c, s.loc)),
-            None => {
-                self.push(
-                    Diagnostic::new(s.loc, format!("unknown cause `{}` in {owner}", s.value))
-                        .suggesting(s.loc, &s.value, grammar::names(grammar::CAUSES), "expected"),
-                );
-                None
-            }
-        }
+        self.keyword(
+            node,
+            "cause",
+            owner,
+            &Cause::ALL,
+            Cause::as_str,
+            grammar::CAUSES,
+        )
     }
 
     pub(super) fn sent_as(&mut self, node: &Node, owner: &str) -> Option<Spanned<SentAs>> {
-        let s = self.string(node, "sent_as", owner)?;
-        match SentAs::ALL.iter().find(|v| v.as_str() == s.value) {
+        self.keyword(
+            node,
+            "sent_as",
+            owner,
+            SentAs::ALL,
+            SentAs::as_str,
+            grammar::SENT_AS,
+        )
+    }
+
+    /// The value of `key`, a keyword: one of `all`, written as `as_str`
+    /// spells it. Another string is "unknown `key`", suggesting the
+    /// grammar's `choices`.
+    pub(super) fn keyword<T: Copy>(
+        &mut self,
+        node: &Node,
+        key: &str,
+        owner: &str,
+        all: &[T],
+        as_str: fn(T) -> &'static str,
+        choices: &'static [grammar::Choice],
+    ) -> Option<Spanned<T>> {
+        let s = self.string(node, key, owner)?;
+        match all.iter().find(|v| as_str(**v) == s.value) {
             Some(v) => Some(Spanned::new(*v, s.loc)),
             None => {
                 self.push(
-                    Diagnostic::new(s.loc, format!("unknown sent_as `{}` in {owner}", s.value))
-                        .suggesting(
-                            s.loc,
-                            &s.value,
-                            grammar::names(grammar::SENT_AS),
-                            "expected",
-                        ),
+                    Diagnostic::new(s.loc, format!("unknown {key} `{}` in {owner}", s.value))
+                        .suggesting(s.loc, &s.value, grammar::names(choices), "expected"),
                 );
                 None
             }
