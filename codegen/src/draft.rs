@@ -35,6 +35,18 @@ pub(crate) struct Draft {
     pub groups: Vec<DraftGroup>,
     /// `operations:` as read (group and code names unchecked yet).
     pub operations: Vec<DraftOperation>,
+    /// `families:` as read (categories and shadowing unchecked yet).
+    pub families: Vec<DraftFamily>,
+}
+
+/// A family as written; a rule or category that could not be read is
+/// `None` (already reported).
+#[derive(Debug)]
+pub(crate) struct DraftFamily {
+    pub name: Spanned<String>,
+    pub rule: Option<Spanned<crate::spec::FamilyRule>>,
+    pub category: Option<Spanned<String>>,
+    pub doc: Option<Spanned<String>>,
 }
 
 /// A code group as written.
@@ -573,6 +585,18 @@ impl Draft {
                         groups: o.groups,
                         codes: o.codes,
                         codes_at: o.codes_at,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?,
+            families: self
+                .families
+                .into_iter()
+                .map(|f| {
+                    Some(crate::spec::Family {
+                        name: f.name,
+                        rule: f.rule?,
+                        category: f.category?,
+                        doc: f.doc?,
                     })
                 })
                 .collect::<Option<Vec<_>>>()?,

@@ -39,6 +39,8 @@ pub enum Kind {
     Group,
     /// A key of `operations:`.
     Operation,
+    /// A key of `families:`.
+    Family,
 }
 
 impl Kind {
@@ -55,6 +57,7 @@ impl Kind {
             Kind::Param => "parameter",
             Kind::Group => "code group",
             Kind::Operation => "operation",
+            Kind::Family => "family",
         }
     }
 }
@@ -467,6 +470,42 @@ pub static SPEC: Object = Object {
                 value: &Value::Object(&OPERATION),
             },
             "The operations (tools, API calls) and the codes each may raise.",
+        ),
+        key(
+            "families",
+            Value::Map {
+                keys: MapKeys::Declares(Kind::Family, Case::LowerSnake),
+                value: &Value::Object(&FAMILY),
+            },
+            "Families of codes by a prefix or suffix of their wire name: an unlisted code of one gets its category. The first matching family wins; a listed code always does.",
+        ),
+    ],
+};
+
+/// One entry of `families:`.
+pub static FAMILY: Object = Object {
+    name: "family",
+    doc: "Codes whose wire name starts or ends with a fixed text; write exactly one of `prefix` and `suffix`.",
+    keys: &[
+        key(
+            "prefix",
+            Value::Line,
+            "The family's codes' wire names start with it (`Throttling`).",
+        ),
+        key(
+            "suffix",
+            Value::Line,
+            "The family's codes' wire names end with it (`NotFound`).",
+        ),
+        required(
+            "category",
+            Value::Name(Kind::Category),
+            "The category (and so `retryable` and `cause`) of an unlisted code of the family.",
+        ),
+        required(
+            "doc",
+            Value::Line,
+            "One line: what its codes have in common.",
         ),
     ],
 };

@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::context::{FieldDef, Placement};
 use crate::envelope::{Carries, Member};
-use crate::spec::{Code, Spec};
+use crate::spec::{Category, Code, Family, Spec};
 
 /// The layout of a checked spec's envelopes.
 #[derive(Debug, Clone)]
@@ -96,6 +96,11 @@ pub enum Form<'s> {
     /// name (or number) no release lists, and only the fields `in: envelope`
     /// (the format's own frame) are typed.
     Unlisted,
+    /// An envelope of a code this release does not list whose name the
+    /// family's rule matches (and no earlier family's): laid out as
+    /// [`Form::Unlisted`], with the family's category, and so its
+    /// `retryable` and `cause`, fixed.
+    Family(&'s Family),
     /// Any envelope of this release, as one type: every member typed for any
     /// code, every declared field optional.
     Any,
@@ -108,6 +113,12 @@ impl<'s> Form<'s> {
             Form::Code(c) => Some(c),
             _ => None,
         }
+    }
+
+    /// True for the envelope of a code this release does not list, in a
+    /// family or not.
+    pub fn is_unlisted(self) -> bool {
+        matches!(self, Form::Unlisted | Form::Family(_))
     }
 }
 
@@ -288,6 +299,35 @@ impl<'s> Layout<'s> {
         ))
     }
 
+    /// The families, in precedence (file) order.
+    pub fn families(&self) -> &'s [Family] {
+        &self.spec.families
+    }
+
+    /// The family of a code name on the wire: `None` for a name a code
+    /// has (a listed code always wins), else the first family whose rule
+    /// matches it. Every reader of every artifact decides so.
+    pub fn family_of(&self, wire: &str) -> Option<&'s Family> {
+        self.spec.family_of(wire)
+    }
+
+    /// The category of `family`'s codes.
+    pub fn family_category(&self, family: &Family) -> &'s Category {
+        self.spec.family_category(family)
+    }
+
+    /// The names a family never claims ([`Spec::names_outside_families`]),
+    /// each once, in spec order.
+    pub fn names_outside_families(&self) -> Vec<&'s str> {
+        let mut names: Vec<&str> = Vec::new();
+        for n in self.spec.names_outside_families() {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        names
+    }
+
     /// True when a member carries `property`.
     pub fn carries(&self, property: &str) -> bool {
         self.spec.envelope.carries(property)
@@ -303,7 +343,7 @@ impl<'s> Layout<'s> {
     /// for [`Form::Any`], none for [`Form::Unlisted`].
     pub fn context_fields(&self, form: Form<'s>) -> Vec<FieldSlot<'s>> {
         match form {
-            Form::Unlisted => Vec::new(),
+            Form::Unlisted | Form::Family(_) => Vec::new(),
             _ => self
                 .spec
                 .fields_at(Placement::Context)
@@ -330,8 +370,10 @@ impl<'s> Layout<'s> {
             }
             // The format's own frame (JSON-RPC's `id`), whatever the code;
             // the others are the code's, which this release cannot type.
-            Form::Unlisted if field.placement() == Placement::Envelope => Presence::Optional,
-            Form::Unlisted => return None,
+            Form::Unlisted | Form::Family(_) if field.placement() == Placement::Envelope => {
+                Presence::Optional
+            }
+            Form::Unlisted | Form::Family(_) => return None,
             Form::Any => Presence::Optional,
         };
         let constant = form.code().and_then(|c| self.spec.constant_json(c, field));
@@ -466,7 +508,7 @@ impl<'s> Layout<'s> {
             (Form::Code(code), Some(absent)) if code.name.value != absent.name.value => {
                 Presence::Required
             }
-            (Form::Unlisted, _) => Presence::Required,
+            (Form::Unlisted | Form::Family(_), _) => Presence::Required,
             _ => Presence::Fallback,
         }
     }

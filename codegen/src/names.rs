@@ -49,10 +49,12 @@ pub const GENERATED_TYPE_NAMES: &[&str] = &[
     "Cause",
     "UnknownErrorCode",
     "EnvelopeBuilder",
+    "ErrorFamily",
     // TypeScript (`emit_ts`) and Python (`emit_python`)
     "ErrorEnvelopeBase",
     "ErrorCodeName",
     "CodeInfo",
+    "FamilyInfo",
     crate::spec::UNLISTED_ENVELOPE,
     crate::spec::ANY_ENVELOPE,
     // TypeScript's global types the declarations name

@@ -43,6 +43,101 @@ pub struct Spec {
     /// The operations and the codes each may raise (`operations:`), in
     /// file order; empty when the spec declares none.
     pub operations: Vec<Operation>,
+    /// Families of codes this release does not list (`families:`), in file
+    /// order, which is their precedence.
+    pub families: Vec<Family>,
+}
+
+/// A family of codes (`families:`): the codes whose wire name starts or
+/// ends with a fixed text (botocore's `*NotFound`, `Throttling*`). A code
+/// this release does not list, but whose name the family's rule matches,
+/// gets the family's category, and with it its `retryable` and `cause`.
+///
+/// Precedence is that of `match` arms: a name some code of the spec has
+/// (its wire name or an alias) is that code's, never a family's; among the
+/// families, the first in file order whose rule matches wins. `check`
+/// refuses a family that an earlier one shadows whole, and a code whose
+/// name its first matching family would claim for another category.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Family {
+    /// lower_snake name, e.g. `not_found`; the generated names derive from
+    /// it (`ErrorFamily::NotFound`).
+    pub name: Spanned<String>,
+    /// Which wire names it holds.
+    pub rule: Spanned<FamilyRule>,
+    /// The key of its codes' category.
+    pub category: Spanned<String>,
+    /// One line: what its codes have in common.
+    pub doc: Spanned<String>,
+}
+
+/// The rule of a [`Family`]: a fixed, non-empty text the wire name starts
+/// or ends with. No regular expressions: a Rust reader would need a regex
+/// engine in its users' builds, and whether two of them overlap cannot be
+/// decided in general, while prefixes and suffixes compare exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FamilyRule {
+    /// `prefix:`: the wire name starts with it (`Throttling`).
+    Prefix(String),
+    /// `suffix:`: the wire name ends with it (`NotFound`).
+    Suffix(String),
+}
+
+impl FamilyRule {
+    /// True when `wire` (a code's name on the wire) is of the rule.
+    pub fn matches(&self, wire: &str) -> bool {
+        match self {
+            FamilyRule::Prefix(p) => wire.starts_with(p.as_str()),
+            FamilyRule::Suffix(s) => wire.ends_with(s.as_str()),
+        }
+    }
+
+    /// True when every name `later` matches, this rule matches too: the
+    /// later family can never be reached behind this one.
+    pub fn covers(&self, later: &FamilyRule) -> bool {
+        match (self, later) {
+            (FamilyRule::Prefix(a), FamilyRule::Prefix(b)) => b.starts_with(a.as_str()),
+            (FamilyRule::Suffix(a), FamilyRule::Suffix(b)) => b.ends_with(a.as_str()),
+            _ => false,
+        }
+    }
+
+    /// The key that writes the rule in `errors.yaml`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            FamilyRule::Prefix(_) => "prefix",
+            FamilyRule::Suffix(_) => "suffix",
+        }
+    }
+
+    /// The text the rule compares with.
+    pub fn text(&self) -> &str {
+        match self {
+            FamilyRule::Prefix(t) | FamilyRule::Suffix(t) => t,
+        }
+    }
+
+    /// `Throttling*` / `*NotFound`: the rule as a glob, for docs and
+    /// messages.
+    pub fn glob(&self) -> String {
+        match self {
+            FamilyRule::Prefix(p) => format!("{p}*"),
+            FamilyRule::Suffix(s) => format!("*{s}"),
+        }
+    }
+}
+
+impl Family {
+    /// `not_found` -> `NotFound`: the Rust variant of `ErrorFamily`.
+    pub fn type_name(&self) -> String {
+        crate::case::Case::UpperCamel.convert(&self.name.value)
+    }
+
+    /// The name of its variant in the envelope schema:
+    /// `NotFoundFamilyEnvelope`.
+    pub fn envelope_type_name(&self) -> String {
+        self.type_name() + "FamilyEnvelope"
+    }
 }
 
 /// A named list of codes that several operations raise (`code_groups:`):
@@ -718,6 +813,40 @@ impl Spec {
             .iter()
             .find(|a| a.name.value == name)
             .map(|a| &a.value.value)
+    }
+
+    /// The category of `family` (checked to exist).
+    pub fn family_category(&self, family: &Family) -> &Category {
+        self.category(&family.category.value)
+            .expect("`check` refuses a family of an unknown category")
+    }
+
+    /// The names on the wire that are never a family's, whichever rule
+    /// matches them: every wire name and alias of a code sent as an
+    /// envelope's own code, removed ones included (their names are never
+    /// given out again). The schema's unlisted variant excludes the same.
+    pub fn names_outside_families(&self) -> impl Iterator<Item = &str> {
+        self.codes
+            .iter()
+            .filter(|c| !c.is_violation_kind())
+            .flat_map(Code::wire_names)
+    }
+
+    /// The family a code name on the wire belongs to: `None` when a code
+    /// has that name ([`Spec::names_outside_families`]), else the first
+    /// family in file order whose rule matches it.
+    pub fn family_of(&self, wire: &str) -> Option<&Family> {
+        if self.names_outside_families().any(|n| n == wire) {
+            return None;
+        }
+        self.families.iter().find(|f| f.rule.value.matches(wire))
+    }
+
+    /// The first family in file order whose rule matches `wire`, whether
+    /// or not a code has that name: the family a listed code must agree
+    /// with.
+    pub fn first_family_matching(&self, wire: &str) -> Option<&Family> {
+        self.families.iter().find(|f| f.rule.value.matches(wire))
     }
 
     /// Codes that may appear in an envelope (active and deprecated).

@@ -41,21 +41,35 @@ fn main() {
         for p in &sample.payloads {
             let _ = writeln!(
                 out,
-                "        super::Payload {{ label: {:?}, value: {:?}, code: {:?}, back: {:?} }},",
+                "        super::Payload {{ label: {:?}, value: {:?}, code: {:?}, back: {:?}, family: {:?} }},",
                 p.label,
                 p.value.to_string(),
                 p.code.as_ref().map(|c| c.1.as_str()),
                 p.back.to_string(),
+                p.family.as_ref().map(|f| (
+                    f.name.as_str(),
+                    f.category.as_str(),
+                    f.retryable,
+                    f.cause.as_str()
+                )),
             );
         }
         out.push_str("    ];\n");
-        out.push_str(
-            "    pub fn check(failures: &mut ::std::vec::Vec<::std::string::String>) {\n        \
+        // `ErrorFamily` exists when the spec has families.
+        let family = if spec.families.is_empty() {
+            "|_| None"
+        } else {
+            "|a| a.family().map(|f| (f.as_str(), f.category().as_str(), f.retryable(), f.cause().as_str()))"
+        };
+        let _ = write!(
+            out,
+            "    pub fn check(failures: &mut ::std::vec::Vec<::std::string::String>) {{\n        \
              super::check::<ErrorEnvelope, AnyErrorEnvelope>(\n            \
              PAYLOADS,\n            \
              |e| ErrorCode::from(e).as_str(),\n            \
-             |a| match a { AnyErrorEnvelope::Listed(e) => Some(e), AnyErrorEnvelope::Unlisted(_) => None },\n            \
-             failures,\n        );\n    }\n}\n",
+             |a| match a {{ AnyErrorEnvelope::Listed(e) => Some(e), AnyErrorEnvelope::Unlisted(_) => None }},\n            \
+             {family},\n            \
+             failures,\n        );\n    }}\n}}\n",
         );
         modules.push((seed, name, sample.yaml));
     }

@@ -106,7 +106,12 @@ impl Lower {
             .get("operations")
             .map(|n| self.operations(n))
             .unwrap_or_default();
+        let families = f
+            .get("families")
+            .map(|n| self.families(n))
+            .unwrap_or_default();
         Some(Draft {
+            families,
             groups,
             operations,
             retry,

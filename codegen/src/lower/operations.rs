@@ -4,10 +4,10 @@
 
 use crate::case::Case;
 use crate::diagnostic::Diagnostic;
-use crate::draft::{DraftGroup, DraftOperation};
+use crate::draft::{DraftFamily, DraftGroup, DraftOperation};
 use crate::grammar;
 use crate::span::Spanned;
-use crate::spec::Unraised;
+use crate::spec::{FamilyRule, Unraised};
 use crate::yaml::{Node, NodeKind, ScalarType};
 
 use super::Lower;
@@ -36,6 +36,86 @@ impl Lower {
                 .map(|n| self.code_list(n, "codes", &owner))
                 .unwrap_or_default();
             out.push(DraftGroup { name, doc, codes });
+        }
+        out
+    }
+
+    /// `families:`: name to `{ prefix | suffix, category, doc }`, exactly
+    /// one non-empty rule each.
+    pub(super) fn families(&mut self, node: &Node) -> Vec<DraftFamily> {
+        let Some(entries) = self.named_entries(node, "families", "family") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            self.check_case(&name, Case::LowerSnake, "family name");
+            let owner = format!("family `{}`", name.value);
+            let Some(f) = self.object(value, &owner, &grammar::FAMILY, name.loc, &owner) else {
+                continue;
+            };
+            let mut rules = Vec::new();
+            for key in ["prefix", "suffix"] {
+                let Some(n) = f.get(key) else { continue };
+                let Some(text) = self.line(n, key, &owner) else {
+                    // Unreadable: reported; do not also say it is missing.
+                    rules.push(None);
+                    continue;
+                };
+                if text.value.is_empty() {
+                    self.push(
+                        Diagnostic::new(text.loc, format!("`{key}` of {owner} is empty"))
+                            .with_label("matches every code")
+                            .with_help(format!(
+                                "give the text every wire name of the family {}s with; \
+                                 a family of every code is the unlisted code itself",
+                                if key == "prefix" { "start" } else { "end" }
+                            )),
+                    );
+                    rules.push(None);
+                    continue;
+                }
+                let rule = match key {
+                    "prefix" => FamilyRule::Prefix(text.value),
+                    _ => FamilyRule::Suffix(text.value),
+                };
+                rules.push(Some(Spanned::new(rule, text.loc)));
+            }
+            let rule = match rules.as_slice() {
+                [one] => one.clone(),
+                [] => {
+                    self.push(
+                        Diagnostic::new(name.loc, format!("{owner} has no rule"))
+                            .with_label("which codes are of it?")
+                            .with_help(
+                                "add `prefix:` (the text its codes' wire names start with) \
+                                 or `suffix:` (the text they end with)",
+                            ),
+                    );
+                    None
+                }
+                _ => {
+                    let at = f.key_loc("suffix").unwrap_or(name.loc);
+                    self.push(
+                        Diagnostic::new(at, format!("{owner} has both `prefix` and `suffix`"))
+                            .with_label("a second rule")
+                            .with_help(
+                                "a family has one rule; split it into two families, the \
+                                 more specific first",
+                            ),
+                    );
+                    None
+                }
+            };
+            let category = f
+                .get("category")
+                .and_then(|n| self.line(n, "category", &owner));
+            let doc = f.get("doc").and_then(|n| self.line(n, "doc", &owner));
+            out.push(DraftFamily {
+                name,
+                rule,
+                category,
+                doc,
+            });
         }
         out
     }

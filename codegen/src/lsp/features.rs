@@ -353,6 +353,21 @@ pub fn describe(doc: &Document, analysis: &Analysis, name: &Name) -> Option<Stri
                 }
             ));
         }
+        Kind::Family => {
+            out.push_str(&format!("**family `{}`**", name.name));
+            if let Some(p) = scalar(v, "prefix") {
+                out.push_str(&format!(": codes `{p}*`"));
+            } else if let Some(s) = scalar(v, "suffix") {
+                out.push_str(&format!(": codes `*{s}`"));
+            }
+            if let Some(c) = scalar(v, "category") {
+                out.push_str(&format!(", category `{c}`"));
+            }
+            out.push_str("\n\n");
+            if let Some(d) = scalar(v, "doc") {
+                out.push_str(d);
+            }
+        }
         Kind::Operation => {
             out.push_str(&format!("**operation `{}`**", name.name));
             if let Some(w) = scalar(v, "wire") {
@@ -588,6 +603,7 @@ fn symbol_kind(kind: Kind) -> SymbolKind {
         Kind::Param => SymbolKind::VARIABLE,
         Kind::Group => SymbolKind::ARRAY,
         Kind::Operation => SymbolKind::FUNCTION,
+        Kind::Family => SymbolKind::CLASS,
     }
 }
 

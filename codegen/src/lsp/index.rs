@@ -104,6 +104,10 @@ pub const DEFINITION_SITES: &[DefinitionSite] = &[
         path: &[Step::Key("operations")],
         kind: Kind::Operation,
     },
+    DefinitionSite {
+        path: &[Step::Key("families")],
+        kind: Kind::Family,
+    },
 ];
 
 /// The role of an operation's `codes:` in [`REFERENCE_SITES`].
@@ -133,6 +137,12 @@ const CATEGORY: [Step; 2] = [Step::Key("categories"), Step::AnyKey];
 
 /// Where names are referred to.
 pub const REFERENCE_SITES: &[ReferenceSite] = &[
+    ReferenceSite {
+        path: &[Step::Key("families"), Step::AnyKey, Step::Key("category")],
+        kind: Kind::Category,
+        how: How::Value,
+        role: "family category",
+    },
     ReferenceSite {
         path: &[CODE[0], CODE[1], Step::Key("category")],
         kind: Kind::Category,

@@ -15,6 +15,7 @@ mod codes;
 mod declarations;
 mod envelope;
 mod examples;
+mod families;
 mod numbers;
 mod operations;
 
@@ -68,6 +69,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
     v.absent_means(draft);
     v.envelope(draft);
     v.operations(draft);
+    v.families(draft);
     let version = draft.taxonomy.as_ref().and_then(|t| t.version.as_ref());
     for code in &draft.codes {
         let reported = v.diags.len();

@@ -206,6 +206,15 @@ fn declared_envelope_kubernetes() {
     insta::assert_snapshot!(declared_envelope_artifacts("kubernetes"));
 }
 
+/// botocore-like code families: `Throttling*` and `*NotFoundException`,
+/// a variant per family in the schema, `FAMILIES` and `familyOf` /
+/// `family_of` in the clients, `ErrorFamily` in Rust, a "Families"
+/// section in the reference.
+#[test]
+fn declared_envelope_families() {
+    insta::assert_snapshot!(declared_envelope_artifacts("families"));
+}
+
 /// A scratch workspace holding `errors.yaml` = `spec`.
 fn workspace(spec: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

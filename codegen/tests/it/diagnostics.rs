@@ -84,6 +84,30 @@ fn the_documented_example_loads() {
 /// The example of "Category defaults and optional hints" in
 /// docs/spec-format.md loads, and its codes have their category's values
 /// unless they write their own.
+/// The families example of docs/spec-format.md loads, and decides families
+/// as the docs say: a listed name wins, the first matching family wins.
+#[test]
+fn the_documented_families_apply() {
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
+    let doc = std::fs::read_to_string(doc_path).unwrap();
+    let section = &doc[doc.find("### Code families").expect("the section")..];
+    let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
+    let len = section[start..]
+        .find("\n```\n")
+        .expect("end of the example")
+        + 1;
+    let spec = load_str(&section[start..start + len], "spec-format.md")
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let family = |name: &str| spec.family_of(name).map(|f| f.name.value.as_str());
+    assert_eq!(family("ThrottlingOnSunday"), Some("throttling"));
+    assert_eq!(family("ThrottledOnSunday"), None);
+    assert_eq!(family("ThrottlingException"), None);
+    assert_eq!(family("QueueNotFoundException"), Some("not_found"));
+    assert_eq!(family("ThrottlingNotFoundException"), Some("throttling"));
+    let not_found = &spec.families[1];
+    assert!(!spec.family_category(not_found).retryable.value);
+}
+
 #[test]
 fn the_documented_category_defaults_apply() {
     let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");

@@ -115,6 +115,7 @@ fn small_spec() -> Spec {
         attributes: Vec::new(),
         groups: Vec::new(),
         operations: Vec::new(),
+        families: Vec::new(),
         categories: vec![
             Category {
                 key: s("validation".to_owned()),
@@ -205,6 +206,24 @@ fn declared_envelope_snapshot() {
 fn empty_wire_name_snapshot() {
     let spec = envelope_fixture("kubernetes.yaml");
     insta::assert_snapshot!(emit_rust::emit_pretty(&spec));
+}
+
+/// Code families: `ErrorFamily`, whose `of` tests the listed names first,
+/// then each family's rule in file order, and `family()` on the unlisted
+/// and any envelope. That it reads payloads as the schema, TypeScript and
+/// Python do is tested in `tests/agree`.
+#[test]
+fn families_snapshot() {
+    let spec = envelope_fixture("families.yaml");
+    let rust = emit_rust::emit_pretty(&spec);
+    let at = rust
+        .find("/// A family of codes this release does not list")
+        .expect("ErrorFamily");
+    let end = at
+        + rust[at..]
+            .find("/// The operations")
+            .expect("the operations module");
+    insta::assert_snapshot!(&rust[at..end]);
 }
 
 /// An open type (`innererror`): no `deny_unknown_fields`, and a flattened

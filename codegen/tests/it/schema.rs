@@ -414,6 +414,64 @@ fn an_empty_wire_name_is_one_variant() {
     assert!(!v.is_valid(&payload(None)));
 }
 
+/// Code families: an unlisted code of a family matches its family's variant
+/// and no other (the first family wins, a listed name is never a family's),
+/// the family's category is fixed, and a code of no family is the unlisted
+/// one.
+#[test]
+fn an_unlisted_code_of_a_family_is_its_familys_variant() {
+    let spec =
+        splice_codegen::load_path(&root().join("codegen/tests/fixtures/envelopes/families.yaml"))
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let variants: Vec<String> = schema["oneOf"]
+        .as_array()
+        .expect("a oneOf of variants")
+        .iter()
+        .map(|v| v["$ref"].as_str().expect("a $ref").to_owned())
+        .collect();
+    let matching = |payload: &Value| -> Vec<String> {
+        variants
+            .iter()
+            .filter(|r| {
+                let mut one = schema.clone();
+                one.as_object_mut().unwrap().remove("oneOf");
+                one["$ref"] = json!(r);
+                jsonschema::draft202012::new(&one)
+                    .expect("the variant compiles")
+                    .is_valid(payload)
+            })
+            .map(|r| r.trim_start_matches("#/$defs/").to_owned())
+            .collect()
+    };
+    let payload = |code: &str| json!({"Error": {"Code": code, "Message": "boom"}});
+    for (code, variant) in [
+        ("ThrottlingException", "ThrottlingExceptionEnvelope"),
+        ("ResourceNotFoundException", "ResourceNotFoundEnvelope"),
+        ("RequestLimitExceeded", "RequestLimitExceededEnvelope"),
+        ("ThrottlingOnSunday", "ThrottlingFamilyEnvelope"),
+        ("Throttling", "ThrottlingFamilyEnvelope"),
+        ("QueueNotFoundException", "NotFoundFamilyEnvelope"),
+        // Both rules match: the first family wins.
+        ("ThrottlingNotFoundException", "ThrottlingFamilyEnvelope"),
+        ("NotFoundException", "NotFoundFamilyEnvelope"),
+        ("InternalFailure", "UnlistedCodeEnvelope"),
+        ("throttlingexception", "UnlistedCodeEnvelope"),
+    ] {
+        assert_eq!(matching(&payload(code)), [variant], "{code}");
+    }
+    let def = &schema["$defs"]["NotFoundFamilyEnvelope"];
+    assert_eq!(
+        def["properties"]["Error"]["properties"]["Code"]["pattern"],
+        "NotFoundException$"
+    );
+    let v = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    assert!(v.is_valid(&payload("TableNotFoundException")));
+    let mut keys = Vec::new();
+    keywords(&schema, "#", &mut keys);
+    assert!(keys.is_empty(), "{keys:#?}");
+}
+
 /// `pattern` on envelope members (RFC 6749's character set of `error`
 /// and `error_description`) holds in every variant, the unlisted one too
 /// (whose code is any other name the pattern matches), in the strict

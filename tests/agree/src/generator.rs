@@ -42,8 +42,23 @@ pub struct Sample {
     pub yaml: String,
     /// A payload per listed code (some with only the required members, some
     /// with every member), the `absent_means` code without its code name,
-    /// and a code a later release adds.
+    /// and a code a later release adds (of each family, and of none).
     pub payloads: Vec<Payload>,
+    /// The rules of its families, in order: (`prefix`?, text).
+    pub family_rules: Vec<(bool, String)>,
+}
+
+impl Sample {
+    /// True when a family's rule matches the code name `wire`.
+    pub fn families_matching(&self, wire: &str) -> bool {
+        self.family_rules.iter().any(|(prefix, text)| {
+            if *prefix {
+                wire.starts_with(text.as_str())
+            } else {
+                wire.ends_with(text.as_str())
+            }
+        })
+    }
 }
 
 /// One payload and what every reader makes of it.
@@ -54,12 +69,29 @@ pub struct Payload {
     pub value: Value,
     /// The listed code it is (identifier, wire name); `None`: unlisted.
     pub code: Option<(String, String)>,
+    /// For an unlisted code, the family it is of (`families:`), as every
+    /// reader must give it: its name, its category's key, `retryable` and
+    /// cause.
+    pub family: Option<FamilyAnswer>,
     /// What the Rust types write back: the payload, an alias read as the
     /// code's wire name.
     pub back: Value,
     /// A copy no variant of the schema accepts (a member of the wrong type,
     /// a required field left out, a constant of another code).
     pub corrupt: Option<Value>,
+}
+
+/// What a reader says of an unlisted code's family.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyAnswer {
+    /// The family's name.
+    pub name: String,
+    /// Its category's key.
+    pub category: String,
+    /// Its category's `retryable`.
+    pub retryable: bool,
+    /// Its category's cause.
+    pub cause: String,
 }
 
 /// The seeded RNG every choice is drawn from.
@@ -240,6 +272,35 @@ struct Category {
     default_context: Option<(Vec<usize>, Vec<usize>)>,
 }
 
+/// A family of codes (`families:`): a prefix or suffix of the wire name.
+struct Family {
+    name: String,
+    /// `true`: `prefix:`, `false`: `suffix:`.
+    prefix: bool,
+    text: String,
+    category: usize,
+}
+
+impl Family {
+    fn matches(&self, wire: &str) -> bool {
+        if self.prefix {
+            wire.starts_with(self.text.as_str())
+        } else {
+            wire.ends_with(self.text.as_str())
+        }
+    }
+
+    /// Every name `later` matches, this one matches too.
+    fn covers(&self, later: &Family) -> bool {
+        self.prefix == later.prefix
+            && if self.prefix {
+                later.text.starts_with(self.text.as_str())
+            } else {
+                later.text.ends_with(self.text.as_str())
+            }
+    }
+}
+
 struct Code {
     id: String,
     wire: Option<String>,
@@ -259,7 +320,15 @@ impl Code {
     fn wire(&self) -> &str {
         self.wire.as_deref().unwrap_or(&self.id)
     }
+
+    /// Its wire name and aliases.
+    fn wire_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.wire()).chain(self.aliases.iter().map(String::as_str))
+    }
 }
+
+/// The code name of the payload of a later release's code.
+const LATER_CODE: &str = "LATER_CODE";
 
 /// The model of one spec.
 struct Spec {
@@ -276,6 +345,8 @@ struct Spec {
     numbered: bool,
     /// `taxonomy.hints: optional`: a code may have no hint.
     hints_optional: bool,
+    /// `families:`, in precedence order (see [`Spec::choose_families`]).
+    families: Vec<Family>,
     /// Values of a union drawn so far: they cycle through its variants,
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
@@ -289,12 +360,18 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_numbering(seed);
     spec.choose_side(seed);
     spec.choose_defaults(seed);
+    spec.choose_families(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     Sample {
         seed,
         yaml,
         payloads,
+        family_rules: spec
+            .families
+            .iter()
+            .map(|f| (f.prefix, f.text.clone()))
+            .collect(),
     }
 }
 
@@ -520,6 +597,7 @@ impl Spec {
             codes,
             numbered: true,
             hints_optional: false,
+            families: Vec::new(),
             union_draws: std::cell::Cell::new(0),
         };
         spec.place_absent_means(rng);
@@ -692,6 +770,86 @@ impl Spec {
                 cat.default_context = Some((first.required.clone(), first.optional.clone()));
             }
         }
+    }
+
+    /// Code families, in half the specs whose envelope carries the code's
+    /// name: one to three, each a prefix or suffix of a listed code's wire
+    /// name (so that listed codes fall inside its pattern, and it takes
+    /// their category) or a made-up text. A family `check` would refuse
+    /// (shadowed by an earlier one, or claiming a listed code of another
+    /// category) is not kept, nor one matching the later release's code
+    /// [`Spec::unlisted`] sends, which stays a code of no family. Drawn
+    /// from a stream of its own, like the numbering.
+    fn choose_families(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(47) ^ 0xfa51);
+        let by_name = self.envelope.as_ref().is_none_or(|e| {
+            e.outer
+                .iter()
+                .chain(e.inner.iter().flat_map(|i| i.2.iter()))
+                .any(|m| m.carries == Carries::CodeName)
+        });
+        if !by_name || !rng.chance(50) {
+            return;
+        }
+        const MADE_UP: &[&str] = &["Throttl", "Zz", "_LIMIT", "urn:fam:", "Gone", "ED"];
+        for k in 0..1 + rng.below(3) {
+            let prefix = rng.chance(50);
+            let (text, category) = if rng.chance(70) {
+                let code = &self.codes[rng.below(self.codes.len())];
+                let chars: Vec<char> = code.wire().chars().collect();
+                if chars.is_empty() {
+                    continue;
+                }
+                let n = 1 + rng.below(chars.len().min(5));
+                let text: String = if prefix {
+                    chars[..n].iter().collect()
+                } else {
+                    chars[chars.len() - n..].iter().collect()
+                };
+                (text, code.category)
+            } else {
+                (
+                    (*rng.pick(MADE_UP)).to_owned(),
+                    rng.below(self.categories.len()),
+                )
+            };
+            let family = Family {
+                name: format!("fam_{}", (b'a' + k as u8) as char),
+                prefix,
+                text,
+                category,
+            };
+            if self.families.iter().any(|e| e.covers(&family)) || family.matches(LATER_CODE) {
+                continue;
+            }
+            self.families.push(family);
+            let claims_another = self.codes.iter().any(|c| {
+                c.wire_names().any(|n| {
+                    self.families
+                        .iter()
+                        .find(|f| f.matches(n))
+                        .is_some_and(|f| f.category != c.category)
+                })
+            });
+            if claims_another {
+                self.families.pop();
+            }
+        }
+    }
+
+    /// The family every reader gives the unlisted code name `wire`.
+    fn family_of(&self, wire: &str) -> Option<FamilyAnswer> {
+        if self.codes.iter().any(|c| c.wire_names().any(|n| n == wire)) {
+            return None;
+        }
+        let f = self.families.iter().find(|f| f.matches(wire))?;
+        let cat = &self.categories[f.category];
+        Some(FamilyAnswer {
+            name: f.name.clone(),
+            category: cat.key.clone(),
+            retryable: cat.retryable,
+            cause: cat.cause.to_owned(),
+        })
     }
 
     fn ty(rng: &mut Rng, types: &[(String, TypeDef)], depth: usize) -> Ty {
@@ -953,6 +1111,20 @@ impl Spec {
                 y.push_str(", doc: A field. }\n");
             }
         }
+        if !self.families.is_empty() {
+            y.push_str("families:\n");
+            for f in &self.families {
+                let _ = writeln!(
+                    y,
+                    "  {}:\n    {}: {}\n    category: {}\n    doc: The {} family.",
+                    f.name,
+                    if f.prefix { "prefix" } else { "suffix" },
+                    q(&f.text),
+                    self.categories[f.category].key,
+                    f.name
+                );
+            }
+        }
         y.push_str("codes:\n");
         for c in &self.codes {
             let cat = &self.categories[c.category];
@@ -1204,6 +1376,7 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: Some((code.id.clone(), code.wire().to_owned())),
+                    family: None,
                     corrupt,
                 });
             }
@@ -1215,6 +1388,7 @@ impl Spec {
                     value,
                     back,
                     code: Some((code.id.clone(), code.wire().to_owned())),
+                    family: None,
                     corrupt: None,
                 });
             }
@@ -1226,6 +1400,7 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: Some((code.id.clone(), code.wire().to_owned())),
+                    family: None,
                     corrupt: None,
                 });
             }
@@ -1236,9 +1411,59 @@ impl Spec {
             back: value.clone(),
             value,
             code: None,
+            family: self.family_of(LATER_CODE),
             corrupt: None,
         });
+        // A later code of each family's text: of that family, or of an
+        // earlier one that matches it too.
+        for f in &self.families {
+            let wire = if f.prefix {
+                format!("{}Later", f.text)
+            } else {
+                format!("Later{}", f.text)
+            };
+            let family = self.family_of(&wire);
+            let Some(of) = self.families.iter().find(|g| g.matches(&wire)) else {
+                continue;
+            };
+            if family.is_none() {
+                // A listed code's name.
+                continue;
+            }
+            let value = self.family_code(rng, &wire, of.category);
+            // Its category is fixed by the family: another one is refused.
+            let corrupt = self.path_of(&Carries::Category).map(|(path, key)| {
+                let mut c = value.clone();
+                Spec::set(&mut c, &path, &key, json!("later_category"));
+                c
+            });
+            out.push(Payload {
+                label: format!("a later code {wire:?} of family {}", f.name),
+                back: value.clone(),
+                value,
+                code: None,
+                family,
+                corrupt,
+            });
+        }
         out
+    }
+
+    /// A payload of the unlisted code `wire` of a family whose category is
+    /// `category`.
+    fn family_code(&self, rng: &mut Rng, wire: &str, category: usize) -> Value {
+        let code = Code {
+            id: "FAMILY_CODE".into(),
+            wire: Some(wire.to_owned()),
+            aliases: Vec::new(),
+            number: 6000 + rng.below(1000) as i64,
+            category,
+            required: Vec::new(),
+            optional: Vec::new(),
+            constant: None,
+            hint: Some("Upgrade".into()),
+        };
+        self.listed(rng, &code, false, None).0
     }
 
     /// The payload with the code name replaced by `name`.
@@ -1449,7 +1674,7 @@ impl Spec {
     fn unlisted(&self, rng: &mut Rng) -> Value {
         let number = 5000 + rng.below(1000) as i64;
         let code = Code {
-            id: "LATER_CODE".into(),
+            id: LATER_CODE.into(),
             wire: None,
             aliases: Vec::new(),
             number,

@@ -46,6 +46,11 @@ fn variant_of(id: &str) -> String {
     out
 }
 
+/// The `$defs` name of the schema variant of the family `name`.
+fn family_variant_of(name: &str) -> String {
+    variant_of(name).trim_end_matches("Envelope").to_owned() + "FamilyEnvelope"
+}
+
 /// One spec whose artifacts generated, with its JavaScript and Python.
 struct Built {
     sample: Sample,
@@ -119,10 +124,11 @@ fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) 
         })
         .collect();
     for p in &sample.payloads {
-        let expected = p.code.as_ref().map_or_else(
-            || "UnlistedCodeEnvelope".to_owned(),
-            |(id, _)| variant_of(id),
-        );
+        let expected = match (&p.code, &p.family) {
+            (Some((id, _)), _) => variant_of(id),
+            (None, Some(f)) => family_variant_of(&f.name),
+            (None, None) => "UnlistedCodeEnvelope".to_owned(),
+        };
         let accepting: Vec<&str> = variants
             .iter()
             .filter(|(_, v)| v.is_valid(&p.value))
@@ -164,12 +170,19 @@ fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) 
 }
 
 /// What a run time must say of each payload of `built`, in order:
-/// `{"listed": bool, "code": wire name or null}`.
+/// `{"listed": bool, "code": wire name or null, "family": [name, category,
+/// retryable, cause] or null}`.
 fn expected(built: &[Built]) -> Vec<Value> {
     built
         .iter()
         .flat_map(|b| &b.sample.payloads)
-        .map(|p| json!({"listed": p.code.is_some(), "code": p.code.as_ref().map(|c| &c.1)}))
+        .map(|p| {
+            json!({
+                "listed": p.code.is_some(),
+                "code": p.code.as_ref().map(|c| &c.1),
+                "family": p.family.as_ref().map(|f| json!([f.name, f.category, f.retryable, f.cause])),
+            })
+        })
         .collect()
 }
 
@@ -313,6 +326,9 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             "",
         ),
         ("a json field or member", "type: \"json\"", ""),
+        ("a prefix family", "\n    prefix: ", ""),
+        ("a suffix family", "\n    suffix: ", ""),
+        ("two families", "\n  fam_b:\n", ""),
     ];
     let mut missing = Vec::new();
     for (what, has, lacks) in constructs {
@@ -331,6 +347,26 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             .any(|p| p.value.to_string().contains(&other))
     }) {
         missing.push("a value with a member its open type does not list");
+    }
+    // A listed code inside a family's pattern (it wins), and an unlisted
+    // code of no family beside families.
+    let in_family = |b: &&Built| {
+        b.sample
+            .payloads
+            .iter()
+            .any(|p| p.code.is_some() && b.sample.families_matching(&p.code.as_ref().unwrap().1))
+    };
+    if !built.iter().any(|b| in_family(&b)) {
+        missing.push("a listed code inside a family's pattern");
+    }
+    if !built.iter().any(|b| {
+        b.sample.yaml.contains("\nfamilies:")
+            && b.sample
+                .payloads
+                .iter()
+                .any(|p| p.code.is_none() && p.family.is_none())
+    }) {
+        missing.push("an unlisted code of no family beside families");
     }
     if count >= 40 {
         assert!(

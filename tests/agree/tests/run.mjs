@@ -1,7 +1,7 @@
 // Reads every payload of cases.json (argv[2]) with the generated module of
-// its spec: `isListed(env)` and `codeInfo(env)?.name`. Prints one JSON list,
-// `{"listed": ..., "code": ...}` per payload, or `{"error": ...}` when the
-// module throws.
+// its spec: `isListed(env)`, `codeInfo(env)?.name` and `familyOf(env)`.
+// Prints one JSON list, `{"listed": ..., "code": ..., "family": ...}` per
+// payload, or `{"error": ...}` when the module throws.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -12,7 +12,12 @@ for (const c of cases) {
   for (const env of c.payloads) {
     try {
       const info = m.codeInfo(env);
-      out.push({ listed: m.isListed(env), code: info === undefined ? null : info.name });
+      const fam = typeof m.familyOf === "function" ? m.familyOf(env) : undefined;
+      out.push({
+        listed: m.isListed(env),
+        code: info === undefined ? null : info.name,
+        family: fam === undefined ? null : [fam.name, fam.category, fam.retryable, fam.cause],
+      });
     } catch (e) {
       out.push({ error: String(e) });
     }

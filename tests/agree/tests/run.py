@@ -1,7 +1,7 @@
 """Reads every payload of cases.json (argv[1]) with the generated module of
-its spec: `is_listed(env)` and `code_info(env).name`. Prints one JSON list,
-`{"listed": ..., "code": ...}` per payload, or `{"error": ...}` when the
-module raises."""
+its spec: `is_listed(env)`, `code_info(env).name` and `family_of(env)`.
+Prints one JSON list, `{"listed": ..., "code": ..., "family": ...}` per
+payload, or `{"error": ...}` when the module raises."""
 
 import importlib.util
 import json
@@ -18,10 +18,15 @@ for case in cases:
     for env in case["payloads"]:
         try:
             info = module.code_info(env)
+            family_of = getattr(module, "family_of", None)
+            fam = None if family_of is None else family_of(env)
             out.append(
                 {
                     "listed": module.is_listed(env),
                     "code": None if info is None else info.name,
+                    "family": None
+                    if fam is None
+                    else [fam.name, fam.category, fam.retryable, fam.cause],
                 }
             )
         except Exception as e:  # noqa: BLE001 - reported as a disagreement

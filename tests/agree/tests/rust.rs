@@ -2,7 +2,8 @@
 //! payload as the generator meant it: `AnyErrorEnvelope` says whether its
 //! code is listed, `ErrorCode::from` gives the code's wire name (an alias
 //! reads as the code), and the `ErrorEnvelope` written back is the payload
-//! (with an alias spelled as the code's wire name). `build.rs` says which
+//! (with an alias spelled as the code's wire name), and an unlisted code of
+//! a family has that family's `ErrorFamily`. `build.rs` says which
 //! seeds; tests/artifacts.rs holds the other artifacts to the same answers.
 
 use serde::Serialize;
@@ -16,12 +17,19 @@ pub struct Payload {
     /// The wire name of the listed code it is; `None`: unlisted.
     code: Option<&'static str>,
     back: &'static str,
+    /// The family of an unlisted code: name, category, retryable, cause.
+    family: Option<Family>,
 }
+
+/// What `ErrorFamily` says of an unlisted code's family: its name, its
+/// category, `retryable` and cause.
+type Family = (&'static str, &'static str, bool, &'static str);
 
 fn check<E, A>(
     payloads: &[Payload],
     code_of: fn(&E) -> &'static str,
     listed: fn(&A) -> Option<&E>,
+    family: fn(&A) -> Option<Family>,
     failures: &mut Vec<String>,
 ) where
     E: DeserializeOwned + Serialize,
@@ -38,6 +46,15 @@ fn check<E, A>(
                 continue;
             }
         };
+        if family(&any) != p.family {
+            failures.push(format!(
+                "{}: ErrorFamily says {:?}, not {:?}\n  payload: {}",
+                p.label,
+                family(&any),
+                p.family,
+                p.value
+            ));
+        }
         match (listed(&any), p.code) {
             (Some(env), Some(code)) => {
                 if code_of(env) != code {

@@ -54,6 +54,7 @@ pub fn emit(spec: &Spec) -> String {
     let layout = Layout::of(spec);
     envelope_section(&mut out, &layout);
     categories_section(&mut out, spec);
+    families_section(&mut out, &layout);
     retry_section(&mut out, spec);
     summary_section(&mut out, spec);
     operations_section(&mut out, spec);
@@ -259,6 +260,52 @@ fn categories_section(out: &mut String, spec: &Spec) {
             cell(&c.description.value),
         ]);
         table_row(out, &row);
+    }
+    out.push('\n');
+}
+
+/// The families (`families:`), when the spec has any: which unlisted codes
+/// each holds, in precedence order, and what a client makes of them.
+fn families_section(out: &mut String, layout: &Layout<'_>) {
+    let families = layout.families();
+    if families.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Families\n\n\
+         A code this release does not list, but whose name (`{}`) matches a family's \
+         pattern, is of that family: it has the family's category, and with it its \
+         retryability and cause. A listed code always wins, whatever its name; among \
+         the families the first that matches, in this order, wins. Every artifact \
+         decides so: the schema's `<Family>FamilyEnvelope` variants, `familyOf` in \
+         TypeScript, `family_of` in Python, `ErrorFamily::of` in Rust.\n",
+        layout.discriminant().dotted()
+    );
+    table_head(
+        out,
+        &[
+            "family",
+            "codes",
+            "category",
+            "retryable",
+            "cause",
+            "description",
+        ],
+    );
+    for f in families {
+        let category = layout.family_category(f);
+        table_row(
+            out,
+            &[
+                format!("<a id=\"family-{0}\"></a>`{0}`", f.name.value),
+                code_span(&f.rule.value.glob()),
+                format!("`{}`", f.category.value),
+                yes_no(category.retryable.value).to_owned(),
+                category.cause.value.as_str().to_owned(),
+                cell(&f.doc.value),
+            ],
+        );
     }
     out.push('\n');
 }

@@ -63,7 +63,7 @@ use crate::spec::{ANY_ENVELOPE, Cause, Code, Lifecycle, Spec, UNLISTED_ENVELOPE}
 use syntax::{
     Key, blank_lines, comment, docstring, literal_alias, py_bool, py_literal, py_str, typed_dict,
 };
-use table::{code_info, is_listed, operations, subscript, violation_kinds};
+use table::{code_info, families, is_listed, operations, subscript, violation_kinds};
 
 /// The module of a checked spec.
 pub fn emit(spec: &Spec) -> String {
@@ -434,6 +434,7 @@ pub fn emit(spec: &Spec) -> String {
         );
     }
     is_listed(&mut out, &layout);
+    families(&mut out, &layout);
     operations(&mut out, &layout);
     out
 }

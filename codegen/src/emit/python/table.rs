@@ -88,6 +88,116 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
     code_info_fn(out, layout);
 }
 
+/// `FamilyInfo`, `FAMILIES` and `family_of(env)`: the family of a code
+/// this release does not list, and what the family says of it. Nothing when
+/// the spec declares no family.
+pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
+    let families = layout.families();
+    if families.is_empty() {
+        return;
+    }
+    blank_lines(out, 2);
+    out.push_str("@dataclasses.dataclass(frozen=True)\nclass FamilyInfo:\n");
+    docstring(
+        out,
+        "    ",
+        "A family of codes: an unlisted code whose name starts (`prefix`) or ends\n\
+         (`suffix`) with its `text` has its category, retryability and cause.",
+    );
+    out.push('\n');
+    for (field, ty, text) in [
+        ("name", "str", "Its name in the spec."),
+        (
+            "rule",
+            "typing.Literal[\"prefix\", \"suffix\"]",
+            "Whether the code's name starts or ends with `text`.",
+        ),
+        (
+            "text",
+            "str",
+            "The text its codes' names start or end with.",
+        ),
+        ("category", "str", "The category of its codes."),
+        ("retryable", "bool", "Whether its codes are retryable."),
+        ("cause", "str", "Who is to blame for its codes."),
+        ("doc", "str", "One line: what its codes have in common."),
+    ] {
+        comment(out, "    ", text);
+        let _ = writeln!(out, "    {field}: {ty}");
+    }
+    blank_lines(out, 2);
+    comment(
+        out,
+        "",
+        "Every family, in precedence order: the first whose rule matches a name wins.",
+    );
+    out.push_str("FAMILIES: typing.Final[tuple[FamilyInfo, ...]] = (\n");
+    for f in families {
+        let category = layout.family_category(f);
+        let _ = writeln!(
+            out,
+            "    FamilyInfo(\n        name={},\n        rule={},\n        text={},\n        \
+             category={},\n        retryable={},\n        cause={},\n        doc={},\n    ),",
+            py_str(&f.name.value),
+            py_str(f.rule.value.key()),
+            py_str(f.rule.value.text()),
+            py_str(&f.category.value),
+            py_bool(category.retryable.value),
+            py_str(category.cause.value.as_str()),
+            py_str(&f.doc.value),
+        );
+    }
+    out.push_str(")\n");
+    blank_lines(out, 2);
+    comment(
+        out,
+        "",
+        "The names no family claims: every code's, removed ones too.",
+    );
+    let names: String = layout
+        .names_outside_families()
+        .into_iter()
+        .map(|n| format!("        {},\n", py_str(n)))
+        .collect();
+    let set = if names.is_empty() {
+        String::new()
+    } else {
+        format!("\n    {{\n{names}    }}\n")
+    };
+    let _ = writeln!(
+        out,
+        "_NOT_FAMILY: typing.Final[frozenset[str]] = frozenset({set})"
+    );
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def family_of(env: {ANY_ENVELOPE}) -> FamilyInfo | None:"
+    );
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "The family of the code `{}` names.\n\n\
+             None for a code this release lists (a listed code always wins) and for\n\
+             one of no family.",
+            layout.discriminant().dotted()
+        ),
+    );
+    let _ = write!(
+        out,
+        "    code: object = {}\n    \
+         if not isinstance(code, str) or code in _NOT_FAMILY:\n        \
+         return None\n    \
+         for family in FAMILIES:\n        \
+         if family.rule == \"prefix\" and code.startswith(family.text):\n            \
+         return family\n        \
+         if family.rule == \"suffix\" and code.endswith(family.text):\n            \
+         return family\n    \
+         return None\n",
+        discriminant_read(layout)
+    );
+}
+
 /// `OperationInfo`, `OPERATIONS` and one `is_<operation>_error` per
 /// operation: which codes each operation raises, at run time.
 pub(super) fn operations(out: &mut String, layout: &Layout<'_>) {

@@ -16,7 +16,8 @@ use super::envelope::{
     nested_structs,
 };
 use super::paths::{Access, read, steps};
-use super::tokens::{field_ident, field_type, ident, number_type, rename};
+use super::tokens::{doc_attrs, field_ident, field_type, ident, number_type, rename, upper_camel};
+use crate::spec::FamilyRule;
 
 /// The Rust name of the struct of the unlisted envelope's object
 /// (`UnlistedCodeEnvelope`, `UnlistedCodeEnvelopeError`).
@@ -499,5 +500,153 @@ pub(super) fn emit_any_value() -> TokenStream {
                 }
             }
         }
+    }
+}
+
+/// `ErrorFamily` (one variant per family, `of(name)` deciding a code name's
+/// family as every artifact does: a listed name is no family's, else the
+/// first family whose rule matches), and `family()` on the unlisted and any
+/// envelope. Nothing when the spec declares no family.
+pub(super) fn emit_families(layout: &Layout<'_>) -> TokenStream {
+    let families = layout.families();
+    if families.is_empty() {
+        return TokenStream::new();
+    }
+    let variants: Vec<Ident> = families.iter().map(|f| ident(&f.type_name())).collect();
+    let names: Vec<&str> = families.iter().map(|f| f.name.value.as_str()).collect();
+    let docs = families.iter().map(|f| {
+        doc_attrs(&format!(
+            "`{}`: {} Category `{}`.",
+            f.rule.value.glob(),
+            f.doc.value.trim(),
+            f.category.value
+        ))
+    });
+    let doc_texts: Vec<&str> = families.iter().map(|f| f.doc.value.as_str()).collect();
+    let categories: Vec<Ident> = families
+        .iter()
+        .map(|f| ident(&upper_camel(&f.category.value)))
+        .collect();
+    let retryable: Vec<bool> = families
+        .iter()
+        .map(|f| layout.family_category(f).retryable.value)
+        .collect();
+    let causes: Vec<Ident> = families
+        .iter()
+        .map(|f| ident(&upper_camel(layout.family_category(f).cause.value.as_str())))
+        .collect();
+    let outside = layout.names_outside_families();
+    let tests = families.iter().zip(&variants).map(|(f, v)| {
+        let text = f.rule.value.text();
+        match &f.rule.value {
+            FamilyRule::Prefix(_) => quote!(if name.starts_with(#text) { return ::core::option::Option::Some(ErrorFamily::#v); }),
+            FamilyRule::Suffix(_) => quote!(if name.ends_with(#text) { return ::core::option::Option::Some(ErrorFamily::#v); }),
+        }
+    });
+    let code_name = layout.path_to("code_name").map(|path| {
+        let at = steps(&layout.envelope(Form::Unlisted), &path);
+        let (leaf, parent) = at.split_last().expect("a path names its member");
+        let f = &leaf.field;
+        match (read(&quote!(self), parent), leaf.optional) {
+            (Access::Place(p), false) => quote!(::core::option::Option::Some(#p.#f.as_str())),
+            (Access::Place(p), true) => quote!(#p.#f.as_deref()),
+            (Access::Maybe(m), false) => quote!(#m.map(|o| o.#f.as_str())),
+            (Access::Maybe(m), true) => quote!(#m.and_then(|o| o.#f.as_deref())),
+        }
+    });
+    let family_fns = code_name.map(|name| {
+        quote! {
+            #[allow(dead_code)]
+            impl UnlistedCodeEnvelope {
+                /// The family of the code as sent: its category, `retryable`
+                /// and cause, although this release does not list it.
+                pub fn family(&self) -> ::core::option::Option<ErrorFamily> {
+                    #name.and_then(ErrorFamily::of)
+                }
+            }
+
+            #[allow(dead_code)]
+            impl AnyErrorEnvelope {
+                /// The family of the envelope's code: `None` for a listed
+                /// code (it always wins) or an unlisted one of no family.
+                pub fn family(&self) -> ::core::option::Option<ErrorFamily> {
+                    match self {
+                        AnyErrorEnvelope::Listed(_) => ::core::option::Option::None,
+                        AnyErrorEnvelope::Unlisted(e) => e.family(),
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        /// A family of codes this release does not list, told by a prefix or
+        /// suffix of the code's name: an unlisted code of a family has the
+        /// family's category, `retryable` and cause.
+        #[derive(
+            ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
+            ::core::hash::Hash, ::core::fmt::Debug,
+        )]
+        #[allow(dead_code)]
+        pub enum ErrorFamily {
+            #(
+                #docs
+                #variants,
+            )*
+        }
+
+        #[allow(dead_code)]
+        impl ErrorFamily {
+            /// Every family, in precedence (spec) order.
+            pub const ALL: &'static [ErrorFamily] = &[#(ErrorFamily::#variants),*];
+
+            /// The family of a code name on the wire: `None` for a name a
+            /// code of this release has (a listed code always wins), else
+            /// the first family whose rule matches it.
+            pub fn of(name: &str) -> ::core::option::Option<ErrorFamily> {
+                const LISTED: &[&str] = &[#(#outside),*];
+                if LISTED.contains(&name) {
+                    return ::core::option::Option::None;
+                }
+                #(#tests)*
+                ::core::option::Option::None
+            }
+
+            /// Its name in `errors.yaml`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(ErrorFamily::#variants => #names,)*
+                }
+            }
+
+            /// One line: what its codes have in common.
+            pub const fn doc(self) -> &'static str {
+                match self {
+                    #(ErrorFamily::#variants => #doc_texts,)*
+                }
+            }
+
+            /// The category of its codes.
+            pub const fn category(self) -> Category {
+                match self {
+                    #(ErrorFamily::#variants => Category::#categories,)*
+                }
+            }
+
+            /// Whether its codes are retryable (its category's default).
+            pub const fn retryable(self) -> bool {
+                match self {
+                    #(ErrorFamily::#variants => #retryable,)*
+                }
+            }
+
+            /// Who is to blame for its codes (its category's default).
+            pub const fn cause(self) -> Cause {
+                match self {
+                    #(ErrorFamily::#variants => Cause::#causes,)*
+                }
+            }
+        }
+
+        #family_fns
     }
 }

@@ -83,6 +83,7 @@ pub fn emit_in(
     let builders = emit_builders(spec);
     let select_hints = emit_select_hints(&layout);
     let any = emit_any_envelope(&layout);
+    let families = any::emit_families(&layout);
     let operations = operations::emit_operations(&layout, file, literal);
     let schema = emit_schema_constants(spec, literal);
     quote! {
@@ -96,6 +97,7 @@ pub fn emit_in(
         #builders
         #select_hints
         #any
+        #families
         #operations
     }
 }

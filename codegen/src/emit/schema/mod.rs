@@ -49,7 +49,7 @@ use crate::layout::Layout;
 use crate::spec::{Code, Lifecycle, Operation, Spec, UNLISTED_ENVELOPE};
 
 use types::{enum_schema, error_code_def, one_of_schema, struct_schema, union_schema};
-use variants::{context_def, unlisted, variant};
+use variants::{context_def, family_variant, unlisted, variant};
 
 /// The `$schema` URI of the dialect we emit.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -82,9 +82,16 @@ fn emit_as(spec: &Spec, openness: Openness) -> Value {
     let unlisted = (openness == Openness::Open).then(|| UNLISTED_ENVELOPE.to_string());
     // A violation kind is never an envelope's own code: no variant waits
     // for it.
+    // A family's variant, before the unlisted one: in an open schema only.
+    let families = spec
+        .families
+        .iter()
+        .filter(|_| openness == Openness::Open)
+        .map(|f| f.envelope_type_name());
     let variants = spec
         .enveloped_codes()
         .map(|c| c.envelope_type_name())
+        .chain(families)
         .chain(unlisted)
         .map(|name| json!({"$ref": format!("#/$defs/{name}")}))
         .collect();
@@ -148,6 +155,9 @@ fn defs(spec: &Spec, openness: Openness) -> Map<String, Value> {
         }
     }
     if openness == Openness::Open {
+        for family in layout.families() {
+            defs.insert(family.envelope_type_name(), family_variant(&layout, family));
+        }
         defs.insert(UNLISTED_ENVELOPE.into(), unlisted(&layout));
     }
     for op in &spec.operations {

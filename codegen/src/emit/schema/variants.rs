@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::envelope::{Carries, Member};
 use crate::layout::{FieldSlot, Form, Layout, Object, Slot};
-use crate::spec::{Cause, Code, HintsRule, UNLISTED_ENVELOPE};
+use crate::spec::{Cause, Code, Family, FamilyRule, HintsRule, UNLISTED_ENVELOPE};
 
 use super::types::{close, constrained, type_schema, with_description};
 use super::{Openness, variant_description};
@@ -53,35 +53,25 @@ fn carried(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
 fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value {
     let spec = layout.spec();
     let code = form.code();
-    let unlisted = matches!(form, Form::Unlisted);
+    let unlisted = form.is_unlisted();
     let named = discriminant(layout);
+    // A family fixes what its category does.
+    if let Form::Family(f) = form {
+        let category = layout.family_category(f);
+        match member.carries {
+            Carries::Category => return json!({"const": f.category.value}),
+            Carries::Retryable => return json!({"const": category.retryable.value}),
+            Carries::Cause => return json!({"const": category.cause.value.as_str()}),
+            _ => {}
+        }
+    }
     let schema = match (&member.carries, code) {
         (Carries::Constant(v), _) => json!({"const": v}),
         (Carries::CodeName, Some(c)) if c.aliases.is_empty() => return json!({"const": c.wire()}),
         (Carries::CodeName, Some(c)) => {
             return json!({"enum": c.wire_names().collect::<Vec<_>>()});
         }
-        (Carries::CodeName, None) if unlisted => {
-            let mut unlisted = json!({
-                "type": "string",
-                "pattern": CODE_PATTERN,
-                // Removed codes too: their names are never used again. A
-                // violation kind has no variant, so it is a code like one a
-                // later release adds, should an envelope ever carry it.
-                "not": {"enum": spec.codes.iter().filter(|c| !c.is_violation_kind()).flat_map(|c| c.wire_names()).collect::<Vec<_>>()},
-                "description": "A code this release does not list."
-            });
-            // A taxonomy that spells codes otherwise on the wire
-            // (`ThrottlingException`) may add codes spelled so too.
-            if spec
-                .codes
-                .iter()
-                .any(|c| c.wire.is_some() || !c.aliases.is_empty())
-            {
-                unlisted.as_object_mut().map(|o| o.remove("pattern"));
-            }
-            unlisted
-        }
+        (Carries::CodeName, None) if unlisted => code_name_outside(layout, form),
         (Carries::CodeName, None) => return json!({"$ref": "#/$defs/ErrorCode"}),
         (Carries::Number, Some(c)) => return json!({"const": c.number()}),
         (Carries::Number, None) => {
@@ -157,6 +147,96 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
     }
 }
 
+/// The code name of an unlisted envelope ([`Form::Unlisted`]) or of a
+/// family's ([`Form::Family`]): never a name a code has, in the family's
+/// rule and in no earlier family's, or in no family's at all.
+fn code_name_outside(layout: &Layout<'_>, form: Form<'_>) -> Value {
+    let spec = layout.spec();
+    // Removed codes too: their names are never used again. A violation kind
+    // has no variant, so it is a code like one a later release adds, should
+    // an envelope ever carry it.
+    let listed = json!({"enum": layout.names_outside_families()});
+    let families = layout.families();
+    let (rule, earlier, description) = match form {
+        Form::Family(f) => {
+            let at = families
+                .iter()
+                .position(|e| std::ptr::eq(e, f))
+                .unwrap_or(families.len());
+            (
+                Some(family_pattern(&f.rule.value)),
+                &families[..at],
+                format!(
+                    "A code of family {} (`{}`) this release does not list.",
+                    f.name.value,
+                    f.rule.value.glob()
+                ),
+            )
+        }
+        _ => (
+            None,
+            families,
+            String::from("A code this release does not list."),
+        ),
+    };
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("string"));
+    // A taxonomy that spells codes otherwise on the wire
+    // (`ThrottlingException`), or names families by their wire spelling,
+    // may add codes spelled so too.
+    let spelled = spec
+        .codes
+        .iter()
+        .any(|c| c.wire.is_some() || !c.aliases.is_empty());
+    match rule {
+        Some(p) => {
+            schema.insert("pattern".into(), json!(p));
+        }
+        None if !spelled && families.is_empty() => {
+            schema.insert("pattern".into(), json!(CODE_PATTERN));
+        }
+        None => {}
+    }
+    let not = if earlier.is_empty() {
+        listed
+    } else {
+        let mut any = vec![listed];
+        any.extend(
+            earlier
+                .iter()
+                .map(|e| json!({"pattern": family_pattern(&e.rule.value)})),
+        );
+        json!({"anyOf": any})
+    };
+    // Key order as the published schemas have it: `description` last after
+    // a `pattern`, else before `not`.
+    if schema.contains_key("pattern") {
+        schema.insert("not".into(), not);
+        schema.insert("description".into(), json!(description));
+    } else {
+        schema.insert("description".into(), json!(description));
+        schema.insert("not".into(), not);
+    }
+    Value::Object(schema)
+}
+
+/// The ECMA-262 pattern of a family's rule: its text with the syntax
+/// characters escaped (no other escape: with the `u` flag validators use,
+/// an escaped letter or `_` is an error), anchored at its end.
+fn family_pattern(rule: &FamilyRule) -> String {
+    let mut text = String::new();
+    for c in rule.text().chars() {
+        if "^$\\.*+?()[]{}|".contains(c) {
+            text.push('\\');
+        }
+        text.push(c);
+    }
+    match rule {
+        FamilyRule::Prefix(_) => format!("^{text}"),
+        FamilyRule::Suffix(_) => format!("{text}$"),
+    }
+}
+
 /// The properties and required members of `object` in an envelope of
 /// `form`.
 pub(super) fn object_body(
@@ -195,7 +275,7 @@ pub(super) fn object_body(
                 Form::Code(code) => {
                     json!({"$ref": format!("#/$defs/{}", code.context_type_name())})
                 }
-                Form::Unlisted => {
+                Form::Unlisted | Form::Family(_) => {
                     json!({"type": "object", "description": "Details about the failure."})
                 }
                 // Each code's variant closes it as its `<Code>Context`.
@@ -309,6 +389,28 @@ pub(super) fn unlisted(layout: &Layout<'_>) -> Value {
         "title": UNLISTED_ENVELOPE,
         "description": format!("An error code this release does not list, sent by a server of a later \
             release of the same major version. {by}"),
+        "type": "object",
+        "properties": props,
+        "required": required,
+    })
+}
+
+/// The variant of a family's codes that this release does not list:
+/// `<Family>FamilyEnvelope`, the unlisted envelope with the code name in
+/// the family's rule and the family's category, `retryable` and `cause`
+/// fixed where the envelope carries them.
+pub(super) fn family_variant(layout: &Layout<'_>, family: &Family) -> Value {
+    let form = Form::Family(family);
+    let (props, required) = object_body(layout, &layout.envelope(form), form, Openness::Open);
+    json!({
+        "title": family.envelope_type_name(),
+        "description": format!(
+            "A code of family {} this release does not list (`{}`): {} It is of category `{}`.",
+            family.name.value,
+            family.rule.value.glob(),
+            family.doc.value,
+            family.category.value
+        ),
         "type": "object",
         "properties": props,
         "required": required,

@@ -64,7 +64,160 @@ pub(super) fn runtime_declarations(out: &mut String, layout: &Layout<'_>) {
         "export declare function isListed(env: {ANY_ENVELOPE}): env is ErrorEnvelope;\n"
     );
     code_info_declarations(out, layout);
+    family_declarations(out, layout);
     operation_declarations(out, layout);
+}
+
+/// `FamilyInfo`, `FAMILIES` and `familyOf`: the family of a code this
+/// release does not list, and what the family says of it. Nothing when the
+/// spec declares no family.
+fn family_declarations(out: &mut String, layout: &Layout<'_>) {
+    let spec = layout.spec();
+    if spec.families.is_empty() {
+        return;
+    }
+    let union = |items: Vec<&str>| {
+        items
+            .into_iter()
+            .map(string_literal)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let category_ty = if layout.carries("category") {
+        "Category".to_string()
+    } else {
+        union(
+            spec.categories
+                .iter()
+                .map(|c| c.key.value.as_str())
+                .collect(),
+        )
+    };
+    let cause_ty = if layout.carries("cause") {
+        "Cause".to_string()
+    } else {
+        union(Cause::ALL.iter().map(|c| c.as_str()).collect())
+    };
+    doc(
+        out,
+        "",
+        "A family of codes: an unlisted code whose name starts (`prefix`) or ends (`suffix`) \
+         with its `text` has its category, retryability and cause (run time: `FAMILIES`, \
+         `familyOf`).",
+    );
+    out.push_str("export interface FamilyInfo {\n");
+    for (text, name, ty) in [
+        ("Its name in the spec.", "name", "string".to_string()),
+        (
+            "Whether the code's name starts or ends with `text`.",
+            "rule",
+            "\"prefix\" | \"suffix\"".to_string(),
+        ),
+        (
+            "The text its codes' names start or end with.",
+            "text",
+            "string".to_string(),
+        ),
+        ("The category of its codes.", "category", category_ty),
+        (
+            "Whether its codes are retryable.",
+            "retryable",
+            "boolean".to_string(),
+        ),
+        ("Who is to blame for its codes.", "cause", cause_ty),
+        (
+            "One line: what its codes have in common.",
+            "doc",
+            "string".to_string(),
+        ),
+    ] {
+        doc(out, "  ", text);
+        let _ = writeln!(out, "  readonly {name}: {ty};");
+    }
+    out.push_str("}\n\n");
+    doc(
+        out,
+        "",
+        "Every family, in precedence order: the first whose rule matches a name wins \
+         (run time, from `error-envelope.js`).",
+    );
+    out.push_str("export declare const FAMILIES: readonly FamilyInfo[];\n\n");
+    let disc = layout.discriminant().dotted();
+    doc(
+        out,
+        "",
+        &format!(
+            "The family of the code `env.{disc}` names: `undefined` for a code this release \
+             lists (a listed code always wins) and for one of no family."
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "export declare function familyOf(env: {ANY_ENVELOPE}): FamilyInfo | undefined;\n"
+    );
+}
+
+/// `FAMILIES` and `familyOf`, in `error-envelope.js`.
+fn families_js(out: &mut String, layout: &Layout<'_>) {
+    let families = layout.families();
+    if families.is_empty() {
+        return;
+    }
+    out.push('\n');
+    doc(
+        out,
+        "",
+        "Every family, in precedence order: the first whose rule matches a name wins.",
+    );
+    out.push_str("export const FAMILIES = Object.freeze([\n");
+    for f in families {
+        let category = layout.family_category(f);
+        let _ = writeln!(
+            out,
+            "  Object.freeze({{ name: {}, rule: {}, text: {}, category: {}, retryable: {}, cause: {}, doc: {} }}),",
+            string_literal(&f.name.value),
+            string_literal(f.rule.value.key()),
+            string_literal(f.rule.value.text()),
+            string_literal(&f.category.value),
+            category.retryable.value,
+            string_literal(category.cause.value.as_str()),
+            string_literal(&f.doc.value),
+        );
+    }
+    out.push_str("]);\n\n");
+    let names: Vec<String> = layout
+        .names_outside_families()
+        .into_iter()
+        .map(string_literal)
+        .collect();
+    doc(
+        out,
+        "",
+        "The names no family claims: every code's, removed ones too.",
+    );
+    let _ = write!(
+        out,
+        "const NOT_FAMILY = new Set([{}]);\n\n",
+        names.join(", ")
+    );
+    let disc = layout.discriminant().dotted();
+    doc(
+        out,
+        "",
+        &format!(
+            "The family of the code `env.{disc}` names; undefined for a listed code, a code of \
+             no family, or anything that is not an envelope."
+        ),
+    );
+    let access = discriminant_access(layout);
+    let _ = write!(
+        out,
+        "export function familyOf(env) {{\n  \
+         if (typeof env !== \"object\" || env === null) return undefined;\n  \
+         const key = {access};\n  \
+         if (typeof key !== \"string\" || NOT_FAMILY.has(key)) return undefined;\n  \
+         return FAMILIES.find((f) => (f.rule === \"prefix\" ? key.startsWith(f.text) : key.endsWith(f.text)));\n}}\n",
+    );
 }
 
 /// `OperationInfo`, `OPERATIONS` and one guard per operation
@@ -407,6 +560,7 @@ pub fn emit_js(spec: &Spec) -> String {
          const key = {access};\n  \
          return {lookup};\n}}\n",
     );
+    families_js(&mut out, &layout);
     operations_js(&mut out, &layout);
     out
 }
