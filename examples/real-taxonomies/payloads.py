@@ -332,6 +332,252 @@ def dynamodb_model() -> dict[str, Any]:
         shape = model.shape_for(name)
         errors[name] = {"members": list(shape.members), "retryable": shape.metadata.get("retryable")}
     return {"operations": operations, "errors": errors}
+def kubernetes_status() -> dict[str, Any]:
+    """metav1.Status as the generated client serializes it.
+
+    Each Status is built from the client's own models (`V1Status`,
+    `V1StatusDetails`, `V1StatusCause`, `V1ListMeta`) with the messages and
+    details the API server writes for its reasons (apimachinery's
+    `errors.New*`), and serialized by `ApiClient().sanitize_for_serialization`,
+    the client's own JSON writer (it leaves out members that are None).
+    """
+    from kubernetes.client import ApiClient, V1ListMeta, V1Status, V1StatusCause, V1StatusDetails
+
+    def status(code: int, reason: str | None, message: str, details: V1StatusDetails | None = None) -> dict[str, Any]:
+        s = V1Status(api_version="v1", kind="Status", metadata=V1ListMeta(), status="Failure",
+                     message=message, reason=reason, details=details, code=code)
+        return ApiClient().sanitize_for_serialization(s)
+
+    return {
+        "not-found": status(404, "NotFound", 'pods "web-0" not found', V1StatusDetails(name="web-0", kind="pods")),
+        "already-exists": status(409, "AlreadyExists", 'configmaps "settings" already exists',
+                                 V1StatusDetails(name="settings", kind="configmaps")),
+        "conflict": status(409, "Conflict", 'Operation cannot be fulfilled on deployments.apps "api": the object has been '
+                           "modified; please apply your changes to the latest version and try again",
+                           V1StatusDetails(name="api", group="apps", kind="deployments")),
+        "invalid": status(422, "Invalid", 'Pod "web-0" is invalid: spec.containers[0].image: Required value',
+                          V1StatusDetails(name="web-0", kind="Pod", causes=[V1StatusCause(
+                              reason="FieldValueRequired", message="Required value", field="spec.containers[0].image")])),
+        "forbidden": status(403, "Forbidden", 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" '
+                            'in the namespace "default"', V1StatusDetails(kind="pods")),
+        "too-many-requests": status(429, "TooManyRequests", "Too many requests, please try again later.",
+                                    V1StatusDetails(retry_after_seconds=1)),
+        "expired": status(410, "Expired", "too old resource version: 1 (2)"),
+        "unauthorized": status(401, "Unauthorized", "Unauthorized"),
+        # StatusReasonUnknown is the empty string: the client writes it as
+        # `"reason": ""`, the API server leaves it out (`omitempty`).
+        "unknown-empty-reason": status(500, "", "etcdserver: request timed out"),
+        "unknown-no-reason": status(500, None, "etcdserver: request timed out"),
+    }
+
+
+def odata_errors() -> dict[str, Any]:
+    """The Microsoft REST API Guidelines' error examples, read by azure-core.
+
+    Each body is the guidelines' own example (section 7.10.2, "Error condition
+    responses") or a body an Azure service writes in the same format. azure-core's
+    `ODataV4Format` reads it as an Azure SDK does; the payload is what it read
+    (`code`, `message`, `target`, `details` recursively, `innererror`), written
+    back in the OData JSON format, so a member it does not read would be lost.
+    """
+    from azure.core.exceptions import ODataV4Format
+
+    def written(error: ODataV4Format) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": error.code, "message": error.message}
+        if error.target is not None:
+            out["target"] = error.target
+        if error.details:
+            out["details"] = [written(d) for d in error.details]
+        if error.innererror:
+            out["innererror"] = error.innererror
+        return out
+
+    def read(body: dict[str, Any]) -> dict[str, Any]:
+        return {"error": written(ODataV4Format(body))}
+
+    return {
+        # Guidelines 7.10.2, "Example of innererror".
+        "innererror": read({"error": {
+            "code": "BadArgument", "message": "Previous passwords may not be reused", "target": "password",
+            "innererror": {"code": "PasswordError", "innererror": {
+                "code": "PasswordDoesNotMeetPolicy", "minLength": "6", "maxLength": "64",
+                "characterTypes": ["lowerCase", "upperCase", "number", "symbol"],
+                "minDistinctCharacterTypes": "2", "innererror": {"code": "PasswordReuseNotAllowed"}}}}}),
+        # Guidelines 7.10.2, "Example of details".
+        "details": read({"error": {
+            "code": "BadArgument", "message": "Multiple errors in ContactInfo data", "target": "ContactInfo",
+            "details": [
+                {"code": "NullValue", "target": "PhoneNumber", "message": "Phone number must not be null"},
+                {"code": "NullValue", "target": "LastName", "message": "Last name must not be null"},
+                {"code": "MalformedValue", "target": "Address", "message": "Address is not valid"}]}}),
+        # ODataV4Format's own docstring example (azure-core 1.32.0).
+        "validation-error": read({"error": {
+            "code": "ValidationError", "message": "One or more fields contain incorrect values: ",
+            "details": [
+                {"code": "ValidationError", "target": "representation",
+                 "message": "Parsing error(s): String '' does not match regex pattern '^[^{}/ :]+(?: :\\\\d+)?$'. "
+                            "Path 'host', line 1, position 297."},
+                {"code": "ValidationError", "target": "representation",
+                 "message": "Parsing error(s): The input OpenAPI file is not valid for the OpenAPI specificate "
+                            "https: //github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md "
+                            "(schema https://github.com/OAI/OpenAPI-Specification/blob/master/schemas/v2.0/schema.json)."}]}}),
+        "resource-not-found": read({"error": {
+            "code": "ResourceNotFound", "message": "The Resource 'Microsoft.Storage/storageAccounts/logs' under resource "
+            "group 'rg' was not found.", "target": "logs"}}),
+    }
+
+
+def graphql_responses() -> dict[str, Any]:
+    """GraphQL responses as graphql-core writes them (`ExecutionResult.formatted`).
+
+    A small schema is executed by graphql-core's own `graphql_sync`: a syntax
+    error, a validation error, resolvers that raise `GraphQLError`s with the
+    `extensions.code` Apollo Server gives them (`ApolloServerErrorCode`, and the
+    `UNAUTHENTICATED`/`FORBIDDEN` codes of Apollo's documentation) beside partial
+    `data`, and a resolver that raises a plain exception, which graphql-core
+    writes without `extensions` (Apollo's INTERNAL_SERVER_ERROR). Apollo Server
+    adds the parse and validation codes to graphql-core's own errors; the
+    second parse and validation payloads are those errors with the code added
+    as Apollo does, through graphql-core's `GraphQLError(extensions=...)`.
+    """
+    from graphql import ExecutionResult, GraphQLError, build_schema, graphql_sync, parse, validate
+
+    schema = build_schema(
+        "type Query { book(id: ID!): Book, me: User, books(first: Int!): [Book] }\n"
+        "type Book { title: String, price: Float }\n"
+        "type User { name: String, email: String }\n"
+    )
+
+    class Root:
+        @staticmethod
+        def book(_info: Any, id: str) -> dict[str, Any]:
+            if id != "1":
+                raise GraphQLError(f"No book with id {id}", extensions={"code": "BAD_USER_INPUT", "argumentName": "id"})
+            return {"title": "Dune", "price": 9.5}
+
+        @staticmethod
+        def me(_info: Any) -> Any:
+            raise GraphQLError("You must be logged in", extensions={"code": "UNAUTHENTICATED"})
+
+        @staticmethod
+        def books(_info: Any, first: int) -> Any:
+            raise RuntimeError("connection to the catalogue database was reset")
+
+    def run(query: str) -> dict[str, Any]:
+        return graphql_sync(schema, query, root_value=Root).formatted
+
+    def with_code(result: ExecutionResult, code: str) -> dict[str, Any]:
+        errors = [GraphQLError(e.message, nodes=e.nodes, source=e.source, positions=e.positions, path=e.path,
+                               original_error=e.original_error, extensions={**e.extensions, "code": code})
+                  for e in result.errors or []]
+        return ExecutionResult(data=result.data, errors=errors).formatted
+
+    syntax = graphql_sync(schema, "{ book(id: 1) { title ")
+    document = parse("{ book(id: 1) { titel } }")
+    invalid = ExecutionResult(data=None, errors=validate(schema, document))
+    forbidden = GraphQLError("Not allowed to read prices", extensions={"code": "FORBIDDEN"})
+    return {
+        "parse-error": syntax.formatted,
+        "parse-error-apollo": with_code(syntax, "GRAPHQL_PARSE_FAILED"),
+        "validation-error": invalid.formatted,
+        "validation-error-apollo": with_code(invalid, "GRAPHQL_VALIDATION_FAILED"),
+        "bad-user-input-partial-data": run('{ a: book(id: "1") { title } b: book(id: "7") { title } }'),
+        "two-errors": run('{ me { name } book(id: "9") { title } }'),
+        "resolver-crash": run("{ books(first: 2) { title } }"),
+        "forbidden": ExecutionResult(data={"book": {"title": "Dune", "price": None}}, errors=[GraphQLError(
+            forbidden.message, path=["book", "price"], extensions=forbidden.extensions)]).formatted,
+    }
+
+
+def oauth_errors() -> dict[str, Any]:
+    """OAuth 2.0 error responses as oauthlib writes them (an error's `.json`).
+
+    RFC 6749 section 5.2 (token endpoint), RFC 6750 section 3.1 (bearer
+    tokens), RFC 7009 section 2.2.1 (revocation) and RFC 8628 section 3.5
+    (device authorization: oauthlib 3.2.2 has no class for its codes, so they
+    go through its `CustomOAuth2Error`, which writes the same JSON).
+    """
+    from oauthlib.oauth2.rfc6749 import errors
+
+    def body(error: errors.OAuth2Error) -> dict[str, Any]:
+        return json.loads(error.json)
+
+    uri = "https://example.com/docs/oauth-errors"
+    return {
+        "invalid-request": body(errors.InvalidRequestError(description="Missing grant type parameter.")),
+        "invalid-client": body(errors.InvalidClientError()),
+        "invalid-grant": body(errors.InvalidGrantError(description="The authorization code has expired.", uri=uri)),
+        "unauthorized-client": body(errors.UnauthorizedClientError()),
+        "unsupported-grant-type": body(errors.UnsupportedGrantTypeError()),
+        "invalid-scope": body(errors.InvalidScopeError(description="Scope 'admin' is not allowed.")),
+        "invalid-token": body(errors.InvalidTokenError(description="The access token expired")),
+        "insufficient-scope": body(errors.InsufficientScopeError()),
+        "unsupported-token-type": body(errors.UnsupportedTokenTypeError()),
+        "authorization-pending": body(errors.CustomOAuth2Error("authorization_pending")),
+        "slow-down": body(errors.CustomOAuth2Error("slow_down", description="Poll every 10 seconds.")),
+        "expired-token": body(errors.CustomOAuth2Error("expired_token")),
+        "access-denied": body(errors.AccessDeniedError()),
+    }
+
+
+# The bodies Stripe's API answers, and the HTTP status of each.
+STRIPE_BODIES: dict[str, tuple[int, dict[str, Any]]] = {
+    "card-declined": (402, {"error": {
+        "type": "card_error", "code": "card_declined", "decline_code": "insufficient_funds",
+        "message": "Your card has insufficient funds.", "charge": "ch_3Q0",
+        "doc_url": "https://stripe.com/docs/error-codes/card-declined",
+        "request_log_url": "https://dashboard.stripe.com/test/logs/req_1"}}),
+    "expired-card": (402, {"error": {
+        "type": "card_error", "code": "expired_card", "param": "exp_month", "message": "Your card has expired.",
+        "doc_url": "https://stripe.com/docs/error-codes/expired-card",
+        "payment_intent": {"id": "pi_3Q1", "object": "payment_intent", "amount": 2000, "currency": "usd",
+                           "status": "requires_payment_method", "last_payment_error": None}}}),
+    "resource-missing": (404, {"error": {
+        "type": "invalid_request_error", "code": "resource_missing", "param": "id",
+        "message": "No such customer: 'cus_nope'", "doc_url": "https://stripe.com/docs/error-codes/resource-missing"}}),
+    "parameter-missing": (400, {"error": {
+        "type": "invalid_request_error", "code": "parameter_missing", "param": "amount",
+        "message": "Missing required param: amount."}}),
+    "rate-limit": (429, {"error": {
+        "type": "invalid_request_error", "code": "rate_limit",
+        "message": "Too many requests hit the API too quickly."}}),
+    "invalid-api-key": (401, {"error": {
+        "type": "invalid_request_error", "message": "Invalid API Key provided: sk_test_****1234"}}),
+    "api-error": (500, {"error": {"type": "api_error", "message": "An unknown error occurred"}}),
+    "idempotency-error": (400, {"error": {
+        "type": "idempotency_error",
+        "message": "Keys for idempotent requests can only be used with the same parameters they were first used with."}}),
+    "permission-error": (403, {"error": {
+        "type": "invalid_request_error",
+        "message": "The provided key 'rk_test_****5678' does not have the required permissions for this endpoint."}}),
+}
+
+
+def stripe_errors() -> dict[str, Any]:
+    """Stripe error bodies as stripe-python classifies them.
+
+    Each body goes through the library's own `handle_error_response` (what
+    every API call does with a non-2xx answer); the payload is the body the
+    raised error holds (`json_body`), and `stripe_readings` records how the
+    library read it (its exception class, `code`, `error.type`).
+    """
+    return {name: reading["json_body"] for name, reading in stripe_readings().items()}
+
+
+def stripe_readings() -> dict[str, Any]:
+    import stripe
+    from stripe._api_requestor import _APIRequestor
+
+    requestor = _APIRequestor._global_instance()
+    out: dict[str, Any] = {}
+    for name, (status, body) in STRIPE_BODIES.items():
+        try:
+            requestor.handle_error_response(json.dumps(body), status, body, {"request-id": "req_1"}, "V1")
+        except stripe.StripeError as e:
+            assert e.error is not None
+            out[name] = {"class": type(e).__name__, "type": e.error.type, "code": e.error.code,
+                         "http_status": e.http_status, "json_body": e.json_body}
+    return out
 
 
 def owner_data() -> dict[str, dict[str, Any]]:
@@ -351,6 +597,39 @@ def owner_data() -> dict[str, dict[str, Any]]:
             "transient": standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES,
         },
         "dynamodb": dynamodb_model(),
+        "oauth": oauth_owner_data(),
+        "stripe": stripe_owner_data(),
+    }
+
+
+def oauth_owner_data() -> dict[str, Any]:
+    """Each oauthlib error class of the RFCs' codes: its `error` and HTTP status."""
+    from oauthlib.oauth2.rfc6749 import errors
+
+    classes = [
+        errors.InvalidRequestError, errors.InvalidClientError, errors.InvalidGrantError,
+        errors.UnauthorizedClientError, errors.UnsupportedGrantTypeError, errors.InvalidScopeError,
+        errors.InvalidTokenError, errors.InsufficientScopeError, errors.UnsupportedTokenTypeError,
+        errors.AccessDeniedError,
+    ]
+    return {"status_code": {c.error: c.status_code for c in classes}}
+
+
+def stripe_owner_data() -> dict[str, Any]:
+    """stripe-python's own lists of error types and codes (the `Literal`s of
+    `PaymentIntent.LastPaymentError`, generated from Stripe's OpenAPI spec),
+    and how its `handle_error_response` read each payload."""
+    import typing
+
+    from stripe._payment_intent import PaymentIntent
+
+    hints = PaymentIntent.LastPaymentError.__annotations__
+    code = typing.get_args(hints["code"])[0]
+    readings = {name: {k: v for k, v in r.items() if k != "json_body"} for name, r in stripe_readings().items()}
+    return {
+        "types": list(typing.get_args(hints["type"])),
+        "codes": list(typing.get_args(code)),
+        "readings": readings,
     }
 
 
@@ -360,6 +639,11 @@ TAXONOMIES = {
     "jsonrpc-mcp": jsonrpc_mcp,
     "botocore": botocore_errors,
     "dynamodb": dynamodb_errors,
+    "kubernetes": kubernetes_status,
+    "odata": odata_errors,
+    "graphql": graphql_responses,
+    "oauth": oauth_errors,
+    "stripe": stripe_errors,
 }
 
 

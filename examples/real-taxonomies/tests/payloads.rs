@@ -337,7 +337,7 @@ fn python_with_owner_libraries() -> Result<PathBuf, String> {
         Command::new(python)
             .args([
                 "-c",
-                "import google.protobuf, google.rpc.status_pb2, botocore, mcp",
+                "import google.protobuf, google.rpc.status_pb2, botocore, mcp, kubernetes, azure.core, graphql, oauthlib, stripe",
             ])
             .output()
             .is_ok_and(|o| o.status.success())
