@@ -1,4 +1,5 @@
-"""Writes the real payloads of the five taxonomies, produced by their owners' own libraries.
+"""Writes the real payloads of the error formats under examples/real-taxonomies, produced
+by their owners' own libraries.
 
 Each taxonomy under examples/real-taxonomies/ describes an error format that already
 exists. Its payloads must come from the owner's code, not from us, or the test would only
@@ -17,7 +18,14 @@ libraries (pinned in tests/interop-py/requirements.txt) for errors:
 - botocore: HTTP error responses of three AWS protocols parsed by botocore's own parsers
   into the `ClientError.response` an AWS SDK user handles;
 - dynamodb: DynamoDB's awsJson error responses parsed the same way, with the members of
-  the error shape botocore's endpoint adds beside `Error`.
+  the error shape botocore's endpoint adds beside `Error`;
+- kubernetes: `metav1.Status` bodies built from the generated client's models and written
+  by its `ApiClient().sanitize_for_serialization`;
+- odata: the Microsoft REST API Guidelines' error examples read by azure-core's
+  `ODataV4Format`;
+- oauth: OAuth 2.0 error responses as oauthlib's error classes write them (`.json`);
+- graphql, stripe: graphql-core's `ExecutionResult.formatted` and Stripe errors as
+  stripe-python classifies them (kept honest here; no spec describes them yet).
 
 Run with the test venv's Python (see .ci/run):
 
@@ -27,7 +35,9 @@ Run with the test venv's Python (see .ci/run):
 It also writes `<taxonomy>/owner-data.json`: the tables of the owners' code that the specs
 restate (code.proto's codes and HTTP mappings, the MCP SDK's HTTP status per code,
 botocore's throttling and transient error codes, DynamoDB's operations and the error shapes
-each raises), which tests/payloads.rs compares with the specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
+each raises, Kubernetes' status reasons and the client's `Status` models, oauthlib's error
+classes, stripe-python's error types and codes), which tests/payloads.rs compares with the
+specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
 """
 
 from __future__ import annotations
@@ -597,8 +607,49 @@ def owner_data() -> dict[str, dict[str, Any]]:
             "transient": standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES,
         },
         "dynamodb": dynamodb_model(),
+        "kubernetes": kubernetes_owner_data(),
         "oauth": oauth_owner_data(),
         "stripe": stripe_owner_data(),
+    }
+
+
+# k8s.io/apimachinery v0.31.0 (the Kubernetes 1.31 the pinned client 31.0.0 is generated
+# for), pkg/apis/meta/v1/types.go: each `StatusReason` constant, its value on the wire and
+# the HTTP status its comment gives ("Status code 404"). The Go module is not a Python
+# library, so the table is restated here; v0.32.0 adds `StorageReadError` (500).
+STATUS_REASONS = {
+    "StatusReasonUnknown": ("", 500),
+    "StatusReasonUnauthorized": ("Unauthorized", 401),
+    "StatusReasonForbidden": ("Forbidden", 403),
+    "StatusReasonNotFound": ("NotFound", 404),
+    "StatusReasonAlreadyExists": ("AlreadyExists", 409),
+    "StatusReasonConflict": ("Conflict", 409),
+    "StatusReasonGone": ("Gone", 410),
+    "StatusReasonInvalid": ("Invalid", 422),
+    "StatusReasonServerTimeout": ("ServerTimeout", 500),
+    "StatusReasonTimeout": ("Timeout", 504),
+    "StatusReasonTooManyRequests": ("TooManyRequests", 429),
+    "StatusReasonBadRequest": ("BadRequest", 400),
+    "StatusReasonMethodNotAllowed": ("MethodNotAllowed", 405),
+    "StatusReasonNotAcceptable": ("NotAcceptable", 406),
+    "StatusReasonRequestEntityTooLarge": ("RequestEntityTooLarge", 413),
+    "StatusReasonUnsupportedMediaType": ("UnsupportedMediaType", 415),
+    "StatusReasonInternalError": ("InternalError", 500),
+    "StatusReasonExpired": ("Expired", 410),
+    "StatusReasonServiceUnavailable": ("ServiceUnavailable", 503),
+}
+
+
+def kubernetes_owner_data() -> dict[str, Any]:
+    """apimachinery's StatusReason table, and the wire names of the members of the
+    client's `V1Status`, `V1StatusDetails`, `V1StatusCause` and `V1ListMeta` models
+    (their `attribute_map`)."""
+    from kubernetes.client import V1ListMeta, V1Status, V1StatusCause, V1StatusDetails
+
+    return {
+        "reasons": {wire: status for wire, status in STATUS_REASONS.values()},
+        "members": {model.__name__: sorted(model.attribute_map.values())
+                    for model in (V1Status, V1StatusDetails, V1StatusCause, V1ListMeta)},
     }
 
 

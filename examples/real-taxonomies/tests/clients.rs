@@ -177,6 +177,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
             "a cancellation reason whose Code is a number",
             Box::new(|v| v["CancellationReasons"][0]["Code"] = 7.into()),
         ),
+        "kubernetes" => (
+            "too-many-requests",
+            "the seconds to wait before retrying as text",
+            Box::new(|v| v["details"]["retryAfterSeconds"] = "1".into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -184,7 +189,7 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
 /// A payload of `taxonomy` with a code no release of the spec lists, as a
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
-/// type URI, JSON-RPC number and AWS error code.
+/// type URI, JSON-RPC number, AWS error code and Kubernetes reason.
 fn later(taxonomy: &str) -> Value {
     let (name, edit): (&str, Edit) = match taxonomy {
         "google-rpc" => (
@@ -206,6 +211,11 @@ fn later(taxonomy: &str) -> Value {
         "dynamodb" => (
             "describe-table-not-found",
             Box::new(|v| v["Error"]["Code"] = "BrandNewException".into()),
+        ),
+        // The reason apimachinery v0.32.0 adds (Kubernetes 1.32).
+        "kubernetes" => (
+            "unknown-empty-reason",
+            Box::new(|v| v["reason"] = "StorageReadError".into()),
         ),
         other => panic!("{other}"),
     };

@@ -1,10 +1,10 @@
-//! The five real taxonomies against payloads their owners' libraries produce.
+//! The real taxonomies against payloads their owners' libraries produce.
 //!
 //! - Each spec loads, and its generated artifacts (`schema/`, `docs/`) are
 //!   fresh.
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
-//!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK and
-//!   botocore's parsers and endpoint) is valid against that schema, and as a code the spec
+//!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK,
+//!   botocore's parsers and endpoint, and the Kubernetes client) is valid against that schema, and as a code the spec
 //!   lists, not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
+use splice_codegen::layout::{Form, Layout};
 
 mod common;
 
@@ -225,6 +226,32 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["message"] = json!(404)
             }),
         ),
+        (
+            "kubernetes",
+            "a Status that is not a Failure",
+            changed("kubernetes", "not-found.json", |v| {
+                v["status"] = json!("Success")
+            }),
+        ),
+        (
+            "kubernetes",
+            "a reason that is null (an absent reason is Unknown, a null one is nothing)",
+            changed("kubernetes", "unknown-empty-reason.json", |v| {
+                v["reason"] = Value::Null
+            }),
+        ),
+        (
+            "kubernetes",
+            "the HTTP status as text",
+            changed("kubernetes", "conflict.json", |v| v["code"] = json!("409")),
+        ),
+        (
+            "kubernetes",
+            "the causes of Invalid as one object instead of a list",
+            changed("kubernetes", "invalid.json", |v| {
+                v["details"]["causes"] = v["details"]["causes"][0].clone()
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -288,6 +315,63 @@ fn the_specs_agree_with_the_owners_tables() {
         );
     }
     assert_eq!(grpc.emitted_codes().count(), 16);
+
+    // Kubernetes: every StatusReason of apimachinery is a code, by its
+    // value on the wire (`""` included), with the HTTP status its comment
+    // gives as the attribute `http_status`; the spec has no other code.
+    let k8s = spec("kubernetes");
+    let data = owner_data("kubernetes");
+    let reasons = data["reasons"].as_object().unwrap();
+    for (wire, status) in reasons {
+        let code = k8s
+            .emitted_codes()
+            .find(|c| c.wire() == wire)
+            .unwrap_or_else(|| panic!("kubernetes lacks the reason {wire:?}"));
+        assert_eq!(k8s.attribute(code, "http_status"), Some(status), "{wire:?}");
+    }
+    assert_eq!(k8s.emitted_codes().count(), reasons.len());
+    // The members of `Status` and of the types it holds are the client's
+    // models' (their `attribute_map`), by wire name.
+    let members = &data["members"];
+    let wire_names = |model: &str| -> Vec<String> {
+        members[model]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect()
+    };
+    // A flat envelope: its members and the fields `in: top_level`.
+    let layout = Layout::of(&k8s);
+    let mut status: Vec<String> = k8s
+        .envelope
+        .members
+        .iter()
+        .map(|m| m.name.value.clone())
+        .chain(
+            layout
+                .envelope(Form::Any)
+                .fields()
+                .map(|f| f.field.wire().to_owned()),
+        )
+        .collect();
+    status.sort();
+    assert_eq!(status, wire_names("V1Status"), "the members of Status");
+    for (ty, model) in [
+        ("StatusDetails", "V1StatusDetails"),
+        ("StatusCause", "V1StatusCause"),
+        ("ListMeta", "V1ListMeta"),
+    ] {
+        let mut declared: Vec<String> = k8s
+            .type_def(ty)
+            .unwrap_or_else(|| panic!("kubernetes lacks the type {ty}"))
+            .members()
+            .iter()
+            .map(|m| m.wire().to_owned())
+            .collect();
+        declared.sort();
+        assert_eq!(declared, wire_names(model), "the members of {ty}");
+    }
 
     // MCP: the HTTP status attribute is the SDK's ERROR_CODE_HTTP_STATUS.
     let mcp = spec("jsonrpc-mcp");

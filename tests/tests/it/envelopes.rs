@@ -208,6 +208,9 @@ mod real {
     pub mod dynamodb {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/dynamodb/errors.yaml");
     }
+    pub mod kubernetes {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/kubernetes/errors.yaml");
+    }
 }
 
 /// Every payload of `taxonomy` (produced by its owner's library, see
@@ -311,7 +314,34 @@ fn real_payloads_parse_with_the_generated_rust() {
     failures.extend(real_round_trips::<real::dynamodb::ErrorEnvelope>(
         "dynamodb", true,
     ));
+    // Kubernetes' Status: `"reason": ""` and no `reason` are both Unknown,
+    // each written back as it came; `metadata: {}` stays.
+    failures.extend(real_round_trips::<real::kubernetes::ErrorEnvelope>(
+        "kubernetes",
+        true,
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Kubernetes' `StatusReasonUnknown` is the empty string: the client sends
+/// `"reason": ""`, the API server leaves the reason out, and both read as
+/// `ErrorCode::Unknown` (also as `AnyErrorEnvelope`); a `null` reason is
+/// neither, and is refused.
+#[test]
+fn a_kubernetes_status_without_a_reason_is_unknown() {
+    use real::kubernetes::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    for name in ["unknown-empty-reason.json", "unknown-no-reason.json"] {
+        let payload = real_payload("kubernetes", name);
+        let env: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(ErrorCode::from(&env), ErrorCode::Unknown, "{name}");
+        let any: AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(any.listed(), Some(&env), "{name}");
+        assert_eq!(serde_json::to_value(&any).unwrap(), payload, "{name}");
+    }
+    assert_eq!(ErrorCode::Unknown.as_str(), "");
+    let mut null = real_payload("kubernetes", "unknown-empty-reason.json");
+    null["reason"] = Value::Null;
+    assert!(serde_json::from_value::<ErrorEnvelope>(null).is_err());
 }
 
 /// DynamoDB's operations as Rust types: each lists the error shapes
@@ -439,7 +469,9 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
         }
         failures
     }
-    use real::{botocore as b, google_rpc as g, jsonrpc_mcp as j, problem_details as p};
+    use real::{
+        botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, problem_details as p,
+    };
     let mut failures =
         listed::<g::AnyErrorEnvelope, g::ErrorEnvelope>("google-rpc", |e| e.listed().is_some());
     failures.extend(listed::<p::AnyErrorEnvelope, p::ErrorEnvelope>(
@@ -452,6 +484,10 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
     ));
     failures.extend(listed::<b::AnyErrorEnvelope, b::ErrorEnvelope>(
         "botocore",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<k::AnyErrorEnvelope, k::ErrorEnvelope>(
+        "kubernetes",
         |e| e.listed().is_some(),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -543,6 +579,17 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
         serde_json::to_value(&any).unwrap()["ResponseMetadata"],
         payload["ResponseMetadata"]
     );
+
+    // Kubernetes: `StorageReadError`, the reason apimachinery v0.32.0 adds.
+    let mut payload = real_payload("kubernetes", "unknown-empty-reason.json");
+    payload["reason"] = "StorageReadError".into();
+    assert!(serde_json::from_value::<real::kubernetes::ErrorEnvelope>(payload.clone()).is_err());
+    let any: real::kubernetes::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    let unlisted = any.clone().into_listed().unwrap_err();
+    assert_eq!(unlisted.reason, "StorageReadError");
+    assert_eq!(any.message(), Some("etcdserver: request timed out"));
+    let back = serde_json::to_value(&any).unwrap();
+    assert!(within(&back, &payload), "{back:#}");
 }
 
 /// JSON-RPC's `id` is a number, a string or `null` (a `one_of` type): each

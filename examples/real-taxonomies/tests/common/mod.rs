@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 5] = [
+pub const TAXONOMIES: [&str; 6] = [
     "google-rpc",
     "problem-details",
     "jsonrpc-mcp",
     "botocore",
     "dynamodb",
+    "kubernetes",
 ];
 
 /// `examples/real-taxonomies/`.
