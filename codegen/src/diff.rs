@@ -14,8 +14,12 @@
 //!   category, a changed (resolved) `retryable` or `cause`, a required
 //!   context field added or no longer required, an active code marked
 //!   removed, a number reused by a different code, a category deleted or its
-//!   range changed, a changed `base_uri` (the schema `$id`);
-//! - compatible: codes and categories added, text reworded (title, message,
+//!   range changed, a changed `base_uri` (the schema `$id`),
+//!   a code family removed, narrowed, re-categorized or put before another
+//!   family of another category that its codes may match, a code added
+//!   whose name an old family of another category held;
+//! - compatible: codes, categories and families added, a family widened,
+//!   text reworded (title, message,
 //!   hints, explanation, descriptions), parameters changed, examples
 //!   changed (documentation only), deprecations,
 //!   optional context added or dropped.
@@ -164,6 +168,7 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
     d.retry(old, new);
     d.attributes(old, new);
     d.operations(old, new);
+    d.families(old, new);
     let mut changes = d.changes;
     // Stable: breaking first, each group in the order found.
     changes.sort_by_key(|c| c.compat);
@@ -419,6 +424,138 @@ impl Differ {
                 self.compatible(
                     Some(n.name.loc),
                     format!("code group `{}` added", n.name.value),
+                );
+            }
+        }
+    }
+
+    /// The families (`families:`). A client of the released version reads an
+    /// unlisted code of a family as that family's category, `retryable`
+    /// and cause (its schema fixes them in the family's variant), so what
+    /// changes that reading for some name is breaking: a family removed,
+    /// narrowed or given another rule, its category changed (or the
+    /// category's `retryable` or `cause`), or a family that now comes first
+    /// for names an old family of another category held. A family added or
+    /// widened only gives names that were of no family one: compatible.
+    /// What a listed code reads as cannot change, since a listed name is
+    /// never a family's; a code added whose name an old family held is
+    /// judged with the codes.
+    fn families(&mut self, old: &Spec, new: &Spec) {
+        use crate::spec::{Family, FamilyRule};
+        fn find<'s>(spec: &'s Spec, name: &str) -> Option<(usize, &'s Family)> {
+            spec.families
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.name.value == name)
+        }
+        /// Some name matches both rules.
+        fn may_overlap(a: &FamilyRule, b: &FamilyRule) -> bool {
+            a.covers(b) || b.covers(a) || a.key() != b.key()
+        }
+        for o in &old.families {
+            let name = &o.name.value;
+            let (o_rule, o_glob) = (&o.rule.value, o.rule.value.glob());
+            let Some((_, n)) = find(new, name) else {
+                self.breaking(
+                    None,
+                    format!(
+                        "family `{name}` (`{o_glob}`) removed: clients of the released version read its codes as category `{}`",
+                        o.category.value
+                    ),
+                );
+                continue;
+            };
+            let n_glob = n.rule.value.glob();
+            if o_rule != &n.rule.value {
+                if n.rule.value.covers(o_rule) {
+                    self.added(
+                        Some(n.rule.loc),
+                        format!("family `{name}` widened from `{o_glob}` to `{n_glob}`"),
+                    );
+                } else {
+                    self.breaking(
+                        Some(n.rule.loc),
+                        format!(
+                            "family `{name}` changed from `{o_glob}` to `{n_glob}`: a code named as `{o_glob}` may no longer be of it"
+                        ),
+                    );
+                }
+            }
+            if o.category.value != n.category.value {
+                self.breaking(
+                    Some(n.category.loc),
+                    format!(
+                        "family `{name}` moved from category `{}` to `{}`",
+                        o.category.value, n.category.value
+                    ),
+                );
+            } else if let (Some(oc), Some(nc)) = (
+                old.category(&o.category.value),
+                new.category(&n.category.value),
+            ) {
+                if oc.retryable.value != nc.retryable.value {
+                    self.breaking(
+                        Some(nc.retryable.loc),
+                        format!(
+                            "the codes of family `{name}` changed from retryable: {} to {} (category `{}`)",
+                            oc.retryable.value, nc.retryable.value, nc.key.value
+                        ),
+                    );
+                }
+                if oc.cause.value != nc.cause.value {
+                    self.breaking(
+                        Some(nc.cause.loc),
+                        format!(
+                            "the cause of the codes of family `{name}` changed from {} to {} (category `{}`)",
+                            oc.cause.value.as_str(),
+                            nc.cause.value.as_str(),
+                            nc.key.value
+                        ),
+                    );
+                }
+            }
+            if o.doc.value != n.doc.value {
+                self.compatible(Some(n.doc.loc), format!("doc of family `{name}` reworded"));
+            }
+        }
+        for (i, a) in new.families.iter().enumerate() {
+            let old_a = find(old, &a.name.value);
+            if old_a.is_none() {
+                self.added(
+                    Some(a.name.loc),
+                    format!(
+                        "family `{}` (`{}`, category `{}`) added",
+                        a.name.value,
+                        a.rule.value.glob(),
+                        a.category.value
+                    ),
+                );
+            }
+            // A family before `b` that was not before it (new, moved up,
+            // or with another rule) takes the names both match.
+            for b in &new.families[i + 1..] {
+                let Some((j, old_b)) = find(old, &b.name.value) else {
+                    continue;
+                };
+                let was_first = old_a.is_some_and(|(k, o)| k < j && o.rule.value == a.rule.value);
+                if was_first
+                    || a.category.value == b.category.value
+                    || !may_overlap(&a.rule.value, &old_b.rule.value)
+                {
+                    continue;
+                }
+                self.breaking(
+                    Some(a.name.loc),
+                    format!(
+                        "family `{}` (`{}`, category `{}`) now comes before family `{}` (`{}`, category `{}`): a code both match is no longer `{}`",
+                        a.name.value,
+                        a.rule.value.glob(),
+                        a.category.value,
+                        b.name.value,
+                        old_b.rule.value.glob(),
+                        b.category.value,
+                        b.category.value
+                    ),
                 );
             }
         }
@@ -1215,6 +1352,11 @@ impl Differ {
                     Some(n.name.loc),
                     format!("code {} added, but {why}", named(n)),
                 );
+            } else if let Some(why) = n.wire_names().find_map(|w| read_as_family(old, w, n)) {
+                self.breaking(
+                    Some(n.name.loc),
+                    format!("code {} added, but {why}", named(n)),
+                );
             } else {
                 self.added(Some(n.name.loc), format!("code {} added", named(n)));
             }
@@ -1559,10 +1701,12 @@ fn refused_as_unlisted(
             )
         });
     }
-    let pattern = !old
-        .codes
-        .iter()
-        .any(|c| c.wire.is_some() || !c.aliases.is_empty());
+    // With families, the unlisted code's name is any string.
+    let pattern = old.families.is_empty()
+        && !old
+            .codes
+            .iter()
+            .any(|c| c.wire.is_some() || !c.aliases.is_empty());
     if env.carries("code_name") && pattern && !crate::case::Case::ScreamingSnake.matches(wire) {
         return Some(format!(
             "the released schema refuses an envelope spelled `{wire}`: an unlisted code's name must be \
@@ -1585,6 +1729,38 @@ fn refused_as_unlisted(
         }
     }
     None
+}
+
+/// Why clients of `old` read an envelope of `code` spelled `wire` as
+/// something it is not: an unlisted code of `old`'s family whose category,
+/// `retryable` or cause differ from the code's (the released schema's
+/// family variant fixes them, and `familyOf` answers them). `None` when
+/// `wire` is of no family of `old`, or the family says what the code is.
+fn read_as_family(old: &Spec, wire: &str, code: &Code) -> Option<String> {
+    let family = old.family_of(wire)?;
+    let category = old.category(&family.category.value)?;
+    let mut differs = Vec::new();
+    if family.category.value != code.category.value {
+        differs.push(format!(
+            "category `{}`, not `{}`",
+            family.category.value, code.category.value
+        ));
+    }
+    if category.retryable.value != code.retryable {
+        differs.push(format!("retryable: {}", category.retryable.value));
+    }
+    if category.cause.value != code.cause {
+        differs.push(format!("cause {}", category.cause.value.as_str()));
+    }
+    if differs.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "clients of the released version read `{wire}` as family `{}` (`{}`): {}",
+        family.name.value,
+        family.rule.value.glob(),
+        differs.join(", ")
+    ))
 }
 
 /// What kind of type a declared type is, for "changed from an object to a
@@ -1691,6 +1867,139 @@ codes:
                 .iter()
                 .any(|c| c.compat == compat && c.message.contains(needle)),
             "no {compat:?} change containing {needle:?} in {report:#?}"
+        );
+    }
+
+    /// Code families: what a client of the released version reads an
+    /// unlisted code of a family as may not change; a family added or
+    /// widened is an addition.
+    #[test]
+    fn families_are_compared() {
+        const FAMILIES: &str = include_str!("../tests/fixtures/envelopes/families.yaml");
+        let old = spec(FAMILIES);
+        let changed = |edit: &dyn Fn(&str) -> String| {
+            diff(
+                &old,
+                &spec(&edit(&FAMILIES.replace("version: 1.0.0", "version: 2.0.0"))),
+            )
+        };
+        let breaking = |r: &DiffReport| {
+            r.changes
+                .iter()
+                .filter(|c| c.compat == Compat::Breaking)
+                .map(|c| c.message.clone())
+                .collect::<Vec<_>>()
+        };
+        // Removed, narrowed, another rule, another category.
+        let r = changed(&|s| {
+            s.replace(
+                "  not_found:\n    suffix: NotFoundException\n    category: not_found\n    doc: A missing resource, named by the code's first words.\n",
+                "",
+            )
+        });
+        only(
+            &r,
+            Compat::Breaking,
+            "family `not_found` (`*NotFoundException`) removed",
+        );
+        let r = changed(&|s| s.replace("prefix: Throttling", "prefix: ThrottlingOn"));
+        only(
+            &r,
+            Compat::Breaking,
+            "family `throttling` changed from `Throttling*` to `ThrottlingOn*`",
+        );
+        let r = changed(&|s| s.replace("suffix: NotFoundException", "prefix: NotFound"));
+        only(
+            &r,
+            Compat::Breaking,
+            "family `not_found` changed from `*NotFoundException` to `NotFound*`",
+        );
+        let r = changed(&|s| {
+            s.replace(
+                "suffix: NotFoundException\n    category: not_found",
+                "suffix: NotFoundException\n    category: throttling",
+            )
+            .replace(
+                "category: not_found\n    since: 1.0.0\n    wire: ResourceNotFoundException",
+                "category: throttling\n    since: 1.0.0\n    wire: ResourceNotFoundException",
+            )
+        });
+        only(
+            &r,
+            Compat::Breaking,
+            "family `not_found` moved from category `not_found` to `throttling`",
+        );
+        // The category's defaults are the family's.
+        let r = changed(&|s| s.replacen("retryable: false", "retryable: true", 1));
+        only(
+            &r,
+            Compat::Breaking,
+            "the codes of family `not_found` changed from retryable: false to true",
+        );
+        // Widened, added, reworded: compatible.
+        let r = changed(&|s| s.replace("suffix: NotFoundException", "suffix: Exception"));
+        assert!(breaking(&r).is_empty(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "family `not_found` widened from `*NotFoundException` to `*Exception`",
+        );
+        assert!(r.changes.iter().any(|c| c.adds), "{r:#?}");
+        // Last: before no family whose codes it may match.
+        let added = "  gone:\n    suffix: Gone\n    category: not_found\n    doc: Deleted resources.\ncodes:\n";
+        let r = changed(&|s| s.replace("\ncodes:\n", &format!("\n{added}")));
+        assert!(breaking(&r).is_empty(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "family `gone` (`*Gone`, category `not_found`) added",
+        );
+        let r = changed(&|s| s.replace("doc: Throttling of any kind", "doc: Any throttling"));
+        assert_eq!(r.changes.len(), 1, "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "doc of family `throttling` reworded",
+        );
+        // A new family first, of another category, takes names an old one
+        // held; of the same category, it changes nothing a client reads.
+        let first =
+            "families:\n  sunday:\n    suffix: Sunday\n    category: not_found\n    doc: Closed.\n";
+        let r = changed(&|s| s.replace("families:\n", first));
+        only(
+            &r,
+            Compat::Breaking,
+            "family `sunday` (`*Sunday`, category `not_found`) now comes before family `throttling`",
+        );
+        assert_eq!(breaking(&r).len(), 1, "{r:#?}");
+        // A code added whose name an old family held: in its category, an
+        // addition; in another, clients read it as the family's.
+        let code = |category: &str| {
+            format!(
+                "  QUEUE_NOT_FOUND:\n    category: {category}\n    since: 2.0.0\n    wire: QueueNotFoundException\n    title: no such queue\n    explanation: The queue does not exist.\n"
+            )
+        };
+        let r = changed(&|s| format!("{s}{}", code("not_found")));
+        assert!(breaking(&r).is_empty(), "{r:#?}");
+        only(&r, Compat::Compatible, "code `QUEUE_NOT_FOUND` added");
+        // `check` refuses a listed code of another category inside a
+        // family, so such a code comes with the family removed (or
+        // narrowed): both are reported.
+        let r = changed(&|s| {
+            format!("{s}{}", code("throttling")).replace(
+                "  not_found:\n    suffix: NotFoundException\n    category: not_found\n    doc: A missing resource, named by the code's first words.\n",
+                "",
+            )
+        });
+        only(
+            &r,
+            Compat::Breaking,
+            "family `not_found` (`*NotFoundException`) removed",
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "code `QUEUE_NOT_FOUND` added, but clients of the released version read `QueueNotFoundException` as family `not_found` (`*NotFoundException`): category `not_found`, not `throttling`, retryable: false, cause input",
         );
     }
 

@@ -967,6 +967,19 @@ mod tests {
     }
 
     #[test]
+    fn families_are_declared_and_name_their_category() {
+        let text = "categories:\n  client: {}\nfamilies:\n  gone:\n    suffix: Gone\n    category: client\ncodes:\n  X:\n    category: client\n";
+        let ix = index(text);
+        let family = ix.at(text.find("gone:").unwrap() + 1).unwrap();
+        assert_eq!((family.kind, family.name.as_str()), (Kind::Family, "gone"));
+        let category = ix.at(text.find("client: {}").unwrap() + 1).unwrap();
+        assert_eq!(category.kind, Kind::Category);
+        // The declaration, the family's category and the code's: a rename
+        // of the category reaches the family.
+        assert_eq!(ix.occurrences(&category, true).len(), 3);
+    }
+
+    #[test]
     fn the_repository_specs_index_every_code() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let text = std::fs::read_to_string(root.join("errors.yaml")).unwrap();
