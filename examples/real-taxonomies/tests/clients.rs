@@ -182,6 +182,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
             "the seconds to wait before retrying as text",
             Box::new(|v| v["details"]["retryAfterSeconds"] = "1".into()),
         ),
+        "oauth" => (
+            "invalid-grant",
+            "an error_uri that is not a string",
+            Box::new(|v| v["error_uri"] = 7.into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -189,7 +194,8 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
 /// A payload of `taxonomy` with a code no release of the spec lists, as a
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
-/// type URI, JSON-RPC number, AWS error code and Kubernetes reason.
+/// type URI, JSON-RPC number, AWS error code, Kubernetes reason and OAuth
+/// error.
 fn later(taxonomy: &str) -> Value {
     let (name, edit): (&str, Edit) = match taxonomy {
         "google-rpc" => (
@@ -216,6 +222,11 @@ fn later(taxonomy: &str) -> Value {
         "kubernetes" => (
             "unknown-empty-reason",
             Box::new(|v| v["reason"] = "StorageReadError".into()),
+        ),
+        // RFC 9449's (DPoP) token error, which postdates the four RFCs.
+        "oauth" => (
+            "invalid-request",
+            Box::new(|v| v["error"] = "invalid_dpop_proof".into()),
         ),
         other => panic!("{other}"),
     };

@@ -4,7 +4,7 @@
 //!   fresh.
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
 //!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK,
-//!   botocore's parsers and endpoint, and the Kubernetes client) is valid against that schema, and as a code the spec
+//!   botocore's parsers and endpoint, the Kubernetes client and oauthlib) is valid against that schema, and as a code the spec
 //!   lists, not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
@@ -252,6 +252,34 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["details"]["causes"] = v["details"]["causes"][0].clone()
             }),
         ),
+        (
+            "oauth",
+            "an error_description with a double quote (outside RFC 6749's characters)",
+            changed("oauth", "invalid-request.json", |v| {
+                v["error_description"] = json!("Missing \"grant_type\".")
+            }),
+        ),
+        (
+            "oauth",
+            "an empty error_description (RFC 6749 wants at least one character)",
+            changed("oauth", "invalid-scope.json", |v| {
+                v["error_description"] = json!("")
+            }),
+        ),
+        (
+            "oauth",
+            "an error_uri with a space",
+            changed("oauth", "invalid-grant.json", |v| {
+                v["error_uri"] = json!("https://example.com/docs/oauth errors")
+            }),
+        ),
+        (
+            "oauth",
+            "an error code with a non-ASCII character",
+            changed("oauth", "invalid-token.json", |v| {
+                v["error"] = json!("invalid_tokén")
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -371,6 +399,35 @@ fn the_specs_agree_with_the_owners_tables() {
             .collect();
         declared.sort();
         assert_eq!(declared, wire_names(model), "the members of {ty}");
+    }
+
+    // OAuth: each oauthlib error class is a code, by its `error`, with the
+    // class's `status_code` as the attribute `http_status`; RFC 8628's
+    // codes, which have no class, answer 400 (RFC 6749 section 5.2).
+    let oauth = spec("oauth");
+    let table = owner_data("oauth")["status_code"].clone();
+    let table = table.as_object().unwrap();
+    for code in oauth.emitted_codes() {
+        let want = table.get(code.wire()).cloned().unwrap_or_else(|| {
+            assert!(
+                ["authorization_pending", "slow_down", "expired_token"].contains(&code.wire()),
+                "{} is neither an oauthlib class nor an RFC 8628 code",
+                code.wire()
+            );
+            json!(400)
+        });
+        assert_eq!(
+            oauth.attribute(code, "http_status"),
+            Some(&want),
+            "{}",
+            code.wire()
+        );
+    }
+    for error in table.keys() {
+        assert!(
+            oauth.emitted_codes().any(|c| c.wire() == error),
+            "oauth lacks oauthlib's {error}"
+        );
     }
 
     // MCP: the HTTP status attribute is the SDK's ERROR_CODE_HTTP_STATUS.

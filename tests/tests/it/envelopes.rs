@@ -211,6 +211,9 @@ mod real {
     pub mod kubernetes {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/kubernetes/errors.yaml");
     }
+    pub mod oauth {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/oauth/errors.yaml");
+    }
 }
 
 /// Every payload of `taxonomy` (produced by its owner's library, see
@@ -319,6 +322,11 @@ fn real_payloads_parse_with_the_generated_rust() {
     failures.extend(real_round_trips::<real::kubernetes::ErrorEnvelope>(
         "kubernetes",
         true,
+    ));
+    // OAuth's token errors, with and without `error_description` and
+    // `error_uri`.
+    failures.extend(real_round_trips::<real::oauth::ErrorEnvelope>(
+        "oauth", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -470,7 +478,8 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
         failures
     }
     use real::{
-        botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, problem_details as p,
+        botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, oauth as o,
+        problem_details as p,
     };
     let mut failures =
         listed::<g::AnyErrorEnvelope, g::ErrorEnvelope>("google-rpc", |e| e.listed().is_some());
@@ -488,6 +497,10 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
     ));
     failures.extend(listed::<k::AnyErrorEnvelope, k::ErrorEnvelope>(
         "kubernetes",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<o::AnyErrorEnvelope, o::ErrorEnvelope>(
+        "oauth",
         |e| e.listed().is_some(),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -590,6 +603,19 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
     assert_eq!(any.message(), Some("etcdserver: request timed out"));
     let back = serde_json::to_value(&any).unwrap();
     assert!(within(&back, &payload), "{back:#}");
+
+    // OAuth: RFC 9449's `invalid_dpop_proof`, a token error the four RFCs
+    // of this spec do not list.
+    let mut payload = real_payload("oauth", "invalid-request.json");
+    payload["error"] = "invalid_dpop_proof".into();
+    assert!(serde_json::from_value::<real::oauth::ErrorEnvelope>(payload.clone()).is_err());
+    let any: real::oauth::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    assert_eq!(
+        any.clone().into_listed().unwrap_err().error,
+        "invalid_dpop_proof"
+    );
+    assert_eq!(any.message(), Some("Missing grant type parameter."));
+    assert_eq!(serde_json::to_value(&any).unwrap(), payload);
 }
 
 /// JSON-RPC's `id` is a number, a string or `null` (a `one_of` type): each

@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 6] = [
+pub const TAXONOMIES: [&str; 7] = [
     "google-rpc",
     "problem-details",
     "jsonrpc-mcp",
     "botocore",
     "dynamodb",
     "kubernetes",
+    "oauth",
 ];
 
 /// `examples/real-taxonomies/`.
