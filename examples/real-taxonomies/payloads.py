@@ -35,8 +35,8 @@ Run with the test venv's Python (see .ci/run):
 It also writes `<taxonomy>/owner-data.json`: the tables of the owners' code that the specs
 restate (code.proto's codes and HTTP mappings, the MCP SDK's HTTP status per code,
 botocore's throttling and transient error codes, DynamoDB's operations and the error shapes
-each raises, Kubernetes' status reasons and the client's `Status` models, oauthlib's error
-classes, stripe-python's error types and codes), which tests/payloads.rs compares with the
+each raises, Kubernetes' status reasons and the client's `Status` models, the members
+azure-core's `ODataV4Format` reads, oauthlib's error classes, stripe-python's error types and codes), which tests/payloads.rs compares with the
 specs. `--check` exits 1 when a committed file differs from what the libraries produce now.
 """
 
@@ -608,6 +608,7 @@ def owner_data() -> dict[str, dict[str, Any]]:
         },
         "dynamodb": dynamodb_model(),
         "kubernetes": kubernetes_owner_data(),
+        "odata": odata_owner_data(),
         "oauth": oauth_owner_data(),
         "stripe": stripe_owner_data(),
     }
@@ -651,6 +652,15 @@ def kubernetes_owner_data() -> dict[str, Any]:
         "members": {model.__name__: sorted(model.attribute_map.values())
                     for model in (V1Status, V1StatusDetails, V1StatusCause, V1ListMeta)},
     }
+
+
+def odata_owner_data() -> dict[str, Any]:
+    """The members of an OData error that azure-core's `ODataV4Format` reads (its
+    `*_LABEL`s), of the error object and, recursively, of each entry of `details`."""
+    from azure.core.exceptions import ODataV4Format
+
+    return {"labels": {name: getattr(ODataV4Format, name) for name in dir(ODataV4Format)
+                       if name.endswith("_LABEL")}}
 
 
 def oauth_owner_data() -> dict[str, Any]:

@@ -187,6 +187,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
             "an error_uri that is not a string",
             Box::new(|v| v["error_uri"] = 7.into()),
         ),
+        "odata" => (
+            "details",
+            "an entry of details whose target is a number",
+            Box::new(|v| v["error"]["details"][0]["target"] = 3.into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -194,8 +199,8 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
 /// A payload of `taxonomy` with a code no release of the spec lists, as a
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
-/// type URI, JSON-RPC number, AWS error code, Kubernetes reason and OAuth
-/// error.
+/// type URI, JSON-RPC number, AWS error code, Kubernetes reason, OAuth
+/// error and service-defined OData code.
 fn later(taxonomy: &str) -> Value {
     let (name, edit): (&str, Edit) = match taxonomy {
         "google-rpc" => (
@@ -227,6 +232,11 @@ fn later(taxonomy: &str) -> Value {
         "oauth" => (
             "invalid-request",
             Box::new(|v| v["error"] = "invalid_dpop_proof".into()),
+        ),
+        // A code of another service: the guidelines define no list.
+        "odata" => (
+            "resource-not-found",
+            Box::new(|v| v["error"]["code"] = "QuotaExceeded".into()),
         ),
         other => panic!("{other}"),
     };

@@ -4,7 +4,8 @@
 //!   fresh.
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
 //!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK,
-//!   botocore's parsers and endpoint, the Kubernetes client and oauthlib) is valid against that schema, and as a code the spec
+//!   botocore's parsers and endpoint, the Kubernetes client, oauthlib and
+//!   azure-core) is valid against that schema, and as a code the spec
 //!   lists, not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
+use splice_codegen::context::Placement;
 use splice_codegen::layout::{Form, Layout};
 
 mod common;
@@ -280,6 +282,31 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["error"] = json!("invalid_tokén")
             }),
         ),
+        (
+            "odata",
+            "an entry of details without its code",
+            changed("odata", "details.json", |v| {
+                v["error"]["details"][1]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("code");
+            }),
+        ),
+        (
+            "odata",
+            "a nested innererror that is a string",
+            changed("odata", "innererror.json", |v| {
+                v["error"]["innererror"]["innererror"]["innererror"] =
+                    json!("PasswordReuseNotAllowed")
+            }),
+        ),
+        (
+            "odata",
+            "an error without its message",
+            changed("odata", "resource-not-found.json", |v| {
+                v["error"].as_object_mut().unwrap().remove("message");
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -429,6 +456,43 @@ fn the_specs_agree_with_the_owners_tables() {
             "oauth lacks oauthlib's {error}"
         );
     }
+
+    // OData: the error object has the members azure-core's ODataV4Format
+    // reads (its `*_LABEL`s), and so has an entry of `details` ("details is
+    // recursive of this very format").
+    let odata = spec("odata");
+    let mut labels: Vec<String> = owner_data("odata")["labels"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    labels.sort();
+    assert_eq!(odata.envelope.fields_path(), ["error"]);
+    let mut error: Vec<String> = odata
+        .envelope
+        .names_beside_fields()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    error.extend(
+        odata
+            .fields
+            .iter()
+            .filter(|f| f.placement() == Placement::TopLevel)
+            .map(|f| f.wire().to_owned()),
+    );
+    error.sort();
+    assert_eq!(error, labels, "the members of the error object");
+    let mut detail: Vec<String> = odata
+        .type_def("ErrorDetail")
+        .unwrap()
+        .members()
+        .iter()
+        .map(|m| m.wire().to_owned())
+        .collect();
+    detail.sort();
+    assert_eq!(detail, labels, "the members of an entry of details");
 
     // MCP: the HTTP status attribute is the SDK's ERROR_CODE_HTTP_STATUS.
     let mcp = spec("jsonrpc-mcp");

@@ -214,6 +214,9 @@ mod real {
     pub mod oauth {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/oauth/errors.yaml");
     }
+    pub mod odata {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/odata/errors.yaml");
+    }
 }
 
 /// Every payload of `taxonomy` (produced by its owner's library, see
@@ -327,6 +330,11 @@ fn real_payloads_parse_with_the_generated_rust() {
     // `error_uri`.
     failures.extend(real_round_trips::<real::oauth::ErrorEnvelope>(
         "oauth", true,
+    ));
+    // OData: `details` entries nest the same format, and the open
+    // `innererror` keeps the members each service adds, at every depth.
+    failures.extend(real_round_trips::<real::odata::ErrorEnvelope>(
+        "odata", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -478,7 +486,7 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
         failures
     }
     use real::{
-        botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, oauth as o,
+        botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, oauth as o, odata as d,
         problem_details as p,
     };
     let mut failures =
@@ -501,6 +509,10 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
     ));
     failures.extend(listed::<o::AnyErrorEnvelope, o::ErrorEnvelope>(
         "oauth",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<d::AnyErrorEnvelope, d::ErrorEnvelope>(
+        "odata",
         |e| e.listed().is_some(),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 7] = [
+pub const TAXONOMIES: [&str; 8] = [
     "google-rpc",
     "problem-details",
     "jsonrpc-mcp",
@@ -17,6 +17,7 @@ pub const TAXONOMIES: [&str; 7] = [
     "dynamodb",
     "kubernetes",
     "oauth",
+    "odata",
 ];
 
 /// `examples/real-taxonomies/`.
