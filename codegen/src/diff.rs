@@ -441,16 +441,12 @@ impl Differ {
     /// never a family's; a code added whose name an old family held is
     /// judged with the codes.
     fn families(&mut self, old: &Spec, new: &Spec) {
-        use crate::spec::{Family, FamilyRule};
+        use crate::spec::Family;
         fn find<'s>(spec: &'s Spec, name: &str) -> Option<(usize, &'s Family)> {
             spec.families
                 .iter()
                 .enumerate()
                 .find(|(_, f)| f.name.value == name)
-        }
-        /// Some name matches both rules.
-        fn may_overlap(a: &FamilyRule, b: &FamilyRule) -> bool {
-            a.covers(b) || b.covers(a) || a.key() != b.key()
         }
         for o in &old.families {
             let name = &o.name.value;
@@ -540,7 +536,7 @@ impl Differ {
                 let was_first = old_a.is_some_and(|(k, o)| k < j && o.rule.value == a.rule.value);
                 if was_first
                     || a.category.value == b.category.value
-                    || !may_overlap(&a.rule.value, &old_b.rule.value)
+                    || !a.rule.value.may_overlap(&old_b.rule.value)
                 {
                     continue;
                 }
@@ -1352,7 +1348,14 @@ impl Differ {
                     Some(n.name.loc),
                     format!("code {} added, but {why}", named(n)),
                 );
-            } else if let Some(why) = n.wire_names().find_map(|w| read_as_family(old, w, n)) {
+            } else if let Some(why) = n
+                .wire_names()
+                .find_map(|w| read_as_family(old, old.family_of(w), &format!("`{w}`"), n))
+                .or_else(|| {
+                    let number = n.number()?;
+                    read_as_family(old, old.family_of_number(number), &number.to_string(), n)
+                })
+            {
                 self.breaking(
                     Some(n.name.loc),
                     format!("code {} added, but {why}", named(n)),
@@ -1731,13 +1734,19 @@ fn refused_as_unlisted(
     None
 }
 
-/// Why clients of `old` read an envelope of `code` spelled `wire` as
-/// something it is not: an unlisted code of `old`'s family whose category,
+/// Why clients of `old` read an envelope of `code` (its name or number
+/// shown as `wire`) as something it is not: an unlisted code of `family`,
+/// `old`'s family of it, whose category,
 /// `retryable` or cause differ from the code's (the released schema's
 /// family variant fixes them, and `familyOf` answers them). `None` when
 /// `wire` is of no family of `old`, or the family says what the code is.
-fn read_as_family(old: &Spec, wire: &str, code: &Code) -> Option<String> {
-    let family = old.family_of(wire)?;
+fn read_as_family(
+    old: &Spec,
+    family: Option<&crate::spec::Family>,
+    wire: &str,
+    code: &Code,
+) -> Option<String> {
+    let family = family?;
     let category = old.category(&family.category.value)?;
     let mut differs = Vec::new();
     if family.category.value != code.category.value {
@@ -1756,7 +1765,7 @@ fn read_as_family(old: &Spec, wire: &str, code: &Code) -> Option<String> {
         return None;
     }
     Some(format!(
-        "clients of the released version read `{wire}` as family `{}` (`{}`): {}",
+        "clients of the released version read {wire} as family `{}` (`{}`): {}",
         family.name.value,
         family.rule.value.glob(),
         differs.join(", ")
@@ -2000,6 +2009,43 @@ codes:
             &r,
             Compat::Breaking,
             "code `QUEUE_NOT_FOUND` added, but clients of the released version read `QueueNotFoundException` as family `not_found` (`*NotFoundException`): category `not_found`, not `throttling`, retryable: false, cause input",
+        );
+    }
+
+    /// Range families are compared as name families are: narrowed is
+    /// breaking, widened an addition.
+    #[test]
+    fn range_families_are_compared() {
+        const RANGES: &str = include_str!("../tests/fixtures/envelopes/families_range.yaml");
+        let old = spec(RANGES);
+        let changed = |from: &str, to: &str| {
+            diff(
+                &old,
+                &spec(
+                    &RANGES
+                        .replace("version: 1.0.0", "version: 2.0.0")
+                        .replace(from, to),
+                ),
+            )
+        };
+        let r = changed(
+            "range: [-32099, -32000]\n    category: server",
+            "range: [-32099, -32010]\n    category: server",
+        );
+        only(
+            &r,
+            Compat::Breaking,
+            "family `server_error` changed from `-32099..=-32000` to `-32099..=-32010`",
+        );
+        let r = changed("range: [-32768, -32000]", "range: [-32768, -31000]");
+        assert!(
+            r.changes.iter().all(|c| c.compat == Compat::Compatible),
+            "{r:#?}"
+        );
+        only(
+            &r,
+            Compat::Compatible,
+            "family `reserved` widened from `-32768..=-32000` to `-32768..=-31000`",
         );
     }
 

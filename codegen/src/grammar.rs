@@ -477,7 +477,7 @@ pub static SPEC: Object = Object {
                 keys: MapKeys::Declares(Kind::Family, Case::LowerSnake),
                 value: &Value::Object(&FAMILY),
             },
-            "Families of codes by a prefix or suffix of their wire name: an unlisted code of one gets its category. The first matching family wins; a listed code always does.",
+            "Families of codes by a prefix or suffix of their wire name, or a range of their number: an unlisted code of one gets its category. The first matching family wins; a listed code always does.",
         ),
     ],
 };
@@ -485,7 +485,7 @@ pub static SPEC: Object = Object {
 /// One entry of `families:`.
 pub static FAMILY: Object = Object {
     name: "family",
-    doc: "Codes whose wire name starts or ends with a fixed text; write exactly one of `prefix` and `suffix`.",
+    doc: "Codes whose wire name starts or ends with a fixed text, or whose number lies in a range; write exactly one of `prefix`, `suffix` and `range`.",
     keys: &[
         key(
             "prefix",
@@ -496,6 +496,11 @@ pub static FAMILY: Object = Object {
             "suffix",
             Value::Line,
             "The family's codes' wire names end with it (`NotFound`).",
+        ),
+        key(
+            "range",
+            Value::List(&Value::Integer),
+            "Inclusive `[low, high]` of the family's codes' numbers, where the envelope tells codes apart by number only.",
         ),
         required(
             "category",

@@ -81,15 +81,33 @@ pub enum FamilyRule {
     Prefix(String),
     /// `suffix:`: the wire name ends with it (`NotFound`).
     Suffix(String),
+    /// `range: [low, high]`: the code's number lies in it, inclusive (an
+    /// HTTP-like `4xx`); only where codes are told apart by number.
+    Range(i64, i64),
 }
 
 impl FamilyRule {
-    /// True when `wire` (a code's name on the wire) is of the rule.
+    /// True when `wire` (a code's name on the wire) is of the rule; never
+    /// for a range.
     pub fn matches(&self, wire: &str) -> bool {
         match self {
             FamilyRule::Prefix(p) => wire.starts_with(p.as_str()),
             FamilyRule::Suffix(s) => wire.ends_with(s.as_str()),
+            FamilyRule::Range(..) => false,
         }
+    }
+
+    /// True when the code number `n` is of the rule (a range's).
+    pub fn matches_number(&self, n: i64) -> bool {
+        match self {
+            FamilyRule::Range(lo, hi) => (*lo..=*hi).contains(&n),
+            _ => false,
+        }
+    }
+
+    /// True when the rule reads the code's number, not its name.
+    pub fn by_number(&self) -> bool {
+        matches!(self, FamilyRule::Range(..))
     }
 
     /// True when every name `later` matches, this rule matches too: the
@@ -98,7 +116,17 @@ impl FamilyRule {
         match (self, later) {
             (FamilyRule::Prefix(a), FamilyRule::Prefix(b)) => b.starts_with(a.as_str()),
             (FamilyRule::Suffix(a), FamilyRule::Suffix(b)) => b.ends_with(a.as_str()),
+            (FamilyRule::Range(lo, hi), FamilyRule::Range(l, h)) => lo <= l && h <= hi,
             _ => false,
+        }
+    }
+
+    /// True when some code (by name or by number) may match both rules.
+    pub fn may_overlap(&self, other: &FamilyRule) -> bool {
+        match (self, other) {
+            (FamilyRule::Range(lo, hi), FamilyRule::Range(l, h)) => lo <= h && l <= hi,
+            (FamilyRule::Range(..), _) | (_, FamilyRule::Range(..)) => false,
+            _ => self.covers(other) || other.covers(self) || self.key() != other.key(),
         }
     }
 
@@ -107,22 +135,25 @@ impl FamilyRule {
         match self {
             FamilyRule::Prefix(_) => "prefix",
             FamilyRule::Suffix(_) => "suffix",
+            FamilyRule::Range(..) => "range",
         }
     }
 
-    /// The text the rule compares with.
+    /// The text the rule compares with (empty for a range).
     pub fn text(&self) -> &str {
         match self {
             FamilyRule::Prefix(t) | FamilyRule::Suffix(t) => t,
+            FamilyRule::Range(..) => "",
         }
     }
 
-    /// `Throttling*` / `*NotFound`: the rule as a glob, for docs and
+    /// `Throttling*` / `*NotFound` / `400..=499`: the rule for docs and
     /// messages.
     pub fn glob(&self) -> String {
         match self {
             FamilyRule::Prefix(p) => format!("{p}*"),
             FamilyRule::Suffix(s) => format!("*{s}"),
+            FamilyRule::Range(lo, hi) => format!("{lo}..={hi}"),
         }
     }
 }
@@ -840,6 +871,33 @@ impl Spec {
             return None;
         }
         self.families.iter().find(|f| f.rule.value.matches(wire))
+    }
+
+    /// The numbers that are never a family's: every number of a code sent
+    /// as an envelope's own code (removed ones included) and every reserved
+    /// one, as the schema's unlisted variant excludes them.
+    pub fn numbers_outside_families(&self) -> Vec<i64> {
+        let mut out: Vec<i64> = self
+            .codes
+            .iter()
+            .filter(|c| !c.is_violation_kind())
+            .filter_map(Code::number)
+            .chain(self.reserved.iter().map(|r| r.number.value))
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// The family of a code number on the wire, for a taxonomy whose codes
+    /// are told apart by number: `None` for a number a code has or a
+    /// reserved one, else the first range family that holds it.
+    pub fn family_of_number(&self, n: i64) -> Option<&Family> {
+        if self.numbers_outside_families().contains(&n) {
+            return None;
+        }
+        self.families
+            .iter()
+            .find(|f| f.rule.value.matches_number(n))
     }
 
     /// The first family in file order whose rule matches `wire`, whether

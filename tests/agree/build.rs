@@ -2,7 +2,8 @@
 //! module per spec `check` accepts, holding what `emit_rust::emit` writes for
 //! it and its payloads, for `tests/rust.rs` to read through the generated
 //! types. `SPLICE_AGREE_RUST_SEED` (default 0) and `SPLICE_AGREE_RUST_SPECS`
-//! (default 6) choose the specs; each adds a few seconds of compile time.
+//! (default 6) choose the specs, and the first later seed with range
+//! families joins them; each adds a few seconds of compile time.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -25,7 +26,11 @@ fn main() {
     let count = env_u64("SPLICE_AGREE_RUST_SPECS", 6);
     let mut out = String::new();
     let mut modules = Vec::new();
-    for seed in first..first + count {
+    // The seeds, and the first later one whose spec has range families, so
+    // the Rust reader of a family by number is always compiled and run.
+    let ranged = (first + count..first + count + 200)
+        .find(|s| !generator::sample(*s).family_ranges.is_empty());
+    for seed in (first..first + count).chain(ranged) {
         let sample = generator::sample(seed);
         // A spec `check` refuses is reported by tests/artifacts.rs.
         let Ok(spec) = splice_codegen::load_str(&sample.yaml, "errors.yaml") else {

@@ -80,6 +80,12 @@ impl Lower {
                 };
                 rules.push(Some(Spanned::new(rule, text.loc)));
             }
+            if let Some(n) = f.get("range") {
+                rules.push(
+                    self.range(n, &owner)
+                        .map(|r| Spanned::new(FamilyRule::Range(r.value.0, r.value.1), r.loc)),
+                );
+            }
             let rule = match rules.as_slice() {
                 [one] => one.clone(),
                 [] => {
@@ -87,16 +93,20 @@ impl Lower {
                         Diagnostic::new(name.loc, format!("{owner} has no rule"))
                             .with_label("which codes are of it?")
                             .with_help(
-                                "add `prefix:` (the text its codes' wire names start with) \
-                                 or `suffix:` (the text they end with)",
+                                "add `prefix:` (the text its codes' wire names start with), \
+                                 `suffix:` (the text they end with) or `range: [low, high]` \
+                                 (their numbers)",
                             ),
                     );
                     None
                 }
                 _ => {
-                    let at = f.key_loc("suffix").unwrap_or(name.loc);
+                    let at = f
+                        .key_loc("range")
+                        .or(f.key_loc("suffix"))
+                        .unwrap_or(name.loc);
                     self.push(
-                        Diagnostic::new(at, format!("{owner} has both `prefix` and `suffix`"))
+                        Diagnostic::new(at, format!("{owner} has more than one rule"))
                             .with_label("a second rule")
                             .with_help(
                                 "a family has one rule; split it into two families, the \

@@ -20,21 +20,38 @@ impl Validator<'_> {
         if draft.families.is_empty() {
             return;
         }
-        if let Some(envelope) = &draft.envelope
-            && !envelope.carries("code_name")
-        {
-            let first = &draft.families[0];
-            self.push(
-                Diagnostic::new(
-                    first.name.loc,
-                    "a family matches codes by name, but the envelope does not carry the code's name",
-                )
-                .with_label("never read")
-                .with_help(
-                    "families read the member carrying `code_name`; declare one in `envelope:`, \
-                     or list the codes",
-                ),
-            );
+        // A rule reads what tells codes apart on the wire: the name, or,
+        // for a range, the number where no member carries the name.
+        if let Some(envelope) = &draft.envelope {
+            let by_name = envelope.carries("code_name");
+            let by_number = !by_name && envelope.carries("number");
+            for family in &draft.families {
+                let Some(rule) = &family.rule else { continue };
+                let (ok, what) = if rule.value.by_number() {
+                    (
+                        by_number,
+                        "a `range` family matches codes by number, but the envelope tells codes apart by name (or carries no number)",
+                    )
+                } else {
+                    (
+                        by_name,
+                        "a family matches codes by name, but the envelope does not carry the code's name",
+                    )
+                };
+                if ok {
+                    continue;
+                }
+                self.push(
+                    Diagnostic::new(rule.loc, what)
+                        .with_label("never read")
+                        .with_help(if rule.value.by_number() {
+                            "use `prefix:` or `suffix:` on the code's name, or list the codes"
+                        } else {
+                            "families read the member carrying `code_name`; declare one in `envelope:`, \
+                             or list the codes"
+                        }),
+                );
+            }
         }
         for (i, family) in draft.families.iter().enumerate() {
             let subject = format!("family `{}`", family.name.value);
@@ -106,18 +123,25 @@ impl Validator<'_> {
                 );
             }
         }
-        // A listed code named as a family's codes are is of its category.
+        // A listed code named (or numbered) as a family's codes are is of
+        // its category.
         for code in &draft.codes {
             let Some(category) = &code.category else {
                 continue;
             };
             let names = std::iter::once(code.wire.as_ref().unwrap_or(&code.name))
-                .chain(code.aliases.iter());
-            for name in names {
+                .chain(code.aliases.iter())
+                .map(|n| (n.loc, n.value.clone(), None));
+            let number = code
+                .number
+                .as_ref()
+                .map(|n| (n.loc, n.value.to_string(), Some(n.value)));
+            for (loc, shown, number) in names.chain(number) {
                 let Some(family) = draft.families.iter().find(|f| {
-                    f.rule
-                        .as_ref()
-                        .is_some_and(|r| r.value.matches(&name.value))
+                    f.rule.as_ref().is_some_and(|r| match number {
+                        Some(n) => r.value.matches_number(n),
+                        None => r.value.matches(&shown),
+                    })
                 }) else {
                     continue;
                 };
@@ -140,14 +164,14 @@ impl Validator<'_> {
                         ),
                     )
                     .with_label("another category")
-                    .with_related(name.loc, format!("`{}` matches `{glob}`", name.value))
+                    .with_related(loc, format!("`{shown}` matches `{glob}`"))
                     .with_related(
                         family.rule.as_ref().map_or(family.name.loc, |r| r.loc),
                         format!("its codes are `{}`", theirs.value),
                     )
                     .with_help(format!(
-                        "move the code to category `{}`, or narrow family `{}` (or put a family of `{}` before it) so that it does not match `{}`",
-                        theirs.value, family.name.value, category.value, name.value
+                        "move the code to category `{}`, or narrow family `{}` (or put a family of `{}` before it) so that it does not match `{shown}`",
+                        theirs.value, family.name.value, category.value
                     )),
                 );
                 break;

@@ -215,6 +215,14 @@ fn declared_envelope_families() {
     insta::assert_snapshot!(declared_envelope_artifacts("families"));
 }
 
+/// JSON-RPC's code ranges as families (`range:`), where codes are told
+/// apart by number: `FAMILIES` with `low` / `high`, `familyOf` /
+/// `family_of` by number.
+#[test]
+fn declared_envelope_families_range() {
+    insta::assert_snapshot!(declared_envelope_artifacts("families_range"));
+}
+
 /// A scratch workspace holding `errors.yaml` = `spec`.
 fn workspace(spec: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

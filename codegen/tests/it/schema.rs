@@ -472,6 +472,57 @@ fn an_unlisted_code_of_a_family_is_its_familys_variant() {
     assert!(keys.is_empty(), "{keys:#?}");
 }
 
+/// Range families: an unlisted number in the first range that holds it is
+/// that family's variant; a listed or reserved-free number outside every
+/// range is the unlisted one; a listed number stays its code's.
+#[test]
+fn an_unlisted_number_in_a_range_family_is_its_familys_variant() {
+    let spec = splice_codegen::load_path(
+        &root().join("codegen/tests/fixtures/envelopes/families_range.yaml"),
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let v = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let matching = |payload: &Value| -> Vec<String> {
+        schema["oneOf"]
+            .as_array()
+            .expect("a oneOf of variants")
+            .iter()
+            .map(|v| v["$ref"].as_str().expect("a $ref").to_owned())
+            .filter(|r| {
+                let mut one = schema.clone();
+                one.as_object_mut().unwrap().remove("oneOf");
+                one["$ref"] = json!(r);
+                jsonschema::draft202012::new(&one)
+                    .expect("the variant compiles")
+                    .is_valid(payload)
+            })
+            .map(|r| r.trim_start_matches("#/$defs/").to_owned())
+            .collect()
+    };
+    let payload =
+        |code: i64| json!({"jsonrpc": "2.0", "error": {"code": code, "message": "boom"}, "id": 1});
+    for (code, variant) in [
+        (-32603, "InternalErrorEnvelope"),
+        (-32050, "ServerErrorFamilyEnvelope"),
+        (-32000, "ServerErrorFamilyEnvelope"),
+        (-32099, "ServerErrorFamilyEnvelope"),
+        (-32100, "ReservedFamilyEnvelope"),
+        (-32601, "ReservedFamilyEnvelope"),
+        (-32768, "ReservedFamilyEnvelope"),
+        (-31999, "UnlistedCodeEnvelope"),
+        (7, "UnlistedCodeEnvelope"),
+    ] {
+        assert_eq!(matching(&payload(code)), [variant], "{code}");
+        assert!(v.is_valid(&payload(code)), "{code}");
+    }
+    assert_eq!(
+        spec.family_of_number(-32050).map(|f| f.name.value.as_str()),
+        Some("server_error")
+    );
+    assert_eq!(spec.family_of_number(-32603), None);
+}
+
 /// `pattern` on envelope members (RFC 6749's character set of `error`
 /// and `error_description`) holds in every variant, the unlisted one too
 /// (whose code is any other name the pattern matches), in the strict

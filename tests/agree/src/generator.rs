@@ -44,8 +44,10 @@ pub struct Sample {
     /// with every member), the `absent_means` code without its code name,
     /// and a code a later release adds (of each family, and of none).
     pub payloads: Vec<Payload>,
-    /// The rules of its families, in order: (`prefix`?, text).
+    /// The rules of its name families, in order: (`prefix`?, text).
     pub family_rules: Vec<(bool, String)>,
+    /// The ranges of its range families, in order.
+    pub family_ranges: Vec<(i64, i64)>,
 }
 
 impl Sample {
@@ -272,18 +274,27 @@ struct Category {
     default_context: Option<(Vec<usize>, Vec<usize>)>,
 }
 
-/// A family of codes (`families:`): a prefix or suffix of the wire name.
+/// A family of codes (`families:`): a prefix or suffix of the wire name,
+/// or a range of the number.
 struct Family {
     name: String,
-    /// `true`: `prefix:`, `false`: `suffix:`.
+    /// `true`: `prefix:`, `false`: `suffix:` (when `range` is `None`).
     prefix: bool,
     text: String,
+    /// `range: [low, high]`, in a spec whose codes are told by number.
+    range: Option<(i64, i64)>,
     category: usize,
 }
 
 impl Family {
+    fn matches_number(&self, n: i64) -> bool {
+        self.range.is_some_and(|(lo, hi)| (lo..=hi).contains(&n))
+    }
+
     fn matches(&self, wire: &str) -> bool {
-        if self.prefix {
+        if self.range.is_some() {
+            false
+        } else if self.prefix {
             wire.starts_with(self.text.as_str())
         } else {
             wire.ends_with(self.text.as_str())
@@ -292,7 +303,12 @@ impl Family {
 
     /// Every name `later` matches, this one matches too.
     fn covers(&self, later: &Family) -> bool {
-        self.prefix == later.prefix
+        if let (Some((lo, hi)), Some((l, h))) = (self.range, later.range) {
+            return lo <= l && h <= hi;
+        }
+        self.range.is_none()
+            && later.range.is_none()
+            && self.prefix == later.prefix
             && if self.prefix {
                 later.text.starts_with(self.text.as_str())
             } else {
@@ -370,8 +386,10 @@ pub fn sample(seed: u64) -> Sample {
         family_rules: spec
             .families
             .iter()
+            .filter(|f| f.range.is_none())
             .map(|f| (f.prefix, f.text.clone()))
             .collect(),
+        family_ranges: spec.families.iter().filter_map(|f| f.range).collect(),
     }
 }
 
@@ -788,7 +806,11 @@ impl Spec {
                 .chain(e.inner.iter().flat_map(|i| i.2.iter()))
                 .any(|m| m.carries == Carries::CodeName)
         });
-        if !by_name || !rng.chance(50) {
+        if !rng.chance(50) {
+            return;
+        }
+        if !by_name {
+            self.choose_range_families(&mut rng);
             return;
         }
         const MADE_UP: &[&str] = &["Throttl", "Zz", "_LIMIT", "urn:fam:", "Gone", "ED"];
@@ -817,6 +839,7 @@ impl Spec {
                 name: format!("fam_{}", (b'a' + k as u8) as char),
                 prefix,
                 text,
+                range: None,
                 category,
             };
             if self.families.iter().any(|e| e.covers(&family)) || family.matches(LATER_CODE) {
@@ -835,6 +858,68 @@ impl Spec {
                 self.families.pop();
             }
         }
+    }
+
+    /// Range families, where codes are told apart by number: around a
+    /// listed code's number (so that it falls inside, and the family takes
+    /// its category) or a made-up block of numbers no code has; kept as
+    /// [`Spec::choose_families`] keeps them, and never over the later
+    /// release's numbers (5000 to 5999, see [`Spec::unlisted`]).
+    fn choose_range_families(&mut self, rng: &mut Rng) {
+        if !self.numbered {
+            return;
+        }
+        for k in 0..1 + rng.below(3) {
+            let (lo, hi, category) = if rng.chance(60) {
+                let code = &self.codes[rng.below(self.codes.len())];
+                (
+                    code.number - rng.below(5) as i64,
+                    code.number + rng.below(5) as i64,
+                    code.category,
+                )
+            } else {
+                let lo = 200 + 100 * rng.below(8) as i64;
+                (lo, lo + 99, rng.below(self.categories.len()))
+            };
+            if lo <= 5999 && hi >= 5000 {
+                continue;
+            }
+            let family = Family {
+                name: format!("fam_{}", (b'a' + k as u8) as char),
+                prefix: false,
+                text: String::new(),
+                range: Some((lo, hi)),
+                category,
+            };
+            if self.families.iter().any(|e| e.covers(&family)) {
+                continue;
+            }
+            self.families.push(family);
+            let claims_another = self.codes.iter().any(|c| {
+                self.families
+                    .iter()
+                    .find(|f| f.matches_number(c.number))
+                    .is_some_and(|f| f.category != c.category)
+            });
+            if claims_another {
+                self.families.pop();
+            }
+        }
+    }
+
+    /// The family every reader gives the unlisted code number `n`.
+    fn family_of_number(&self, n: i64) -> Option<FamilyAnswer> {
+        if self.codes.iter().any(|c| c.number == n) {
+            return None;
+        }
+        let f = self.families.iter().find(|f| f.matches_number(n))?;
+        let cat = &self.categories[f.category];
+        Some(FamilyAnswer {
+            name: f.name.clone(),
+            category: cat.key.clone(),
+            retryable: cat.retryable,
+            cause: cat.cause.to_owned(),
+        })
     }
 
     /// The family every reader gives the unlisted code name `wire`.
@@ -1114,14 +1199,18 @@ impl Spec {
         if !self.families.is_empty() {
             y.push_str("families:\n");
             for f in &self.families {
+                let rule = match f.range {
+                    Some((lo, hi)) => format!("range: [{lo}, {hi}]"),
+                    None => format!(
+                        "{}: {}",
+                        if f.prefix { "prefix" } else { "suffix" },
+                        q(&f.text)
+                    ),
+                };
                 let _ = writeln!(
                     y,
-                    "  {}:\n    {}: {}\n    category: {}\n    doc: The {} family.",
-                    f.name,
-                    if f.prefix { "prefix" } else { "suffix" },
-                    q(&f.text),
-                    self.categories[f.category].key,
-                    f.name
+                    "  {}:\n    {rule}\n    category: {}\n    doc: The {} family.",
+                    f.name, self.categories[f.category].key, f.name
                 );
             }
         }
@@ -1409,14 +1498,38 @@ impl Spec {
         out.push(Payload {
             label: "a code of a later release".into(),
             back: value.clone(),
+            family: self.later_family(&value),
             value,
             code: None,
-            family: self.family_of(LATER_CODE),
             corrupt: None,
         });
         // A later code of each family's text: of that family, or of an
         // earlier one that matches it too.
         for f in &self.families {
+            if let Some((lo, hi)) = f.range {
+                // The first number of the range no code has.
+                let Some(n) = (lo..=hi).find(|n| self.codes.iter().all(|c| c.number != *n)) else {
+                    continue;
+                };
+                let Some(of) = self.families.iter().find(|g| g.matches_number(n)) else {
+                    continue;
+                };
+                let value = self.family_code(rng, "LATER_IN_RANGE", n, of.category);
+                let corrupt = self.path_of(&Carries::Category).map(|(path, key)| {
+                    let mut c = value.clone();
+                    Spec::set(&mut c, &path, &key, json!("later_category"));
+                    c
+                });
+                out.push(Payload {
+                    label: format!("a later code numbered {n} of range family {}", f.name),
+                    back: value.clone(),
+                    value,
+                    code: None,
+                    family: self.family_of_number(n),
+                    corrupt,
+                });
+                continue;
+            }
             let wire = if f.prefix {
                 format!("{}Later", f.text)
             } else {
@@ -1430,7 +1543,8 @@ impl Spec {
                 // A listed code's name.
                 continue;
             }
-            let value = self.family_code(rng, &wire, of.category);
+            let number = 6000 + rng.below(1000) as i64;
+            let value = self.family_code(rng, &wire, number, of.category);
             // Its category is fixed by the family: another one is refused.
             let corrupt = self.path_of(&Carries::Category).map(|(path, key)| {
                 let mut c = value.clone();
@@ -1449,14 +1563,29 @@ impl Spec {
         out
     }
 
-    /// A payload of the unlisted code `wire` of a family whose category is
-    /// `category`.
-    fn family_code(&self, rng: &mut Rng, wire: &str, category: usize) -> Value {
+    /// The family of the later release's code in `payload` (see
+    /// [`Spec::unlisted`]): by its name, or by its number where codes are
+    /// told apart by number.
+    fn later_family(&self, payload: &Value) -> Option<FamilyAnswer> {
+        if self.families.iter().any(|f| f.range.is_some()) {
+            let (path, key) = self.path_of(&Carries::Number)?;
+            let mut at = payload;
+            for step in &path {
+                at = &at[*step];
+            }
+            return self.family_of_number(at[key.as_str()].as_i64()?);
+        }
+        self.family_of(LATER_CODE)
+    }
+
+    /// A payload of the unlisted code `wire` numbered `number` of a family
+    /// whose category is `category`.
+    fn family_code(&self, rng: &mut Rng, wire: &str, number: i64, category: usize) -> Value {
         let code = Code {
             id: "FAMILY_CODE".into(),
             wire: Some(wire.to_owned()),
             aliases: Vec::new(),
-            number: 6000 + rng.below(1000) as i64,
+            number,
             category,
             required: Vec::new(),
             optional: Vec::new(),

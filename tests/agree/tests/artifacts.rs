@@ -360,6 +360,14 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         missing.push("a listed code inside a family's pattern");
     }
     if !built.iter().any(|b| {
+        b.sample
+            .payloads
+            .iter()
+            .any(|p| p.label.contains("of range family") && p.family.is_some())
+    }) {
+        missing.push("a later code of a range family");
+    }
+    if !built.iter().any(|b| {
         b.sample.yaml.contains("\nfamilies:")
             && b.sample
                 .payloads

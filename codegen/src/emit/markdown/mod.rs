@@ -274,13 +274,18 @@ fn families_section(out: &mut String, layout: &Layout<'_>) {
     let _ = writeln!(
         out,
         "## Families\n\n\
-         A code this release does not list, but whose name (`{}`) matches a family's \
-         pattern, is of that family: it has the family's category, and with it its \
+         An error whose code (`{}`) this release does not list, but matches a family's \
+         rule, is of that family: it has the family's category, and with it its \
          retryability and cause. A listed code always wins, whatever its name; among \
          the families the first that matches, in this order, wins. Every artifact \
          decides so: the schema's `<Family>FamilyEnvelope` variants, `familyOf` in \
-         TypeScript, `family_of` in Python, `ErrorFamily::of` in Rust.\n",
-        layout.discriminant().dotted()
+         TypeScript, `family_of` in Python, `ErrorFamily::{}` in Rust.\n",
+        layout.discriminant().dotted(),
+        if families.iter().any(|f| f.rule.value.by_number()) {
+            "of_number"
+        } else {
+            "of"
+        }
     );
     table_head(
         out,

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::context::FieldDef;
 use crate::layout::Layout;
-use crate::spec::{ANY_ENVELOPE, Code, Lifecycle, Spec};
+use crate::spec::{ANY_ENVELOPE, Code, FamilyRule, Lifecycle, Spec};
 
 use super::syntax::{blank_lines, comment, docstring, py_bool, py_str, py_tuple, py_tuple_inline};
 
@@ -96,32 +96,53 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
     if families.is_empty() {
         return;
     }
+    let by_number = families.iter().any(|f| f.rule.value.by_number());
     blank_lines(out, 2);
     out.push_str("@dataclasses.dataclass(frozen=True)\nclass FamilyInfo:\n");
     docstring(
         out,
         "    ",
-        "A family of codes: an unlisted code whose name starts (`prefix`) or ends\n\
-         (`suffix`) with its `text` has its category, retryability and cause.",
+        if by_number {
+            "A family of codes: an unlisted code whose number lies in `low` to `high`\n\
+             has its category, retryability and cause."
+        } else {
+            "A family of codes: an unlisted code whose name starts (`prefix`) or ends\n\
+             (`suffix`) with its `text` has its category, retryability and cause."
+        },
     );
     out.push('\n');
-    for (field, ty, text) in [
-        ("name", "str", "Its name in the spec."),
-        (
-            "rule",
-            "typing.Literal[\"prefix\", \"suffix\"]",
-            "Whether the code's name starts or ends with `text`.",
-        ),
-        (
-            "text",
-            "str",
-            "The text its codes' names start or end with.",
-        ),
+    let mut rows = vec![("name", "str", "Its name in the spec.")];
+    if by_number {
+        rows.extend([
+            (
+                "rule",
+                "typing.Literal[\"range\"]",
+                "Its codes' numbers lie in `low` to `high`.",
+            ),
+            ("low", "int", "The lowest number of its codes."),
+            ("high", "int", "The highest number of its codes."),
+        ]);
+    } else {
+        rows.extend([
+            (
+                "rule",
+                "typing.Literal[\"prefix\", \"suffix\"]",
+                "Whether the code's name starts or ends with `text`.",
+            ),
+            (
+                "text",
+                "str",
+                "The text its codes' names start or end with.",
+            ),
+        ]);
+    }
+    rows.extend([
         ("category", "str", "The category of its codes."),
         ("retryable", "bool", "Whether its codes are retryable."),
         ("cause", "str", "Who is to blame for its codes."),
         ("doc", "str", "One line: what its codes have in common."),
-    ] {
+    ]);
+    for (field, ty, text) in rows {
         comment(out, "    ", text);
         let _ = writeln!(out, "    {field}: {ty}");
     }
@@ -134,13 +155,16 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
     out.push_str("FAMILIES: typing.Final[tuple[FamilyInfo, ...]] = (\n");
     for f in families {
         let category = layout.family_category(f);
+        let rule = match f.rule.value {
+            FamilyRule::Range(lo, hi) => format!("low={lo},\n        high={hi}"),
+            _ => format!("text={}", py_str(f.rule.value.text())),
+        };
         let _ = writeln!(
             out,
-            "    FamilyInfo(\n        name={},\n        rule={},\n        text={},\n        \
+            "    FamilyInfo(\n        name={},\n        rule={},\n        {rule},\n        \
              category={},\n        retryable={},\n        cause={},\n        doc={},\n    ),",
             py_str(&f.name.value),
             py_str(f.rule.value.key()),
-            py_str(f.rule.value.text()),
             py_str(&f.category.value),
             py_bool(category.retryable.value),
             py_str(category.cause.value.as_str()),
@@ -149,16 +173,30 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
     }
     out.push_str(")\n");
     blank_lines(out, 2);
-    comment(
-        out,
-        "",
-        "The names no family claims: every code's, removed ones too.",
-    );
-    let names: String = layout
-        .names_outside_families()
-        .into_iter()
-        .map(|n| format!("        {},\n", py_str(n)))
-        .collect();
+    let names: String = if by_number {
+        comment(
+            out,
+            "",
+            "The numbers no family claims: every code's, removed and reserved ones too.",
+        );
+        layout
+            .spec()
+            .numbers_outside_families()
+            .into_iter()
+            .map(|n| format!("        {n},\n"))
+            .collect()
+    } else {
+        comment(
+            out,
+            "",
+            "The names no family claims: every code's, removed ones too.",
+        );
+        layout
+            .names_outside_families()
+            .into_iter()
+            .map(|n| format!("        {},\n", py_str(n)))
+            .collect()
+    };
     let set = if names.is_empty() {
         String::new()
     } else {
@@ -166,7 +204,8 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
     };
     let _ = writeln!(
         out,
-        "_NOT_FAMILY: typing.Final[frozenset[str]] = frozenset({set})"
+        "_NOT_FAMILY: typing.Final[frozenset[{}]] = frozenset({set})",
+        if by_number { "int" } else { "str" }
     );
     blank_lines(out, 2);
     let _ = writeln!(
@@ -183,6 +222,21 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
             layout.discriminant().dotted()
         ),
     );
+    if by_number {
+        // `bool` is an `int` in Python; JSON `true` is no code number.
+        let _ = write!(
+            out,
+            "    code: object = {}\n    \
+             if not isinstance(code, int) or isinstance(code, bool) or code in _NOT_FAMILY:\n        \
+             return None\n    \
+             for family in FAMILIES:\n        \
+             if family.low <= code <= family.high:\n            \
+             return family\n    \
+             return None\n",
+            discriminant_read(layout)
+        );
+        return;
+    }
     let _ = write!(
         out,
         "    code: object = {}\n    \

@@ -535,33 +535,79 @@ pub(super) fn emit_families(layout: &Layout<'_>) -> TokenStream {
         .iter()
         .map(|f| ident(&upper_camel(layout.family_category(f).cause.value.as_str())))
         .collect();
-    let outside = layout.names_outside_families();
+    let by_number = families.iter().any(|f| f.rule.value.by_number());
     let tests = families.iter().zip(&variants).map(|(f, v)| {
         let text = f.rule.value.text();
+        let found = quote!(return ::core::option::Option::Some(ErrorFamily::#v););
         match &f.rule.value {
-            FamilyRule::Prefix(_) => quote!(if name.starts_with(#text) { return ::core::option::Option::Some(ErrorFamily::#v); }),
-            FamilyRule::Suffix(_) => quote!(if name.ends_with(#text) { return ::core::option::Option::Some(ErrorFamily::#v); }),
+            FamilyRule::Prefix(_) => quote!(if name.starts_with(#text) { #found }),
+            FamilyRule::Suffix(_) => quote!(if name.ends_with(#text) { #found }),
+            FamilyRule::Range(lo, hi) => {
+                let (lo, hi) = (Literal::i64_unsuffixed(*lo), Literal::i64_unsuffixed(*hi));
+                quote!(if (#lo..=#hi).contains(&number) { #found })
+            }
         }
     });
-    let code_name = layout.path_to("code_name").map(|path| {
+    let of = if by_number {
+        let outside = layout
+            .spec()
+            .numbers_outside_families()
+            .into_iter()
+            .map(Literal::i64_unsuffixed);
+        quote! {
+            /// The family of a code number on the wire: `None` for a
+            /// number a code of this release has or a reserved one, else
+            /// the first family whose range holds it.
+            pub fn of_number(number: i64) -> ::core::option::Option<ErrorFamily> {
+                const LISTED: &[i64] = &[#(#outside),*];
+                if LISTED.contains(&number) {
+                    return ::core::option::Option::None;
+                }
+                #(#tests)*
+                ::core::option::Option::None
+            }
+        }
+    } else {
+        let outside = layout.names_outside_families();
+        quote! {
+            /// The family of a code name on the wire: `None` for a name a
+            /// code of this release has (a listed code always wins), else
+            /// the first family whose rule matches it.
+            pub fn of(name: &str) -> ::core::option::Option<ErrorFamily> {
+                const LISTED: &[&str] = &[#(#outside),*];
+                if LISTED.contains(&name) {
+                    return ::core::option::Option::None;
+                }
+                #(#tests)*
+                ::core::option::Option::None
+            }
+        }
+    };
+    let carried = if by_number { "number" } else { "code_name" };
+    let code_name = layout.path_to(carried).map(|path| {
         let at = steps(&layout.envelope(Form::Unlisted), &path);
         let (leaf, parent) = at.split_last().expect("a path names its member");
         let f = &leaf.field;
-        match (read(&quote!(self), parent), leaf.optional) {
-            (Access::Place(p), false) => quote!(::core::option::Option::Some(#p.#f.as_str())),
-            (Access::Place(p), true) => quote!(#p.#f.as_deref()),
-            (Access::Maybe(m), false) => quote!(#m.map(|o| o.#f.as_str())),
-            (Access::Maybe(m), true) => quote!(#m.and_then(|o| o.#f.as_deref())),
+        let value = match (read(&quote!(self), parent), leaf.optional) {
+            (Access::Place(p), false) => quote!(::core::option::Option::Some(&#p.#f)),
+            (Access::Place(p), true) => quote!(#p.#f.as_ref()),
+            (Access::Maybe(m), false) => quote!(#m.map(|o| &o.#f)),
+            (Access::Maybe(m), true) => quote!(#m.and_then(|o| o.#f.as_ref())),
+        };
+        if by_number {
+            quote!(#value.and_then(|n| ErrorFamily::of_number(i64::from(*n))))
+        } else {
+            quote!(#value.and_then(|n| ErrorFamily::of(n.as_str())))
         }
     });
-    let family_fns = code_name.map(|name| {
+    let family_fns = code_name.map(|family| {
         quote! {
             #[allow(dead_code)]
             impl UnlistedCodeEnvelope {
                 /// The family of the code as sent: its category, `retryable`
                 /// and cause, although this release does not list it.
                 pub fn family(&self) -> ::core::option::Option<ErrorFamily> {
-                    #name.and_then(ErrorFamily::of)
+                    #family
                 }
             }
 
@@ -599,17 +645,7 @@ pub(super) fn emit_families(layout: &Layout<'_>) -> TokenStream {
             /// Every family, in precedence (spec) order.
             pub const ALL: &'static [ErrorFamily] = &[#(ErrorFamily::#variants),*];
 
-            /// The family of a code name on the wire: `None` for a name a
-            /// code of this release has (a listed code always wins), else
-            /// the first family whose rule matches it.
-            pub fn of(name: &str) -> ::core::option::Option<ErrorFamily> {
-                const LISTED: &[&str] = &[#(#outside),*];
-                if LISTED.contains(&name) {
-                    return ::core::option::Option::None;
-                }
-                #(#tests)*
-                ::core::option::Option::None
-            }
+            #of
 
             /// Its name in `errors.yaml`.
             pub const fn as_str(self) -> &'static str {

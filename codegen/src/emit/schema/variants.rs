@@ -92,12 +92,43 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
                     .filter(|c| !c.is_violation_kind())
                     .filter_map(Code::number);
                 let reserved = spec.reserved.iter().map(|r| r.number.value);
-                n["not"] = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
+                let listed = json!({"enum": taken.chain(reserved).collect::<Vec<_>>()});
+                let families = layout.families();
+                let earlier = match form {
+                    Form::Family(f) => {
+                        let at = families
+                            .iter()
+                            .position(|e| std::ptr::eq(e, f))
+                            .unwrap_or(families.len());
+                        &families[..at]
+                    }
+                    _ => families,
+                };
+                n["not"] = if earlier.is_empty() {
+                    listed
+                } else {
+                    let mut any = vec![listed];
+                    any.extend(earlier.iter().filter_map(|e| match e.rule.value {
+                        FamilyRule::Range(lo, hi) => Some(json!({"minimum": lo, "maximum": hi})),
+                        _ => None,
+                    }));
+                    json!({"anyOf": any})
+                };
                 n["description"] = json!(if spec.reserved.is_empty() {
                     "A code number this release does not list."
                 } else {
                     "A code number this release does not list and no release may take (not a reserved one)."
                 });
+                if let Form::Family(f) = form
+                    && let FamilyRule::Range(lo, hi) = f.rule.value
+                {
+                    n["minimum"] = json!(lo);
+                    n["maximum"] = json!(hi);
+                    n["description"] = json!(format!(
+                        "A code number of family {} ({lo} to {hi}) this release does not list.",
+                        f.name.value
+                    ));
+                }
             }
             n
         }
@@ -156,12 +187,16 @@ fn code_name_outside(layout: &Layout<'_>, form: Form<'_>) -> Value {
     // has no variant, so it is a code like one a later release adds, should
     // an envelope ever carry it.
     let listed = json!({"enum": layout.names_outside_families()});
-    let families = layout.families();
+    let families: Vec<&Family> = layout
+        .families()
+        .iter()
+        .filter(|f| !f.rule.value.by_number())
+        .collect();
     let (rule, earlier, description) = match form {
         Form::Family(f) => {
             let at = families
                 .iter()
-                .position(|e| std::ptr::eq(e, f))
+                .position(|e| std::ptr::eq(*e, f))
                 .unwrap_or(families.len());
             (
                 Some(family_pattern(&f.rule.value)),
@@ -175,7 +210,7 @@ fn code_name_outside(layout: &Layout<'_>, form: Form<'_>) -> Value {
         }
         _ => (
             None,
-            families,
+            &families[..],
             String::from("A code this release does not list."),
         ),
     };
@@ -234,6 +269,8 @@ fn family_pattern(rule: &FamilyRule) -> String {
     match rule {
         FamilyRule::Prefix(_) => format!("^{text}"),
         FamilyRule::Suffix(_) => format!("{text}$"),
+        // Read by number: no pattern on the name.
+        FamilyRule::Range(..) => String::new(),
     }
 }
 

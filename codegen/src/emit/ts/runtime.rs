@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::context::FieldDef;
 use crate::describe::{CodeInfoDocs, GENERATED_HEADER};
 use crate::layout::Layout;
-use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, Lifecycle, Spec};
+use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, FamilyRule, Lifecycle, Spec};
 
 use super::{doc, prop, string_literal};
 
@@ -98,26 +98,54 @@ fn family_declarations(out: &mut String, layout: &Layout<'_>) {
     } else {
         union(Cause::ALL.iter().map(|c| c.as_str()).collect())
     };
+    let by_number = spec.families.iter().any(|f| f.rule.value.by_number());
     doc(
         out,
         "",
-        "A family of codes: an unlisted code whose name starts (`prefix`) or ends (`suffix`) \
-         with its `text` has its category, retryability and cause (run time: `FAMILIES`, \
-         `familyOf`).",
+        if by_number {
+            "A family of codes: an unlisted code whose number lies in `low` to `high` has its \
+             category, retryability and cause (run time: `FAMILIES`, `familyOf`)."
+        } else {
+            "A family of codes: an unlisted code whose name starts (`prefix`) or ends (`suffix`) \
+             with its `text` has its category, retryability and cause (run time: `FAMILIES`, \
+             `familyOf`)."
+        },
     );
     out.push_str("export interface FamilyInfo {\n");
-    for (text, name, ty) in [
-        ("Its name in the spec.", "name", "string".to_string()),
-        (
-            "Whether the code's name starts or ends with `text`.",
-            "rule",
-            "\"prefix\" | \"suffix\"".to_string(),
-        ),
-        (
-            "The text its codes' names start or end with.",
-            "text",
-            "string".to_string(),
-        ),
+    let mut rows = vec![("Its name in the spec.", "name", "string".to_string())];
+    if by_number {
+        rows.extend([
+            (
+                "Its codes' numbers lie in `low` to `high`.",
+                "rule",
+                "\"range\"".to_string(),
+            ),
+            (
+                "The lowest number of its codes.",
+                "low",
+                "number".to_string(),
+            ),
+            (
+                "The highest number of its codes.",
+                "high",
+                "number".to_string(),
+            ),
+        ]);
+    } else {
+        rows.extend([
+            (
+                "Whether the code's name starts or ends with `text`.",
+                "rule",
+                "\"prefix\" | \"suffix\"".to_string(),
+            ),
+            (
+                "The text its codes' names start or end with.",
+                "text",
+                "string".to_string(),
+            ),
+        ]);
+    }
+    rows.extend([
         ("The category of its codes.", "category", category_ty),
         (
             "Whether its codes are retryable.",
@@ -130,7 +158,8 @@ fn family_declarations(out: &mut String, layout: &Layout<'_>) {
             "doc",
             "string".to_string(),
         ),
-    ] {
+    ]);
+    for (text, name, ty) in rows {
         doc(out, "  ", text);
         let _ = writeln!(out, "  readonly {name}: {ty};");
     }
@@ -163,6 +192,7 @@ fn families_js(out: &mut String, layout: &Layout<'_>) {
     if families.is_empty() {
         return;
     }
+    let by_number = families.iter().any(|f| f.rule.value.by_number());
     out.push('\n');
     doc(
         out,
@@ -172,12 +202,15 @@ fn families_js(out: &mut String, layout: &Layout<'_>) {
     out.push_str("export const FAMILIES = Object.freeze([\n");
     for f in families {
         let category = layout.family_category(f);
+        let rule = match f.rule.value {
+            FamilyRule::Range(lo, hi) => format!("low: {lo}, high: {hi}"),
+            _ => format!("text: {}", string_literal(f.rule.value.text())),
+        };
         let _ = writeln!(
             out,
-            "  Object.freeze({{ name: {}, rule: {}, text: {}, category: {}, retryable: {}, cause: {}, doc: {} }}),",
+            "  Object.freeze({{ name: {}, rule: {}, {rule}, category: {}, retryable: {}, cause: {}, doc: {} }}),",
             string_literal(&f.name.value),
             string_literal(f.rule.value.key()),
-            string_literal(f.rule.value.text()),
             string_literal(&f.category.value),
             category.retryable.value,
             string_literal(category.cause.value.as_str()),
@@ -185,15 +218,28 @@ fn families_js(out: &mut String, layout: &Layout<'_>) {
         );
     }
     out.push_str("]);\n\n");
-    let names: Vec<String> = layout
-        .names_outside_families()
-        .into_iter()
-        .map(string_literal)
-        .collect();
+    let names: Vec<String> = if by_number {
+        layout
+            .spec()
+            .numbers_outside_families()
+            .into_iter()
+            .map(|n| n.to_string())
+            .collect()
+    } else {
+        layout
+            .names_outside_families()
+            .into_iter()
+            .map(string_literal)
+            .collect()
+    };
     doc(
         out,
         "",
-        "The names no family claims: every code's, removed ones too.",
+        if by_number {
+            "The numbers no family claims: every code's, removed and reserved ones too."
+        } else {
+            "The names no family claims: every code's, removed ones too."
+        },
     );
     let _ = write!(
         out,
@@ -210,13 +256,21 @@ fn families_js(out: &mut String, layout: &Layout<'_>) {
         ),
     );
     let access = discriminant_access(layout);
+    let (ty, test) = if by_number {
+        ("number", "key >= f.low && key <= f.high")
+    } else {
+        (
+            "string",
+            "(f.rule === \"prefix\" ? key.startsWith(f.text) : key.endsWith(f.text))",
+        )
+    };
     let _ = write!(
         out,
         "export function familyOf(env) {{\n  \
          if (typeof env !== \"object\" || env === null) return undefined;\n  \
          const key = {access};\n  \
-         if (typeof key !== \"string\" || NOT_FAMILY.has(key)) return undefined;\n  \
-         return FAMILIES.find((f) => (f.rule === \"prefix\" ? key.startsWith(f.text) : key.endsWith(f.text)));\n}}\n",
+         if (typeof key !== \"{ty}\" || NOT_FAMILY.has(key)) return undefined;\n  \
+         return FAMILIES.find((f) => {test});\n}}\n",
     );
 }
 
