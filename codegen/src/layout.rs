@@ -14,10 +14,14 @@
 //! envelope: a payload one accepts as a code, every other reads as that
 //! code.
 //!
-//! Three envelopes are laid out ([`Form`]): a listed code's, a code's this
-//! release does not list (the unlisted fallback every artifact has), and any
-//! envelope at all (one type for every code: the tool output shape, the Rust
-//! `ErrorEnvelope` struct, the TypeScript base interface).
+//! Four envelopes are laid out ([`Form`]): a listed code's, a code's this
+//! release does not list (the unlisted fallback every artifact has), an
+//! unlisted code of a family (`families:`: the unlisted envelope with the
+//! family's category fixed), and any envelope at all (one type for every
+//! code: the tool output shape, the Rust `ErrorEnvelope` struct, the
+//! TypeScript base interface). Which family a code name or number belongs
+//! to is decided here too ([`Layout::family_of`]): a listed one is no
+//! family's, else the first family whose rule matches.
 //!
 //! The names each artifact gives what the layout describes are in
 //! [`crate::names`].

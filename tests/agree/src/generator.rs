@@ -18,7 +18,9 @@
 //! and aliases (the empty one included), and types: enums (with wire names), objects (optional and
 //! nullable members, wire names, a recursive list of itself; open ones,
 //! whose values carry a member they do not list), `one_of`
-//! scalars (with `null`), lists, maps and `pattern`.
+//! scalars (with `null`), lists, maps and `pattern`; and code families
+//! (`families:`: prefixes and suffixes of the wire name, ranges of the
+//! number), with a later code of each family and one of none.
 //!
 //! To extend it (hostile names, new constructs), add a choice to the model
 //! ([`Spec`]), write it in [`Spec::yaml`] and follow it in the payloads
