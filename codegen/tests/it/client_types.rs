@@ -714,6 +714,60 @@ const DECLARED: &[Declared] = &[
                  INVALID_PARAMS object(expected,got) []; INTERNAL_ERROR object(any)",
     },
     Declared {
+        name: "families",
+        ts_wrong: &[
+            "families_wrong.ts(8,7): error TS2367: This comparison appears to be unintentional because the types '\"not_found\" | \"throttling\" | undefined' and '\"throttled\"' have no overlap.",
+            "families_wrong.ts(9,7): error TS18048: 'family' is possibly 'undefined'.",
+            "families_wrong.ts(10,22): error TS2339: Property 'low' does not exist on type 'FamilyInfo'.",
+        ],
+        py_wrong: &[
+            "families_wrong.py:9: error: Item \"None\" of \"FamilyInfo | None\" has no attribute \"retryable\"",
+            "families_wrong.py:11: error: Non-overlapping equality check (left operand type: \"Literal['prefix', 'suffix']\", right operand type: \"Literal['range']\")",
+            "families_wrong.py:13: error: \"FamilyInfo\" has no attribute \"low\"",
+        ],
+        ts_ran: "3 codes, families throttling,not_found; \
+                 TableNotFoundException not_found *NotFoundException not_found input retryable=false: fix the request; \
+                 ThrottlingOnSundayException throttling Throttling* throttling environment retryable=true: back off; \
+                 ThrottlingNotFoundException throttling Throttling* throttling environment retryable=true: back off; \
+                 unlisted ThrottledOnSunday of no family; ThrottlingException listed throttling family=none; \
+                 ThrottlingException listed throttling family=none; RequestLimitExceeded listed throttling family=none; \
+                 ResourceNotFoundException listed not_found family=none",
+        py_ran: "ok 3 codes, families throttling,not_found; \
+                 TableNotFoundException not_found *NotFoundException not_found input retryable=false: fix the request; \
+                 ThrottlingOnSundayException throttling Throttling* throttling environment retryable=true: back off; \
+                 ThrottlingNotFoundException throttling Throttling* throttling environment retryable=true: back off; \
+                 unlisted ThrottledOnSunday of no family; ThrottlingException listed throttling family=none; \
+                 ThrottlingException listed throttling family=none; RequestLimitExceeded listed throttling family=none; \
+                 ResourceNotFoundException listed not_found family=none",
+    },
+    Declared {
+        name: "families_range",
+        ts_wrong: &[
+            "families_range_wrong.ts(7,19): error TS2339: Property 'text' does not exist on type 'FamilyInfo'.",
+            "families_range_wrong.ts(9,7): error TS2367: This comparison appears to be unintentional because the types '\"protocol\" | \"server\" | undefined' and '\"throttling\"' have no overlap.",
+            "families_range_wrong.ts(10,10): error TS18048: 'family' is possibly 'undefined'.",
+        ],
+        py_wrong: &[
+            "families_range_wrong.py:8: error: \"FamilyInfo\" has no attribute \"text\"",
+            "families_range_wrong.py:10: error: Non-overlapping equality check (left operand type: \"Literal['range']\", right operand type: \"Literal['prefix']\")",
+            "families_range_wrong.py:12: error: Item \"None\" of \"FamilyInfo | None\" has no attribute \"high\"",
+        ],
+        ts_ran: "2 codes, families server_error,reserved; \
+                 -32050 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32000 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32099 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32100 reserved range [-32768, -32000] protocol input retryable=false: fix the request; \
+                 unlisted -1 of no family; -32603 listed protocol family=none; \
+                 -32700 listed protocol family=none; -32603 listed protocol family=none",
+        py_ran: "ok 2 codes, families server_error,reserved; \
+                 -32050 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32000 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32099 server_error range [-32099, -32000] server server retryable=true: retry later; \
+                 -32100 reserved range [-32768, -32000] protocol input retryable=false: fix the request; \
+                 unlisted -1 of no family; -32603 listed protocol family=none; \
+                 -32700 listed protocol family=none; -32603 listed protocol family=none",
+    },
+    Declared {
         name: "unions",
         ts_wrong: &[
             "unions_wrong.ts(7,16): error TS2339: Property 'notes' does not exist on type 'ValidationFailedEnvelope'.",
@@ -745,7 +799,10 @@ const DECLARED: &[Declared] = &[
 /// Status (an empty `reason`, an alias, no numbers, no recovery hints);
 /// JSON-RPC's
 /// `data`, which may hold any JSON value (`json`); and FastAPI's `detail`
-/// (unions by JSON type, in a taxonomy without numbers). For each
+/// (unions by JSON type, in a taxonomy without numbers); and code families
+/// (botocore's prefix and suffix families, JSON-RPC's reserved ranges),
+/// which a client reads through `familyOf` / `family_of` for a code it does
+/// not list. For each
 /// fixture: `generate` writes every artifact; each example envelope of its
 /// docs validates against its schema and strict schema; a client that
 /// narrows on the (nested) discriminant, reads nested and per-code fields
