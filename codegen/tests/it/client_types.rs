@@ -688,13 +688,13 @@ const DECLARED: &[Declared] = &[
             "kubernetes_wrong.py:19: error: \"CodeInfo\" has no attribute \"number\"",
         ],
         ts_ran: "4 codes; UNKNOWN 500 server hints=0 retryable=true; \
-                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; GONE(Expired) 410 client hints=0; \
+                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; EXPIRED 410 client hints=0; \
                  unlisted Conflict; UNKNOWN 1 server hints=0 retryable=true; \
-                 NOT_FOUND 1 client hints=0: example text; GONE(Gone) 1 client hints=0",
+                 NOT_FOUND 1 client hints=0: example text; GONE 1 client hints=0; EXPIRED 1 client hints=0",
         py_ran: "ok UNKNOWN 500 server hints=0 retryable=true; \
-                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; GONE(Expired) 410 client hints=0; \
+                 NOT_FOUND 404 client hints=0: pods \"web-0\" not found; EXPIRED 410 client hints=0; \
                  unlisted Conflict; UNKNOWN 1 server hints=0 retryable=true; \
-                 NOT_FOUND 1 client hints=0: example text; GONE(Gone) 1 client hints=0",
+                 NOT_FOUND 1 client hints=0: example text; GONE 1 client hints=0; EXPIRED 1 client hints=0",
     },
     Declared {
         name: "jsonrpc_data",
@@ -796,7 +796,8 @@ const DECLARED: &[Declared] = &[
 /// problem, a JSON-RPC error told apart by its number alone), and the
 /// Microsoft REST API guidelines' error, whose open `innererror` takes the
 /// guidelines' own example as a literal in both languages; Kubernetes'
-/// Status (an empty `reason`, an alias, no numbers, no recovery hints);
+/// Status (an empty `reason`, two reasons of one HTTP status, no numbers,
+/// no recovery hints);
 /// JSON-RPC's
 /// `data`, which may hold any JSON value (`json`); and FastAPI's `detail`
 /// (unions by JSON type, in a taxonomy without numbers); and code families

@@ -400,9 +400,10 @@ fn an_empty_wire_name_is_one_variant() {
         matching(&payload(Some("NotFound"))),
         ["#/$defs/NotFoundEnvelope"]
     );
+    assert_eq!(matching(&payload(Some("Gone"))), ["#/$defs/GoneEnvelope"]);
     assert_eq!(
         matching(&payload(Some("Expired"))),
-        ["#/$defs/GoneEnvelope"]
+        ["#/$defs/ExpiredEnvelope"]
     );
     assert_eq!(
         matching(&payload(Some("Conflict"))),

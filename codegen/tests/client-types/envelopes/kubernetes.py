@@ -10,6 +10,7 @@ from error_envelope import (
     CODES,
     AnyErrorEnvelope,
     ErrorEnvelope,
+    ExpiredEnvelope,
     GoneEnvelope,
     UnknownEnvelope,
     UnlistedCodeEnvelope,
@@ -25,8 +26,11 @@ def describe(env: ErrorEnvelope) -> str:
         return f"UNKNOWN {rest} retryable={str(info.retryable).lower()}"
     if env["reason"] == "NotFound":
         return f"NOT_FOUND {rest}: {env['message']}"
-    typing.assert_type(env, GoneEnvelope)
-    return f"GONE({env['reason']}) {rest}"
+    if env["reason"] == "Gone":
+        typing.assert_type(env, GoneEnvelope)
+        return f"GONE {rest}"
+    typing.assert_type(env, ExpiredEnvelope)
+    return f"EXPIRED {rest}"
 
 
 def handle(env: AnyErrorEnvelope) -> str:

@@ -1,13 +1,14 @@
 // A client of the TypeScript module generated from
 // codegen/tests/fixtures/envelopes/kubernetes.yaml (metav1.Status: told apart
-// by `reason`, which is empty when the server gives none; an alias; no
-// numbers and no recovery hints). Checked by codegen/tests/it/client_types.rs.
+// by `reason`, which is empty when the server gives none; two reasons of one
+// HTTP status; no numbers and no recovery hints). Checked by codegen/tests/it/client_types.rs.
 import {
   codeInfo,
   isListed,
   LISTED_CODES,
   type AnyErrorEnvelope,
   type ErrorCode,
+  type ExpiredEnvelope,
   type GoneEnvelope,
   type UnknownEnvelope,
   type UnlistedCodeEnvelope,
@@ -33,9 +34,11 @@ export function describe(env: AnyErrorEnvelope): string {
     case "NotFound":
       return `NOT_FOUND ${rest}: ${env.message}`;
     case "Gone":
-    case "Expired":
       assertType<Equals<typeof env, GoneEnvelope>>();
-      return `GONE(${env.reason}) ${rest}`;
+      return `GONE ${rest}`;
+    case "Expired":
+      assertType<Equals<typeof env, ExpiredEnvelope>>();
+      return `EXPIRED ${rest}`;
   }
 }
 
