@@ -716,14 +716,17 @@ const DECLARED: &[Declared] = &[
     Declared {
         name: "families",
         ts_wrong: &[
-            "families_wrong.ts(8,7): error TS2367: This comparison appears to be unintentional because the types '\"not_found\" | \"throttling\" | undefined' and '\"throttled\"' have no overlap.",
-            "families_wrong.ts(9,7): error TS18048: 'family' is possibly 'undefined'.",
-            "families_wrong.ts(10,22): error TS2339: Property 'low' does not exist on type 'FamilyInfo'.",
+            "families_wrong.ts(9,7): error TS2367: This comparison appears to be unintentional because the types '\"not_found\" | \"throttling\" | undefined' and '\"throttled\"' have no overlap.",
+            "families_wrong.ts(10,7): error TS2367: This comparison appears to be unintentional because the types '\"not_found\" | \"throttling\" | undefined' and '\"throtling\"' have no overlap.",
+            "families_wrong.ts(11,7): error TS18048: 'family' is possibly 'undefined'.",
+            "families_wrong.ts(12,22): error TS2339: Property 'low' does not exist on type 'FamilyInfo'.",
         ],
         py_wrong: &[
             "families_wrong.py:9: error: Item \"None\" of \"FamilyInfo | None\" has no attribute \"retryable\"",
-            "families_wrong.py:11: error: Non-overlapping equality check (left operand type: \"Literal['prefix', 'suffix']\", right operand type: \"Literal['range']\")",
-            "families_wrong.py:13: error: \"FamilyInfo\" has no attribute \"low\"",
+            "families_wrong.py:11: error: Non-overlapping equality check (left operand type: \"Literal['throttling', 'not_found']\", right operand type: \"Literal['throttled']\")",
+            "families_wrong.py:13: error: Non-overlapping equality check (left operand type: \"Literal['throttling', 'not_found']\", right operand type: \"Literal['throtling']\")",
+            "families_wrong.py:15: error: Non-overlapping equality check (left operand type: \"Literal['prefix', 'suffix']\", right operand type: \"Literal['range']\")",
+            "families_wrong.py:17: error: \"FamilyInfo\" has no attribute \"low\"",
         ],
         ts_ran: "3 codes, families throttling,not_found; \
                  TableNotFoundException not_found *NotFoundException not_found input retryable=false: fix the request; \

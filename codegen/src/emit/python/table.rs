@@ -111,7 +111,15 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
         },
     );
     out.push('\n');
-    let mut rows = vec![("name", "str", "Its name in the spec.")];
+    let name_ty = format!(
+        "typing.Literal[{}]",
+        families
+            .iter()
+            .map(|f| py_str(&f.name.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut rows = vec![("name", name_ty.as_str(), "Its name in the spec.")];
     if by_number {
         rows.extend([
             (
@@ -137,9 +145,9 @@ pub(super) fn families(out: &mut String, layout: &Layout<'_>) {
         ]);
     }
     rows.extend([
-        ("category", "str", "The category of its codes."),
+        ("category", "Category", "The category of its codes."),
         ("retryable", "bool", "Whether its codes are retryable."),
-        ("cause", "str", "Who is to blame for its codes."),
+        ("cause", "Cause", "Who is to blame for its codes."),
         ("doc", "str", "One line: what its codes have in common."),
     ]);
     for (field, ty, text) in rows {

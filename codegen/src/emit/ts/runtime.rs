@@ -112,7 +112,13 @@ fn family_declarations(out: &mut String, layout: &Layout<'_>) {
         },
     );
     out.push_str("export interface FamilyInfo {\n");
-    let mut rows = vec![("Its name in the spec.", "name", "string".to_string())];
+    let name_ty = union(
+        spec.families
+            .iter()
+            .map(|f| f.name.value.as_str())
+            .collect(),
+    );
+    let mut rows = vec![("Its name in the spec.", "name", name_ty)];
     if by_number {
         rows.extend([
             (
