@@ -681,18 +681,7 @@ impl Differ {
                     format!("envelope member `{path}` made always present"),
                 );
             }
-            if let (Some(oa), Some(na)) = (&o.absent_means, &n.absent_means)
-                && oa.value != na.value
-            {
-                // Clients read an envelope without it as the old code.
-                self.breaking(
-                    Some(na.loc),
-                    format!(
-                        "an envelope without member `{path}` meant `{}` and now means `{}`",
-                        oa.value, na.value
-                    ),
-                );
-            }
+            self.absent_means(&path, o, n);
             if o.doc.as_ref().map(|d| &d.value) != n.doc.as_ref().map(|d| &d.value) {
                 self.compatible(loc(n), format!("doc of envelope member `{path}` reworded"));
             }
@@ -945,6 +934,104 @@ impl Differ {
                     Some(at),
                     format!("`{t}` dropped from `one_of` of type `{name}` (the server sends less)"),
                 );
+            }
+        }
+    }
+
+    /// What an envelope without the code-name member means, old against
+    /// new, per category (a single code stands for every category), read
+    /// as adding and dropping `absent_means` are: a fallback for a category
+    /// that had none is breaking (old clients require the member there),
+    /// one pointing at another code is breaking (old clients read such an
+    /// envelope as the old code), and dropping one is compatible (the
+    /// member is then always there, which old clients accept).
+    fn absent_means(
+        &mut self,
+        path: &str,
+        o: &crate::envelope::Member,
+        n: &crate::envelope::Member,
+    ) {
+        use crate::envelope::AbsentMeans;
+        let (Some(oa), Some(na)) = (&o.absent_means, &n.absent_means) else {
+            return;
+        };
+        match (oa, na) {
+            (AbsentMeans::One(oc), AbsentMeans::One(nc)) => {
+                if oc.value != nc.value {
+                    self.breaking(
+                        Some(nc.loc),
+                        format!(
+                            "an envelope without member `{path}` meant `{}` and now means `{}`",
+                            oc.value, nc.value
+                        ),
+                    );
+                }
+            }
+            (AbsentMeans::ByCategory { .. }, AbsentMeans::One(nc)) => self.breaking(
+                Some(nc.loc),
+                format!(
+                    "an envelope without member `{path}` meant a code per category and now means `{}` in every category",
+                    nc.value
+                ),
+            ),
+            (AbsentMeans::One(oc), AbsentMeans::ByCategory { entries, loc }) => {
+                let mut changed = false;
+                for (key, code) in entries.iter().filter(|(_, c)| c.value != oc.value) {
+                    changed = true;
+                    self.breaking(
+                        Some(code.loc),
+                        format!(
+                            "an envelope of category `{}` without member `{path}` meant `{}` and now means `{}`",
+                            key.value, oc.value, code.value
+                        ),
+                    );
+                }
+                if !changed {
+                    self.compatible(
+                        Some(*loc),
+                        format!(
+                            "an envelope without member `{path}` means `{}` only in the categories `absent_means` lists",
+                            oc.value
+                        ),
+                    );
+                }
+            }
+            (
+                AbsentMeans::ByCategory { entries: oe, .. },
+                AbsentMeans::ByCategory { entries: ne, loc },
+            ) => {
+                for (key, old) in oe {
+                    match ne.iter().find(|(k, _)| k.value == key.value) {
+                        Some((_, new)) if new.value != old.value => self.breaking(
+                            Some(new.loc),
+                            format!(
+                                "an envelope of category `{}` without member `{path}` meant `{}` and now means `{}`",
+                                key.value, old.value, new.value
+                            ),
+                        ),
+                        Some(_) => {}
+                        None => self.compatible(
+                            Some(*loc),
+                            format!(
+                                "an envelope of category `{}` always has member `{path}` (it meant `{}` without it)",
+                                key.value, old.value
+                            ),
+                        ),
+                    }
+                }
+                for (key, new) in ne {
+                    if !oe.iter().any(|(k, _)| k.value == key.value) {
+                        // Old clients require the member in envelopes of
+                        // this category.
+                        self.breaking(
+                            Some(key.loc),
+                            format!(
+                                "an envelope of category `{}` may lack member `{path}` (meaning `{}`)",
+                                key.value, new.value
+                            ),
+                        );
+                    }
+                }
             }
         }
     }
@@ -3093,6 +3180,61 @@ codes:
         let r = diff(&old, &spec(&bump(format!("{SHAPE}{BASE}"), "1.1.0")));
         assert!(!r.has_breaking(), "{r:#?}");
         only(&r, Compat::Compatible, "`error_code` made always present");
+    }
+
+    /// `absent_means` per category (Stripe's `type` without `code`): a
+    /// fallback for a category whose envelopes carried the member breaks
+    /// old clients, as does pointing one at another code; dropping one
+    /// leaves the member in every envelope of the category, which old
+    /// clients accept, as dropping `absent_means` does.
+    #[test]
+    fn the_code_of_an_envelope_without_its_name_is_compared_per_category() {
+        const SHAPE: &str = "envelope:\n  category: { carries: category }\n  error_code: { carries: code_name, absent_means: MAP }\n  message: { carries: message }\n  context: { carries: context }\n";
+        const OTHER: &str = "  TOO_MANY:\n    number: 1001\n    category: validation\n    since: 1.0.0\n    title: too many edits\n    message: \"too many edits\"\n    recovery_hints: [Pass fewer edits]\n    explanation: x\n";
+        let with = |map: &str, version: &str| {
+            spec(
+                &format!("{}{BASE}{OTHER}", SHAPE.replace("MAP", map))
+                    .replace("version: 1.0.0", &format!("version: {version}")),
+            )
+        };
+        let one = "{ validation: EMPTY_EDITS }";
+        let two = "{ validation: EMPTY_EDITS, external: DISK_FULL }";
+        let old = with(one, "1.0.0");
+
+        let r = diff(&old, &with(two, "2.0.0"));
+        only(
+            &r,
+            Compat::Breaking,
+            "an envelope of category `external` may lack member `error_code` (meaning `DISK_FULL`)",
+        );
+
+        let r = diff(&with(two, "1.0.0"), &with(one, "1.1.0"));
+        assert!(!r.has_breaking(), "{r:#?}");
+        only(
+            &r,
+            Compat::Compatible,
+            "an envelope of category `external` always has member `error_code`",
+        );
+
+        let r = diff(&old, &with("{ validation: TOO_MANY }", "2.0.0"));
+        only(
+            &r,
+            Compat::Breaking,
+            "an envelope of category `validation` without member `error_code` meant `EMPTY_EDITS` and now means `TOO_MANY`",
+        );
+
+        let r = diff(&old, &with("EMPTY_EDITS", "2.0.0"));
+        only(
+            &r,
+            Compat::Breaking,
+            "meant a code per category and now means `EMPTY_EDITS` in every category",
+        );
+        let r = diff(&with("DISK_FULL", "1.0.0"), &with(two, "2.0.0"));
+        only(
+            &r,
+            Compat::Breaking,
+            "an envelope of category `validation` without member `error_code` meant `DISK_FULL` and now means `EMPTY_EDITS`",
+        );
     }
 
     #[test]

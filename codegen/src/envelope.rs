@@ -78,6 +78,41 @@ impl Carries {
     }
 }
 
+/// What an envelope without the member carrying the code name means
+/// (`absent_means:`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AbsentMeans {
+    /// This code, whatever the category (RFC 9457's `about:blank`).
+    One(Spanned<String>),
+    /// Per category key, the code of an envelope of that category (Stripe's
+    /// `api_error` without `code`); a category not listed has no fallback,
+    /// and its envelopes carry the member.
+    ByCategory {
+        /// Category key and code identifier, in file order.
+        entries: Vec<(Spanned<String>, Spanned<String>)>,
+        /// The whole mapping.
+        loc: Loc,
+    },
+}
+
+impl AbsentMeans {
+    /// Every code it names, with where.
+    pub fn codes(&self) -> Vec<&Spanned<String>> {
+        match self {
+            AbsentMeans::One(code) => vec![code],
+            AbsentMeans::ByCategory { entries, .. } => entries.iter().map(|(_, c)| c).collect(),
+        }
+    }
+
+    /// Where it is written.
+    pub fn loc(&self) -> Loc {
+        match self {
+            AbsentMeans::One(code) => code.loc,
+            AbsentMeans::ByCategory { loc, .. } => *loc,
+        }
+    }
+}
+
 /// One member of the envelope or of a nested object of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
@@ -93,7 +128,7 @@ pub struct Member {
     /// On the member carrying the code name: the code an envelope without
     /// the member has (`absent_means:`; RFC 9457's absent `type` is
     /// `about:blank`). Such a member is optional.
-    pub absent_means: Option<Spanned<String>>,
+    pub absent_means: Option<AbsentMeans>,
     /// On a member carrying a string: an ECMA-262 regular expression it
     /// matches (RFC 6749's character set of `error_description`), as
     /// `pattern:` of a field.
@@ -199,10 +234,10 @@ impl Envelope {
         walk(&self.members, property, &mut path).then_some(path)
     }
 
-    /// The code an envelope without its code-name member has
-    /// ([`Member::absent_means`]), if the spec names one.
-    pub fn absent_code(&self) -> Option<&Spanned<String>> {
-        fn walk(members: &[Member]) -> Option<&Spanned<String>> {
+    /// What an envelope without its code-name member means
+    /// ([`Member::absent_means`]), if the spec says.
+    pub fn absent_means(&self) -> Option<&AbsentMeans> {
+        fn walk(members: &[Member]) -> Option<&AbsentMeans> {
             members.iter().find_map(|m| match &m.carries {
                 Carries::Object(inner) => walk(inner),
                 Carries::CodeName => m.absent_means.as_ref(),
@@ -210,6 +245,15 @@ impl Envelope {
             })
         }
         walk(&self.members)
+    }
+
+    /// The one code an envelope without its code-name member has, when
+    /// `absent_means` names one code (not one per category).
+    pub fn absent_code(&self) -> Option<&Spanned<String>> {
+        match self.absent_means()? {
+            AbsentMeans::One(code) => Some(code),
+            AbsentMeans::ByCategory { .. } => None,
+        }
     }
 
     /// True when some member carries `property`.

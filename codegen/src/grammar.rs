@@ -634,8 +634,14 @@ pub static ENVELOPE_MEMBER: Object = Object {
         ),
         key(
             "absent_means",
-            Value::Name(Kind::Code),
-            "With `carries: code_name`: the code of an envelope without the member.",
+            Value::Either(&[
+                Value::Name(Kind::Code),
+                Value::Map {
+                    keys: MapKeys::Refers(Kind::Category),
+                    value: &Value::Name(Kind::Code),
+                },
+            ]),
+            "With `carries: code_name`: the code of an envelope without the member, or per category key the code of an envelope of that category without it (the envelope carries `category`).",
         ),
         key(
             "pattern",

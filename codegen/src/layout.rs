@@ -29,7 +29,7 @@
 use serde_json::Value;
 
 use crate::context::{FieldDef, Placement};
-use crate::envelope::{Carries, Member};
+use crate::envelope::{AbsentMeans, Carries, Member};
 use crate::spec::{Category, Code, Family, Spec};
 
 /// The layout of a checked spec's envelopes.
@@ -53,8 +53,62 @@ pub struct Discriminant<'s> {
     pub by_name: bool,
     /// The code of an envelope without it (`absent_means`): read along
     /// [`Discriminant::path`], a step that is absent (the member, or an
-    /// object around it) means this code. `None`: every envelope has it.
-    pub absent: Option<&'s Code>,
+    /// object around it) means this code.
+    pub absent: Fallback<'s>,
+}
+
+/// What an envelope without the discriminant means.
+#[derive(Debug, Clone)]
+pub enum Fallback<'s> {
+    /// Every envelope has it.
+    None,
+    /// This code, whatever the category.
+    One(&'s Code),
+    /// The code its category names (category key, code), read at the
+    /// member carrying `category` (in every envelope, outside any optional
+    /// object); an envelope of a category not listed has the discriminant.
+    ByCategory {
+        /// The members from the top to the member carrying `category`.
+        category: Vec<&'s Member>,
+        /// Category key and its code, in the spec's order.
+        codes: Vec<(&'s str, &'s Code)>,
+    },
+}
+
+impl<'s> Fallback<'s> {
+    /// True when some envelope may lack the discriminant.
+    pub fn is_some(&self) -> bool {
+        !matches!(self, Fallback::None)
+    }
+
+    /// True when an envelope of `code` may lack the discriminant: it is the
+    /// fallback code (of its category).
+    pub fn is_fallback(&self, code: &Code) -> bool {
+        match self {
+            Fallback::None => false,
+            Fallback::One(c) => c.name.value == code.name.value,
+            Fallback::ByCategory { codes, .. } => {
+                codes.iter().any(|(_, c)| c.name.value == code.name.value)
+            }
+        }
+    }
+
+    /// The single fallback code.
+    pub fn one(&self) -> Option<&'s Code> {
+        match self {
+            Fallback::One(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The per-category fallbacks (category key, code); empty for the
+    /// other forms.
+    pub fn by_category(&self) -> &[(&'s str, &'s Code)] {
+        match self {
+            Fallback::ByCategory { codes, .. } => codes,
+            _ => &[],
+        }
+    }
 }
 
 impl Discriminant<'_> {
@@ -263,7 +317,22 @@ impl<'s> Layout<'s> {
                 .path_of(if by_name { "code_name" } else { "number" })
                 .unwrap_or_default(),
         );
-        let absent = envelope.absent_code().and_then(|a| spec.code(&a.value));
+        let absent = match envelope.absent_means() {
+            None => Fallback::None,
+            Some(AbsentMeans::One(code)) => {
+                spec.code(&code.value).map_or(Fallback::None, Fallback::One)
+            }
+            Some(AbsentMeans::ByCategory { entries, .. }) => Fallback::ByCategory {
+                category: crate::envelope::members_along(
+                    &spec.envelope.members,
+                    &envelope.path_of("category").unwrap_or_default(),
+                ),
+                codes: entries
+                    .iter()
+                    .filter_map(|(k, c)| Some((k.value.as_str(), spec.code(&c.value)?)))
+                    .collect(),
+            },
+        };
         let mut holder = path.clone();
         holder.pop();
         Layout {
@@ -508,11 +577,9 @@ impl<'s> Layout<'s> {
         if member.absent_means.is_none() {
             return declared(member);
         }
-        match (form, self.discriminant.absent) {
-            (Form::Code(code), Some(absent)) if code.name.value != absent.name.value => {
-                Presence::Required
-            }
-            (Form::Unlisted | Form::Family(_), _) => Presence::Required,
+        match form {
+            Form::Code(code) if !self.discriminant.absent.is_fallback(code) => Presence::Required,
+            Form::Unlisted | Form::Family(_) => Presence::Required,
             _ => Presence::Fallback,
         }
     }

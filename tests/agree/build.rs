@@ -46,7 +46,7 @@ fn main() {
         for p in &sample.payloads {
             let _ = writeln!(
                 out,
-                "        super::Payload {{ label: {:?}, value: {:?}, code: {:?}, back: {:?}, family: {:?} }},",
+                "        super::Payload {{ label: {:?}, value: {:?}, code: {:?}, back: {:?}, family: {:?}, refused: {:?} }},",
                 p.label,
                 p.value.to_string(),
                 p.code.as_ref().map(|c| c.1.as_str()),
@@ -57,6 +57,7 @@ fn main() {
                     f.retryable,
                     f.cause.as_str()
                 )),
+                p.refused,
             );
         }
         out.push_str("    ];\n");

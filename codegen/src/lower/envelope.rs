@@ -4,9 +4,9 @@
 //! here.
 
 use crate::diagnostic::{Diagnostic, list};
-use crate::envelope::{CARRIES, Carries, Envelope, Member as EnvMember};
+use crate::envelope::{AbsentMeans, CARRIES, Carries, Envelope, Member as EnvMember};
 use crate::grammar;
-use crate::span::Loc;
+use crate::span::{Loc, Spanned};
 use crate::yaml::{Node, NodeKind, ScalarType};
 
 use super::Lower;
@@ -210,13 +210,13 @@ impl Lower {
             }
             let absent_means = f
                 .get("absent_means")
-                .and_then(|n| self.string(n, "absent_means", &what));
+                .and_then(|n| self.absent_means(n, &what));
             if let (Some(a), Some(c)) = (&absent_means, &carries)
                 && !matches!(c, Carries::CodeName)
             {
                 self.push(
                     Diagnostic::new(
-                        a.loc,
+                        a.loc(),
                         format!("{what} has `absent_means` but does not carry `code_name`"),
                     )
                     .with_help("`absent_means:` names the code of an envelope without the member that carries the code's name; move it there or remove it"),
@@ -244,5 +244,63 @@ impl Lower {
             }
         }
         (out, broken)
+    }
+
+    /// `absent_means:` of a member: a code identifier, or a mapping from
+    /// category key to code identifier.
+    fn absent_means(&mut self, node: &Node, what: &str) -> Option<AbsentMeans> {
+        let NodeKind::Map(entries) = &node.kind else {
+            return self
+                .string(node, "absent_means", what)
+                .map(AbsentMeans::One);
+        };
+        if entries.is_empty() {
+            self.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("`absent_means` of {what} is an empty mapping"),
+                )
+                .with_help(
+                    "name the code of an envelope without the member (`absent_means: CODE`), \
+                         or map category keys to codes (`absent_means: { api_error: API_ERROR }`)",
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut broken = false;
+        for (key, value) in entries {
+            let owner = format!("`absent_means` of {what}");
+            let key = self.string(key, "category key", &owner);
+            let code = key
+                .as_ref()
+                .and_then(|k| self.string(value, &k.value, &owner));
+            match (key, code) {
+                (Some(k), Some(c)) => {
+                    if let Some((first, _)) = out
+                        .iter()
+                        .find(|(f, _): &&(Spanned<String>, Spanned<String>)| f.value == k.value)
+                    {
+                        self.push(
+                            Diagnostic::new(
+                                k.loc,
+                                format!("category `{}` is listed twice in {owner}", k.value),
+                            )
+                            .with_label("again here")
+                            .with_related(first.loc, "first here")
+                            .with_help("a category has one fallback code; remove one entry"),
+                        );
+                        broken = true;
+                    } else {
+                        out.push((k, c));
+                    }
+                }
+                _ => broken = true,
+            }
+        }
+        (!broken).then_some(AbsentMeans::ByCategory {
+            entries: out,
+            loc: node.loc,
+        })
     }
 }

@@ -236,6 +236,24 @@ pub const REFERENCE_SITES: &[ReferenceSite] = &[
         how: How::Value,
         role: "absent_means",
     },
+    // The mapping form: category keys, each naming a code.
+    ReferenceSite {
+        path: &[Step::Key("envelope"), Step::Deep, Step::Key("absent_means")],
+        kind: Kind::Category,
+        how: How::Keys,
+        role: "absent_means",
+    },
+    ReferenceSite {
+        path: &[
+            Step::Key("envelope"),
+            Step::Deep,
+            Step::Key("absent_means"),
+            Step::AnyKey,
+        ],
+        kind: Kind::Code,
+        how: How::Value,
+        role: "absent_means",
+    },
     ReferenceSite {
         path: &[CODE[0], CODE[1], Step::Key("retry_classes")],
         kind: Kind::RetryClass,
@@ -977,6 +995,38 @@ mod tests {
         // The declaration, the family's category and the code's: a rename
         // of the category reaches the family.
         assert_eq!(ix.occurrences(&category, true).len(), 3);
+    }
+
+    /// `absent_means` per category: its keys are categories, its values
+    /// codes, so a rename of either reaches the mapping.
+    #[test]
+    fn absent_means_per_category_names_categories_and_codes() {
+        let text = "envelope:\n  error:\n    members:\n      type: { carries: category }\n      code:\n        carries: code_name\n        absent_means: { api_error: API_ERROR }\ncategories:\n  api_error: {}\ncodes:\n  API_ERROR:\n    category: api_error\n";
+        let ix = index(text);
+        let code = ix.at(text.find("API_ERROR:").unwrap() + 1).unwrap();
+        assert_eq!((code.kind, code.name.as_str()), (Kind::Code, "API_ERROR"));
+        let uses: Vec<usize> = ix
+            .occurrences(&code, true)
+            .iter()
+            .map(|n| n.start)
+            .collect();
+        assert!(
+            uses.contains(&text.find("API_ERROR }").unwrap()),
+            "{uses:?}"
+        );
+        assert_eq!(uses.len(), 2);
+        let category = ix.at(text.find("api_error: {}").unwrap() + 1).unwrap();
+        assert_eq!(category.kind, Kind::Category);
+        let uses: Vec<usize> = ix
+            .occurrences(&category, true)
+            .iter()
+            .map(|n| n.start)
+            .collect();
+        assert!(
+            uses.contains(&text.find("api_error: API").unwrap()),
+            "{uses:?}"
+        );
+        assert_eq!(uses.len(), 3);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::context::FieldType;
 use crate::diagnostic::{Diagnostic, did_you_mean, list, suggest};
 use crate::draft::{Draft, DraftCode};
+use crate::envelope::AbsentMeans;
 use crate::span::Spanned;
 use crate::template::{Template, TemplateError};
 use crate::yaml::ScalarType;
@@ -196,18 +197,118 @@ impl Validator<'_> {
         }
     }
 
-    /// `absent_means:` names an emitted code.
+    /// `absent_means:` names emitted codes; its mapping form is keyed by
+    /// categories, each naming a code of that category, and the envelope
+    /// carries the category in every envelope (a reader of an envelope
+    /// without the code member reads the category to know the code).
     pub(super) fn absent_means(&mut self, draft: &Draft) {
-        let Some(code) = draft.envelope.as_ref().and_then(|e| e.absent_code()) else {
+        let Some(envelope) = draft.envelope.as_ref() else {
             return;
         };
-        self.emitted_code(
-            draft,
-            &code.value,
-            code.loc,
-            "`absent_means` of the member carrying `code_name`",
-            "name a code of this spec by its identifier (not its wire name)",
-        );
+        let Some(absent) = envelope.absent_means() else {
+            return;
+        };
+        for code in absent.codes() {
+            self.emitted_code(
+                draft,
+                &code.value,
+                code.loc,
+                "`absent_means` of the member carrying `code_name`",
+                "name a code of this spec by its identifier (not its wire name)",
+            );
+        }
+        let AbsentMeans::ByCategory { entries, loc } = absent else {
+            return;
+        };
+        match envelope.path_of("category") {
+            None => self.push(
+                Diagnostic::new(
+                    *loc,
+                    "`absent_means` maps categories to codes, but no envelope member carries `category`",
+                )
+                .with_label("per category")
+                .with_help(
+                    "a reader tells an envelope's category by the member carrying `category`: \
+                     add one (`type: { carries: category }`), or name one code \
+                     (`absent_means: CODE`)",
+                ),
+            ),
+            Some(names) => {
+                let path = crate::envelope::members_along(&envelope.members, &names);
+                for m in path.iter().filter(|m| !m.required) {
+                    let what = if path.last().is_some_and(|l| std::ptr::eq(*l, *m)) {
+                        format!("envelope member `{}` carries `category`", m.name.value)
+                    } else {
+                        format!(
+                            "envelope member `{}` holds the member carrying `category`",
+                            m.name.value
+                        )
+                    };
+                    self.push(
+                        Diagnostic::new(
+                            m.name.loc,
+                            format!("{what} and is optional, but `absent_means` is per category"),
+                        )
+                        .with_label("optional here")
+                        .with_related(*loc, "per category")
+                        .with_help(
+                            "a reader of an envelope without the code member reads its category: \
+                             remove `optional`, or name one code (`absent_means: CODE`)",
+                        ),
+                    );
+                }
+            }
+        }
+        for (key, code) in entries {
+            if !draft.categories.iter().any(|c| c.key.value == key.value) {
+                let keys: Vec<&str> = draft
+                    .categories
+                    .iter()
+                    .map(|c| c.key.value.as_str())
+                    .collect();
+                let help = match did_you_mean(&key.value, keys.iter().copied()) {
+                    Some(k) => format!("did you mean `{k}`?"),
+                    None => format!("the categories are {}", list(&keys)),
+                };
+                self.push(
+                    Diagnostic::new(
+                        key.loc,
+                        format!("unknown category `{}` in `absent_means`", key.value),
+                    )
+                    .with_label("not a category of this spec")
+                    .with_help(help),
+                );
+                continue;
+            }
+            let Some(c) = draft
+                .codes
+                .iter()
+                .find(|c| c.name.value == code.value && c.removed.is_none())
+            else {
+                continue;
+            };
+            let Some(category) = &c.category else {
+                continue;
+            };
+            if category.value != key.value {
+                self.push(
+                    Diagnostic::new(
+                        code.loc,
+                        format!(
+                            "`absent_means` lists code `{}` under category `{}`, but its category is `{}`",
+                            code.value, key.value, category.value
+                        ),
+                    )
+                    .with_label(format!("in `{}`", category.value))
+                    .with_related(category.loc, "its category")
+                    .with_help(format!(
+                        "an envelope of category `{}` without the code member is a code of that \
+                         category: name one, or list `{}` under `{}`",
+                        key.value, code.value, category.value
+                    )),
+                );
+            }
+        }
     }
 
     pub(super) fn code(

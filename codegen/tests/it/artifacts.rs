@@ -172,6 +172,13 @@ fn declared_envelope_rfc9457() {
     insta::assert_snapshot!(declared_envelope_artifacts("rfc9457"));
 }
 
+/// Stripe's error: `absent_means` per category (`type`), read by the
+/// TypeScript and Python readers and said in the reference.
+#[test]
+fn declared_envelope_stripe() {
+    insta::assert_snapshot!(declared_envelope_artifacts("stripe"));
+}
+
 /// RFC 6749's token error: `pattern` on the envelope members `error` and
 /// `error_description`, in the docs of every artifact.
 #[test]

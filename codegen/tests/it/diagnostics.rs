@@ -108,6 +108,46 @@ fn the_documented_families_apply() {
     assert!(!spec.family_category(not_found).retryable.value);
 }
 
+/// The per-category `absent_means` example of docs/spec-format.md loads,
+/// and the layout reads each listed category's envelope without a code as
+/// the code the example names.
+#[test]
+fn the_documented_fallback_per_category_loads() {
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
+    let doc = std::fs::read_to_string(doc_path).unwrap();
+    let section = &doc[doc
+        .find("#### A fallback per category")
+        .expect("the section")..];
+    let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
+    let len = section[start..]
+        .find("\n```\n")
+        .expect("end of the example")
+        + 1;
+    let spec = load_str(&section[start..start + len], "spec-format.md")
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let layout = splice_codegen::layout::Layout::of(&spec);
+    let fallbacks: Vec<(&str, &str)> = layout
+        .discriminant()
+        .absent
+        .by_category()
+        .iter()
+        .map(|(k, c)| (*k, c.name.value.as_str()))
+        .collect();
+    assert_eq!(
+        fallbacks,
+        [
+            ("api_error", "API_ERROR"),
+            ("invalid_request_error", "INVALID_REQUEST")
+        ]
+    );
+    assert!(
+        !layout
+            .discriminant()
+            .absent
+            .is_fallback(spec.code("CARD_DECLINED").unwrap())
+    );
+}
+
 #[test]
 fn the_documented_category_defaults_apply() {
     let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");

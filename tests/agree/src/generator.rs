@@ -83,6 +83,10 @@ pub struct Payload {
     /// A copy no variant of the schema accepts (a member of the wrong type,
     /// a required field left out, a constant of another code).
     pub corrupt: Option<Value>,
+    /// No artifact accepts it (an envelope without its code name of a
+    /// category `absent_means` gives no code): the schema has no variant
+    /// for it, the run times read no listed code, the Rust types refuse it.
+    pub refused: bool,
 }
 
 /// What a reader says of an unlisted code's family.
@@ -365,6 +369,9 @@ struct Spec {
     hints_optional: bool,
     /// `families:`, in precedence order (see [`Spec::choose_families`]).
     families: Vec<Family>,
+    /// `absent_means` per category (category, code), by index; empty: the
+    /// single form, if any (see [`Spec::choose_fallbacks`]).
+    fallbacks: Vec<(usize, usize)>,
     /// Values of a union drawn so far: they cycle through its variants,
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
@@ -379,6 +386,7 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_side(seed);
     spec.choose_defaults(seed);
     spec.choose_families(seed);
+    spec.choose_fallbacks(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     Sample {
@@ -618,6 +626,7 @@ impl Spec {
             numbered: true,
             hints_optional: false,
             families: Vec::new(),
+            fallbacks: Vec::new(),
             union_draws: std::cell::Cell::new(0),
         };
         spec.place_absent_means(rng);
@@ -790,6 +799,63 @@ impl Spec {
                 cat.default_context = Some((first.required.clone(), first.optional.clone()));
             }
         }
+    }
+
+    /// `absent_means` per category, in about two specs in three whose code
+    /// name may be absent: the envelope carries the category in every
+    /// envelope (not in an optional object), in a member of its own
+    /// (`error_type`, at the top) when no member carries it; each category
+    /// with codes gets one of them as its fallback at even odds, at least
+    /// one category does. Drawn from a stream of its own, like the
+    /// numbering.
+    fn choose_fallbacks(&mut self, seed: u64) {
+        const MEMBER: &str = "error_type";
+        let mut rng = Rng::new(seed.rotate_left(19) ^ 0xfa11_bac5);
+        if self.absent_code().is_none() || !rng.chance(65) {
+            return;
+        }
+        let taken = self
+            .members()
+            .any(|m| Names::norm(&m.name) == Names::norm(MEMBER))
+            || self
+                .fields
+                .iter()
+                .any(|f| Names::norm(&f.name) == Names::norm(MEMBER));
+        let Some(env) = &mut self.envelope else {
+            return;
+        };
+        let inner_optional = env.inner.as_ref().is_some_and(|i| i.1);
+        let category = env
+            .outer
+            .iter()
+            .map(|m| (m, false))
+            .chain(env.inner.iter().flat_map(|i| i.2.iter().map(|m| (m, true))))
+            .find(|(m, _)| m.carries == Carries::Category);
+        match category {
+            Some((m, inner)) if m.optional || (inner && inner_optional) => return,
+            Some(_) => {}
+            None if taken => return,
+            None => env.outer.push(Member {
+                name: MEMBER.to_owned(),
+                carries: Carries::Category,
+                optional: false,
+                absent_means: None,
+            }),
+        }
+        let mut fallbacks = Vec::new();
+        for k in 0..self.categories.len() {
+            let of: Vec<usize> = (0..self.codes.len())
+                .filter(|&i| self.codes[i].category == k)
+                .collect();
+            if !of.is_empty() && rng.chance(50) {
+                fallbacks.push((k, of[rng.below(of.len())]));
+            }
+        }
+        if fallbacks.is_empty() {
+            let code = rng.below(self.codes.len());
+            fallbacks.push((self.codes[code].category, code));
+        }
+        self.fallbacks = fallbacks;
     }
 
     /// Code families, in half the specs whose envelope carries the code's
@@ -1313,7 +1379,16 @@ impl Spec {
             y.push_str(", optional: true");
         }
         if let Some(code) = m.absent_means {
-            let _ = write!(y, ", absent_means: {}", self.codes[code].id);
+            if self.fallbacks.is_empty() {
+                let _ = write!(y, ", absent_means: {}", self.codes[code].id);
+            } else {
+                let each: Vec<String> = self
+                    .fallbacks
+                    .iter()
+                    .map(|&(k, c)| format!("{}: {}", self.categories[k].key, self.codes[c].id))
+                    .collect();
+                let _ = write!(y, ", absent_means: {{ {} }}", each.join(", "));
+            }
         }
         y.push_str(" }\n");
     }
@@ -1469,6 +1544,7 @@ impl Spec {
                     code: Some((code.id.clone(), code.wire().to_owned())),
                     family: None,
                     corrupt,
+                    refused: false,
                 });
             }
             for alias in &code.aliases {
@@ -1481,9 +1557,15 @@ impl Spec {
                     code: Some((code.id.clone(), code.wire().to_owned())),
                     family: None,
                     corrupt: None,
+                    refused: false,
                 });
             }
-            if self.absent_code() == Some(i) {
+            let fallback = if self.fallbacks.is_empty() {
+                self.absent_code() == Some(i)
+            } else {
+                self.fallbacks.iter().any(|&(_, c)| c == i)
+            };
+            if fallback {
                 let (value, _) = self.listed(rng, code, false, None);
                 let value = self.without_code_name(&value);
                 out.push(Payload {
@@ -1493,6 +1575,30 @@ impl Spec {
                     code: Some((code.id.clone(), code.wire().to_owned())),
                     family: None,
                     corrupt: None,
+                    refused: false,
+                });
+            }
+            // The first code of a category without a fallback, without its
+            // code name: no code at all.
+            let first_of_category =
+                self.codes.iter().position(|c| c.category == code.category) == Some(i);
+            if !self.fallbacks.is_empty()
+                && first_of_category
+                && !self.fallbacks.iter().any(|&(k, _)| k == code.category)
+            {
+                let (value, _) = self.listed(rng, code, false, None);
+                let value = self.without_code_name(&value);
+                out.push(Payload {
+                    label: format!(
+                        "{} without its code name, of category {} without a fallback",
+                        code.id, self.categories[code.category].key
+                    ),
+                    back: value.clone(),
+                    value,
+                    code: None,
+                    family: None,
+                    corrupt: None,
+                    refused: true,
                 });
             }
         }
@@ -1504,6 +1610,7 @@ impl Spec {
             value,
             code: None,
             corrupt: None,
+            refused: false,
         });
         // A later code of each family's text: of that family, or of an
         // earlier one that matches it too.
@@ -1529,6 +1636,7 @@ impl Spec {
                     code: None,
                     family: self.family_of_number(n),
                     corrupt,
+                    refused: false,
                 });
                 continue;
             }
@@ -1560,6 +1668,7 @@ impl Spec {
                 code: None,
                 family,
                 corrupt,
+                refused: false,
             });
         }
         out

@@ -124,6 +124,20 @@ fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) 
         })
         .collect();
     for p in &sample.payloads {
+        if p.refused {
+            let accepting: Vec<&str> = variants
+                .iter()
+                .filter(|(_, v)| v.is_valid(&p.value))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if !accepting.is_empty() || whole.is_valid(&p.value) {
+                failures.push(format!(
+                    "seed {}: {}: accepted by {accepting:?}, which no variant should\n  payload: {}\n{}",
+                    sample.seed, p.label, p.value, sample.yaml
+                ));
+            }
+            continue;
+        }
         let expected = match (&p.code, &p.family) {
             (Some((id, _)), _) => variant_of(id),
             (None, Some(f)) => family_variant_of(&f.name),
@@ -285,7 +299,8 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             "    optional: true\n    doc: The object holding the code.",
             "",
         ),
-        ("absent_means", "absent_means:", ""),
+        ("absent_means", "absent_means: ", "absent_means: {"),
+        ("absent_means per category", "absent_means: {", ""),
         (
             "a code told by number only",
             "carries: number",
@@ -338,6 +353,13 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         if reached.count() == 0 {
             missing.push(what);
         }
+    }
+    // An envelope without its code name of a category without a fallback.
+    if !built
+        .iter()
+        .any(|b| b.sample.payloads.iter().any(|p| p.refused))
+    {
+        missing.push("an envelope without a code name whose category has no fallback");
     }
     let other = format!("\"{}\":", splice_agree::generator::OTHER_MEMBER);
     if !built.iter().any(|b| {

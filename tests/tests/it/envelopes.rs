@@ -832,6 +832,106 @@ fn a_graphql_error_without_extensions_is_an_internal_server_error() {
     );
 }
 
+mod stripe {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/stripe.yaml");
+}
+
+/// Stripe's errors name their category in `type`, and some have no `code`:
+/// then `type` alone names the error (`absent_means` per category). The
+/// schema reads each payload as exactly one variant, the Rust types as the
+/// same code and write it back unchanged; an error without `code` whose
+/// category names no code (a `card_error`) is refused by both.
+#[test]
+fn a_stripe_error_without_code_is_its_categorys_code() {
+    use stripe::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    for (payload, code, variant) in [
+        (
+            r#"{"error": {"type": "card_error", "code": "card_declined", "decline_code": "insufficient_funds", "message": "Your card has insufficient funds."}}"#,
+            ErrorCode::CardDeclined,
+            "CardDeclinedEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "api_error", "message": "Something went wrong on Stripe's end."}}"#,
+            ErrorCode::ApiError,
+            "ApiErrorEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "invalid_request_error", "message": "Unrecognized request URL (GET: /v1/nope)."}}"#,
+            ErrorCode::InvalidRequest,
+            "InvalidRequestEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "idempotency_error", "message": "Keys for idempotent requests can only be used with the same parameters."}}"#,
+            ErrorCode::IdempotencyError,
+            "IdempotencyErrorEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "invalid_request_error", "code": "parameter_missing", "param": "amount"}}"#,
+            ErrorCode::ParameterMissing,
+            "ParameterMissingEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = round_trip(payload);
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(stripe::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+        let any: AnyErrorEnvelope = serde_json::from_str(payload).unwrap();
+        assert_eq!(any.listed(), Some(&envelope));
+    }
+
+    let later = r#"{"error": {"type": "invalid_request_error", "code": "resource_missing"}}"#;
+    let any: AnyErrorEnvelope = serde_json::from_str(later).unwrap();
+    assert!(any.listed().is_none(), "{any:?}");
+    assert_eq!(
+        variants_accepting(
+            stripe::ENVELOPE_SCHEMA,
+            &serde_json::from_str(later).unwrap()
+        ),
+        ["UnlistedCodeEnvelope"]
+    );
+
+    for refused in [
+        // A card error always has a code.
+        r#"{"error": {"type": "card_error", "message": "Your card was declined."}}"#,
+        // The fallback code of another category.
+        r#"{"error": {"type": "card_error", "code": "api_error"}}"#,
+        r#"{"error": {"type": "api_error", "code": null}}"#,
+    ] {
+        let error = serde_json::from_str::<ErrorEnvelope>(refused).unwrap_err();
+        assert!(
+            serde_json::from_str::<AnyErrorEnvelope>(refused).is_err(),
+            "{refused}"
+        );
+        assert!(
+            variants_accepting(
+                stripe::ENVELOPE_SCHEMA,
+                &serde_json::from_str(refused).unwrap()
+            )
+            .is_empty(),
+            "{refused}: {error}"
+        );
+    }
+    let error = serde_json::from_str::<ErrorEnvelope>(
+        r#"{"error": {"type": "card_error", "message": "Your card was declined."}}"#,
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("`error.code` is absent"),
+        "{error}"
+    );
+
+    // A constructed fallback envelope spells its code out.
+    let built = serde_json::to_value(ErrorEnvelope::api_error("boom").build()).unwrap();
+    assert_eq!(
+        built,
+        json!({"error": {"type": "api_error", "code": "api_error", "message": "boom"}})
+    );
+}
+
 mod odata {
     splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/odata.yaml");
 }

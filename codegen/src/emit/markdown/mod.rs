@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use crate::context::{FieldType, Placement};
 use crate::describe::{GENERATED_HEADER, retry_and_attributes};
 use crate::envelope::{Carries, Member};
-use crate::layout::{Form, Layout, Object, Presence, Slot};
+use crate::layout::{Fallback, Form, Layout, Object, Presence, Slot};
 use crate::spec::{Code, Lifecycle, ParamType, Spec};
 
 /// The HTML comment on the line before each example envelope's code block.
@@ -144,12 +144,21 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
          Every error is one JSON object with these members, in this order; a member marked \
          optional may be absent.\n\n",
     );
-    // The wire name of the code an envelope without its code name has.
-    let absent = layout
-        .discriminant()
-        .absent
-        .map(|c| c.wire().to_owned())
-        .unwrap_or_default();
+    // What an envelope without its code name means.
+    let absent = match &layout.discriminant().absent {
+        Fallback::One(c) => format!("absent means {}", wire_span(c.wire())),
+        Fallback::ByCategory { codes, .. } => {
+            let each: Vec<String> = codes
+                .iter()
+                .map(|(k, c)| format!("{} in category {}", wire_span(c.wire()), code_span(k)))
+                .collect();
+            format!(
+                "absent means {}; required in every other category",
+                each.join(", ")
+            )
+        }
+        Fallback::None => String::new(),
+    };
     fn list(out: &mut String, object: &Object<'_>, depth: usize, meaning: &str, absent: &str) {
         for slot in &object.slots {
             let Some(m) = slot.member() else { continue };
@@ -172,7 +181,7 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
             // of it, which its own words say.
             let optional = match (slot, slot.presence()) {
                 (_, Presence::Fallback) => {
-                    format!(", optional: absent means {}", wire_span(absent))
+                    format!(", optional: {absent}")
                 }
                 (Slot::Context { .. }, _) | (_, Presence::Required) => String::new(),
                 _ => ", optional".to_owned(),

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::context::FieldDef;
-use crate::layout::Layout;
+use crate::layout::{Fallback, Layout};
 use crate::spec::{ANY_ENVELOPE, Code, FamilyRule, Lifecycle, Spec};
 
 use super::syntax::{blank_lines, comment, docstring, py_bool, py_str, py_tuple, py_tuple_inline};
@@ -52,8 +52,8 @@ pub(super) fn subscript(base: &str, path: &[&str]) -> String {
 /// `is_listed(env)`: the run-time check that narrows an `AnyErrorEnvelope`
 /// to an `ErrorEnvelope` of this release.
 pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
-    if let Some(code) = layout.discriminant().absent {
-        absent_reader(out, layout, code.wire());
+    if layout.discriminant().absent.is_some() {
+        absent_reader(out, layout);
     }
     blank_lines(out, 2);
     let _ = writeln!(
@@ -371,22 +371,71 @@ fn discriminant_read(layout: &Layout<'_>) -> String {
 
 /// `_code_of(env)`: the code name of `env` read along the discriminant's
 /// path, where a member that is absent (the code name, or an object around
-/// it) means the `absent_means` code, `absent`; `None` when a step is not
-/// an object. The schema, the Rust and the JavaScript readers read it so.
-/// Typed `object`, so it type-checks whatever the `TypedDict`s say of the
-/// members on the way.
-fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
+/// it) means the `absent_means` code (with a code per category, the one the
+/// envelope's category names, `None` for a category without one); `None`
+/// when a step is not an object. The schema, the Rust and the JavaScript
+/// readers read it so. Typed `object`, so it type-checks whatever the
+/// `TypedDict`s say of the members on the way.
+fn absent_reader(out: &mut String, layout: &Layout<'_>) {
+    fn keys_of(names: Vec<&str>) -> String {
+        let keys: Vec<String> = names.into_iter().map(py_str).collect();
+        if keys.len() == 1 {
+            format!("({},)", keys[0])
+        } else {
+            format!("({})", keys.join(", "))
+        }
+    }
     blank_lines(out, 2);
-    let keys: Vec<String> = layout
-        .discriminant()
-        .names()
-        .into_iter()
-        .map(py_str)
-        .collect();
-    let keys = if keys.len() == 1 {
-        format!("({},)", keys[0])
-    } else {
-        format!("({})", keys.join(", "))
+    let keys = keys_of(layout.discriminant().names());
+    let (absent, meaning) = match &layout.discriminant().absent {
+        Fallback::ByCategory { category, codes } => {
+            let entries: String = codes
+                .iter()
+                .map(|(k, c)| format!("    {}: {},\n", py_str(k), py_str(c.wire())))
+                .collect();
+            comment(
+                out,
+                "",
+                "The code of an envelope without its code name, by the envelope's category.",
+            );
+            let _ = writeln!(
+                out,
+                "_ABSENT_MEANS: typing.Final[dict[str, str]] = {{\n{entries}}}"
+            );
+            blank_lines(out, 2);
+            out.push_str("def _absent_code(env: object) -> object:\n");
+            docstring(
+                out,
+                "    ",
+                "The code its category names for an envelope without a code name; None for a\n\
+                 category without one, or when the category is not there.",
+            );
+            let keys = keys_of(category.iter().map(|m| m.name.value.as_str()).collect());
+            let _ = write!(
+                out,
+                "    value = env\n    \
+                 for key in {keys}:\n        \
+                 if not isinstance(value, dict) or key not in value:\n            \
+                 return None\n        \
+                 value = value[key]\n    \
+                 return _ABSENT_MEANS.get(value) if isinstance(value, str) else None\n"
+            );
+            blank_lines(out, 2);
+            (
+                "_absent_code(env)".to_owned(),
+                "The code its category names (`_absent_code`) when a member on the way is\n\
+                 absent (`absent_means`),"
+                    .to_owned(),
+            )
+        }
+        Fallback::One(c) => (
+            py_str(c.wire()),
+            format!(
+                "{} when a member on the way is absent (`absent_means`),",
+                py_str(c.wire())
+            ),
+        ),
+        Fallback::None => return,
     };
     out.push_str("def _code_of(env: object) -> object:\n");
     docstring(
@@ -394,10 +443,9 @@ fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
         "    ",
         &format!(
             "The code name at `{}`.\n\n\
-             {} when a member on the way is absent (`absent_means`),\n\
+             {meaning}\n\
              None when one is not an object.",
             layout.discriminant().dotted(),
-            py_str(absent)
         ),
     );
     let _ = write!(
@@ -407,10 +455,9 @@ fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
          if not isinstance(value, dict):\n            \
          return None\n        \
          if key not in value:\n            \
-         return {}\n        \
+         return {absent}\n        \
          value = value[key]\n    \
-         return value\n",
-        py_str(absent)
+         return value\n"
     );
 }
 

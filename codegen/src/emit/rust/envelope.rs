@@ -381,14 +381,19 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
         .map(|f| field_ident(f.field))
         .collect::<Vec<_>>();
     let read_code = paths.code(&quote!(self));
-    // Constants and the number, when the code is told by its name.
+    let missing_code = paths.missing_code(&quote!(self));
+    // Constants, the category, and the number when the code is told by its
+    // name.
     let mut checks = Vec::new();
     fn walk<'s>(object: &Object<'s>, out: &mut Vec<Vec<&'s Member>>) {
         for slot in &object.slots {
             match slot {
                 Slot::Object { object, .. } => walk(object, out),
                 Slot::Member { member, .. }
-                    if matches!(member.carries, Carries::Constant(_) | Carries::Number) =>
+                    if matches!(
+                        member.carries,
+                        Carries::Constant(_) | Carries::Number | Carries::Category
+                    ) =>
                 {
                     let mut path = object.path.clone();
                     path.push(member);
@@ -411,6 +416,8 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
                 (value, quote!(#text))
             }
             Carries::Number if !paths.by_number => (quote!(code.number()), quote!(code.number())),
+            // The schema pins each code's category.
+            Carries::Category => (quote!(code.category()), quote!(code.category())),
             _ => continue,
         };
         let wire = wire.replace('{', "{{").replace('}', "}}");
@@ -594,6 +601,7 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
             #[doc(hidden)]
             #[allow(deprecated, clippy::bool_comparison)]
             fn __splice_check(&self) -> ::core::result::Result<(), ::std::string::String> {
+                #missing_code
                 let code: ErrorCode = #read_code;
                 #(#checks)*
                 #constants

@@ -13,10 +13,10 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use crate::envelope::Member;
-use crate::layout::{Form, Layout, Object, Presence, Slot};
+use crate::layout::{Fallback, Form, Layout, Object, Presence, Slot};
 
 use super::envelope::member_ident;
-use super::tokens::variant_ident;
+use super::tokens::{ident, upper_camel, variant_ident};
 
 /// One step of a member path: the Rust field, and whether it is an
 /// `Option` (the member may be absent from an envelope of the form).
@@ -132,6 +132,11 @@ pub(super) struct Paths {
     code: Vec<Step>,
     /// The variant of the code an envelope without it has.
     absent: Option<Ident>,
+    /// With a code per category: the path to the member carrying the
+    /// category, and each listed category's variant with its code's.
+    by_category: Option<ByCategory>,
+    /// The discriminant's path, dotted, for messages.
+    dotted: String,
     /// No member carries the code name: the number member holds the
     /// `ErrorCode`, on the wire as its number.
     pub(super) by_number: bool,
@@ -144,13 +149,28 @@ pub(super) struct Paths {
     pub(super) hints: Option<Vec<Step>>,
 }
 
+/// The path to the member carrying the category, and each listed
+/// category's `Category` variant with its fallback's `ErrorCode` variant.
+type ByCategory = (Vec<Step>, Vec<(Ident, Ident)>);
+
 impl Paths {
     pub(super) fn of(layout: &Layout<'_>) -> Paths {
         let any = layout.envelope(Form::Any);
         let discriminant = layout.discriminant();
         Paths {
             code: steps(&any, &discriminant.path),
-            absent: discriminant.absent.map(variant_ident),
+            absent: discriminant.absent.one().map(variant_ident),
+            by_category: match &discriminant.absent {
+                Fallback::ByCategory { category, codes } => Some((
+                    steps(&any, category),
+                    codes
+                        .iter()
+                        .map(|(k, c)| (ident(&upper_camel(k)), variant_ident(c)))
+                        .collect(),
+                )),
+                _ => None,
+            },
+            dotted: discriminant.dotted(),
             by_number: !discriminant.by_name,
             holder: steps(&any, layout.holder()),
             context: layout.path_to("context").and_then(|p| {
@@ -158,6 +178,57 @@ impl Paths {
                 Some((steps(&any, parent), member_ident(member)))
             }),
             hints: layout.path_to("hints").map(|p| steps(&any, &p)),
+        }
+    }
+
+    /// With a code per category: `Option<ErrorCode>`, the code the
+    /// category of the envelope `base` names for an envelope without one.
+    fn fallback(&self, base: &TokenStream) -> Option<TokenStream> {
+        let (category, arms) = self.by_category.as_ref()?;
+        // `check` puts the category in every envelope, outside any
+        // optional object: a place.
+        let (category, some) = match read(base, category) {
+            Access::Place(p) => (p, false),
+            Access::Maybe(m) => (quote!(#m.copied()), true),
+        };
+        let arms = arms.iter().map(|(cat, code)| {
+            let pattern = if some {
+                quote!(::core::option::Option::Some(Category::#cat))
+            } else {
+                quote!(Category::#cat)
+            };
+            quote!(#pattern => ::core::option::Option::Some(ErrorCode::#code))
+        });
+        Some(quote! {
+            {
+                #[allow(unreachable_patterns)]
+                let fallback = match #category {
+                    #(#arms,)*
+                    _ => ::core::option::Option::None,
+                };
+                fallback
+            }
+        })
+    }
+
+    /// With a code per category: a statement returning `Err` when the
+    /// envelope `base` has no code and its category names none (the schema
+    /// refuses it: no variant matches).
+    pub(super) fn missing_code(&self, base: &TokenStream) -> TokenStream {
+        let Some(fallback) = self.fallback(base) else {
+            return TokenStream::new();
+        };
+        let Access::Maybe(m) = read(base, &self.code) else {
+            return TokenStream::new();
+        };
+        let message = format!(
+            "`{}` is absent, and the envelope's category names no code for an envelope without it",
+            self.dotted.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            if #m.is_none() && (#fallback).is_none() {
+                return ::core::result::Result::Err(::std::string::String::from(#message));
+            }
         }
     }
 
@@ -179,6 +250,12 @@ impl Paths {
     }
 
     pub(super) fn code(&self, base: &TokenStream) -> TokenStream {
+        if let (Access::Maybe(m), Some(fallback)) = (read(base, &self.code), self.fallback(base)) {
+            // Deserializing refuses an envelope without the code in a
+            // category without a fallback ([`Paths::missing_code`]), as the
+            // schema does; only a hand-built one reaches the last arm.
+            return quote!(#m.copied().or(#fallback).unwrap_or(ErrorCode::ALL[0]));
+        }
         match (read(base, &self.code), &self.absent) {
             (Access::Place(p), _) => p,
             (Access::Maybe(m), Some(absent)) => {

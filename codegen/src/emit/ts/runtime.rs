@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::context::FieldDef;
 use crate::describe::{CodeInfoDocs, GENERATED_HEADER};
-use crate::layout::Layout;
+use crate::layout::{Fallback, Layout};
 use crate::spec::{ANY_ENVELOPE, AttributeType, Cause, Code, FamilyRule, Lifecycle, Spec};
 
 use super::{doc, prop, string_literal};
@@ -591,8 +591,8 @@ pub fn emit_js(spec: &Spec) -> String {
         ),
     );
     let access = discriminant_access(&layout);
-    if let Some(code) = layout.discriminant().absent {
-        absent_reader(&mut out, &layout, code.wire());
+    if layout.discriminant().absent.is_some() {
+        absent_reader(&mut out, &layout);
     }
     let _ = write!(
         out,
@@ -649,20 +649,65 @@ fn discriminant_access(layout: &Layout<'_>) -> String {
 
 /// `codeOf(env)`: the code name of `env` read along the discriminant's
 /// path, where a member that is absent (the code name, or an object around
-/// it) means the `absent_means` code, `absent`; `undefined` when a step is
-/// not an object. The schema, the Rust and the Python readers read it so.
-fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
-    let keys: Vec<String> = layout
-        .discriminant()
-        .names()
-        .into_iter()
-        .map(string_literal)
-        .collect();
+/// it) means the `absent_means` code (with a code per category, the one the
+/// envelope's category names, undefined for a category without one);
+/// `undefined` when a step is not an object. The schema, the Rust and the
+/// Python readers read it so.
+fn absent_reader(out: &mut String, layout: &Layout<'_>) {
+    let keys = |names: Vec<&str>| -> String {
+        names
+            .into_iter()
+            .map(string_literal)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (absent, meaning) = match &layout.discriminant().absent {
+        Fallback::ByCategory { category, codes } => {
+            doc(
+                out,
+                "",
+                "The code of an envelope without its code name, by the envelope's category.",
+            );
+            out.push_str("const ABSENT_MEANS = new Map([\n");
+            for (k, c) in codes {
+                let _ = writeln!(
+                    out,
+                    "  [{}, {}],",
+                    string_literal(k),
+                    string_literal(c.wire())
+                );
+            }
+            out.push_str("]);\n\n");
+            doc(
+                out,
+                "",
+                "The code its category names for an envelope without a code name; undefined for \
+                 a category without one, or when the category is not there.",
+            );
+            let _ = write!(
+                out,
+                "function absentCode(env) {{\n  \
+                 let value = env;\n  \
+                 for (const key of [{}]) {{\n    \
+                 if (typeof value !== \"object\" || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;\n    \
+                 value = value[key];\n  \
+                 }}\n  \
+                 return typeof value === \"string\" ? ABSENT_MEANS.get(value) : undefined;\n}}\n\n",
+                keys(category.iter().map(|m| m.name.value.as_str()).collect()),
+            );
+            (
+                "absentCode(env)".to_owned(),
+                "the code its category names (`absentCode`)".to_owned(),
+            )
+        }
+        Fallback::One(c) => (string_literal(c.wire()), format!("`{}`", c.wire())),
+        Fallback::None => return,
+    };
     doc(
         out,
         "",
         &format!(
-            "The code name at `env.{}`: `{absent}` when a member on the way is absent \
+            "The code name at `env.{}`: {meaning} when a member on the way is absent \
              (`absent_means`), undefined when one is not an object.",
             layout.discriminant().dotted()
         ),
@@ -673,12 +718,11 @@ fn absent_reader(out: &mut String, layout: &Layout<'_>, absent: &str) {
          let value = env;\n  \
          for (const key of [{}]) {{\n    \
          if (typeof value !== \"object\" || value === null || Array.isArray(value)) return undefined;\n    \
-         if (!Object.hasOwn(value, key)) return {};\n    \
+         if (!Object.hasOwn(value, key)) return {absent};\n    \
          value = value[key];\n  \
          }}\n  \
          return value;\n}}\n\n",
-        keys.join(", "),
-        string_literal(absent)
+        keys(layout.discriminant().names()),
     );
 }
 
