@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use splice_codegen::load_str;
-use splice_codegen::spec::{Cause, Lifecycle};
+use splice_codegen::spec::{Cause, Lifecycle, Spec};
 
 use crate::rule_cases;
 
@@ -67,37 +67,41 @@ fn valid_fixture_loads_with_every_feature() {
     );
 }
 
-/// The complete annotated example of docs/spec-format.md is a valid spec.
-#[test]
-fn the_documented_example_loads() {
+/// The first YAML example of docs/spec-format.md after `heading` (after
+/// the file's start for `""`): its text, loaded as a spec.
+fn documented_example_text(heading: &str) -> (String, Spec) {
     let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
     let doc = std::fs::read_to_string(doc_path).unwrap();
-    let start = doc.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
-    let len = doc[start..].find("\n```\n").expect("end of the example") + 1;
-    let spec = load_str(&doc[start..start + len], "spec-format.md")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
-    assert_eq!(spec.codes.len(), 4);
-    assert!(spec.codes.iter().any(|c| c.is_deprecated()));
-    assert!(spec.codes.iter().any(|c| !c.is_emitted()));
-}
-
-/// The example of "Category defaults and optional hints" in
-/// docs/spec-format.md loads, and its codes have their category's values
-/// unless they write their own.
-/// The families example of docs/spec-format.md loads, and decides families
-/// as the docs say: a listed name wins, the first matching family wins.
-#[test]
-fn the_documented_families_apply() {
-    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
-    let doc = std::fs::read_to_string(doc_path).unwrap();
-    let section = &doc[doc.find("### Code families").expect("the section")..];
+    let section = &doc[doc.find(heading).expect("the section")..];
     let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
     let len = section[start..]
         .find("\n```\n")
         .expect("end of the example")
         + 1;
-    let spec = load_str(&section[start..start + len], "spec-format.md")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let text = &section[start..start + len];
+    let spec = load_str(text, "spec-format.md").unwrap_or_else(|d| panic!("{}", d.render()));
+    (text.to_owned(), spec)
+}
+
+/// The first YAML example of docs/spec-format.md after `heading`, loaded.
+fn documented_example(heading: &str) -> Spec {
+    documented_example_text(heading).1
+}
+
+/// The complete annotated example of docs/spec-format.md is a valid spec.
+#[test]
+fn the_documented_example_loads() {
+    let spec = documented_example("");
+    assert_eq!(spec.codes.len(), 4);
+    assert!(spec.codes.iter().any(|c| c.is_deprecated()));
+    assert!(spec.codes.iter().any(|c| !c.is_emitted()));
+}
+
+/// The families example of docs/spec-format.md loads, and decides families
+/// as the docs say: a listed name wins, the first matching family wins.
+#[test]
+fn the_documented_families_apply() {
+    let spec = documented_example("### Code families");
     let family = |name: &str| spec.family_of(name).map(|f| f.name.value.as_str());
     assert_eq!(family("ThrottlingOnSunday"), Some("throttling"));
     assert_eq!(family("ThrottledOnSunday"), None);
@@ -113,18 +117,7 @@ fn the_documented_families_apply() {
 /// the code the example names.
 #[test]
 fn the_documented_fallback_per_category_loads() {
-    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
-    let doc = std::fs::read_to_string(doc_path).unwrap();
-    let section = &doc[doc
-        .find("#### A fallback per category")
-        .expect("the section")..];
-    let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
-    let len = section[start..]
-        .find("\n```\n")
-        .expect("end of the example")
-        + 1;
-    let spec = load_str(&section[start..start + len], "spec-format.md")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let spec = documented_example("#### A fallback per category");
     let layout = splice_codegen::layout::Layout::of(&spec);
     let fallbacks: Vec<(&str, &str)> = layout
         .discriminant()
@@ -148,20 +141,12 @@ fn the_documented_fallback_per_category_loads() {
     );
 }
 
+/// The example of "Category defaults and optional hints" in
+/// docs/spec-format.md loads, and its codes have their category's values
+/// unless they write their own.
 #[test]
 fn the_documented_category_defaults_apply() {
-    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec-format.md");
-    let doc = std::fs::read_to_string(doc_path).unwrap();
-    let section = &doc[doc
-        .find("### Category defaults and optional hints")
-        .expect("the section")..];
-    let start = section.find("```yaml\n").expect("a yaml example") + "```yaml\n".len();
-    let len = section[start..]
-        .find("\n```\n")
-        .expect("end of the example")
-        + 1;
-    let spec = load_str(&section[start..start + len], "spec-format.md")
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let (text, spec) = documented_example_text("### Category defaults and optional hints");
     let not_found = spec.code("NOT_FOUND").unwrap();
     assert_eq!(not_found.message.value, "{text}");
     assert_eq!(not_found.params.len(), 1);
@@ -179,7 +164,7 @@ fn the_documented_category_defaults_apply() {
     );
     assert_eq!(names(&conflict.required_context), ["code"]);
     // An inherited value is located where the category writes it.
-    let category_line = section[start..]
+    let category_line = text
         .lines()
         .position(|l| l.contains("message: \"{text}\""))
         .unwrap();
