@@ -21,6 +21,20 @@ fn ui() {
     // SAFETY: this binary's only test; nothing else reads the environment
     // while it changes.
     unsafe { std::env::remove_var("RUSTC_WORKSPACE_WRAPPER") };
+    // trybuild's workspace has no profile of its own, so cargo's dev
+    // defaults would apply: full debug info and incremental state for every
+    // crate, which cost compile time and buy nothing on a build that only
+    // checks what compiles and what rustc says (a failing pass case still
+    // reports its panic's file and line). A value set by the caller wins.
+    for (key, value) in [
+        ("CARGO_PROFILE_DEV_DEBUG", "false"),
+        ("CARGO_INCREMENTAL", "0"),
+    ] {
+        if std::env::var_os(key).is_none() {
+            // SAFETY: as above.
+            unsafe { std::env::set_var(key, value) };
+        }
+    }
     let t = trybuild::TestCases::new();
     t.pass("ui/pass/*.rs");
     t.compile_fail("ui/spec/*.rs");
