@@ -24,8 +24,9 @@ libraries (pinned in tests/interop-py/requirements.txt) for errors:
 - odata: the Microsoft REST API Guidelines' error examples read by azure-core's
   `ODataV4Format`;
 - oauth: OAuth 2.0 error responses as oauthlib's error classes write them (`.json`);
-- graphql, stripe: graphql-core's `ExecutionResult.formatted` and Stripe errors as
-  stripe-python classifies them (kept honest here; no spec describes them yet).
+- stripe: Stripe's error bodies as stripe-python's `handle_error_response` reads them;
+- graphql: graphql-core's `ExecutionResult.formatted` (kept honest here; no spec
+  describes them yet).
 
 Run with the test venv's Python (see .ci/run):
 

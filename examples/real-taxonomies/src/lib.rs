@@ -1,15 +1,9 @@
-//! Four error taxonomies that existed before splice, each described by its own
-//! `errors.yaml` in its owner's wire format:
-//!
-//! - `google-rpc/`: gRPC's canonical codes in Google's HTTP JSON mapping of
-//!   `google.rpc.Status`, with the standard error details keyed by `@type`;
-//! - `problem-details/`: RFC 9457 problem details, a problem type per code
-//!   named by its `type` URI;
-//! - `jsonrpc-mcp/`: the JSON-RPC 2.0 error response (`jsonrpc`, the
-//!   request's `id`, the `error` object) with JSON-RPC's and the Model
-//!   Context Protocol's codes, as the official MCP Python SDK defines them;
-//! - `botocore/`: the AWS error codes botocore's retry modes classify, in the
-//!   `ClientError.response` its parsers produce.
+//! Error taxonomies that existed before splice, each described by its own
+//! `errors.yaml` in its owner's wire format: gRPC's `google.rpc.Status`, RFC
+//! 9457 problem details, JSON-RPC with MCP's codes, botocore's and
+//! DynamoDB's `ClientError.response`, Kubernetes' `metav1.Status`, OAuth 2.0
+//! token errors, the OData error of the Microsoft REST API Guidelines, and
+//! Stripe's API error (README.md in this directory has the table).
 //!
 //! Each directory holds the spec, its generated artifacts (`splice-codegen
 //! generate <dir>/errors.yaml --out <dir>`) and `payloads/`: errors produced by

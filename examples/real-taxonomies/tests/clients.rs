@@ -192,6 +192,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
             "an entry of details whose target is a number",
             Box::new(|v| v["error"]["details"][0]["target"] = 3.into()),
         ),
+        "stripe" => (
+            "parameter-missing",
+            "a param that is not a string",
+            Box::new(|v| v["error"]["param"] = 1.into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -200,7 +205,7 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
 /// type URI, JSON-RPC number, AWS error code, Kubernetes reason, OAuth
-/// error and service-defined OData code.
+/// error, service-defined OData code and Stripe code.
 fn later(taxonomy: &str) -> Value {
     let (name, edit): (&str, Edit) = match taxonomy {
         "google-rpc" => (
@@ -237,6 +242,11 @@ fn later(taxonomy: &str) -> Value {
         "odata" => (
             "resource-not-found",
             Box::new(|v| v["error"]["code"] = "QuotaExceeded".into()),
+        ),
+        // A code stripe 12.0.0 adds.
+        "stripe" => (
+            "parameter-missing",
+            Box::new(|v| v["error"]["code"] = "setup_intent_mobile_wallet_unsupported".into()),
         ),
         other => panic!("{other}"),
     };

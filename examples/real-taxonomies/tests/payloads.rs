@@ -4,12 +4,13 @@
 //!   fresh.
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
 //!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK,
-//!   botocore's parsers and endpoint, the Kubernetes client, oauthlib and
-//!   azure-core) is valid against that schema, and as a code the spec
-//!   lists, not only as the unlisted-code fallback.
+//!   botocore's parsers and endpoint, the Kubernetes client, oauthlib,
+//!   azure-core and stripe-python) is valid against that schema, and as a
+//!   code the spec lists, not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
-//!   number) are refused, so a schema that accepted anything would fail here.
+//!   number, a code under another category) are refused, so a schema that
+//!   accepted anything would fail here.
 //! - The committed payloads are what the pinned libraries produce today
 //!   (`payloads.py --check` with the test venv's Python; fails under
 //!   `CI=true` when it cannot run, is skipped with the reason otherwise).
@@ -19,6 +20,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 use splice_codegen::context::Placement;
+use splice_codegen::envelope::AbsentMeans;
 use splice_codegen::layout::{Form, Layout};
 
 mod common;
@@ -307,6 +309,55 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["error"].as_object_mut().unwrap().remove("message");
             }),
         ),
+        (
+            "stripe",
+            "a card error's code under another type",
+            changed("stripe", "card-declined.json", |v| {
+                v["error"]["type"] = json!("invalid_request_error")
+            }),
+        ),
+        (
+            "stripe",
+            "a card error without its code (card_error has no fallback)",
+            changed("stripe", "card-declined.json", |v| {
+                v["error"].as_object_mut().unwrap().remove("code");
+            }),
+        ),
+        (
+            "stripe",
+            "an error without code of a type that is not one of the four",
+            changed("stripe", "invalid-api-key.json", |v| {
+                v["error"]["type"] = json!("authentication_error")
+            }),
+        ),
+        (
+            "stripe",
+            "a listed code under a type that is not one of the four",
+            changed("stripe", "rate-limit.json", |v| {
+                v["error"]["type"] = json!("rate_limit_error")
+            }),
+        ),
+        (
+            "stripe",
+            "a param that is not a string",
+            changed("stripe", "parameter-missing.json", |v| {
+                v["error"]["param"] = json!(1)
+            }),
+        ),
+        (
+            "stripe",
+            "a payment_intent that is its id instead of the object",
+            changed("stripe", "expired-card.json", |v| {
+                v["error"]["payment_intent"] = json!("pi_3Q1")
+            }),
+        ),
+        (
+            "stripe",
+            "a code that is null (an absent code is the type's fallback, a null one is nothing)",
+            changed("stripe", "api-error.json", |v| {
+                v["error"]["code"] = Value::Null
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -335,6 +386,25 @@ fn aliases_and_unlisted_codes_are_told_apart() {
         validator.is_valid(&later),
         "an unlisted code is accepted as the fallback"
     );
+
+    // Stripe: an error without `code` is its type's fallback code, and a
+    // code stripe 12.0.0 adds is unlisted.
+    let stripe = common::spec("stripe");
+    let validator = jsonschema::validator_for(&schema("stripe")).unwrap();
+    for (payload, code) in [
+        ("api-error.json", "API_ERROR"),
+        ("idempotency-error.json", "IDEMPOTENCY_ERROR"),
+        ("permission-error.json", "INVALID_REQUEST"),
+        ("rate-limit.json", "RATE_LIMIT"),
+    ] {
+        let payload = changed("stripe", payload, |_| {});
+        assert_eq!(listed_code(&stripe, &payload), Some(code), "{payload}");
+    }
+    let later = changed("stripe", "parameter-missing.json", |v| {
+        v["error"]["code"] = json!("setup_intent_mobile_wallet_unsupported")
+    });
+    assert_eq!(listed_code(&stripe, &later), None);
+    assert!(validator.is_valid(&later), "{later}");
 }
 
 fn owner_data(taxonomy: &str) -> Value {
@@ -493,6 +563,69 @@ fn the_specs_agree_with_the_owners_tables() {
         .collect();
     detail.sort();
     assert_eq!(detail, labels, "the members of an entry of details");
+
+    // Stripe: the types are the categories, and the codes with a `code` on
+    // the wire are exactly stripe-python's; the others are the fallbacks of
+    // the types that occur without one, each named by its type.
+    let stripe = spec("stripe");
+    let data = owner_data("stripe");
+    let strings = |key: &str| -> Vec<String> {
+        let mut v: Vec<String> = data[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut categories: Vec<String> = stripe
+        .categories
+        .iter()
+        .map(|c| c.key.value.clone())
+        .collect();
+    categories.sort();
+    assert_eq!(categories, strings("types"), "the types");
+    let Some(AbsentMeans::ByCategory { entries, .. }) = stripe.envelope.absent_means() else {
+        panic!("stripe: `code` has a fallback per type");
+    };
+    let fallbacks: Vec<&str> = entries
+        .iter()
+        .map(|(_, code)| code.value.as_str())
+        .collect();
+    for (category, code) in entries {
+        assert_eq!(
+            stripe.code(&code.value).unwrap().wire(),
+            category.value,
+            "{}",
+            code.value
+        );
+    }
+    let mut codes: Vec<String> = stripe
+        .emitted_codes()
+        .filter(|c| !fallbacks.contains(&c.name.value.as_str()))
+        .map(|c| c.wire().to_owned())
+        .collect();
+    codes.sort();
+    assert_eq!(codes, strings("codes"), "the codes");
+    // Each payload's code is what stripe-python read from it, and so is its
+    // type.
+    for p in payloads("stripe") {
+        let reading = &data["readings"][p.stem()];
+        let code = stripe
+            .code(listed_code(&stripe, &p.value).unwrap())
+            .unwrap();
+        assert_eq!(json!(code.category.value), reading["type"], "{}", p.stem());
+        if let Some(wire) = reading["code"].as_str() {
+            assert_eq!(code.wire(), wire, "{}", p.stem());
+        } else {
+            assert!(
+                fallbacks.contains(&code.name.value.as_str()),
+                "{}",
+                p.stem()
+            );
+        }
+    }
 
     // MCP: the HTTP status attribute is the SDK's ERROR_CODE_HTTP_STATUS.
     let mcp = spec("jsonrpc-mcp");

@@ -217,6 +217,9 @@ mod real {
     pub mod odata {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/odata/errors.yaml");
     }
+    pub mod stripe {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/stripe/errors.yaml");
+    }
 }
 
 /// Every payload of `taxonomy` (produced by its owner's library, see
@@ -335,6 +338,12 @@ fn real_payloads_parse_with_the_generated_rust() {
     // `innererror` keeps the members each service adds, at every depth.
     failures.extend(real_round_trips::<real::odata::ErrorEnvelope>(
         "odata", true,
+    ));
+    // Stripe: an error without `code` is its type's fallback, written back
+    // without it; the embedded PaymentIntent (an open type) keeps all its
+    // members.
+    failures.extend(real_round_trips::<real::stripe::ErrorEnvelope>(
+        "stripe", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -487,7 +496,7 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
     }
     use real::{
         botocore as b, google_rpc as g, jsonrpc_mcp as j, kubernetes as k, oauth as o, odata as d,
-        problem_details as p,
+        problem_details as p, stripe as s,
     };
     let mut failures =
         listed::<g::AnyErrorEnvelope, g::ErrorEnvelope>("google-rpc", |e| e.listed().is_some());
@@ -513,6 +522,10 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
     ));
     failures.extend(listed::<d::AnyErrorEnvelope, d::ErrorEnvelope>(
         "odata",
+        |e| e.listed().is_some(),
+    ));
+    failures.extend(listed::<s::AnyErrorEnvelope, s::ErrorEnvelope>(
+        "stripe",
         |e| e.listed().is_some(),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -628,6 +641,51 @@ fn a_later_code_in_each_real_format_is_read_as_unlisted() {
     );
     assert_eq!(any.message(), Some("Missing grant type parameter."));
     assert_eq!(serde_json::to_value(&any).unwrap(), payload);
+
+    // Stripe: `setup_intent_mobile_wallet_unsupported`, a code stripe
+    // 12.0.0 adds, under its type.
+    let mut payload = real_payload("stripe", "parameter-missing.json");
+    payload["error"]["code"] = "setup_intent_mobile_wallet_unsupported".into();
+    assert!(serde_json::from_value::<real::stripe::ErrorEnvelope>(payload.clone()).is_err());
+    let any: real::stripe::AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+    let unlisted = any.clone().into_listed().unwrap_err();
+    assert_eq!(
+        unlisted.error.code,
+        "setup_intent_mobile_wallet_unsupported"
+    );
+    assert_eq!(any.message(), Some("Missing required param: amount."));
+    let back = serde_json::to_value(&any).unwrap();
+    assert!(within(&back, &payload), "{back:#}");
+}
+
+/// Stripe's error without `code` is named by its `type`: each type that
+/// occurs without one reads as its fallback code (also as
+/// `AnyErrorEnvelope`), whatever HTTP status stripe-python raised it for; a
+/// card error without `code`, or a code under another type, is refused.
+#[test]
+fn a_stripe_error_without_code_is_its_types_fallback() {
+    use real::stripe::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    for (name, code) in [
+        ("api-error.json", ErrorCode::ApiError),
+        ("idempotency-error.json", ErrorCode::IdempotencyError),
+        ("invalid-api-key.json", ErrorCode::InvalidRequest),
+        ("permission-error.json", ErrorCode::InvalidRequest),
+        ("card-declined.json", ErrorCode::CardDeclined),
+    ] {
+        let payload = real_payload("stripe", name);
+        let env: ErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(ErrorCode::from(&env), code, "{name}");
+        let any: AnyErrorEnvelope = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(any.listed(), Some(&env), "{name}");
+        assert_eq!(serde_json::to_value(&any).unwrap(), payload, "{name}");
+    }
+    let mut no_code = real_payload("stripe", "card-declined.json");
+    no_code["error"].as_object_mut().unwrap().remove("code");
+    assert!(serde_json::from_value::<ErrorEnvelope>(no_code.clone()).is_err());
+    assert!(serde_json::from_value::<AnyErrorEnvelope>(no_code).is_err());
+    let mut other_type = real_payload("stripe", "card-declined.json");
+    other_type["error"]["type"] = "invalid_request_error".into();
+    assert!(serde_json::from_value::<ErrorEnvelope>(other_type).is_err());
 }
 
 /// JSON-RPC's `id` is a number, a string or `null` (a `one_of` type): each

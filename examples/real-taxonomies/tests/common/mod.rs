@@ -7,9 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use splice_codegen::envelope::AbsentMeans;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 8] = [
+pub const TAXONOMIES: [&str; 9] = [
     "google-rpc",
     "problem-details",
     "jsonrpc-mcp",
@@ -18,6 +19,7 @@ pub const TAXONOMIES: [&str; 8] = [
     "kubernetes",
     "oauth",
     "odata",
+    "stripe",
 ];
 
 /// `examples/real-taxonomies/`.
@@ -80,7 +82,8 @@ pub fn payloads(taxonomy: &str) -> Vec<Payload> {
 /// The code a payload names, read at the member the spec's envelope says
 /// carries the code's name (else its number), matched against the spec's
 /// listed codes by wire name, alias or number; without it, the
-/// `absent_means` code.
+/// `absent_means` code (of the envelope's category, when `absent_means`
+/// names one per category).
 pub fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
     let env = &spec.envelope;
     let (path, by_name) = match env.path_of("code_name") {
@@ -94,7 +97,16 @@ pub fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
     }
     let Some(at) = at.get(last) else {
         // Without its code name, an envelope is the `absent_means` code.
-        return env.absent_code().map(|a| a.value.as_str());
+        return match env.absent_means()? {
+            AbsentMeans::One(code) => Some(code.value.as_str()),
+            AbsentMeans::ByCategory { entries, .. } => {
+                let category = value_at(payload, &env.path_of("category")?)?.as_str()?;
+                entries
+                    .iter()
+                    .find(|(key, _)| key.value == category)
+                    .map(|(_, code)| code.value.as_str())
+            }
+        };
     };
     spec.emitted_codes()
         .find(|c| {
@@ -136,4 +148,9 @@ pub fn expected_code_info(spec: &Spec, payload: &Value) -> Value {
             .into();
     }
     info
+}
+
+/// The member of `payload` at `path`.
+fn value_at<'v>(payload: &'v Value, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(payload, |at, step| at.get(step))
 }
