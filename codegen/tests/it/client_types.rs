@@ -771,6 +771,45 @@ const DECLARED: &[Declared] = &[
                  -32700 listed protocol family=none; -32603 listed protocol family=none",
     },
     Declared {
+        name: "stripe",
+        ts_wrong: &[
+            "stripe_wrong.ts(9,11): error TS2322: Type 'string | undefined' is not assignable to type 'string'.",
+            "stripe_wrong.ts(12,10): error TS2367: This comparison appears to be unintentional because the types 'ErrorCode' and '\"card_error\"' have no overlap.",
+            "stripe_wrong.ts(14,49): error TS2741: Property 'code' is missing in type '{ type: \"card_error\"; message: string; }' but required in type",
+            "stripe_wrong.ts(15,72): error TS2322: Type '\"invalid_request_error\"' is not assignable to type '\"api_error\"'.",
+        ],
+        py_wrong: &[
+            "stripe_wrong.py:10: error: Incompatible types in assignment (expression has type \"Literal['api_error'] | None\", variable has type \"str\")",
+            "stripe_wrong.py:13: error: Non-overlapping equality check (left operand type: \"Literal['api_error', 'idempotency_error', 'invalid_request_error', 'parameter_missing', 'card_declined', 'expired_card']\", right operand type: \"Literal['card_error']\")",
+            "stripe_wrong.py:16: error: Missing key \"code\" for TypedDict \"CardDeclinedEnvelopeError\"",
+            "stripe_wrong.py:17: error: Incompatible types (expression has type \"Literal['invalid_request_error']\", TypedDict item \"code\" has type \"Literal['api_error']\")",
+        ],
+        ts_ran: "6 codes; api_error api_error server retryable=true code=absent: retry later; \
+                 idempotency_error idempotency_error input retryable=false code=absent: use a new key; \
+                 invalid_request_error invalid_request_error input retryable=false code=absent param=-: fix the request; \
+                 parameter_missing invalid_request_error input retryable=false code=parameter_missing param=amount: fix the request; \
+                 card_declined card_error input retryable=false code=card_declined: ask for another card; \
+                 unlisted invalid_request_error/resource_missing; not listed, codeInfo none; \
+                 api_error api_error server retryable=true code=api_error: retry later; \
+                 idempotency_error idempotency_error input retryable=false code=idempotency_error: use a new key; \
+                 invalid_request_error invalid_request_error input retryable=false code=invalid_request_error param=-: fix the request; \
+                 parameter_missing invalid_request_error input retryable=false code=parameter_missing param=-: fix the request; \
+                 card_declined card_error input retryable=false code=card_declined: ask for another card; \
+                 expired_card card_error input retryable=false code=expired_card: ask for another card",
+        py_ran: "ok 6 codes; api_error api_error server retryable=true code=absent: retry later; \
+                 idempotency_error idempotency_error input retryable=false code=absent: use a new key; \
+                 invalid_request_error invalid_request_error input retryable=false code=absent param=-: fix the request; \
+                 parameter_missing invalid_request_error input retryable=false code=parameter_missing param=amount: fix the request; \
+                 card_declined card_error input retryable=false code=card_declined: ask for another card; \
+                 unlisted invalid_request_error/resource_missing; not listed, codeInfo none; \
+                 api_error api_error server retryable=true code=api_error: retry later; \
+                 idempotency_error idempotency_error input retryable=false code=idempotency_error: use a new key; \
+                 invalid_request_error invalid_request_error input retryable=false code=invalid_request_error param=-: fix the request; \
+                 parameter_missing invalid_request_error input retryable=false code=parameter_missing param=-: fix the request; \
+                 card_declined card_error input retryable=false code=card_declined: ask for another card; \
+                 expired_card card_error input retryable=false code=expired_card: ask for another card",
+    },
+    Declared {
         name: "unions",
         ts_wrong: &[
             "unions_wrong.ts(7,16): error TS2339: Property 'notes' does not exist on type 'ValidationFailedEnvelope'.",
@@ -806,7 +845,10 @@ const DECLARED: &[Declared] = &[
 /// (unions by JSON type, in a taxonomy without numbers); and code families
 /// (botocore's prefix and suffix families, JSON-RPC's reserved ranges),
 /// which a client reads through `familyOf` / `family_of` for a code it does
-/// not list. For each
+/// not list; and Stripe's fallback per category (`absent_means` by `type`),
+/// where the readers give an error without `code` its type's code, narrowing
+/// on `type` leaves `code` optional only in the types that have a fallback,
+/// and a card error without `code` is no listed code. For each
 /// fixture: `generate` writes every artifact; each example envelope of its
 /// docs validates against its schema and strict schema; a client that
 /// narrows on the (nested) discriminant, reads nested and per-code fields
