@@ -358,7 +358,14 @@ impl Draft {
     /// Builds the checked model. Only called when no diagnostic was
     /// reported; `None` would mean a check is missing.
     pub(crate) fn finish(self) -> Option<Spec> {
-        let envelope = self.envelope.clone()?;
+        let mut envelope = self.envelope.clone()?;
+        if let Some(response) = &mut envelope.response {
+            for m in &mut response.members {
+                if let crate::envelope::Holds::Typed { spelling, ty } = &mut m.holds {
+                    *ty = Some(self.resolve(&spelling.value).ok()?);
+                }
+            }
+        }
         let resolve = |s: &Option<Spanned<String>>| -> Option<Spanned<FieldType>> {
             let s = s.as_ref()?;
             Some(Spanned::new(self.resolve(&s.value).ok()?, s.loc))

@@ -15,9 +15,18 @@
 //! carrying the code's name (or, without one, its number):
 //! [`Envelope::fields_path`]. Fields `in: context` live in the member that
 //! carries `context`.
+//!
+//! Some formats answer with a list of errors: GraphQL's response is
+//! `{"errors": [ {error}, ... ], "data": ...}`. A top-level member declared
+//! `list: true` is the boundary between that response and one error: its
+//! `members` are one entry's, and they are what [`Envelope::members`] holds,
+//! so everything said of an envelope is said of one entry. The members
+//! beside it are the response's ([`Envelope::response`]): constants, and
+//! members holding any value of a type (`type:`, GraphQL's `data`).
 
 use serde_json::Value;
 
+use crate::context::FieldType;
 use crate::span::{Loc, Spanned};
 
 /// What a spec-level property a member of the envelope carries.
@@ -165,10 +174,78 @@ impl Member {
 /// The declared envelope: its top-level members, in wire order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Envelope {
-    /// Top-level members, in wire (and schema property) order.
+    /// Top-level members, in wire (and schema property) order; with a
+    /// [`Response`], the members of one entry of its list.
     pub members: Vec<Member>,
     /// Written in the spec (`false`: [`Envelope::splice_default`]).
     pub declared: bool,
+    /// The response around a list of envelopes, when a member is declared
+    /// `list: true`.
+    pub response: Option<Response>,
+}
+
+/// The response that holds a non-empty list of envelopes (a member declared
+/// `list: true`), and the members beside the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// Its members in wire order, the list among them.
+    pub members: Vec<ResponseMember>,
+}
+
+impl Response {
+    /// The member holding the list of envelopes.
+    pub fn list(&self) -> &ResponseMember {
+        self.members
+            .iter()
+            .find(|m| m.holds == Holds::List)
+            .expect("a response has its list")
+    }
+}
+
+/// One member of a [`Response`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseMember {
+    /// The member's name on the wire.
+    pub name: Spanned<String>,
+    /// What it holds.
+    pub holds: Holds,
+    /// Always present (`optional: true` makes it absent-able; the list is
+    /// always present).
+    pub required: bool,
+    /// One-line description.
+    pub doc: Option<Spanned<String>>,
+}
+
+impl ResponseMember {
+    /// The type of a [`Holds::Typed`] member; `None` for the list or a
+    /// constant.
+    pub fn ty(&self) -> Option<&FieldType> {
+        match &self.holds {
+            Holds::Typed { ty, .. } => Some(
+                ty.as_ref()
+                    .expect("a checked spec's response types are resolved"),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// What a member of a [`Response`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holds {
+    /// The non-empty list of envelopes, each laid out by
+    /// [`Envelope::members`].
+    List,
+    /// The same value in every response.
+    Constant(Value),
+    /// Any value of a type (`type:`), as a field's type is spelled.
+    Typed {
+        /// As written.
+        spelling: Spanned<String>,
+        /// Resolved when the spec is checked (`Draft::finish`); always set
+        /// in a [`crate::spec::Spec`].
+        ty: Option<FieldType>,
+    },
 }
 
 impl Envelope {
@@ -203,6 +280,7 @@ impl Envelope {
                 },
             ],
             declared: false,
+            response: None,
         };
         if !numbered {
             envelope
@@ -358,6 +436,7 @@ mod tests {
                 None,
             )],
             declared: true,
+            response: None,
         };
         assert_eq!(env.fields_path(), ["error"]);
         assert_eq!(env.path_of("number"), Some(vec!["error", "code"]));

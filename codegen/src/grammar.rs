@@ -628,6 +628,16 @@ pub static ENVELOPE_MEMBER: Object = Object {
             "Instead of `carries`: a nested object of more members.",
         ),
         key(
+            "list",
+            Value::Boolean,
+            "At the top of `envelope`, with `members`: the member is a non-empty list of errors (GraphQL's `errors`), each entry laid out by its `members`; the members beside it are the response's.",
+        ),
+        key(
+            "type",
+            Value::TypeSpelling,
+            "Beside a `list: true` member, instead of `carries`: a member of the response holding any value of this type (GraphQL's `data`: `json`).",
+        ),
+        key(
             "optional",
             Value::Boolean,
             "The member may be absent (default: always present).",

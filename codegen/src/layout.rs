@@ -23,13 +23,20 @@
 //! to is decided here too ([`Layout::family_of`]): a listed one is no
 //! family's, else the first family whose rule matches.
 //!
+//! A spec whose envelope has a member `list: true` describes a response
+//! around a non-empty list of envelopes (GraphQL's `errors`). Every form
+//! above is then one entry of that list, and [`Layout::response`] is the
+//! boundary, recorded once: the response's members in wire order, the list
+//! among them. An artifact writes its per-envelope types and readers from
+//! the forms as for any spec, and the response from this.
+//!
 //! The names each artifact gives what the layout describes are in
 //! [`crate::names`].
 
 use serde_json::Value;
 
 use crate::context::{FieldDef, Placement};
-use crate::envelope::{AbsentMeans, Carries, Member};
+use crate::envelope::{AbsentMeans, Carries, Member, Response};
 use crate::spec::{Category, Code, Family, Spec};
 
 /// The layout of a checked spec's envelopes.
@@ -349,6 +356,13 @@ impl<'s> Layout<'s> {
     /// The spec laid out.
     pub fn spec(&self) -> &'s Spec {
         self.spec
+    }
+
+    /// The response around the list of envelopes, when a member is declared
+    /// `list: true`: its members in wire order, the list among them (each
+    /// entry of which is laid out by [`Layout::envelope`]).
+    pub fn response(&self) -> Option<&'s Response> {
+        self.spec.envelope.response.as_ref()
     }
 
     /// How a reader tells codes apart.

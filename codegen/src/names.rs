@@ -34,6 +34,11 @@ pub const RUST_ITEMS: &[&str] = &[
     "ENVELOPE_OUTPUT_SHAPE",
 ];
 
+/// The type every artifact gives the response around a list of envelopes
+/// (a member `list: true`); a spec with one may not declare a type of this
+/// name.
+pub const ERROR_RESPONSE: &str = "ErrorResponse";
+
 /// The type names some generator gives its own items (Rust, TypeScript,
 /// Python), and the built-in names the generated files use unqualified
 /// (TypeScript's `Record`, `Omit`; Python's `None`; Rust's prelude). A

@@ -1,10 +1,14 @@
 //! The `envelope:` section: the members of the wire envelope and their
 //! nesting, what each carries, `optional`, `absent_means` and `doc`; a
 //! property carried twice, or no member telling codes apart, is reported
-//! here.
+//! here. A top-level member `list: true` splits the section into a response
+//! (the members beside it: constants and `type:` members) and one entry of
+//! its list (its `members`); what a code carries is each entry's.
 
 use crate::diagnostic::{Diagnostic, list};
-use crate::envelope::{AbsentMeans, CARRIES, Carries, Envelope, Member as EnvMember};
+use crate::envelope::{
+    AbsentMeans, CARRIES, Carries, Envelope, Holds, Member as EnvMember, Response, ResponseMember,
+};
 use crate::grammar;
 use crate::span::{Loc, Spanned};
 use crate::yaml::{Node, NodeKind, ScalarType};
@@ -17,10 +21,20 @@ impl Lower {
     /// objects included. `None` when part of it could not be read (already
     /// reported).
     pub(super) fn envelope(&mut self, node: &Node, key_loc: Loc) -> Option<Envelope> {
-        let (members, mut broken) = self.envelope_members(node, "`envelope`", key_loc);
+        let mut top = Vec::new();
+        let (members, mut broken) =
+            self.envelope_members(node, "`envelope`", key_loc, Some(&mut top));
+        let (members, response) = match self.response(members, top) {
+            Some(split) => split,
+            None => {
+                broken = true;
+                (Vec::new(), None)
+            }
+        };
         let envelope = Envelope {
             members,
             declared: true,
+            response,
         };
         // Each property is carried at most once, anywhere in the tree.
         let mut seen: Vec<(&'static str, Loc)> = Vec::new();
@@ -74,6 +88,7 @@ impl Lower {
         node: &Node,
         owner: &str,
         owner_loc: Loc,
+        mut top: Option<&mut Vec<(usize, ResponseMember, Vec<EnvMember>)>>,
     ) -> (Vec<EnvMember>, bool) {
         let NodeKind::Map(_) = &node.kind else {
             self.push(
@@ -97,7 +112,7 @@ impl Lower {
         }
         let mut out = Vec::new();
         let mut broken = false;
-        for (name, value) in entries {
+        for (position, (name, value)) in entries.into_iter().enumerate() {
             let what = format!("envelope member `{}`", name.value);
             let Some(f) = self.object(value, &what, &grammar::ENVELOPE_MEMBER, name.loc, &what)
             else {
@@ -109,6 +124,131 @@ impl Lower {
                 .and_then(|n| self.boolean(n, "optional", &what))
                 .is_some_and(|b| b.value);
             let doc = f.get("doc").and_then(|n| self.line(n, "doc", &what));
+            let is_list = f
+                .get("list")
+                .and_then(|n| self.boolean(n, "list", &what))
+                .is_some_and(|b| b.value);
+            let ty = f.get("type").and_then(|n| self.line(n, "type", &what));
+            if is_list || ty.is_some() {
+                let key = if is_list { "list" } else { "type" };
+                let key_loc = f.key_loc(key).unwrap_or(name.loc);
+                let Some(out) = top.as_deref_mut() else {
+                    self.push(
+                        Diagnostic::new(key_loc, format!("{what} is nested and has `{key}`"))
+                            .with_label("inside an object")
+                            .with_help(if is_list {
+                                "the list of errors is a member at the top of `envelope`; move it there"
+                            } else {
+                                "a `type:` member is the response's, at the top of `envelope` beside \
+                                 the `list: true` member; for a typed member of one error, declare a \
+                                 field `in: envelope` or `in: top_level`"
+                            }),
+                    );
+                    broken = true;
+                    continue;
+                };
+                // Keys that say what an entry's member carries do not
+                // apply here.
+                let foreign: &[&str] = if is_list {
+                    &[
+                        "carries",
+                        "value",
+                        "type",
+                        "absent_means",
+                        "pattern",
+                        "format",
+                        "optional",
+                    ]
+                } else {
+                    &[
+                        "carries",
+                        "value",
+                        "members",
+                        "absent_means",
+                        "pattern",
+                        "format",
+                    ]
+                };
+                let mut ok = true;
+                for k in foreign {
+                    if let Some(loc) = f.key_loc(k) {
+                        let help = match (is_list, *k) {
+                            (true, "optional") => "a response with errors always has its list of \
+                             errors (GraphQL: `errors` is present and \
+                             non-empty); remove `optional`"
+                                .to_owned(),
+                            (true, "carries" | "value") => "the list holds the errors; what each \
+                             carries goes in its `members`"
+                                .to_owned(),
+                            (true, _) => format!(
+                                "`{k}` belongs on a member inside the list's `members`; move it there"
+                            ),
+                            (false, _) => format!(
+                                "a member with `type:` holds any value of that type; remove `{k}`"
+                            ),
+                        };
+                        self.push(
+                            Diagnostic::new(loc, format!("{what} has `{key}` and `{k}`"))
+                                .with_related(key_loc, format!("`{key}` here"))
+                                .with_help(help),
+                        );
+                        ok = false;
+                    }
+                }
+                let holds = if is_list {
+                    let Some(inner) = f.get("members") else {
+                        self.push(
+                            Diagnostic::new(key_loc, format!("{what} is a list with no `members`"))
+                                .with_help(
+                                    "`members:` declares one error of the list, e.g. \
+                                     `members: { message: { carries: message }, code: { carries: code_name } }`",
+                                ),
+                        );
+                        broken = true;
+                        continue;
+                    };
+                    let owner = format!("`members` of {what}");
+                    let (inner, inner_broken) = self.envelope_members(
+                        inner,
+                        &owner,
+                        f.key_loc("members").unwrap_or(name.loc),
+                        None,
+                    );
+                    broken |= inner_broken || !ok;
+                    if ok && !inner_broken {
+                        out.push((
+                            position,
+                            ResponseMember {
+                                name,
+                                holds: Holds::List,
+                                required: true,
+                                doc,
+                            },
+                            inner,
+                        ));
+                    }
+                    continue;
+                } else {
+                    Holds::Typed {
+                        spelling: ty.expect("a `type:` member has its type"),
+                        ty: None,
+                    }
+                };
+                broken |= !ok;
+                if ok {
+                    out.push((
+                        position,
+                        ResponseMember {
+                            name,
+                            holds,
+                            required: !optional,
+                            doc,
+                        },
+                        Vec::new(),
+                    ));
+                }
+                continue;
+            }
             let carries = match (f.get("carries"), f.get("members")) {
                 (Some(_), Some(_)) => {
                     self.push(
@@ -134,6 +274,7 @@ impl Lower {
                         inner,
                         &owner,
                         f.key_loc("members").unwrap_or(name.loc),
+                        None,
                     );
                     broken |= inner_broken;
                     Some(Carries::Object(inner))
@@ -244,6 +385,145 @@ impl Lower {
             }
         }
         (out, broken)
+    }
+
+    /// Splits the top-level members at the list, when one is declared
+    /// `list: true`: the envelope's members become the list's, and the
+    /// members beside it, with the list at its place, the response's.
+    /// Without a list, the members as they are, and no `type:` member.
+    /// `None` when something is reported.
+    #[allow(clippy::type_complexity)]
+    fn response(
+        &mut self,
+        members: Vec<EnvMember>,
+        top: Vec<(usize, ResponseMember, Vec<EnvMember>)>,
+    ) -> Option<(Vec<EnvMember>, Option<Response>)> {
+        let lists: Vec<&ResponseMember> = top
+            .iter()
+            .map(|(_, m, _)| m)
+            .filter(|m| m.holds == Holds::List)
+            .collect();
+        if lists.is_empty() {
+            let mut ok = true;
+            for (_, m, _) in &top {
+                self.push(
+                    Diagnostic::new(
+                        m.name.loc,
+                        format!(
+                            "envelope member `{}` has `type:` but no member is `list: true`",
+                            m.name.value
+                        ),
+                    )
+                    .with_help(
+                        "a `type:` member is a member of a response beside its list of errors; \
+                         for a typed member of the envelope, declare a field `in: envelope` or \
+                         `in: top_level`",
+                    ),
+                );
+                ok = false;
+            }
+            return ok.then_some((members, None));
+        }
+        let mut ok = true;
+        if let [first, second, ..] = lists.as_slice() {
+            self.push(
+                Diagnostic::new(
+                    second.name.loc,
+                    format!(
+                        "envelope members `{}` and `{}` are both lists",
+                        first.name.value, second.name.value
+                    ),
+                )
+                .with_label("second list")
+                .with_related(first.name.loc, "first list")
+                .with_help("a response holds one list of errors; declare one member `list: true`"),
+            );
+            ok = false;
+        }
+        let list_name = lists[0].name.value.clone();
+        // The members beside the list: only constants are the response's;
+        // what a code carries is each error's.
+        let mut beside = Vec::new();
+        for m in members {
+            match &m.carries {
+                Carries::Constant(v) => beside.push(ResponseMember {
+                    holds: Holds::Constant(v.clone()),
+                    required: m.required,
+                    doc: m.doc,
+                    name: m.name,
+                }),
+                other => {
+                    let (what, help) = match other {
+                        Carries::Object(_) => (
+                            "is an object".to_owned(),
+                            format!(
+                                "a member of the response beside `{list_name}` is a constant or \
+                                 has `type:` (a declared object type); move the object into \
+                                 `members` of `{list_name}` if it is each error's"
+                            ),
+                        ),
+                        c => (
+                            format!("carries `{}`", c.as_str()),
+                            format!(
+                                "what a code carries is each error's: move the member into \
+                                 `members` of `{list_name}`"
+                            ),
+                        ),
+                    };
+                    self.push(
+                        Diagnostic::new(
+                            m.name.loc,
+                            format!(
+                                "envelope member `{}` {what} beside the list `{list_name}`",
+                                m.name.value
+                            ),
+                        )
+                        .with_label("outside the list")
+                        .with_help(help),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        // Back in wire order: the specials at their positions among the
+        // ordinary members, which kept theirs.
+        let mut entry = Vec::new();
+        let mut ordered: Vec<Option<ResponseMember>> = Vec::new();
+        let mut specials = top.into_iter().peekable();
+        let mut beside = beside.into_iter();
+        loop {
+            if let Some((position, _, _)) = specials.peek()
+                && *position == ordered.len()
+            {
+                let (_, m, inner) = specials.next().expect("peeked");
+                if m.holds == Holds::List {
+                    entry = inner;
+                }
+                ordered.push(Some(m));
+                continue;
+            }
+            match beside.next() {
+                Some(m) => ordered.push(Some(m)),
+                None => match specials.next() {
+                    Some((_, m, inner)) => {
+                        if m.holds == Holds::List {
+                            entry = inner;
+                        }
+                        ordered.push(Some(m));
+                    }
+                    None => break,
+                },
+            }
+        }
+        Some((
+            entry,
+            Some(Response {
+                members: ordered.into_iter().flatten().collect(),
+            }),
+        ))
     }
 
     /// `absent_means:` of a member: a code identifier, or a mapping from

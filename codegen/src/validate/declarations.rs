@@ -349,6 +349,12 @@ impl Validator<'_> {
                 refs.push((ty, format!("field `{}`", f.name.value)));
             }
         }
+        let response = draft.envelope.iter().flat_map(|e| e.response.iter());
+        for m in response.flat_map(|r| &r.members) {
+            if let crate::envelope::Holds::Typed { spelling, .. } = &m.holds {
+                refs.push((spelling, format!("envelope member `{}`", m.name.value)));
+            }
+        }
         for (ty, owner) in refs {
             if let Some((key, _)) = crate::draft::map_parts(ty.value.trim())
                 && key != "string"

@@ -31,6 +31,7 @@ impl Validator<'_> {
         self.rust_names(draft, envelope);
         self.python_names(draft, envelope);
         self.member_constants(&envelope.members);
+        self.response_names(draft, envelope);
         self.member_constraints(draft, &envelope.members);
     }
 
@@ -149,6 +150,58 @@ impl Validator<'_> {
                     );
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// The response around a list of envelopes is `ErrorResponse` in every
+    /// artifact, so no declared type takes the name, and the Rust fields of
+    /// its members (their wire names in lower_snake_case) do not meet.
+    fn response_names(&mut self, draft: &Draft, envelope: &Envelope) {
+        let Some(response) = &envelope.response else {
+            return;
+        };
+        let list = response.list();
+        if let Some(t) = draft
+            .types
+            .iter()
+            .find(|t| t.name.value == names::ERROR_RESPONSE)
+        {
+            self.push(
+                Diagnostic::new(
+                    t.name.loc,
+                    format!("type name `{}` is the response's", names::ERROR_RESPONSE),
+                )
+                .with_related(list.name.loc, "the list that makes the envelope a response")
+                .with_help(format!(
+                    "the response around the list `{}` is `{}` in every artifact; rename the type",
+                    list.name.value,
+                    names::ERROR_RESPONSE
+                )),
+            );
+        }
+        let mut seen: Vec<(String, &Spanned<String>)> = Vec::new();
+        for m in &response.members {
+            let rust = names::rust_member_field(&m.name.value);
+            if let Some((_, first)) = seen.iter().find(|(r, _)| *r == rust) {
+                self.push(
+                    Diagnostic::new(
+                        m.name.loc,
+                        format!(
+                            "`{}` and `{}` are both `{rust}` in the Rust `{}`",
+                            m.name.value,
+                            first.value,
+                            names::ERROR_RESPONSE
+                        ),
+                    )
+                    .with_related(first.loc, "first here")
+                    .with_help(
+                        "the Rust field of a member is its wire name in lower_snake_case; rename \
+                         one of them",
+                    ),
+                );
+            } else {
+                seen.push((rust, &m.name));
             }
         }
     }
