@@ -160,7 +160,11 @@ pub fn diff(old: &Spec, new: &Spec) -> DiffReport {
         changes: Vec::new(),
     };
     d.taxonomy(old, new);
-    d.envelope(&old.envelope.members, &new.envelope.members, "");
+    let entry = d.response(
+        old.envelope.response.as_ref(),
+        new.envelope.response.as_ref(),
+    );
+    d.envelope(&old.envelope.members, &new.envelope.members, &entry);
     d.categories(old, new);
     d.declarations(old, new);
     d.codes(old, new);
@@ -636,6 +640,112 @@ impl Differ {
             ),
             _ => {}
         }
+    }
+
+    /// The response around a list of envelopes (`list: true`). Adding,
+    /// removing or renaming the list breaks every reader (an error moves
+    /// into or out of a list); a response member is on the wire as an
+    /// envelope member is: removing it, changing what it holds, or making it
+    /// optional breaks readers, adding an optional one is an addition, a
+    /// required one breaks. Returns the prefix of an entry's members in the
+    /// messages (`errors[].`).
+    fn response(
+        &mut self,
+        old: Option<&crate::envelope::Response>,
+        new: Option<&crate::envelope::Response>,
+    ) -> String {
+        use crate::envelope::{Holds, ResponseMember};
+        let loc = |m: &ResponseMember| (m.name.loc.line > 0).then_some(m.name.loc);
+        let (old, new) = match (old, new) {
+            (None, None) => return String::new(),
+            (Some(o), None) => {
+                self.breaking(
+                    None,
+                    format!(
+                        "envelope member `{}` is no longer a list: an error is no longer an entry of a response",
+                        o.list().name.value
+                    ),
+                );
+                return String::new();
+            }
+            (None, Some(n)) => {
+                self.breaking(
+                    loc(n.list()),
+                    format!(
+                        "envelope member `{}` is a list now: an error is an entry of a response",
+                        n.list().name.value
+                    ),
+                );
+                return format!("{}[].", n.list().name.value);
+            }
+            (Some(o), Some(n)) => (o, n),
+        };
+        if old.list().name.value != new.list().name.value {
+            self.breaking(
+                loc(new.list()),
+                format!(
+                    "the list of errors moved from `{}` to `{}`",
+                    old.list().name.value,
+                    new.list().name.value
+                ),
+            );
+        }
+        let holds = |m: &ResponseMember| match &m.holds {
+            Holds::List => "the list of errors".to_owned(),
+            Holds::Constant(v) => format!("the constant {v}"),
+            Holds::Typed { .. } => format!(
+                "a value of type `{}`",
+                m.ty().map_or_else(String::new, |t| t.spelling())
+            ),
+        };
+        for o in &old.members {
+            let name = &o.name.value;
+            let Some(n) = new.members.iter().find(|n| n.name.value == *name) else {
+                if o.holds != Holds::List {
+                    self.breaking(None, format!("response member `{name}` removed or renamed"));
+                }
+                continue;
+            };
+            if o.holds == Holds::List || n.holds == Holds::List {
+                continue;
+            }
+            if holds(o) != holds(n) {
+                self.breaking(
+                    loc(n),
+                    format!(
+                        "response member `{name}` held {} and now holds {}",
+                        holds(o),
+                        holds(n)
+                    ),
+                );
+            }
+            if o.required && !n.required {
+                self.breaking(loc(n), format!("response member `{name}` made optional"));
+            } else if !o.required && n.required {
+                self.compatible(
+                    loc(n),
+                    format!("response member `{name}` made always present"),
+                );
+            }
+            if o.doc.as_ref().map(|d| &d.value) != n.doc.as_ref().map(|d| &d.value) {
+                self.compatible(loc(n), format!("doc of response member `{name}` reworded"));
+            }
+        }
+        for n in &new.members {
+            if n.holds == Holds::List || old.members.iter().any(|o| o.name.value == n.name.value) {
+                continue;
+            }
+            let name = &n.name.value;
+            if n.required {
+                self.breaking(
+                    loc(n),
+                    format!("response member `{name}` added as always present"),
+                );
+            } else {
+                self.added(loc(n), format!("optional response member `{name}` added"));
+            }
+        }
+        format!("{}[].", new.list().name.value)
     }
 
     /// The declared `envelope:` (splice's when absent). Every member is on

@@ -345,6 +345,13 @@ pub const REFERENCE_SITES: &[ReferenceSite] = &[
         how: How::TypeSpelling,
         role: "type",
     },
+    // A member of the response beside the list of errors (`list: true`).
+    ReferenceSite {
+        path: &[Step::Key("envelope"), Step::AnyKey, Step::Key("type")],
+        kind: Kind::Type,
+        how: How::TypeSpelling,
+        role: "type",
+    },
     ReferenceSite {
         path: &[
             Step::Key("types"),

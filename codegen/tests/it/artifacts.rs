@@ -193,6 +193,14 @@ fn declared_envelope_odata() {
     insta::assert_snapshot!(declared_envelope_artifacts("odata"));
 }
 
+/// GraphQL's response: a list of errors (`list: true`) beside `data`; the
+/// TypeScript and Python `ErrorResponse` and `codesOf`/`codes_of`, the
+/// reference's "The response".
+#[test]
+fn declared_envelope_graphql_response() {
+    insta::assert_snapshot!(declared_envelope_artifacts("graphql_response"));
+}
+
 /// JSON-RPC's `data` as the specification has it: any JSON value (`json`):
 /// `{}` in the schema, `unknown` in TypeScript, `object` in Python.
 #[test]

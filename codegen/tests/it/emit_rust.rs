@@ -248,6 +248,7 @@ fn declared_envelopes_of_other_shapes_are_supported() {
         "rfc9457_rs.yaml",
         "jsonrpc_rs.yaml",
         "graphql.yaml",
+        "graphql_response.yaml",
     ] {
         let spec = envelope_fixture(name);
         syn::parse2::<syn::File>(emit_rust::emit(&spec)).expect(name);

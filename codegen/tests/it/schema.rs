@@ -1174,3 +1174,149 @@ fn an_open_type_admits_members_it_does_not_list_in_every_schema() {
         );
     }
 }
+
+/// A list of errors (`list: true`, GraphQL's response): the schema's root
+/// is the response, its `errors` a non-empty array each of whose items is
+/// exactly one variant (a listed code, the `absent_means` code for an error
+/// without `extensions`, the unlisted one), beside it `data`, any JSON value
+/// or absent. An empty list, a response without `errors`, and an entry a
+/// variant refuses are refused; the strict schema closes the response too.
+#[test]
+fn a_list_of_errors_makes_the_root_a_response() {
+    let spec = splice_codegen::load_path(
+        &root().join("codegen/tests/fixtures/envelopes/graphql_response.yaml"),
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let v = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let strict = jsonschema::draft202012::new(&splice_codegen::emit_schema::emit_strict(&spec))
+        .expect("the strict schema compiles");
+    let without_code =
+        json!({"message": "boom", "locations": [{"line": 1, "column": 3}], "path": ["hero", 0]});
+    let bad_input = json!({"message": "bad input", "extensions": {"code": "BAD_USER_INPUT", "argumentName": "id"}});
+    let later = json!({"message": "later", "extensions": {"code": "PERSISTED_QUERY_NOT_FOUND"}});
+    let response = json!({"errors": [without_code, bad_input, later], "data": null});
+    assert!(v.is_valid(&response), "{:?}", errors(&v, &response));
+    // Each entry is exactly one variant, named by the items' `oneOf`.
+    let variants = schema["properties"]["errors"]["items"]["oneOf"]
+        .as_array()
+        .expect("the items are a oneOf");
+    let accepting = |entry: &Value| -> Vec<String> {
+        variants
+            .iter()
+            .filter_map(|r| {
+                let name = r["$ref"].as_str()?.rsplit('/').next()?.to_owned();
+                let mut one = schema.clone();
+                one.as_object_mut().unwrap().remove("properties");
+                one.as_object_mut().unwrap().remove("required");
+                one["$ref"] = json!(format!("#/$defs/{name}"));
+                jsonschema::draft202012::new(&one)
+                    .expect("compiles")
+                    .is_valid(entry)
+                    .then_some(name)
+            })
+            .collect()
+    };
+    assert_eq!(accepting(&without_code), ["InternalServerErrorEnvelope"]);
+    assert_eq!(accepting(&bad_input), ["BadUserInputEnvelope"]);
+    assert_eq!(accepting(&later), ["UnlistedCodeEnvelope"]);
+    for (refused, why) in [
+        (json!({"errors": [], "data": null}), "an empty list"),
+        (json!({"data": {"hero": null}}), "no errors"),
+        (
+            json!({"errors": [{"message": "x", "extensions": {"code": "BAD_USER_INPUT"}}]}),
+            "BAD_USER_INPUT without its required argumentName",
+        ),
+        (json!({"errors": {"message": "x"}}), "an object, not a list"),
+    ] {
+        assert!(!v.is_valid(&refused), "{why}: {refused}");
+    }
+    assert!(v.is_valid(&json!({"errors": [bad_input], "extensions": {}})));
+    assert!(!strict.is_valid(&json!({"errors": [bad_input], "extensions": {}})));
+    assert!(!strict.is_valid(&json!({"errors": [later]})));
+    assert!(strict.is_valid(&json!({"errors": [bad_input], "data": {"hero": 1}})));
+}
+
+/// `diff` of the list boundary: adding, removing or renaming the list is
+/// breaking; adding an optional response member is compatible, a required
+/// one breaking, and so is making one optional or changing its type.
+#[test]
+fn diff_of_a_list_of_errors() {
+    let spec = read("codegen/tests/fixtures/envelopes/graphql_response.yaml");
+    let flat = read("codegen/tests/fixtures/envelopes/graphql.yaml");
+    let data = "  data:\n    type: json\n    optional: true\n    doc: The result of the request; absent when it did not run, null when it failed.\n";
+    assert!(spec.contains(data));
+    let report = |old: &str, new: &str| -> Vec<(bool, String)> {
+        let old = splice_codegen::load_str(old, "old.yaml")
+            .unwrap_or_else(|d| panic!("old: {}", d.render()));
+        let new = splice_codegen::load_str(new, "new.yaml")
+            .unwrap_or_else(|d| panic!("new: {}", d.render()));
+        splice_codegen::diff::diff(&old, &new)
+            .changes
+            .into_iter()
+            .map(|c| {
+                (
+                    c.compat == splice_codegen::diff::Compat::Breaking,
+                    c.message,
+                )
+            })
+            .collect()
+    };
+    let has = |changes: &[(bool, String)], breaking: bool, text: &str| {
+        assert!(
+            changes
+                .iter()
+                .any(|(b, m)| *b == breaking && m.contains(text)),
+            "no {} change `{text}` in {changes:?}",
+            if breaking { "breaking" } else { "compatible" }
+        );
+    };
+    let renamed = |s: &str| s.replace("graphql-response", "graphql-errors");
+    has(
+        &report(&renamed(&spec), &flat),
+        true,
+        "`errors` is no longer a list",
+    );
+    has(
+        &report(&flat, &renamed(&spec)),
+        true,
+        "`errors` is a list now",
+    );
+    has(
+        &report(
+            &spec,
+            &spec.replace("  errors:\n    list: true", "  issues:\n    list: true"),
+        ),
+        true,
+        "the list of errors moved from `errors` to `issues`",
+    );
+    let with = |extra: &str| spec.replace(data, &format!("{data}{extra}"));
+    let added = report(
+        &spec,
+        &with("  extensions: { type: json, optional: true }\n"),
+    );
+    has(&added, false, "optional response member `extensions` added");
+    assert!(added.iter().all(|(b, _)| !b), "{added:?}");
+    has(
+        &report(&spec, &with("  id: { type: string }\n")),
+        true,
+        "response member `id` added as always present",
+    );
+    has(
+        &report(
+            &spec,
+            &spec.replace(data, &data.replace("type: json", "type: string")),
+        ),
+        true,
+        "response member `data` held a value of type `json` and now holds a value of type `string`",
+    );
+    has(
+        &report(
+            &spec.replace(data, &data.replace("    optional: true\n", "")),
+            &spec,
+        ),
+        true,
+        "response member `data` made optional",
+    );
+    assert!(report(&spec, &spec).is_empty());
+}

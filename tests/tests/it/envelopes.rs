@@ -1187,3 +1187,70 @@ fn a_one_of_of_any_types_is_read_by_its_json_type() {
         );
     }
 }
+
+mod graphql_response {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/graphql_response.yaml");
+}
+
+/// A GraphQL response (`errors`, a list of envelopes, beside `data`):
+/// `ErrorResponse` reads each entry as its code (an error without
+/// `extensions` as INTERNAL_SERVER_ERROR, a later code as unlisted), keeps
+/// `data` as sent (`null` stays `null`, absent stays absent) and writes the
+/// response back unchanged; an empty `errors`, a response without it, and
+/// an entry its code refuses are refused.
+#[test]
+fn a_graphql_response_reads_every_error_and_writes_it_back() {
+    use graphql_response::{AnyErrorEnvelope, ErrorCode, ErrorResponse};
+    let text = r#"{"errors": [
+        {"message": "boom", "locations": [{"line": 1, "column": 3}], "path": ["hero", 0, "name"]},
+        {"message": "bad input", "extensions": {"code": "BAD_USER_INPUT", "argumentName": "id"}},
+        {"message": "later", "extensions": {"code": "PERSISTED_QUERY_NOT_FOUND"}}
+    ], "data": null}"#;
+    let response: ErrorResponse = round_trip(text);
+    let codes: Vec<Option<ErrorCode>> = response
+        .errors()
+        .iter()
+        .map(|e| e.listed().map(ErrorCode::from))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            Some(ErrorCode::InternalServerError),
+            Some(ErrorCode::BadUserInput),
+            None
+        ]
+    );
+    assert!(matches!(
+        response.errors()[2],
+        AnyErrorEnvelope::Unlisted(_)
+    ));
+    assert_eq!(response.data, Some(Value::Null));
+    let without_data: ErrorResponse = round_trip(r#"{"errors": [{"message": "boom"}]}"#);
+    assert_eq!(without_data.data, None);
+    let with_data: ErrorResponse =
+        round_trip(r#"{"errors": [{"message": "boom"}], "data": {"hero": {"name": null}}}"#);
+    assert_eq!(with_data.data, Some(json!({"hero": {"name": null}})));
+    for refused in [
+        r#"{"errors": [], "data": null}"#,
+        r#"{"data": {"hero": null}}"#,
+        r#"{"errors": [{"message": "x", "extensions": {"code": "BAD_USER_INPUT"}}]}"#,
+        r#"{"errors": {"message": "x"}}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<ErrorResponse>(refused).is_err(),
+            "accepted {refused}"
+        );
+        assert!(
+            !jsonschema::validator_for(
+                &serde_json::from_str(graphql_response::ENVELOPE_SCHEMA).unwrap()
+            )
+            .unwrap()
+            .is_valid(&serde_json::from_str(refused).unwrap()),
+            "the schema accepts {refused}"
+        );
+    }
+    valid(
+        graphql_response::ENVELOPE_SCHEMA,
+        &serde_json::from_str(text).unwrap(),
+    );
+}

@@ -139,6 +139,7 @@ fn retry_section(out: &mut String, spec: &Spec) {
 /// words: what each carries, and its `doc:`.
 fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
     let spec = layout.spec();
+    response_section(out, layout);
     out.push_str(
         "## The envelope\n\n\
          Every error is one JSON object with these members, in this order; a member marked \
@@ -230,6 +231,38 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
         }
         None => out.push_str(". Absent optional fields are omitted.\n\n"),
     }
+}
+
+/// "The response": the members around the list of envelopes, when a member
+/// is `list: true`.
+fn response_section(out: &mut String, layout: &Layout<'_>) {
+    use crate::envelope::Holds;
+    let Some(response) = layout.response() else {
+        return;
+    };
+    let spec = layout.spec();
+    let _ = write!(
+        out,
+        "## The response\n\n\
+         Errors arrive in a response: one JSON object with these members, in this order; a \
+         member marked optional may be absent. Its {} holds at least one error, each an \
+         envelope (below).\n\n",
+        wire_span(&response.list().name.value)
+    );
+    for m in &response.members {
+        let what = match &m.holds {
+            Holds::List => "a non-empty list of envelopes".to_owned(),
+            Holds::Constant(v) => format!("always {}", code_span(&v.to_string())),
+            Holds::Typed { .. } => type_name(spec, m.ty().expect("a typed member has its type")),
+        };
+        let optional = if m.required { "" } else { ", optional" };
+        let doc = m
+            .doc
+            .as_ref()
+            .map_or_else(String::new, |d| format!(". {}", d.value));
+        let _ = writeln!(out, "- {}: {what}{optional}{doc}", wire_span(&m.name.value));
+    }
+    out.push('\n');
 }
 
 /// The member names of `path`, joined by dots.

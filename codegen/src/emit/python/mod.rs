@@ -299,6 +299,7 @@ pub fn emit(spec: &Spec) -> String {
     );
     union_alias(&mut out, "ErrorEnvelope", &enveloped);
     unlisted(&mut out, &layout, &defined);
+    response(&mut out, &layout, &defined);
     for op in &spec.operations {
         blank_lines(&mut out, 2);
         comment(
@@ -506,6 +507,55 @@ fn unlisted(out: &mut String, layout: &Layout<'_>, defined: &HashSet<&str>) {
     let _ = writeln!(
         out,
         "{ANY_ENVELOPE}: typing.TypeAlias = ErrorEnvelope | {UNLISTED_ENVELOPE}"
+    );
+}
+
+/// `ErrorResponse`: the response around the list of envelopes (a member
+/// `list: true`). Nothing for a spec without a list.
+fn response(out: &mut String, layout: &Layout<'_>, defined: &HashSet<&str>) {
+    use crate::envelope::Holds;
+    let Some(response) = layout.response() else {
+        return;
+    };
+    let keys: Vec<Key> = response
+        .members
+        .iter()
+        .map(|m| {
+            let (ty, doc) = match &m.holds {
+                Holds::List => (
+                    format!("list[{ANY_ENVELOPE}]"),
+                    "The errors, at least one.".to_owned(),
+                ),
+                Holds::Constant(v) => (
+                    format!("typing.Literal[{}]", py_literal(v)),
+                    format!("Always {v}."),
+                ),
+                Holds::Typed { .. } => (
+                    py_type(m.ty().expect("a typed member has its type"), defined),
+                    format!("The response's `{}`.", m.name.value),
+                ),
+            };
+            let required = if m.required {
+                "Required"
+            } else {
+                "NotRequired"
+            };
+            Key {
+                name: m.name.value.clone(),
+                ty: format!("typing.{required}[{ty}]"),
+                doc: m.doc.as_ref().map_or(doc, |d| d.value.clone()),
+            }
+        })
+        .collect();
+    typed_dict(
+        out,
+        crate::names::ERROR_RESPONSE,
+        &format!(
+            "The response around the errors: `{}` holds at least one envelope;\n\
+             `codes_of` reads the code of each.",
+            response.list().name.value
+        ),
+        &keys,
     );
 }
 

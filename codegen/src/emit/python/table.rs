@@ -86,6 +86,7 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
         let _ = writeln!(out, "    return {read} in CODES");
     }
     code_info_fn(out, layout);
+    codes_of(out, layout);
 }
 
 /// `FamilyInfo`, `FAMILIES` and `family_of(env)`: the family of a code
@@ -464,6 +465,34 @@ fn absent_reader(out: &mut String, layout: &Layout<'_>) {
 /// `code_info(env)`: the `CodeInfo` of a received envelope's code (as
 /// TypeScript's `codeInfo`), read at the discriminant; `None` for a code of
 /// a later release. Without the code's name on the wire, by number.
+/// `codes_of(response)`: the `CodeInfo` of each envelope of the response's
+/// list, in order. Nothing for a spec without a list.
+fn codes_of(out: &mut String, layout: &Layout<'_>) {
+    let Some(response) = layout.response() else {
+        return;
+    };
+    blank_lines(out, 2);
+    let _ = writeln!(
+        out,
+        "def codes_of(response: {}) -> list[CodeInfo | None]:",
+        crate::names::ERROR_RESPONSE
+    );
+    docstring(
+        out,
+        "    ",
+        &format!(
+            "The `CodeInfo` of each envelope of `response[{}]`, in order: None for a code\n\
+             of a later release.",
+            py_str(&response.list().name.value)
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "    return [code_info(env) for env in response[{}]]",
+        py_str(&response.list().name.value)
+    );
+}
+
 fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
     let by_name = layout.discriminant().by_name;
     if !by_name {

@@ -32,6 +32,7 @@ mod code;
 mod envelope;
 mod operations;
 mod paths;
+mod response;
 mod tokens;
 mod types;
 
@@ -83,6 +84,7 @@ pub fn emit_in(
     let builders = emit_builders(spec);
     let select_hints = emit_select_hints(&layout);
     let any = emit_any_envelope(&layout);
+    let response = response::emit_response(&layout);
     let families = any::emit_families(&layout);
     let operations = operations::emit_operations(&layout, file, literal);
     let schema = emit_schema_constants(spec, literal);
@@ -97,6 +99,7 @@ pub fn emit_in(
         #builders
         #select_hints
         #any
+        #response
         #families
         #operations
     }

@@ -124,7 +124,14 @@ pub(super) fn emit_support_types(spec: &Spec, absent_code: bool) -> TokenStream 
             .types
             .iter()
             .flat_map(|t| t.members())
-            .any(|m| m.ty.value == FieldType::Json);
+            .any(|m| m.ty.value == FieldType::Json)
+        || spec
+            .envelope
+            .response
+            .iter()
+            .flat_map(|r| &r.members)
+            .filter_map(|m| m.ty())
+            .any(|ty| !null_as_value(spec, ty).is_empty());
     let present = (null_one_of || absent_code).then(|| {
         quote! {
             /// Reads a value that is present, `null` included, as `Some`

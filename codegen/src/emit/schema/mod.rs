@@ -43,6 +43,8 @@ pub use shape::{
     emit_output_shape_string,
 };
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value, json};
 
 use crate::layout::Layout;
@@ -95,9 +97,55 @@ fn emit_as(spec: &Spec, openness: Openness) -> Value {
         .chain(unlisted)
         .map(|name| json!({"$ref": format!("#/$defs/{name}")}))
         .collect();
-    root.insert("oneOf".into(), Value::Array(variants));
+    match &spec.envelope.response {
+        None => {
+            root.insert("oneOf".into(), Value::Array(variants));
+        }
+        Some(response) => {
+            root.insert(
+                "title".into(),
+                json!(format!("{} error response", spec.taxonomy.name.value)),
+            );
+            response_root(&mut root, response, variants, openness);
+        }
+    }
     root.insert("$defs".into(), Value::Object(defs(spec, openness)));
     Value::Object(root)
+}
+
+/// The root of a spec whose errors come in a list (`list: true`): the
+/// response, its list member a non-empty array whose every item is exactly
+/// one of the envelope variants, beside it the response's other members.
+fn response_root(
+    root: &mut Map<String, Value>,
+    response: &crate::envelope::Response,
+    variants: Vec<Value>,
+    openness: Openness,
+) {
+    use crate::envelope::Holds;
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for m in &response.members {
+        let mut schema = match &m.holds {
+            Holds::List => json!({
+                "type": "array",
+                "minItems": 1,
+                "items": {"oneOf": variants.clone()},
+            }),
+            Holds::Constant(v) => json!({"const": v}),
+            Holds::Typed { .. } => types::type_schema(m.ty().expect("typed"), openness),
+        };
+        if let Some(doc) = &m.doc {
+            schema = types::with_description(schema, &doc.value);
+        }
+        properties.insert(m.name.value.clone(), schema);
+        if m.required {
+            required.push(json!(m.name.value));
+        }
+    }
+    root.insert("properties".into(), Value::Object(properties));
+    root.insert("required".into(), Value::Array(required));
+    types::close(root, openness);
 }
 
 /// `emit` pretty-printed with two-space indentation and a final newline, as
@@ -118,6 +166,14 @@ fn description(spec: &Spec) -> String {
          ignored: clients must not rely on their absence.",
         spec.taxonomy.name.value, spec.taxonomy.version.value
     );
+    if let Some(response) = &spec.envelope.response {
+        let _ = write!(
+            text,
+            " The document is the response around the envelopes: `{}` is a non-empty list of \
+             them, each item exactly one variant.",
+            response.list().name.value
+        );
+    }
     if let Some(d) = &spec.taxonomy.description {
         text.push_str("\n\n");
         text.push_str(&unwrap_paragraphs(&d.value));

@@ -200,6 +200,7 @@ pub fn emit(spec: &Spec) -> String {
     out.push_str("export type ErrorEnvelope =\n");
     union(&mut out, enveloped.iter().map(|c| c.envelope_type_name()));
     unlisted(&mut out, &layout);
+    response(&mut out, &layout);
     for op in &spec.operations {
         let text = format!("The errors of operation `{}`: {}", op.wire(), op.doc.value);
         doc(&mut out, "", &text);
@@ -217,6 +218,39 @@ pub fn emit(spec: &Spec) -> String {
         out.pop();
     }
     out
+}
+
+/// `ErrorResponse`: the response around the list of envelopes (a member
+/// `list: true`), the list a non-empty tuple of any envelope. Nothing for a
+/// spec without a list.
+fn response(out: &mut String, layout: &Layout<'_>) {
+    use crate::envelope::Holds;
+    let Some(response) = layout.response() else {
+        return;
+    };
+    doc(
+        out,
+        "",
+        &format!(
+            "The response around the errors: `{}` holds at least one envelope; `codesOf` reads \
+             the code of each.",
+            response.list().name.value
+        ),
+    );
+    let _ = writeln!(out, "export interface {} {{", crate::names::ERROR_RESPONSE);
+    for m in &response.members {
+        if let Some(d) = &m.doc {
+            doc(out, "  ", &d.value);
+        }
+        let ty = match &m.holds {
+            Holds::List => format!("[{ANY_ENVELOPE}, ...{ANY_ENVELOPE}[]]"),
+            Holds::Constant(v) => v.to_string(),
+            Holds::Typed { .. } => ts_type(m.ty().expect("a typed member has its type")),
+        };
+        let optional = if m.required { "" } else { "?" };
+        let _ = writeln!(out, "  {}{optional}: {ty};", prop(&m.name.value));
+    }
+    out.push_str("}\n\n");
 }
 
 /// A property name: as written when it is an identifier, else quoted

@@ -535,6 +535,22 @@ fn code_info_declarations(out: &mut String, layout: &Layout<'_>) {
         out,
         "export declare function codeInfo(env: {ANY_ENVELOPE}): CodeInfo | undefined;\n"
     );
+    if let Some(response) = layout.response() {
+        doc(
+            out,
+            "",
+            &format!(
+                "The `CodeInfo` of each envelope of `response.{}`, in order: `undefined` for a \
+                 code of a later release (an empty list for anything that is not a response).",
+                response.list().name.value
+            ),
+        );
+        let _ = writeln!(
+            out,
+            "export declare function codesOf(response: {}): (CodeInfo | undefined)[];\n",
+            crate::names::ERROR_RESPONSE
+        );
+    }
 }
 
 /// `schema/error-envelope.js`: the run-time half of the module whose types
@@ -620,6 +636,25 @@ pub fn emit_js(spec: &Spec) -> String {
          const key = {access};\n  \
          return {lookup};\n}}\n",
     );
+    if let Some(response) = layout.response() {
+        doc(
+            &mut out,
+            "",
+            &format!(
+                "The `CodeInfo` of each envelope of `response.{}`, in order: undefined for a \
+                 code of a later release (an empty list for anything that is not a response).",
+                response.list().name.value
+            ),
+        );
+        let _ = write!(
+            out,
+            "export function codesOf(response) {{\n  \
+             const list = typeof response === \"object\" && response !== null && \
+             Object.hasOwn(response, {key}) ? response[{key}] : undefined;\n  \
+             return Array.isArray(list) ? list.map((env) => codeInfo(env)) : [];\n}}\n",
+            key = string_literal(&response.list().name.value),
+        );
+    }
     families_js(&mut out, &layout);
     operations_js(&mut out, &layout);
     out
