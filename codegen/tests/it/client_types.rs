@@ -714,6 +714,27 @@ const DECLARED: &[Declared] = &[
                  INVALID_PARAMS object(expected,got) []; INTERNAL_ERROR object(any)",
     },
     Declared {
+        name: "graphql_response",
+        ts_wrong: &[
+            "graphql_response_wrong.ts(6,39): error TS2322: Type '[]' is not assignable to type '[AnyErrorEnvelope, ...AnyErrorEnvelope[]]'.",
+            "graphql_response_wrong.ts(8,10): error TS18046: 'response.data' is of type 'unknown'.",
+            "graphql_response_wrong.ts(11,10): error TS2532: Object is possibly 'undefined'.",
+        ],
+        py_wrong: &[
+            "graphql_response_wrong.py:6: error: Missing key \"errors\" for TypedDict \"ErrorResponse\"",
+            "graphql_response_wrong.py:10: error: Value of type \"object\" is not indexable",
+            "graphql_response_wrong.py:14: error: Item \"None\" of \"CodeInfo | None\" has no attribute \"name\"",
+        ],
+        ts_ran: "5 codes; [INTERNAL_SERVER_ERROR,BAD_USER_INPUT,unlisted] (no code) boom data=null; \
+                 [GRAPHQL_PARSE_FAILED] GRAPHQL_PARSE_FAILED Syntax Error data=absent; \
+                 [INTERNAL_SERVER_ERROR] (no code) no user data={\"hero\":null}; GRAPHQL_PARSE_FAILED; \
+                 GRAPHQL_VALIDATION_FAILED; BAD_USER_INPUT; UNAUTHENTICATED; INTERNAL_SERVER_ERROR",
+        py_ran: "ok [INTERNAL_SERVER_ERROR,BAD_USER_INPUT,unlisted] boom data=null; \
+                 [GRAPHQL_PARSE_FAILED] Syntax Error data=absent; \
+                 [INTERNAL_SERVER_ERROR] no user data={\"hero\": null}; GRAPHQL_PARSE_FAILED; \
+                 GRAPHQL_VALIDATION_FAILED; BAD_USER_INPUT; UNAUTHENTICATED; INTERNAL_SERVER_ERROR",
+    },
+    Declared {
         name: "families",
         ts_wrong: &[
             "families_wrong.ts(9,7): error TS2367: This comparison appears to be unintentional because the types '\"not_found\" | \"throttling\" | undefined' and '\"throttled\"' have no overlap.",

@@ -141,6 +141,28 @@ fn the_documented_fallback_per_category_loads() {
     );
 }
 
+/// The list-of-errors example of docs/spec-format.md loads: the layout's
+/// response holds `errors` (the list) and an optional `data` of any value,
+/// and each entry's code is read at `extensions.code`.
+#[test]
+fn the_documented_list_of_errors_loads() {
+    let spec = documented_example("#### A list of errors");
+    let layout = splice_codegen::layout::Layout::of(&spec);
+    let response = layout.response().expect("a response");
+    let members: Vec<(&str, bool)> = response
+        .members
+        .iter()
+        .map(|m| (m.name.value.as_str(), m.required))
+        .collect();
+    assert_eq!(members, [("errors", true), ("data", false)]);
+    assert_eq!(response.list().name.value, "errors");
+    assert_eq!(
+        response.members[1].ty(),
+        Some(&splice_codegen::context::FieldType::Json)
+    );
+    assert_eq!(layout.discriminant().names(), ["extensions", "code"]);
+}
+
 /// The example of "Category defaults and optional hints" in
 /// docs/spec-format.md loads, and its codes have their category's values
 /// unless they write their own.
