@@ -61,6 +61,28 @@ fn main() {
             );
         }
         out.push_str("    ];\n");
+        // `ErrorResponse` exists when the spec has a list of errors.
+        let responses = if sample.list.is_some() {
+            out.push_str("    pub const RESPONSES: &[super::Response] = &[\n");
+            for r in &sample.responses {
+                let _ = writeln!(
+                    out,
+                    "        super::Response {{ label: {:?}, value: {:?}, codes: &{:?}, back: {:?}, refused: {:?} }},",
+                    r.label,
+                    r.value.to_string(),
+                    r.codes,
+                    r.back.to_string(),
+                    r.refused,
+                );
+            }
+            out.push_str("    ];\n");
+            "        super::check_responses::<ErrorResponse>(\n            \
+             RESPONSES,\n            \
+             |r| r.errors().iter().map(|e| e.listed().map(|l| ErrorCode::from(l).as_str())).collect(),\n            \
+             failures,\n        );\n"
+        } else {
+            ""
+        };
         // `ErrorFamily` exists when the spec has families.
         let family = if spec.families.is_empty() {
             "|_| None"
@@ -75,7 +97,7 @@ fn main() {
              |e| ErrorCode::from(e).as_str(),\n            \
              |a| match a {{ AnyErrorEnvelope::Listed(e) => Some(e), AnyErrorEnvelope::Unlisted(_) => None }},\n            \
              {family},\n            \
-             failures,\n        );\n    }}\n}}\n",
+             failures,\n        );\n{responses}    }}\n}}\n",
         );
         modules.push((seed, name, sample.yaml));
     }

@@ -50,6 +50,37 @@ pub struct Sample {
     pub family_rules: Vec<(bool, String)>,
     /// The ranges of its range families, in order.
     pub family_ranges: Vec<(i64, i64)>,
+    /// With a list of errors (`list: true`): the list member's name; the
+    /// payloads are then its entries, and [`Sample::responses`] the
+    /// documents.
+    pub list: Option<String>,
+    /// Responses of several payloads (listed, unlisted, the `absent_means`
+    /// code), and refused ones (an empty list, a response-level corruption,
+    /// an entry no artifact accepts); empty without a list.
+    pub responses: Vec<ResponsePayload>,
+}
+
+/// A response around a list of payloads, and what every reader makes of it.
+pub struct ResponsePayload {
+    /// What it is, for messages.
+    pub label: String,
+    /// The response.
+    pub value: Value,
+    /// The wire name of each entry's listed code, in order; `None`:
+    /// unlisted.
+    pub codes: Vec<Option<String>>,
+    /// What the Rust types write back: each entry as its payload's `back`.
+    pub back: Value,
+    /// No artifact accepts it: the schema refuses it, the Rust types too.
+    pub refused: bool,
+}
+
+/// A response around the list of errors (`list: true`): the list member's
+/// name, an optional `data` of any value, a constant.
+struct List {
+    name: String,
+    data: bool,
+    constant: Option<(String, Value)>,
 }
 
 impl Sample {
@@ -376,6 +407,8 @@ struct Spec {
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
     union_draws: std::cell::Cell<usize>,
+    /// The response around a list of errors (see [`Spec::choose_list`]).
+    list: Option<List>,
 }
 
 /// The sample of `seed`.
@@ -387,11 +420,15 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_defaults(seed);
     spec.choose_families(seed);
     spec.choose_fallbacks(seed);
+    spec.choose_list(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
+    let responses = spec.responses(seed, &payloads);
     Sample {
         seed,
         yaml,
+        list: spec.list.as_ref().map(|l| l.name.clone()),
+        responses,
         payloads,
         family_rules: spec
             .families
@@ -628,6 +665,7 @@ impl Spec {
             families: Vec::new(),
             fallbacks: Vec::new(),
             union_draws: std::cell::Cell::new(0),
+            list: None,
         };
         spec.place_absent_means(rng);
         spec
@@ -856,6 +894,121 @@ impl Spec {
             fallbacks.push((self.codes[code].category, code));
         }
         self.fallbacks = fallbacks;
+    }
+
+    /// Whether a declared envelope is one entry of a response's list of
+    /// errors (`list: true`, GraphQL's `errors`), and the response's other
+    /// members. Drawn from a stream of its own, like the numbering, so every
+    /// other choice of a seed stays the same.
+    fn choose_list(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(53) ^ 0x1157);
+        if self.envelope.is_none() || !rng.chance(40) {
+            return;
+        }
+        self.list = Some(List {
+            name: rng.pick(&["errors", "issues"]).to_string(),
+            data: rng.chance(70),
+            constant: rng.chance(40).then(|| {
+                (
+                    "version".to_owned(),
+                    rng.pick(&[json!("2.0"), json!(1)]).clone(),
+                )
+            }),
+        });
+    }
+
+    /// The responses of a spec with a list of errors, from its payloads:
+    /// the accepted ones three at a time in order (so a response mixes
+    /// listed codes, unlisted ones and the `absent_means` code), each with
+    /// `data` (null, an object or absent) and the constant; then refused
+    /// ones: an empty list, the constant of another response or no list
+    /// at all, and an entry no artifact accepts among accepted ones. Drawn
+    /// from no RNG of the spec.
+    fn responses(&self, seed: u64, payloads: &[Payload]) -> Vec<ResponsePayload> {
+        let Some(list) = &self.list else {
+            return Vec::new();
+        };
+        let mut rng = Rng::new(seed.rotate_left(59) ^ 0x4e5);
+        let around = |entries: Vec<Value>, rng: &mut Rng| -> Value {
+            let mut r = Map::new();
+            r.insert(list.name.clone(), Value::Array(entries));
+            if list.data {
+                match rng.below(3) {
+                    0 => {
+                        r.insert("data".into(), Value::Null);
+                    }
+                    1 => {
+                        r.insert("data".into(), json!({"hero": {"name": null}}));
+                    }
+                    _ => {}
+                }
+            }
+            if let Some((name, value)) = &list.constant {
+                r.insert(name.clone(), value.clone());
+            }
+            Value::Object(r)
+        };
+        let accepted: Vec<&Payload> = payloads.iter().filter(|p| !p.refused).collect();
+        let mut out = Vec::new();
+        for (i, group) in accepted.chunks(3).enumerate() {
+            let value = around(group.iter().map(|p| p.value.clone()).collect(), &mut rng);
+            let mut back = value.clone();
+            back[&list.name] = Value::Array(group.iter().map(|p| p.back.clone()).collect());
+            out.push(ResponsePayload {
+                label: format!(
+                    "response {i} ({})",
+                    group
+                        .iter()
+                        .map(|p| p.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                value,
+                codes: group
+                    .iter()
+                    .map(|p| p.code.as_ref().map(|c| c.1.clone()))
+                    .collect(),
+                back,
+                refused: false,
+            });
+        }
+        let refused = |label: &str, value: Value| ResponsePayload {
+            label: label.to_owned(),
+            back: value.clone(),
+            value,
+            codes: Vec::new(),
+            refused: true,
+        };
+        out.push(refused("an empty list", around(Vec::new(), &mut rng)));
+        let first = accepted.first().map(|p| p.value.clone());
+        if let Some(first) = first {
+            let mut corrupt = around(vec![first.clone()], &mut rng);
+            let label = match &list.constant {
+                Some((name, value)) => {
+                    corrupt[name] = if value.is_string() {
+                        json!(2)
+                    } else {
+                        json!("1")
+                    };
+                    "another response's constant"
+                }
+                None => {
+                    corrupt
+                        .as_object_mut()
+                        .expect("an object")
+                        .remove(&list.name);
+                    "no list"
+                }
+            };
+            out.push(refused(label, corrupt));
+            if let Some(bad) = payloads.iter().find(|p| p.refused) {
+                out.push(refused(
+                    &format!("an entry no artifact accepts ({})", bad.label),
+                    around(vec![first, bad.value.clone()], &mut rng),
+                ));
+            }
+        }
+        out
     }
 
     /// Code families, in half the specs whose envelope carries the code's
@@ -1152,15 +1305,35 @@ impl Spec {
         }
         if let Some(env) = &self.envelope {
             y.push_str("envelope:\n");
+            // With a list of errors, the envelope is one entry of it.
+            let indent = match &self.list {
+                Some(list) => {
+                    let _ = writeln!(
+                        y,
+                        "  {}:\n    list: true\n    doc: The errors.\n    members:",
+                        q(&list.name)
+                    );
+                    "      "
+                }
+                None => "  ",
+            };
             let inner_at = self.codes.len() % (env.outer.len() + 1);
             for (i, m) in env.outer.iter().enumerate() {
                 if i == inner_at {
-                    self.inner_yaml(&mut y, env);
+                    self.inner_yaml(&mut y, env, indent);
                 }
-                self.member_yaml(&mut y, m, "  ");
+                self.member_yaml(&mut y, m, indent);
             }
             if inner_at >= env.outer.len() {
-                self.inner_yaml(&mut y, env);
+                self.inner_yaml(&mut y, env, indent);
+            }
+            if let Some(list) = &self.list {
+                if list.data {
+                    y.push_str("  data: { type: json, optional: true, doc: The result. }\n");
+                }
+                if let Some((name, value)) = &list.constant {
+                    let _ = writeln!(y, "  {}: {{ carries: constant, value: {value} }}", q(name));
+                }
             }
         }
         y.push_str("categories:\n");
@@ -1348,17 +1521,20 @@ impl Spec {
         }
     }
 
-    fn inner_yaml(&self, y: &mut String, env: &Envelope) {
+    fn inner_yaml(&self, y: &mut String, env: &Envelope, indent: &str) {
         let Some((name, optional, members)) = &env.inner else {
             return;
         };
-        let _ = writeln!(y, "  {}:", q(name));
+        let _ = writeln!(y, "{indent}{}:", q(name));
         if *optional {
-            y.push_str("    optional: true\n");
+            let _ = writeln!(y, "{indent}  optional: true");
         }
-        y.push_str("    doc: The object holding the code.\n    members:\n");
+        let _ = writeln!(
+            y,
+            "{indent}  doc: The object holding the code.\n{indent}  members:"
+        );
         for m in members {
-            self.member_yaml(y, m, "      ");
+            self.member_yaml(y, m, &format!("{indent}    "));
         }
     }
 

@@ -105,8 +105,45 @@ fn build(sample: Sample, failures: &mut Vec<String>) -> Option<Built> {
     Some(Built { sample, js, py })
 }
 
-/// Each payload is exactly its variant, and its corrupted copy none.
+/// Each payload is exactly its variant, and its corrupted copy none; with
+/// a list of errors, the payloads are entries (the variants are the list's
+/// items) and each response is accepted, or refused, whole.
 fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) {
+    let document = jsonschema::validator_for(schema).expect("the schema compiles");
+    // The schema of one entry: the root's `oneOf`, or the list's items'.
+    let entry = match &sample.list {
+        None => schema.clone(),
+        Some(list) => {
+            let mut entry = schema.clone();
+            let root = entry.as_object_mut().expect("an object");
+            for key in ["properties", "required", "additionalProperties"] {
+                root.remove(key);
+            }
+            root.insert(
+                "oneOf".into(),
+                schema["properties"][list]["items"]["oneOf"].clone(),
+            );
+            entry
+        }
+    };
+    for r in &sample.responses {
+        if document.is_valid(&r.value) == r.refused {
+            let errors: Vec<String> = document
+                .iter_errors(&r.value)
+                .map(|e| format!("{e} at {}", e.instance_path()))
+                .collect();
+            failures.push(format!(
+                "seed {}: {}: the schema {} it: {}\n  response: {}\n{}",
+                sample.seed,
+                r.label,
+                if r.refused { "accepts" } else { "refuses" },
+                errors.join("; "),
+                r.value,
+                sample.yaml
+            ));
+        }
+    }
+    let schema = &entry;
     let whole = jsonschema::validator_for(schema).expect("the schema compiles");
     let variants: Vec<(String, jsonschema::Validator)> = schema["oneOf"]
         .as_array()
@@ -186,18 +223,30 @@ fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) 
 /// What a run time must say of each payload of `built`, in order:
 /// `{"listed": bool, "code": wire name or null, "family": [name, category,
 /// retryable, cause] or null}`.
+/// Then, per spec with a list of errors, `{"codes": [wire name or null]}`
+/// of each response it accepts (`codesOf`/`codes_of`).
 fn expected(built: &[Built]) -> Vec<Value> {
     built
         .iter()
-        .flat_map(|b| &b.sample.payloads)
-        .map(|p| {
-            json!({
-                "listed": p.code.is_some(),
-                "code": p.code.as_ref().map(|c| &c.1),
-                "family": p.family.as_ref().map(|f| json!([f.name, f.category, f.retryable, f.cause])),
-            })
+        .flat_map(|b| {
+            let payloads = b.sample.payloads.iter().map(|p| {
+                json!({
+                    "listed": p.code.is_some(),
+                    "code": p.code.as_ref().map(|c| &c.1),
+                    "family": p.family.as_ref().map(|f| json!([f.name, f.category, f.retryable, f.cause])),
+                })
+            });
+            let responses = accepted_responses(b).map(|r| json!({"codes": r.codes}));
+            payloads.chain(responses)
         })
         .collect()
+}
+
+/// The responses of `b` every artifact accepts.
+fn accepted_responses(
+    b: &Built,
+) -> impl Iterator<Item = &splice_agree::generator::ResponsePayload> {
+    b.sample.responses.iter().filter(|r| !r.refused)
 }
 
 /// Runs `program` on `script` with `cases.json` of `dir`, and compares
@@ -227,14 +276,18 @@ fn run_time(program: &str, script: &Path, dir: &Path, built: &[Built], failures:
         .unwrap_or_else(|e| panic!("{program} answers no JSON list ({e}):\n{stdout}"));
     let want = expected(built);
     assert_eq!(got.len(), want.len(), "{program} answers every payload");
-    let payloads = built
-        .iter()
-        .flat_map(|b| b.sample.payloads.iter().map(move |p| (b, p)));
-    for ((got, want), (b, p)) in got.iter().zip(&want).zip(payloads) {
+    let payloads = built.iter().flat_map(|b| {
+        b.sample
+            .payloads
+            .iter()
+            .map(move |p| (b, &p.label, &p.value))
+            .chain(accepted_responses(b).map(move |r| (b, &r.label, &r.value)))
+    });
+    for ((got, want), (b, label, value)) in got.iter().zip(&want).zip(payloads) {
         if got != want {
             failures.push(format!(
-                "seed {}: {}: {program} reads {got}, not {want}\n  payload: {}\n{}",
-                b.sample.seed, p.label, p.value, b.sample.yaml
+                "seed {}: {label}: {program} reads {got}, not {want}\n  payload: {value}\n{}",
+                b.sample.seed, b.sample.yaml
             ));
         }
     }
@@ -255,6 +308,7 @@ fn write_modules(dir: &Path, built: &[Built]) {
             "js": js,
             "py": py,
             "payloads": b.sample.payloads.iter().map(|p| &p.value).collect::<Vec<_>>(),
+            "responses": accepted_responses(b).map(|r| &r.value).collect::<Vec<_>>(),
         }));
     }
     std::fs::write(dir.join("cases.json"), Value::Array(cases).to_string()).unwrap();
@@ -344,6 +398,13 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a prefix family", "\n    prefix: ", ""),
         ("a suffix family", "\n    suffix: ", ""),
         ("two families", "\n  fam_b:\n", ""),
+        ("a list of errors", "    list: true\n", ""),
+        ("a typed response member", "  data: { type: json", ""),
+        (
+            "a constant beside the list",
+            "  \"version\": { carries: constant",
+            "",
+        ),
     ];
     let mut missing = Vec::new();
     for (what, has, lacks) in constructs {
@@ -404,6 +465,22 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             "no spec of seeds {first}..{} has {missing:?}",
             first + count
         );
+    }
+    // A response mixing listed and unlisted entries, and one refused for
+    // an empty list.
+    if !built.iter().any(|b| {
+        accepted_responses(b)
+            .any(|r| r.codes.iter().any(Option::is_some) && r.codes.iter().any(Option::is_none))
+    }) {
+        missing.push("a response of listed and unlisted errors");
+    }
+    if !built.iter().any(|b| {
+        b.sample
+            .responses
+            .iter()
+            .any(|r| r.refused && r.label == "an empty list")
+    }) {
+        missing.push("a response with an empty list");
     }
     let payloads: usize = built.iter().map(|b| b.sample.payloads.len()).sum();
     eprintln!(

@@ -1,7 +1,8 @@
 // Reads every payload of cases.json (argv[2]) with the generated module of
-// its spec: `isListed(env)`, `codeInfo(env)?.name` and `familyOf(env)`.
-// Prints one JSON list, `{"listed": ..., "code": ..., "family": ...}` per
-// payload, or `{"error": ...}` when the module throws.
+// its spec: `isListed(env)`, `codeInfo(env)?.name` and `familyOf(env)`,
+// then `codesOf(response)` of each of its responses. Prints one JSON list,
+// `{"listed": ..., "code": ..., "family": ...}` per payload, `{"codes":
+// [...]}` per response, or `{"error": ...}` when the module throws.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -18,6 +19,13 @@ for (const c of cases) {
         code: info === undefined ? null : info.name,
         family: fam === undefined ? null : [fam.name, fam.category, fam.retryable, fam.cause],
       });
+    } catch (e) {
+      out.push({ error: String(e) });
+    }
+  }
+  for (const response of c.responses) {
+    try {
+      out.push({ codes: m.codesOf(response).map((info) => (info === undefined ? null : info.name)) });
     } catch (e) {
       out.push({ error: String(e) });
     }

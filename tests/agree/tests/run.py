@@ -1,7 +1,8 @@
 """Reads every payload of cases.json (argv[1]) with the generated module of
-its spec: `is_listed(env)`, `code_info(env).name` and `family_of(env)`.
-Prints one JSON list, `{"listed": ..., "code": ..., "family": ...}` per
-payload, or `{"error": ...}` when the module raises."""
+its spec: `is_listed(env)`, `code_info(env).name` and `family_of(env)`,
+then `codes_of(response)` of each of its responses. Prints one JSON list,
+`{"listed": ..., "code": ..., "family": ...}` per payload, `{"codes": [...]}`
+per response, or `{"error": ...}` when the module raises."""
 
 import importlib.util
 import json
@@ -29,6 +30,11 @@ for case in cases:
                     else [fam.name, fam.category, fam.retryable, fam.cause],
                 }
             )
+        except Exception as e:  # noqa: BLE001 - reported as a disagreement
+            out.append({"error": f"{type(e).__name__}: {e}"})
+    for response in case["responses"]:
+        try:
+            out.append({"codes": [None if i is None else i.name for i in module.codes_of(response)]})
         except Exception as e:  # noqa: BLE001 - reported as a disagreement
             out.append({"error": f"{type(e).__name__}: {e}"})
 print(json.dumps(out))

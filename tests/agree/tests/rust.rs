@@ -100,6 +100,57 @@ fn check<E, A>(
     }
 }
 
+/// A response around a list of payloads, as `build.rs` writes it.
+pub struct Response {
+    label: &'static str,
+    value: &'static str,
+    /// The wire name of each entry's listed code, in order; `None`:
+    /// unlisted.
+    codes: &'static [Option<&'static str>],
+    back: &'static str,
+    /// `ErrorResponse` refuses it.
+    refused: bool,
+}
+
+/// `ErrorResponse` reads each response's entries as the same codes in the
+/// same order, writes it back unchanged, and refuses the refused ones.
+fn check_responses<R>(
+    responses: &[Response],
+    codes: fn(&R) -> Vec<Option<&'static str>>,
+    failures: &mut Vec<String>,
+) where
+    R: DeserializeOwned + Serialize,
+{
+    for r in responses {
+        match (serde_json::from_str::<R>(r.value), r.refused) {
+            (Ok(_), true) => failures.push(format!(
+                "{}: ErrorResponse accepts it\n  response: {}",
+                r.label, r.value
+            )),
+            (Err(_), true) => {}
+            (Err(e), false) => failures.push(format!(
+                "{}: ErrorResponse refuses it: {e}\n  response: {}",
+                r.label, r.value
+            )),
+            (Ok(response), false) => {
+                if codes(&response) != r.codes {
+                    failures.push(format!(
+                        "{}: read as {:?}, not {:?}",
+                        r.label,
+                        codes(&response),
+                        r.codes
+                    ));
+                }
+                let back: Value = serde_json::to_value(&response).expect("a response serializes");
+                let want: Value = serde_json::from_str(r.back).expect("JSON");
+                if back != want {
+                    failures.push(format!("{}: written back as {back}\n  not {want}", r.label));
+                }
+            }
+        }
+    }
+}
+
 /// One spec's check: its disagreements.
 type Check = fn(&mut Vec<String>);
 
