@@ -1036,6 +1036,24 @@ mod tests {
         assert_eq!(uses.len(), 3);
     }
 
+    /// The type of a member of a response (`type:` beside `list: true`)
+    /// is a use of the type, so a rename of the type reaches it.
+    #[test]
+    fn a_response_members_type_is_a_use_of_the_type() {
+        let text = "envelope:\n  errors:\n    list: true\n    members:\n      code: { carries: code_name }\n  data: { type: \"Result[]\", optional: true }\ntypes:\n  Result:\n    members:\n      id: { type: string }\n";
+        let ix = index(text);
+        let ty = ix.at(text.find("Result:").unwrap() + 1).unwrap();
+        assert_eq!((ty.kind, ty.name.as_str()), (Kind::Type, "Result"));
+        let uses: Vec<usize> = ix.occurrences(&ty, true).iter().map(|n| n.start).collect();
+        assert_eq!(
+            uses,
+            [
+                text.find("Result:").unwrap(),
+                text.find("Result[]").unwrap()
+            ]
+        );
+    }
+
     #[test]
     fn the_repository_specs_index_every_code() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
