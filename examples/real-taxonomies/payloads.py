@@ -25,8 +25,8 @@ libraries (pinned in tests/interop-py/requirements.txt) for errors:
   `ODataV4Format`;
 - oauth: OAuth 2.0 error responses as oauthlib's error classes write them (`.json`);
 - stripe: Stripe's error bodies as stripe-python's `handle_error_response` reads them;
-- graphql: graphql-core's `ExecutionResult.formatted` (kept honest here; no spec
-  describes them yet).
+- graphql: GraphQL responses as graphql-core writes them (`ExecutionResult.formatted`),
+  with Apollo Server's codes in `extensions.code`.
 
 Run with the test venv's Python (see .ci/run):
 

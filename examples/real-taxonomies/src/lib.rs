@@ -2,8 +2,9 @@
 //! `errors.yaml` in its owner's wire format: gRPC's `google.rpc.Status`, RFC
 //! 9457 problem details, JSON-RPC with MCP's codes, botocore's and
 //! DynamoDB's `ClientError.response`, Kubernetes' `metav1.Status`, OAuth 2.0
-//! token errors, the OData error of the Microsoft REST API Guidelines, and
-//! Stripe's API error (README.md in this directory has the table).
+//! token errors, the OData error of the Microsoft REST API Guidelines,
+//! Stripe's API error, and a GraphQL response with Apollo Server's codes
+//! (README.md in this directory has the table).
 //!
 //! Each directory holds the spec, its generated artifacts (`splice-codegen
 //! generate <dir>/errors.yaml --out <dir>`) and `payloads/`: errors produced by

@@ -16,6 +16,10 @@
 //! release: `isListed` / `is_listed` must say so, and `codeInfo` /
 //! `code_info` give nothing for it.
 //!
+//! A GraphQL payload is a response: it is written as a literal of the
+//! generated `ErrorResponse`, and `codesOf` / `codes_of` read each of its
+//! errors, in order, in place of `isListed` and `codeInfo`.
+//!
 //! A payload member the envelope does not declare is passed through a
 //! spread in TypeScript, where excess members are allowed the way a
 //! `JSON.parse`d value carries them, and left out of the Python literal,
@@ -40,7 +44,7 @@ use splice_codegen::spec::Spec;
 
 mod common;
 
-use common::{TAXONOMIES, dir, expected_code_info, in_ci, payloads, spec};
+use common::{TAXONOMIES, dir, entries, expected_code_info, in_ci, payloads, spec};
 
 fn root() -> PathBuf {
     dir().join("../..")
@@ -197,6 +201,11 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
             "a param that is not a string",
             Box::new(|v| v["error"]["param"] = 1.into()),
         ),
+        "graphql" => (
+            "two-errors",
+            "a second error whose message is a number",
+            Box::new(|v| v["errors"][1]["message"] = 9.into()),
+        ),
         other => panic!("{other}"),
     }
 }
@@ -205,7 +214,8 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
 /// type URI, JSON-RPC number, AWS error code, Kubernetes reason, OAuth
-/// error, service-defined OData code and Stripe code.
+/// error, service-defined OData code, Stripe code and GraphQL code (in one
+/// error of a response).
 fn later(taxonomy: &str) -> Value {
     let (name, edit): (&str, Edit) = match taxonomy {
         "google-rpc" => (
@@ -248,6 +258,11 @@ fn later(taxonomy: &str) -> Value {
             "parameter-missing",
             Box::new(|v| v["error"]["code"] = "setup_intent_mobile_wallet_unsupported".into()),
         ),
+        // A code of Apollo's subgraph errors, which @apollo/server does not define.
+        "graphql" => (
+            "forbidden",
+            Box::new(|v| v["errors"][0]["extensions"]["code"] = "DOWNSTREAM_SERVICE_ERROR".into()),
+        ),
         other => panic!("{other}"),
     };
     let mut payload = payloads(taxonomy)
@@ -279,6 +294,9 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     std::fs::write(d.join("package.json"), "{\"type\": \"module\"}\n").unwrap();
     std::fs::write(d.join("later.json"), later(taxonomy).to_string()).unwrap();
     let payloads = payloads(taxonomy);
+    if spec.envelope.response.is_some() {
+        return response_project(taxonomy, d, &spec, &payloads);
+    }
 
     let mut ts = String::from(
         "import { codeInfo, isListed, type AnyErrorEnvelope, type CodeInfo, type ErrorEnvelope, type UnlistedCodeEnvelope } from \"./schema/error-envelope.js\";\n\n",
@@ -375,6 +393,87 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     payloads.len()
 }
 
+/// [`project`] for a taxonomy whose errors come in a response's list
+/// (GraphQL): the payloads are typed as `ErrorResponse`, `check` and `info`
+/// read every error of every response in order (`codesOf`, `codes_of`), and
+/// the wrong payload is a response. Returns the number of errors.
+fn response_project(taxonomy: &str, d: &Path, spec: &Spec, payloads: &[common::Payload]) -> usize {
+    let mut ts = String::from(
+        "import { codesOf, type CodeInfo, type ErrorResponse } from \"./schema/error-envelope.js\";\n\n",
+    );
+    let mut py_src = String::from(
+        "import dataclasses\nimport json\nimport sys\n\nfrom error_envelope import ErrorResponse, codes_of\n\n",
+    );
+    let mut names = Vec::new();
+    for (i, p) in payloads.iter().enumerate() {
+        let _ = writeln!(
+            ts,
+            "// {}.json\nconst response{i}: ErrorResponse = {};\n",
+            p.stem(),
+            serde_json::to_string_pretty(&p.value).unwrap()
+        );
+        let _ = writeln!(
+            py_src,
+            "# {}.json\nresponse{i}: ErrorResponse = {}\n",
+            p.stem(),
+            py(&p.value)
+        );
+        names.push(format!("response{i}"));
+    }
+    let _ = writeln!(
+        ts,
+        "export const typed: ErrorResponse[] = [{}];\n\n\
+         /** Whether the generated codesOf reads each error of each response (as parsed) as a listed code. */\n\
+         export function check(parsed: ErrorResponse[]): string {{\n  \
+         return parsed.flatMap((r) => codesOf(r)).map((i) => (i === undefined ? \"unlisted\" : \"listed\")).join(\" \");\n}}\n\n\
+         /** The CodeInfo of every error, in order. */\n\
+         export const infos: (CodeInfo | undefined)[] = typed.flatMap((r) => codesOf(r));\n\n\
+         /** The generated codesOf of each response (as parsed), flattened, as JSON. */\n\
+         export function info(parsed: ErrorResponse[]): string {{\n  \
+         return JSON.stringify(parsed.flatMap((r) => codesOf(r)).map((i) => i ?? null));\n}}",
+        names.join(", ")
+    );
+    let _ = writeln!(
+        py_src,
+        "typed: list[ErrorResponse] = [{}]\n\n\n\
+         def main() -> None:\n    \
+         parsed: list[ErrorResponse] = [json.load(open(p)) for p in sys.argv[1:]]\n    \
+         infos = [i for r in parsed for i in codes_of(r)]\n    \
+         print(\" \".join(\"unlisted\" if i is None else \"listed\" for i in infos))\n    \
+         print(json.dumps([None if i is None else dataclasses.asdict(i) for i in infos]))\n\n\n\
+         if __name__ == \"__main__\":\n    main()",
+        names.join(", ")
+    );
+    std::fs::write(d.join("payloads.ts"), ts).unwrap();
+    std::fs::write(d.join("payloads.py"), py_src).unwrap();
+    let (name, what, edit) = wrong(taxonomy);
+    let mut bad = payloads
+        .iter()
+        .find(|p| p.stem() == name)
+        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
+        .value
+        .clone();
+    edit(&mut bad);
+    std::fs::write(
+        d.join("wrong.ts"),
+        format!(
+            "import type {{ ErrorResponse }} from \"./schema/error-envelope.js\";\n\n\
+             // {what}\nexport const response: ErrorResponse = {};\n",
+            serde_json::to_string_pretty(&bad).unwrap()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("wrong.py"),
+        format!(
+            "from error_envelope import ErrorResponse\n\n# {what}\nresponse: ErrorResponse = {}\n",
+            py(&bad)
+        ),
+    )
+    .unwrap();
+    payloads.iter().map(|p| entries(spec, &p.value).len()).sum()
+}
+
 fn payload_paths(taxonomy: &str) -> Vec<PathBuf> {
     payloads(taxonomy).into_iter().map(|p| p.path).collect()
 }
@@ -387,9 +486,14 @@ fn agrees_with_spec(taxonomy: &str, infos: &str, key: impl Fn(&str) -> String, w
     let infos: Vec<Value> = serde_json::from_str(infos)
         .unwrap_or_else(|e| panic!("{taxonomy}: {what} printed no JSON array ({e}): {infos}"));
     let payloads = payloads(taxonomy);
-    assert_eq!(infos.len(), payloads.len(), "{taxonomy}: {what}");
-    for (p, info) in payloads.iter().zip(&infos) {
-        let want = expected_code_info(&spec, &p.value);
+    // One `CodeInfo` per envelope: each error of a GraphQL response.
+    let envelopes: Vec<(&common::Payload, &Value)> = payloads
+        .iter()
+        .flat_map(|p| entries(&spec, &p.value).into_iter().map(move |e| (p, e)))
+        .collect();
+    assert_eq!(infos.len(), envelopes.len(), "{taxonomy}: {what}");
+    for ((p, env), info) in envelopes.into_iter().zip(&infos) {
+        let want = expected_code_info(&spec, env);
         let Value::Object(want) = want else {
             panic!("{taxonomy}/{}: no listed code", p.file_name());
         };

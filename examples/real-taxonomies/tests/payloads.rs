@@ -5,8 +5,9 @@
 //! - Every payload in `<taxonomy>/payloads/` (written by `payloads.py` from
 //!   protobuf's `json_format`, RFC 9457's examples, the MCP Python SDK,
 //!   botocore's parsers and endpoint, the Kubernetes client, oauthlib,
-//!   azure-core and stripe-python) is valid against that schema, and as a
-//!   code the spec lists, not only as the unlisted-code fallback.
+//!   azure-core, stripe-python and graphql-core) is valid against that
+//!   schema, and as a code the spec lists (each error of a GraphQL
+//!   response), not only as the unlisted-code fallback.
 //! - Payloads made wrong in one way each (a constant that does not match the
 //!   code, a member of the wrong type, required context missing, a reserved
 //!   number, a code under another category) are refused, so a schema that
@@ -25,7 +26,7 @@ use splice_codegen::layout::{Form, Layout};
 
 mod common;
 
-use common::{TAXONOMIES, dir, in_ci, listed_code, payloads, spec};
+use common::{TAXONOMIES, dir, entries, in_ci, listed_code, payloads, spec};
 
 fn schema(taxonomy: &str) -> Value {
     let path = dir()
@@ -60,10 +61,15 @@ fn every_real_payload_is_valid_as_a_listed_code() {
                 .map(|e| e.to_string())
                 .collect();
             assert!(errors.is_empty(), "{t}/{name} is invalid: {errors:#?}");
-            assert!(
-                listed_code(&spec, payload).is_some(),
-                "{t}/{name} names no code that {t}/errors.yaml lists: {payload}"
-            );
+            // Each error of a GraphQL response is a listed code.
+            let envelopes = entries(&spec, payload);
+            assert!(!envelopes.is_empty(), "{t}/{name} holds no error");
+            for env in envelopes {
+                assert!(
+                    listed_code(&spec, env).is_some(),
+                    "{t}/{name} names no code that {t}/errors.yaml lists: {env}"
+                );
+            }
             seen += 1;
         }
     }
@@ -358,6 +364,46 @@ fn payloads_wrong_in_one_way_are_refused() {
                 v["error"]["code"] = Value::Null
             }),
         ),
+        (
+            "graphql",
+            "a response whose errors list is empty",
+            changed("graphql", "forbidden.json", |v| v["errors"] = json!([])),
+        ),
+        (
+            "graphql",
+            "a response without errors",
+            changed("graphql", "forbidden.json", |v| {
+                v.as_object_mut().unwrap().remove("errors");
+            }),
+        ),
+        (
+            "graphql",
+            "the errors as one object, not a list",
+            changed("graphql", "forbidden.json", |v| {
+                v["errors"] = v["errors"][0].clone()
+            }),
+        ),
+        (
+            "graphql",
+            "a second error whose message is a number",
+            changed("graphql", "two-errors.json", |v| {
+                v["errors"][1]["message"] = json!(9)
+            }),
+        ),
+        (
+            "graphql",
+            "an error location whose line is text",
+            changed("graphql", "parse-error-apollo.json", |v| {
+                v["errors"][0]["locations"][0]["line"] = json!("1")
+            }),
+        ),
+        (
+            "graphql",
+            "a null code (an absent one is INTERNAL_SERVER_ERROR)",
+            changed("graphql", "forbidden.json", |v| {
+                v["errors"][0]["extensions"]["code"] = Value::Null
+            }),
+        ),
     ];
     for (t, what, payload) in cases {
         let schema = schema(t);
@@ -404,6 +450,41 @@ fn aliases_and_unlisted_codes_are_told_apart() {
         v["error"]["code"] = json!("setup_intent_mobile_wallet_unsupported")
     });
     assert_eq!(listed_code(&stripe, &later), None);
+    assert!(validator.is_valid(&later), "{later}");
+}
+
+/// GraphQL: each error of a response is read on its own, in order: an
+/// error without `extensions` (graphql-core's own, a resolver's crash) is
+/// INTERNAL_SERVER_ERROR, and a code Apollo Server does not define is
+/// unlisted while the response stays valid.
+#[test]
+fn each_error_of_a_graphql_response_is_its_own_code() {
+    let spec = spec("graphql");
+    let validator = jsonschema::validator_for(&schema("graphql")).unwrap();
+    let codes = |payload: &Value| -> Vec<Option<&str>> {
+        entries(&spec, payload)
+            .into_iter()
+            .map(|e| listed_code(&spec, e))
+            .collect()
+    };
+    for (name, want) in [
+        (
+            "two-errors.json",
+            vec![Some("UNAUTHENTICATED"), Some("BAD_USER_INPUT")],
+        ),
+        ("resolver-crash.json", vec![Some("INTERNAL_SERVER_ERROR")]),
+        ("parse-error.json", vec![Some("INTERNAL_SERVER_ERROR")]),
+        (
+            "parse-error-apollo.json",
+            vec![Some("GRAPHQL_PARSE_FAILED")],
+        ),
+    ] {
+        assert_eq!(codes(&changed("graphql", name, |_| {})), want, "{name}");
+    }
+    let later = changed("graphql", "two-errors.json", |v| {
+        v["errors"][0]["extensions"]["code"] = json!("DOWNSTREAM_SERVICE_ERROR")
+    });
+    assert_eq!(codes(&later), [None, Some("BAD_USER_INPUT")]);
     assert!(validator.is_valid(&later), "{later}");
 }
 

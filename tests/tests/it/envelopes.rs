@@ -220,6 +220,9 @@ mod real {
     pub mod stripe {
         splice_macros::taxonomy!("../../../examples/real-taxonomies/stripe/errors.yaml");
     }
+    pub mod graphql {
+        splice_macros::taxonomy!("../../../examples/real-taxonomies/graphql/errors.yaml");
+    }
 }
 
 /// Every payload of `taxonomy` (produced by its owner's library, see
@@ -344,6 +347,11 @@ fn real_payloads_parse_with_the_generated_rust() {
     // members.
     failures.extend(real_round_trips::<real::stripe::ErrorEnvelope>(
         "stripe", true,
+    ));
+    // GraphQL: the whole response, every error of `errors` and `data`
+    // (null, absent, or the partial result) written back as it came.
+    failures.extend(real_round_trips::<real::graphql::ErrorResponse>(
+        "graphql", true,
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -529,6 +537,65 @@ fn real_payloads_are_listed_when_read_as_any_envelope() {
         |e| e.listed().is_some(),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every error of every real GraphQL response is its listed code, in order,
+/// read through `ErrorResponse` as `ErrorEnvelope` reads it alone; a code
+/// Apollo Server does not define is unlisted, the response still read; an
+/// empty `errors` is refused.
+#[test]
+fn every_error_of_a_real_graphql_response_is_listed() {
+    use real::graphql::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope, ErrorResponse};
+    let codes = |r: &ErrorResponse| -> Vec<Option<ErrorCode>> {
+        r.errors()
+            .iter()
+            .map(|e| e.listed().map(ErrorCode::from))
+            .collect()
+    };
+    for (name, text) in real_payloads("graphql") {
+        let response: ErrorResponse = serde_json::from_str(&text).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let alone: Vec<Option<ErrorCode>> = value["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                serde_json::from_value::<ErrorEnvelope>(e.clone())
+                    .ok()
+                    .as_ref()
+                    .map(ErrorCode::from)
+            })
+            .collect();
+        assert!(
+            alone.iter().all(Option::is_some),
+            "graphql/{name}: {alone:?}"
+        );
+        assert_eq!(codes(&response), alone, "graphql/{name}");
+    }
+    let two: ErrorResponse =
+        serde_json::from_value(real_payload("graphql", "two-errors.json")).unwrap();
+    assert_eq!(
+        codes(&two),
+        [
+            Some(ErrorCode::Unauthenticated),
+            Some(ErrorCode::BadUserInput)
+        ]
+    );
+    let crash: ErrorResponse =
+        serde_json::from_value(real_payload("graphql", "resolver-crash.json")).unwrap();
+    assert_eq!(codes(&crash), [Some(ErrorCode::InternalServerError)]);
+    let mut later = real_payload("graphql", "two-errors.json");
+    later["errors"][0]["extensions"]["code"] = "DOWNSTREAM_SERVICE_ERROR".into();
+    let response: ErrorResponse = serde_json::from_value(later.clone()).unwrap();
+    assert!(matches!(
+        response.errors()[0],
+        AnyErrorEnvelope::Unlisted(_)
+    ));
+    assert_eq!(codes(&response)[1], Some(ErrorCode::BadUserInput));
+    assert_eq!(serde_json::to_value(&response).unwrap(), later);
+    let mut empty = real_payload("graphql", "forbidden.json");
+    empty["errors"] = json!([]);
+    assert!(serde_json::from_value::<ErrorResponse>(empty).is_err());
 }
 
 /// The real payload `name` of `taxonomy` as JSON.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use splice_codegen::envelope::AbsentMeans;
 use splice_codegen::spec::Spec;
 
-pub const TAXONOMIES: [&str; 9] = [
+pub const TAXONOMIES: [&str; 10] = [
     "google-rpc",
     "problem-details",
     "jsonrpc-mcp",
@@ -20,6 +20,7 @@ pub const TAXONOMIES: [&str; 9] = [
     "oauth",
     "odata",
     "stripe",
+    "graphql",
 ];
 
 /// `examples/real-taxonomies/`.
@@ -79,24 +80,33 @@ pub fn payloads(taxonomy: &str) -> Vec<Payload> {
     out
 }
 
+/// The envelopes of a payload: the entries of its list of errors when the
+/// spec declares one (`list: true`, GraphQL's `errors`), else the payload.
+pub fn entries<'v>(spec: &Spec, payload: &'v Value) -> Vec<&'v Value> {
+    match &spec.envelope.response {
+        None => vec![payload],
+        Some(response) => payload
+            .get(&response.list().name.value)
+            .and_then(Value::as_array)
+            .map(|list| list.iter().collect())
+            .unwrap_or_default(),
+    }
+}
+
 /// The code a payload names, read at the member the spec's envelope says
 /// carries the code's name (else its number), matched against the spec's
-/// listed codes by wire name, alias or number; without it, the
-/// `absent_means` code (of the envelope's category, when `absent_means`
-/// names one per category).
+/// listed codes by wire name, alias or number; without it (or an object
+/// on its way), the `absent_means` code (of the envelope's category, when
+/// `absent_means` names one per category).
 pub fn listed_code<'s>(spec: &'s Spec, payload: &Value) -> Option<&'s str> {
     let env = &spec.envelope;
     let (path, by_name) = match env.path_of("code_name") {
         Some(p) => (p, true),
         None => (env.path_of("number").expect("a code on the wire"), false),
     };
-    let (last, parents) = path.split_last()?;
-    let mut at = payload;
-    for step in parents {
-        at = at.get(step)?;
-    }
-    let Some(at) = at.get(last) else {
-        // Without its code name, an envelope is the `absent_means` code.
+    // Without its code name, or an object on its way (GraphQL's
+    // `extensions`), an envelope is the `absent_means` code.
+    let Some(at) = value_at(payload, &path) else {
         return match env.absent_means()? {
             AbsentMeans::One(code) => Some(code.value.as_str()),
             AbsentMeans::ByCategory { entries, .. } => {
