@@ -488,42 +488,32 @@ impl Lower {
         if !ok {
             return None;
         }
-        // Back in wire order: the specials at their positions among the
-        // ordinary members, which kept theirs.
+        // Back in wire order: the list and the `type:` members at their
+        // positions, the constants, which kept their order, in the others.
         let mut entry = Vec::new();
-        let mut ordered: Vec<Option<ResponseMember>> = Vec::new();
+        let mut members = Vec::new();
         let mut specials = top.into_iter().peekable();
         let mut beside = beside.into_iter();
         loop {
-            if let Some((position, _, _)) = specials.peek()
-                && *position == ordered.len()
-            {
-                let (_, m, inner) = specials.next().expect("peeked");
-                if m.holds == Holds::List {
-                    entry = inner;
-                }
-                ordered.push(Some(m));
-                continue;
-            }
-            match beside.next() {
-                Some(m) => ordered.push(Some(m)),
+            let special_due = specials
+                .peek()
+                .is_some_and(|(at, _, _)| *at == members.len());
+            let constant = if special_due { None } else { beside.next() };
+            let m = match constant {
+                Some(m) => m,
                 None => match specials.next() {
                     Some((_, m, inner)) => {
                         if m.holds == Holds::List {
                             entry = inner;
                         }
-                        ordered.push(Some(m));
+                        m
                     }
                     None => break,
                 },
-            }
+            };
+            members.push(m);
         }
-        Some((
-            entry,
-            Some(Response {
-                members: ordered.into_iter().flatten().collect(),
-            }),
-        ))
+        Some((entry, Some(Response { members })))
     }
 
     /// `absent_means:` of a member: a code identifier, or a mapping from

@@ -1320,3 +1320,30 @@ fn diff_of_a_list_of_errors() {
     );
     assert!(report(&spec, &spec).is_empty());
 }
+
+/// The response's members keep their wire order around the list (a
+/// constant before it, `data` after it), constants are pinned and required
+/// unless optional, and the Rust of such a response parses.
+#[test]
+fn response_members_keep_their_order_around_the_list() {
+    let spec = read("codegen/tests/fixtures/envelopes/graphql_response.yaml").replacen(
+        "envelope:\n  errors:\n",
+        "envelope:\n  version: { carries: constant, value: \"1\" }\n  \
+         trace: { carries: constant, value: 7, optional: true }\n  errors:\n",
+        1,
+    );
+    let spec =
+        splice_codegen::load_str(&spec, "errors.yaml").unwrap_or_else(|d| panic!("{}", d.render()));
+    let schema = splice_codegen::emit_schema::emit(&spec);
+    let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["version", "trace", "errors", "data"]);
+    assert_eq!(schema["required"], json!(["version", "errors"]));
+    assert_eq!(schema["properties"]["version"], json!({"const": "1"}));
+    let v = jsonschema::draft202012::new(&schema).unwrap();
+    let entry = json!({"message": "boom"});
+    assert!(v.is_valid(&json!({"version": "1", "errors": [entry]})));
+    assert!(!v.is_valid(&json!({"version": "2", "errors": [entry]})));
+    assert!(!v.is_valid(&json!({"version": "1", "trace": 8, "errors": [entry]})));
+    assert!(!v.is_valid(&json!({"errors": [entry]})));
+    syn::parse2::<syn::File>(splice_codegen::emit_rust::emit(&spec)).expect("the Rust parses");
+}

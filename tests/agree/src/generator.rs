@@ -910,7 +910,7 @@ impl Spec {
             data: rng.chance(70),
             constant: rng.chance(40).then(|| {
                 (
-                    "version".to_owned(),
+                    "response_version".to_owned(),
                     rng.pick(&[json!("2.0"), json!(1)]).clone(),
                 )
             }),

@@ -402,7 +402,7 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a typed response member", "  data: { type: json", ""),
         (
             "a constant beside the list",
-            "  \"version\": { carries: constant",
+            "  \"response_version\": { carries: constant",
             "",
         ),
     ];
