@@ -14,9 +14,6 @@ import dataclasses
 import enum
 import typing
 
-if typing.TYPE_CHECKING:
-    from typing_extensions import TypeIs
-
 TAXONOMY_NAME: typing.Final = "splice"
 TAXONOMY_VERSION: typing.Final = "1.9.2"
 SCHEMA_ID: typing.Final = "schema://splice/error-envelope/v1"
@@ -2693,10 +2690,10 @@ VIOLATION_KINDS: typing.Final[frozenset[str]] = frozenset(
 )
 
 
-def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
-    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `error_code` narrows it) when it is true, and an
-    `UnlistedCodeEnvelope` when it is false.
+def is_listed(env: AnyErrorEnvelope) -> "typing.TypeGuard[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeGuard`, so `env` is an
+    `ErrorEnvelope` (then `error_code` narrows it) when it is true; when it
+    is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).
     """
     code = env["error_code"]
     return code in CODES and code not in VIOLATION_KINDS
@@ -2756,8 +2753,8 @@ OPERATIONS: typing.Final[dict[str, OperationInfo]] = {
 _MULTI_EDIT_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "INTERNAL_ERROR"})
 
 
-def is_multi_edit_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditError]":
-    """True when the envelope's code is one operation `multi_edit` raises: a `TypeIs`,
+def is_multi_edit_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[MultiEditError]":
+    """True when the envelope's code is one operation `multi_edit` raises: a `TypeGuard`,
     so `env` is then a `MultiEditError`.
     """
     return env["error_code"] in _MULTI_EDIT_CODES
@@ -2766,8 +2763,8 @@ def is_multi_edit_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditError]":
 _MULTI_EDIT_FILES_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "DUPLICATE_FILE_PATH", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "MOVE_ONTO_ITSELF", "PATH_CONFLICT", "MATCH_NOT_FOUND", "AMBIGUOUS_MATCH", "STALE_FILE", "RESULT_TOO_LARGE", "FILE_ALREADY_EXISTS", "PARENT_DIRECTORY_MISSING", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "INVALID_ENCODING", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "BACKUP_FAILED", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "INTERNAL_ERROR"})
 
 
-def is_multi_edit_files_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditFilesError]":
-    """True when the envelope's code is one operation `multi_edit_files` raises: a `TypeIs`,
+def is_multi_edit_files_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[MultiEditFilesError]":
+    """True when the envelope's code is one operation `multi_edit_files` raises: a `TypeGuard`,
     so `env` is then a `MultiEditFilesError`.
     """
     return env["error_code"] in _MULTI_EDIT_FILES_CODES
@@ -2776,8 +2773,8 @@ def is_multi_edit_files_error(env: AnyErrorEnvelope) -> "TypeIs[MultiEditFilesEr
 _UNDO_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "PATH_OUTSIDE_ROOTS", "REQUEST_TOO_LARGE", "FILE_ALREADY_EXISTS", "TRANSACTION_NOT_FOUND", "UNDO_CONFLICT", "CALL_CANCELLED", "SERVER_BUSY", "FILE_NOT_FOUND", "PERMISSION_DENIED", "DISK_FULL", "READ_ONLY_FS", "SYMLINK_LOOP", "READ_FAILED", "WRITE_FAILED", "NOT_A_REGULAR_FILE", "FILE_TOO_LARGE", "ROLLBACK_FAILED", "JOURNAL_UNAVAILABLE", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"})
 
 
-def is_undo_error(env: AnyErrorEnvelope) -> "TypeIs[UndoError]":
-    """True when the envelope's code is one operation `undo` raises: a `TypeIs`,
+def is_undo_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UndoError]":
+    """True when the envelope's code is one operation `undo` raises: a `TypeGuard`,
     so `env` is then a `UndoError`.
     """
     return env["error_code"] in _UNDO_CODES
@@ -2786,8 +2783,8 @@ def is_undo_error(env: AnyErrorEnvelope) -> "TypeIs[UndoError]":
 _LIST_TRANSACTIONS_CODES: typing.Final[frozenset[str]] = frozenset({"VALIDATION_FAILED", "REQUEST_TOO_LARGE", "CALL_CANCELLED", "SERVER_BUSY", "UNDO_UNAVAILABLE", "INTERNAL_ERROR"})
 
 
-def is_list_transactions_error(env: AnyErrorEnvelope) -> "TypeIs[ListTransactionsError]":
-    """True when the envelope's code is one operation `list_transactions` raises: a `TypeIs`,
+def is_list_transactions_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListTransactionsError]":
+    """True when the envelope's code is one operation `list_transactions` raises: a `TypeGuard`,
     so `env` is then a `ListTransactionsError`.
     """
     return env["error_code"] in _LIST_TRANSACTIONS_CODES

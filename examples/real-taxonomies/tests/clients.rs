@@ -353,9 +353,19 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     let _ = writeln!(
         py_src,
         "typed: list[ErrorEnvelope] = [{}]\n\n\n\
+         def verdict(e: AnyErrorEnvelope) -> str:\n    \
+         if not is_listed(e):\n        \
+         return \"unlisted\"\n    \
+         listed_env: ErrorEnvelope = e\n    \
+         return \"listed\" if code_info(listed_env) is not None else \"listed without CodeInfo\"\n\n\n\
+         def listed(parsed: list[AnyErrorEnvelope]) -> list[ErrorEnvelope]:\n    \
+         return [e for e in parsed if is_listed(e)]\n\n\n\
          def main() -> None:\n    \
          parsed: list[AnyErrorEnvelope] = [json.load(open(p)) for p in sys.argv[1:]]\n    \
-         print(\" \".join(\"listed\" if is_listed(e) else \"unlisted\" for e in parsed))\n    \
+         verdicts = [verdict(e) for e in parsed]\n    \
+         if len(listed(parsed)) != verdicts.count(\"listed\"):\n        \
+         raise SystemExit(\"is_listed narrows a different set than it answers\")\n    \
+         print(\" \".join(verdicts))\n    \
          infos = [code_info(e) for e in parsed]\n    \
          print(json.dumps([None if i is None else dataclasses.asdict(i) for i in infos]))\n\n\n\
          if __name__ == \"__main__\":\n    main()",

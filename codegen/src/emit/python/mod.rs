@@ -32,9 +32,12 @@
 //! `<Code>Context` `TypedDict` per code (`MATCH_NOT_FOUND` ->
 //! `MatchNotFoundEnvelope`), the union `ErrorEnvelope`, `CodeInfo` and
 //! `CODES`; `UnlistedCodeEnvelope` (a code of a later release of the same
-//! major version), the union `AnyErrorEnvelope` of both, and `is_listed`, the
-//! `TypeIs` from the one to the other (narrowing both branches; imported from
-//! `typing_extensions` for the type checker only). Declared object types
+//! major version), the union `AnyErrorEnvelope` of both, and `is_listed`, a
+//! `typing.TypeGuard` from the one to the other. It narrows the true branch
+//! only: a `TypeIs` would narrow both, but mypy then compares the union's
+//! members pairwise at every call site, a cost that grows with the square of
+//! the number of codes (slow on a large taxonomy). Operation guards are `TypeGuard`s for the same
+//! reason. Declared object types
 //! become `TypedDict`s, declared enums `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
@@ -97,10 +100,6 @@ pub fn emit(spec: &Spec) -> String {
         ),
     );
     out.push_str("\nimport dataclasses\nimport enum\nimport typing\n\n");
-    // `TypeIs` is in `typing` from Python 3.13; type checkers of older
-    // targets take it from `typing_extensions` (their bundled stubs), and at
-    // run time nothing is imported: the annotation that names it is a string.
-    out.push_str("if typing.TYPE_CHECKING:\n    from typing_extensions import TypeIs\n\n");
     let _ = writeln!(out, "TAXONOMY_NAME: typing.Final = {}", py_str(name));
     let _ = writeln!(
         out,

@@ -58,16 +58,16 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
     blank_lines(out, 2);
     let _ = writeln!(
         out,
-        "def is_listed(env: {ANY_ENVELOPE}) -> \"TypeIs[ErrorEnvelope]\":"
+        "def is_listed(env: {ANY_ENVELOPE}) -> \"typing.TypeGuard[ErrorEnvelope]\":"
     );
     let discriminant = layout.discriminant();
     docstring(
         out,
         "    ",
         &format!(
-            "True when this release lists the envelope's code: a `TypeIs`, so `env` is an\n\
-             `ErrorEnvelope` (then `{}` narrows it) when it is true, and an\n\
-             `UnlistedCodeEnvelope` when it is false.",
+            "True when this release lists the envelope's code: a `TypeGuard`, so `env` is an\n\
+             `ErrorEnvelope` (then `{}` narrows it) when it is true; when it\n\
+             is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).",
             discriminant.dotted()
         ),
     );
@@ -341,7 +341,7 @@ pub(super) fn operations(out: &mut String, layout: &Layout<'_>) {
         blank_lines(out, 2);
         let _ = writeln!(
             out,
-            "def is_{}_error(env: {ANY_ENVELOPE}) -> \"TypeIs[{}]\":",
+            "def is_{}_error(env: {ANY_ENVELOPE}) -> \"typing.TypeGuard[{}]\":",
             op.name.value,
             op.error_type_name()
         );
@@ -349,7 +349,7 @@ pub(super) fn operations(out: &mut String, layout: &Layout<'_>) {
             out,
             "    ",
             &format!(
-                "True when the envelope's code is one operation `{}` raises: a `TypeIs`,\n\
+                "True when the envelope's code is one operation `{}` raises: a `TypeGuard`,\n\
                  so `env` is then a `{}`.",
                 op.wire(),
                 op.error_type_name()

@@ -13,7 +13,6 @@ from error_envelope import (
     FAMILIES,
     AnyErrorEnvelope,
     FamilyInfo,
-    UnlistedCodeEnvelope,
     family_of,
     is_listed,
 )
@@ -37,7 +36,7 @@ def rule(family: FamilyInfo) -> str:
 def handle(env: AnyErrorEnvelope) -> str:
     family = family_of(env)
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         if family is None:
             return f"unlisted {env['Error']['Code']} of no family"
         typing.assert_type(family, FamilyInfo)

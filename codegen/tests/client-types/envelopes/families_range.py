@@ -13,7 +13,6 @@ from error_envelope import (
     FAMILIES,
     AnyErrorEnvelope,
     FamilyInfo,
-    UnlistedCodeEnvelope,
     code_info,
     family_of,
     is_listed,
@@ -30,7 +29,7 @@ def action(family: FamilyInfo) -> str:
 def handle(env: AnyErrorEnvelope) -> str:
     family = family_of(env)
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         if family is None:
             return f"unlisted {env['error']['code']} of no family"
         typing.assert_type(family.rule, typing.Literal["range"])

@@ -14,7 +14,6 @@ from error_envelope import (
     ErrorInfo,
     InternalEnvelopeError,
     NotFoundEnvelopeError,
-    UnlistedCodeEnvelope,
     is_listed,
 )
 
@@ -33,7 +32,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return "unlisted " + env["error"]["status"]
     typing.assert_type(env, ErrorEnvelope)
     return describe(env)

@@ -11,7 +11,6 @@ from error_envelope import (
     AnyErrorEnvelope,
     ErrorEnvelope,
     MethodNotFoundEnvelopeError,
-    UnlistedCodeEnvelope,
     is_listed,
 )
 
@@ -29,7 +28,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return f"unlisted {env['error']['code']}"
     return describe(env)
 

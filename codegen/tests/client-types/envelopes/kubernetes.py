@@ -13,7 +13,6 @@ from error_envelope import (
     ExpiredEnvelope,
     GoneEnvelope,
     UnknownEnvelope,
-    UnlistedCodeEnvelope,
     is_listed,
 )
 
@@ -35,7 +34,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return "unlisted " + env["reason"]
     return describe(env)
 

@@ -10,7 +10,6 @@ from error_envelope import (
     AnyErrorEnvelope,
     ErrorEnvelope,
     OutOfCreditEnvelope,
-    UnlistedCodeEnvelope,
     is_listed,
 )
 
@@ -27,7 +26,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return "unlisted " + env["type"]
     return describe(env)
 

@@ -17,7 +17,6 @@ from error_envelope import (
     ExpiredCardEnvelopeError,
     InvalidRequestEnvelopeError,
     ParameterMissingEnvelopeError,
-    UnlistedCodeEnvelope,
     code_info,
     is_listed,
 )
@@ -61,7 +60,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return f"unlisted {env['error']['type']}/{env['error']['code']}"
     return describe(env)
 

@@ -14,7 +14,6 @@ from error_envelope import (
     ErrorEnvelope,
     Location,
     NotFoundEnvelope,
-    UnlistedCodeEnvelope,
     ValidationError,
     is_listed,
 )
@@ -50,7 +49,7 @@ def describe(env: ErrorEnvelope) -> str:
 
 def handle(env: AnyErrorEnvelope) -> str:
     if not is_listed(env):
-        typing.assert_type(env, UnlistedCodeEnvelope)
+        typing.assert_type(env, AnyErrorEnvelope)
         return "unlisted " + env["code"]
     return describe(env)
 

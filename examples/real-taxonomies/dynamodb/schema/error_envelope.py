@@ -15,9 +15,6 @@ import dataclasses
 import enum
 import typing
 
-if typing.TYPE_CHECKING:
-    from typing_extensions import TypeIs
-
 TAXONOMY_NAME: typing.Final = "dynamodb"
 TAXONOMY_VERSION: typing.Final = "1.0.0"
 SCHEMA_ID: typing.Final = "https://dynamodb.amazonaws.com/errors/error-envelope/v1"
@@ -2175,10 +2172,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
-def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
-    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `Error.Code` narrows it) when it is true, and an
-    `UnlistedCodeEnvelope` when it is false.
+def is_listed(env: AnyErrorEnvelope) -> "typing.TypeGuard[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeGuard`, so `env` is an
+    `ErrorEnvelope` (then `Error.Code` narrows it) when it is true; when it
+    is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).
     """
     return env["Error"]["Code"] in CODES
 
@@ -2585,8 +2582,8 @@ OPERATIONS: typing.Final[dict[str, OperationInfo]] = {
 _BATCH_EXECUTE_STATEMENT_CODES: typing.Final[frozenset[str]] = frozenset({"RequestLimitExceeded", "ThrottlingException", "InternalServerError"})
 
 
-def is_batch_execute_statement_error(env: AnyErrorEnvelope) -> "TypeIs[BatchExecuteStatementError]":
-    """True when the envelope's code is one operation `BatchExecuteStatement` raises: a `TypeIs`,
+def is_batch_execute_statement_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[BatchExecuteStatementError]":
+    """True when the envelope's code is one operation `BatchExecuteStatement` raises: a `TypeGuard`,
     so `env` is then a `BatchExecuteStatementError`.
     """
     return env["Error"]["Code"] in _BATCH_EXECUTE_STATEMENT_CODES
@@ -2595,8 +2592,8 @@ def is_batch_execute_statement_error(env: AnyErrorEnvelope) -> "TypeIs[BatchExec
 _BATCH_GET_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException"})
 
 
-def is_batch_get_item_error(env: AnyErrorEnvelope) -> "TypeIs[BatchGetItemError]":
-    """True when the envelope's code is one operation `BatchGetItem` raises: a `TypeIs`,
+def is_batch_get_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[BatchGetItemError]":
+    """True when the envelope's code is one operation `BatchGetItem` raises: a `TypeGuard`,
     so `env` is then a `BatchGetItemError`.
     """
     return env["Error"]["Code"] in _BATCH_GET_ITEM_CODES
@@ -2605,8 +2602,8 @@ def is_batch_get_item_error(env: AnyErrorEnvelope) -> "TypeIs[BatchGetItemError]
 _BATCH_WRITE_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ReplicatedWriteConflictException", "ItemCollectionSizeLimitExceededException", "ResourceNotFoundException"})
 
 
-def is_batch_write_item_error(env: AnyErrorEnvelope) -> "TypeIs[BatchWriteItemError]":
-    """True when the envelope's code is one operation `BatchWriteItem` raises: a `TypeIs`,
+def is_batch_write_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[BatchWriteItemError]":
+    """True when the envelope's code is one operation `BatchWriteItem` raises: a `TypeGuard`,
     so `env` is then a `BatchWriteItemError`.
     """
     return env["Error"]["Code"] in _BATCH_WRITE_ITEM_CODES
@@ -2615,8 +2612,8 @@ def is_batch_write_item_error(env: AnyErrorEnvelope) -> "TypeIs[BatchWriteItemEr
 _CANCEL_BULK_OPERATION_CODES: typing.Final[frozenset[str]] = frozenset({"ResourceNotFoundException"})
 
 
-def is_cancel_bulk_operation_error(env: AnyErrorEnvelope) -> "TypeIs[CancelBulkOperationError]":
-    """True when the envelope's code is one operation `CancelBulkOperation` raises: a `TypeIs`,
+def is_cancel_bulk_operation_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[CancelBulkOperationError]":
+    """True when the envelope's code is one operation `CancelBulkOperation` raises: a `TypeGuard`,
     so `env` is then a `CancelBulkOperationError`.
     """
     return env["Error"]["Code"] in _CANCEL_BULK_OPERATION_CODES
@@ -2625,8 +2622,8 @@ def is_cancel_bulk_operation_error(env: AnyErrorEnvelope) -> "TypeIs[CancelBulkO
 _CREATE_BACKUP_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "BackupInUseException", "ContinuousBackupsUnavailableException", "TableInUseException", "TableNotFoundException"})
 
 
-def is_create_backup_error(env: AnyErrorEnvelope) -> "TypeIs[CreateBackupError]":
-    """True when the envelope's code is one operation `CreateBackup` raises: a `TypeIs`,
+def is_create_backup_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[CreateBackupError]":
+    """True when the envelope's code is one operation `CreateBackup` raises: a `TypeGuard`,
     so `env` is then a `CreateBackupError`.
     """
     return env["Error"]["Code"] in _CREATE_BACKUP_CODES
@@ -2635,8 +2632,8 @@ def is_create_backup_error(env: AnyErrorEnvelope) -> "TypeIs[CreateBackupError]"
 _CREATE_GLOBAL_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "GlobalTableAlreadyExistsException", "TableNotFoundException"})
 
 
-def is_create_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[CreateGlobalTableError]":
-    """True when the envelope's code is one operation `CreateGlobalTable` raises: a `TypeIs`,
+def is_create_global_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[CreateGlobalTableError]":
+    """True when the envelope's code is one operation `CreateGlobalTable` raises: a `TypeGuard`,
     so `env` is then a `CreateGlobalTableError`.
     """
     return env["Error"]["Code"] in _CREATE_GLOBAL_TABLE_CODES
@@ -2645,8 +2642,8 @@ def is_create_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[CreateGlobalT
 _CREATE_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException"})
 
 
-def is_create_table_error(env: AnyErrorEnvelope) -> "TypeIs[CreateTableError]":
-    """True when the envelope's code is one operation `CreateTable` raises: a `TypeIs`,
+def is_create_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[CreateTableError]":
+    """True when the envelope's code is one operation `CreateTable` raises: a `TypeGuard`,
     so `env` is then a `CreateTableError`.
     """
     return env["Error"]["Code"] in _CREATE_TABLE_CODES
@@ -2655,8 +2652,8 @@ def is_create_table_error(env: AnyErrorEnvelope) -> "TypeIs[CreateTableError]":
 _DELETE_BACKUP_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "BackupInUseException", "BackupNotFoundException"})
 
 
-def is_delete_backup_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteBackupError]":
-    """True when the envelope's code is one operation `DeleteBackup` raises: a `TypeIs`,
+def is_delete_backup_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DeleteBackupError]":
+    """True when the envelope's code is one operation `DeleteBackup` raises: a `TypeGuard`,
     so `env` is then a `DeleteBackupError`.
     """
     return env["Error"]["Code"] in _DELETE_BACKUP_CODES
@@ -2665,8 +2662,8 @@ def is_delete_backup_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteBackupError]"
 _DELETE_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ReplicatedWriteConflictException", "ConditionalCheckFailedException", "ItemCollectionSizeLimitExceededException", "ResourceNotFoundException", "TransactionConflictException"})
 
 
-def is_delete_item_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteItemError]":
-    """True when the envelope's code is one operation `DeleteItem` raises: a `TypeIs`,
+def is_delete_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DeleteItemError]":
+    """True when the envelope's code is one operation `DeleteItem` raises: a `TypeGuard`,
     so `env` is then a `DeleteItemError`.
     """
     return env["Error"]["Code"] in _DELETE_ITEM_CODES
@@ -2675,8 +2672,8 @@ def is_delete_item_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteItemError]":
 _DELETE_RESOURCE_POLICY_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "PolicyNotFoundException", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_delete_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteResourcePolicyError]":
-    """True when the envelope's code is one operation `DeleteResourcePolicy` raises: a `TypeIs`,
+def is_delete_resource_policy_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DeleteResourcePolicyError]":
+    """True when the envelope's code is one operation `DeleteResourcePolicy` raises: a `TypeGuard`,
     so `env` is then a `DeleteResourcePolicyError`.
     """
     return env["Error"]["Code"] in _DELETE_RESOURCE_POLICY_CODES
@@ -2685,8 +2682,8 @@ def is_delete_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteReso
 _DELETE_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_delete_table_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteTableError]":
-    """True when the envelope's code is one operation `DeleteTable` raises: a `TypeIs`,
+def is_delete_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DeleteTableError]":
+    """True when the envelope's code is one operation `DeleteTable` raises: a `TypeGuard`,
     so `env` is then a `DeleteTableError`.
     """
     return env["Error"]["Code"] in _DELETE_TABLE_CODES
@@ -2695,8 +2692,8 @@ def is_delete_table_error(env: AnyErrorEnvelope) -> "TypeIs[DeleteTableError]":
 _DESCRIBE_BACKUP_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "BackupNotFoundException"})
 
 
-def is_describe_backup_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeBackupError]":
-    """True when the envelope's code is one operation `DescribeBackup` raises: a `TypeIs`,
+def is_describe_backup_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeBackupError]":
+    """True when the envelope's code is one operation `DescribeBackup` raises: a `TypeGuard`,
     so `env` is then a `DescribeBackupError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_BACKUP_CODES
@@ -2705,8 +2702,8 @@ def is_describe_backup_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeBackupErr
 _DESCRIBE_BULK_OPERATION_CODES: typing.Final[frozenset[str]] = frozenset({"ResourceNotFoundException"})
 
 
-def is_describe_bulk_operation_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeBulkOperationError]":
-    """True when the envelope's code is one operation `DescribeBulkOperation` raises: a `TypeIs`,
+def is_describe_bulk_operation_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeBulkOperationError]":
+    """True when the envelope's code is one operation `DescribeBulkOperation` raises: a `TypeGuard`,
     so `env` is then a `DescribeBulkOperationError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_BULK_OPERATION_CODES
@@ -2715,8 +2712,8 @@ def is_describe_bulk_operation_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeB
 _DESCRIBE_CONTINUOUS_BACKUPS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "TableNotFoundException"})
 
 
-def is_describe_continuous_backups_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeContinuousBackupsError]":
-    """True when the envelope's code is one operation `DescribeContinuousBackups` raises: a `TypeIs`,
+def is_describe_continuous_backups_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeContinuousBackupsError]":
+    """True when the envelope's code is one operation `DescribeContinuousBackups` raises: a `TypeGuard`,
     so `env` is then a `DescribeContinuousBackupsError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_CONTINUOUS_BACKUPS_CODES
@@ -2725,8 +2722,8 @@ def is_describe_continuous_backups_error(env: AnyErrorEnvelope) -> "TypeIs[Descr
 _DESCRIBE_CONTRIBUTOR_INSIGHTS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_describe_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeContributorInsightsError]":
-    """True when the envelope's code is one operation `DescribeContributorInsights` raises: a `TypeIs`,
+def is_describe_contributor_insights_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeContributorInsightsError]":
+    """True when the envelope's code is one operation `DescribeContributorInsights` raises: a `TypeGuard`,
     so `env` is then a `DescribeContributorInsightsError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_CONTRIBUTOR_INSIGHTS_CODES
@@ -2735,8 +2732,8 @@ def is_describe_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[Des
 _DESCRIBE_ENDPOINTS_CODES: typing.Final[frozenset[str]] = frozenset()
 
 
-def is_describe_endpoints_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeEndpointsError]":
-    """True when the envelope's code is one operation `DescribeEndpoints` raises: a `TypeIs`,
+def is_describe_endpoints_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeEndpointsError]":
+    """True when the envelope's code is one operation `DescribeEndpoints` raises: a `TypeGuard`,
     so `env` is then a `DescribeEndpointsError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_ENDPOINTS_CODES
@@ -2745,8 +2742,8 @@ def is_describe_endpoints_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeEndpoi
 _DESCRIBE_EXPORT_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ExportNotFoundException"})
 
 
-def is_describe_export_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeExportError]":
-    """True when the envelope's code is one operation `DescribeExport` raises: a `TypeIs`,
+def is_describe_export_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeExportError]":
+    """True when the envelope's code is one operation `DescribeExport` raises: a `TypeGuard`,
     so `env` is then a `DescribeExportError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_EXPORT_CODES
@@ -2755,8 +2752,8 @@ def is_describe_export_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeExportErr
 _DESCRIBE_GLOBAL_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "GlobalTableNotFoundException"})
 
 
-def is_describe_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeGlobalTableError]":
-    """True when the envelope's code is one operation `DescribeGlobalTable` raises: a `TypeIs`,
+def is_describe_global_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeGlobalTableError]":
+    """True when the envelope's code is one operation `DescribeGlobalTable` raises: a `TypeGuard`,
     so `env` is then a `DescribeGlobalTableError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_GLOBAL_TABLE_CODES
@@ -2765,8 +2762,8 @@ def is_describe_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeGlo
 _DESCRIBE_GLOBAL_TABLE_SETTINGS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "GlobalTableNotFoundException"})
 
 
-def is_describe_global_table_settings_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeGlobalTableSettingsError]":
-    """True when the envelope's code is one operation `DescribeGlobalTableSettings` raises: a `TypeIs`,
+def is_describe_global_table_settings_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeGlobalTableSettingsError]":
+    """True when the envelope's code is one operation `DescribeGlobalTableSettings` raises: a `TypeGuard`,
     so `env` is then a `DescribeGlobalTableSettingsError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_GLOBAL_TABLE_SETTINGS_CODES
@@ -2775,8 +2772,8 @@ def is_describe_global_table_settings_error(env: AnyErrorEnvelope) -> "TypeIs[De
 _DESCRIBE_IMPORT_CODES: typing.Final[frozenset[str]] = frozenset({"ImportNotFoundException"})
 
 
-def is_describe_import_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeImportError]":
-    """True when the envelope's code is one operation `DescribeImport` raises: a `TypeIs`,
+def is_describe_import_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeImportError]":
+    """True when the envelope's code is one operation `DescribeImport` raises: a `TypeGuard`,
     so `env` is then a `DescribeImportError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_IMPORT_CODES
@@ -2785,8 +2782,8 @@ def is_describe_import_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeImportErr
 _DESCRIBE_KINESIS_STREAMING_DESTINATION_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_describe_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeKinesisStreamingDestinationError]":
-    """True when the envelope's code is one operation `DescribeKinesisStreamingDestination` raises: a `TypeIs`,
+def is_describe_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeKinesisStreamingDestinationError]":
+    """True when the envelope's code is one operation `DescribeKinesisStreamingDestination` raises: a `TypeGuard`,
     so `env` is then a `DescribeKinesisStreamingDestinationError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_KINESIS_STREAMING_DESTINATION_CODES
@@ -2795,8 +2792,8 @@ def is_describe_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "T
 _DESCRIBE_LIMITS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError"})
 
 
-def is_describe_limits_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeLimitsError]":
-    """True when the envelope's code is one operation `DescribeLimits` raises: a `TypeIs`,
+def is_describe_limits_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeLimitsError]":
+    """True when the envelope's code is one operation `DescribeLimits` raises: a `TypeGuard`,
     so `env` is then a `DescribeLimitsError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_LIMITS_CODES
@@ -2805,8 +2802,8 @@ def is_describe_limits_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeLimitsErr
 _DESCRIBE_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_describe_table_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeTableError]":
-    """True when the envelope's code is one operation `DescribeTable` raises: a `TypeIs`,
+def is_describe_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeTableError]":
+    """True when the envelope's code is one operation `DescribeTable` raises: a `TypeGuard`,
     so `env` is then a `DescribeTableError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_TABLE_CODES
@@ -2815,8 +2812,8 @@ def is_describe_table_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeTableError
 _DESCRIBE_TABLE_REPLICA_AUTO_SCALING_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_describe_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeTableReplicaAutoScalingError]":
-    """True when the envelope's code is one operation `DescribeTableReplicaAutoScaling` raises: a `TypeIs`,
+def is_describe_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeTableReplicaAutoScalingError]":
+    """True when the envelope's code is one operation `DescribeTableReplicaAutoScaling` raises: a `TypeGuard`,
     so `env` is then a `DescribeTableReplicaAutoScalingError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_TABLE_REPLICA_AUTO_SCALING_CODES
@@ -2825,8 +2822,8 @@ def is_describe_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "Type
 _DESCRIBE_TIME_TO_LIVE_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_describe_time_to_live_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeTimeToLiveError]":
-    """True when the envelope's code is one operation `DescribeTimeToLive` raises: a `TypeIs`,
+def is_describe_time_to_live_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DescribeTimeToLiveError]":
+    """True when the envelope's code is one operation `DescribeTimeToLive` raises: a `TypeGuard`,
     so `env` is then a `DescribeTimeToLiveError`.
     """
     return env["Error"]["Code"] in _DESCRIBE_TIME_TO_LIVE_CODES
@@ -2835,8 +2832,8 @@ def is_describe_time_to_live_error(env: AnyErrorEnvelope) -> "TypeIs[DescribeTim
 _DISABLE_KINESIS_STREAMING_DESTINATION_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_disable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "TypeIs[DisableKinesisStreamingDestinationError]":
-    """True when the envelope's code is one operation `DisableKinesisStreamingDestination` raises: a `TypeIs`,
+def is_disable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[DisableKinesisStreamingDestinationError]":
+    """True when the envelope's code is one operation `DisableKinesisStreamingDestination` raises: a `TypeGuard`,
     so `env` is then a `DisableKinesisStreamingDestinationError`.
     """
     return env["Error"]["Code"] in _DISABLE_KINESIS_STREAMING_DESTINATION_CODES
@@ -2845,8 +2842,8 @@ def is_disable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "Ty
 _ENABLE_KINESIS_STREAMING_DESTINATION_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_enable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "TypeIs[EnableKinesisStreamingDestinationError]":
-    """True when the envelope's code is one operation `EnableKinesisStreamingDestination` raises: a `TypeIs`,
+def is_enable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[EnableKinesisStreamingDestinationError]":
+    """True when the envelope's code is one operation `EnableKinesisStreamingDestination` raises: a `TypeGuard`,
     so `env` is then a `EnableKinesisStreamingDestinationError`.
     """
     return env["Error"]["Code"] in _ENABLE_KINESIS_STREAMING_DESTINATION_CODES
@@ -2855,8 +2852,8 @@ def is_enable_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "Typ
 _EXECUTE_STATEMENT_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ConditionalCheckFailedException", "DuplicateItemException", "ItemCollectionSizeLimitExceededException", "ResourceNotFoundException", "TransactionConflictException"})
 
 
-def is_execute_statement_error(env: AnyErrorEnvelope) -> "TypeIs[ExecuteStatementError]":
-    """True when the envelope's code is one operation `ExecuteStatement` raises: a `TypeIs`,
+def is_execute_statement_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ExecuteStatementError]":
+    """True when the envelope's code is one operation `ExecuteStatement` raises: a `TypeGuard`,
     so `env` is then a `ExecuteStatementError`.
     """
     return env["Error"]["Code"] in _EXECUTE_STATEMENT_CODES
@@ -2865,8 +2862,8 @@ def is_execute_statement_error(env: AnyErrorEnvelope) -> "TypeIs[ExecuteStatemen
 _EXECUTE_TRANSACTION_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "TransactionInProgressException", "InternalServerError", "IdempotentParameterMismatchException", "ResourceNotFoundException", "TransactionCanceledException"})
 
 
-def is_execute_transaction_error(env: AnyErrorEnvelope) -> "TypeIs[ExecuteTransactionError]":
-    """True when the envelope's code is one operation `ExecuteTransaction` raises: a `TypeIs`,
+def is_execute_transaction_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ExecuteTransactionError]":
+    """True when the envelope's code is one operation `ExecuteTransaction` raises: a `TypeGuard`,
     so `env` is then a `ExecuteTransactionError`.
     """
     return env["Error"]["Code"] in _EXECUTE_TRANSACTION_CODES
@@ -2875,8 +2872,8 @@ def is_execute_transaction_error(env: AnyErrorEnvelope) -> "TypeIs[ExecuteTransa
 _EXPORT_TABLE_TO_POINT_IN_TIME_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ExportConflictException", "InvalidExportTimeException", "PointInTimeRecoveryUnavailableException", "TableNotFoundException"})
 
 
-def is_export_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "TypeIs[ExportTableToPointInTimeError]":
-    """True when the envelope's code is one operation `ExportTableToPointInTime` raises: a `TypeIs`,
+def is_export_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ExportTableToPointInTimeError]":
+    """True when the envelope's code is one operation `ExportTableToPointInTime` raises: a `TypeGuard`,
     so `env` is then a `ExportTableToPointInTimeError`.
     """
     return env["Error"]["Code"] in _EXPORT_TABLE_TO_POINT_IN_TIME_CODES
@@ -2885,8 +2882,8 @@ def is_export_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "TypeIs[Exp
 _GET_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException"})
 
 
-def is_get_item_error(env: AnyErrorEnvelope) -> "TypeIs[GetItemError]":
-    """True when the envelope's code is one operation `GetItem` raises: a `TypeIs`,
+def is_get_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[GetItemError]":
+    """True when the envelope's code is one operation `GetItem` raises: a `TypeGuard`,
     so `env` is then a `GetItemError`.
     """
     return env["Error"]["Code"] in _GET_ITEM_CODES
@@ -2895,8 +2892,8 @@ def is_get_item_error(env: AnyErrorEnvelope) -> "TypeIs[GetItemError]":
 _GET_RESOURCE_POLICY_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "PolicyNotFoundException", "ResourceNotFoundException"})
 
 
-def is_get_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[GetResourcePolicyError]":
-    """True when the envelope's code is one operation `GetResourcePolicy` raises: a `TypeIs`,
+def is_get_resource_policy_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[GetResourcePolicyError]":
+    """True when the envelope's code is one operation `GetResourcePolicy` raises: a `TypeGuard`,
     so `env` is then a `GetResourcePolicyError`.
     """
     return env["Error"]["Code"] in _GET_RESOURCE_POLICY_CODES
@@ -2905,8 +2902,8 @@ def is_get_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[GetResourcePo
 _IMPORT_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "ImportConflictException", "ResourceInUseException"})
 
 
-def is_import_table_error(env: AnyErrorEnvelope) -> "TypeIs[ImportTableError]":
-    """True when the envelope's code is one operation `ImportTable` raises: a `TypeIs`,
+def is_import_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ImportTableError]":
+    """True when the envelope's code is one operation `ImportTable` raises: a `TypeGuard`,
     so `env` is then a `ImportTableError`.
     """
     return env["Error"]["Code"] in _IMPORT_TABLE_CODES
@@ -2915,8 +2912,8 @@ def is_import_table_error(env: AnyErrorEnvelope) -> "TypeIs[ImportTableError]":
 _LIST_BACKUPS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError"})
 
 
-def is_list_backups_error(env: AnyErrorEnvelope) -> "TypeIs[ListBackupsError]":
-    """True when the envelope's code is one operation `ListBackups` raises: a `TypeIs`,
+def is_list_backups_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListBackupsError]":
+    """True when the envelope's code is one operation `ListBackups` raises: a `TypeGuard`,
     so `env` is then a `ListBackupsError`.
     """
     return env["Error"]["Code"] in _LIST_BACKUPS_CODES
@@ -2925,8 +2922,8 @@ def is_list_backups_error(env: AnyErrorEnvelope) -> "TypeIs[ListBackupsError]":
 _LIST_BULK_OPERATIONS_CODES: typing.Final[frozenset[str]] = frozenset()
 
 
-def is_list_bulk_operations_error(env: AnyErrorEnvelope) -> "TypeIs[ListBulkOperationsError]":
-    """True when the envelope's code is one operation `ListBulkOperations` raises: a `TypeIs`,
+def is_list_bulk_operations_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListBulkOperationsError]":
+    """True when the envelope's code is one operation `ListBulkOperations` raises: a `TypeGuard`,
     so `env` is then a `ListBulkOperationsError`.
     """
     return env["Error"]["Code"] in _LIST_BULK_OPERATIONS_CODES
@@ -2935,8 +2932,8 @@ def is_list_bulk_operations_error(env: AnyErrorEnvelope) -> "TypeIs[ListBulkOper
 _LIST_CONTRIBUTOR_INSIGHTS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_list_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[ListContributorInsightsError]":
-    """True when the envelope's code is one operation `ListContributorInsights` raises: a `TypeIs`,
+def is_list_contributor_insights_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListContributorInsightsError]":
+    """True when the envelope's code is one operation `ListContributorInsights` raises: a `TypeGuard`,
     so `env` is then a `ListContributorInsightsError`.
     """
     return env["Error"]["Code"] in _LIST_CONTRIBUTOR_INSIGHTS_CODES
@@ -2945,8 +2942,8 @@ def is_list_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[ListCon
 _LIST_EXPORTS_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError"})
 
 
-def is_list_exports_error(env: AnyErrorEnvelope) -> "TypeIs[ListExportsError]":
-    """True when the envelope's code is one operation `ListExports` raises: a `TypeIs`,
+def is_list_exports_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListExportsError]":
+    """True when the envelope's code is one operation `ListExports` raises: a `TypeGuard`,
     so `env` is then a `ListExportsError`.
     """
     return env["Error"]["Code"] in _LIST_EXPORTS_CODES
@@ -2955,8 +2952,8 @@ def is_list_exports_error(env: AnyErrorEnvelope) -> "TypeIs[ListExportsError]":
 _LIST_GLOBAL_TABLES_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError"})
 
 
-def is_list_global_tables_error(env: AnyErrorEnvelope) -> "TypeIs[ListGlobalTablesError]":
-    """True when the envelope's code is one operation `ListGlobalTables` raises: a `TypeIs`,
+def is_list_global_tables_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListGlobalTablesError]":
+    """True when the envelope's code is one operation `ListGlobalTables` raises: a `TypeGuard`,
     so `env` is then a `ListGlobalTablesError`.
     """
     return env["Error"]["Code"] in _LIST_GLOBAL_TABLES_CODES
@@ -2965,8 +2962,8 @@ def is_list_global_tables_error(env: AnyErrorEnvelope) -> "TypeIs[ListGlobalTabl
 _LIST_IMPORTS_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException"})
 
 
-def is_list_imports_error(env: AnyErrorEnvelope) -> "TypeIs[ListImportsError]":
-    """True when the envelope's code is one operation `ListImports` raises: a `TypeIs`,
+def is_list_imports_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListImportsError]":
+    """True when the envelope's code is one operation `ListImports` raises: a `TypeGuard`,
     so `env` is then a `ListImportsError`.
     """
     return env["Error"]["Code"] in _LIST_IMPORTS_CODES
@@ -2975,8 +2972,8 @@ def is_list_imports_error(env: AnyErrorEnvelope) -> "TypeIs[ListImportsError]":
 _LIST_TABLES_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError"})
 
 
-def is_list_tables_error(env: AnyErrorEnvelope) -> "TypeIs[ListTablesError]":
-    """True when the envelope's code is one operation `ListTables` raises: a `TypeIs`,
+def is_list_tables_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListTablesError]":
+    """True when the envelope's code is one operation `ListTables` raises: a `TypeGuard`,
     so `env` is then a `ListTablesError`.
     """
     return env["Error"]["Code"] in _LIST_TABLES_CODES
@@ -2985,8 +2982,8 @@ def is_list_tables_error(env: AnyErrorEnvelope) -> "TypeIs[ListTablesError]":
 _LIST_TAGS_OF_RESOURCE_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_list_tags_of_resource_error(env: AnyErrorEnvelope) -> "TypeIs[ListTagsOfResourceError]":
-    """True when the envelope's code is one operation `ListTagsOfResource` raises: a `TypeIs`,
+def is_list_tags_of_resource_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ListTagsOfResourceError]":
+    """True when the envelope's code is one operation `ListTagsOfResource` raises: a `TypeGuard`,
     so `env` is then a `ListTagsOfResourceError`.
     """
     return env["Error"]["Code"] in _LIST_TAGS_OF_RESOURCE_CODES
@@ -2995,8 +2992,8 @@ def is_list_tags_of_resource_error(env: AnyErrorEnvelope) -> "TypeIs[ListTagsOfR
 _PUT_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ReplicatedWriteConflictException", "ConditionalCheckFailedException", "ItemCollectionSizeLimitExceededException", "ResourceNotFoundException", "TransactionConflictException"})
 
 
-def is_put_item_error(env: AnyErrorEnvelope) -> "TypeIs[PutItemError]":
-    """True when the envelope's code is one operation `PutItem` raises: a `TypeIs`,
+def is_put_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[PutItemError]":
+    """True when the envelope's code is one operation `PutItem` raises: a `TypeGuard`,
     so `env` is then a `PutItemError`.
     """
     return env["Error"]["Code"] in _PUT_ITEM_CODES
@@ -3005,8 +3002,8 @@ def is_put_item_error(env: AnyErrorEnvelope) -> "TypeIs[PutItemError]":
 _PUT_RESOURCE_POLICY_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "PolicyNotFoundException", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_put_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[PutResourcePolicyError]":
-    """True when the envelope's code is one operation `PutResourcePolicy` raises: a `TypeIs`,
+def is_put_resource_policy_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[PutResourcePolicyError]":
+    """True when the envelope's code is one operation `PutResourcePolicy` raises: a `TypeGuard`,
     so `env` is then a `PutResourcePolicyError`.
     """
     return env["Error"]["Code"] in _PUT_RESOURCE_POLICY_CODES
@@ -3015,8 +3012,8 @@ def is_put_resource_policy_error(env: AnyErrorEnvelope) -> "TypeIs[PutResourcePo
 _QUERY_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException"})
 
 
-def is_query_error(env: AnyErrorEnvelope) -> "TypeIs[QueryError]":
-    """True when the envelope's code is one operation `Query` raises: a `TypeIs`,
+def is_query_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[QueryError]":
+    """True when the envelope's code is one operation `Query` raises: a `TypeGuard`,
     so `env` is then a `QueryError`.
     """
     return env["Error"]["Code"] in _QUERY_CODES
@@ -3025,8 +3022,8 @@ def is_query_error(env: AnyErrorEnvelope) -> "TypeIs[QueryError]":
 _RESTORE_TABLE_FROM_BACKUP_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "BackupInUseException", "BackupNotFoundException", "TableAlreadyExistsException", "TableInUseException"})
 
 
-def is_restore_table_from_backup_error(env: AnyErrorEnvelope) -> "TypeIs[RestoreTableFromBackupError]":
-    """True when the envelope's code is one operation `RestoreTableFromBackup` raises: a `TypeIs`,
+def is_restore_table_from_backup_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[RestoreTableFromBackupError]":
+    """True when the envelope's code is one operation `RestoreTableFromBackup` raises: a `TypeGuard`,
     so `env` is then a `RestoreTableFromBackupError`.
     """
     return env["Error"]["Code"] in _RESTORE_TABLE_FROM_BACKUP_CODES
@@ -3035,8 +3032,8 @@ def is_restore_table_from_backup_error(env: AnyErrorEnvelope) -> "TypeIs[Restore
 _RESTORE_TABLE_TO_POINT_IN_TIME_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "InvalidRestoreTimeException", "PointInTimeRecoveryUnavailableException", "TableAlreadyExistsException", "TableInUseException", "TableNotFoundException"})
 
 
-def is_restore_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "TypeIs[RestoreTableToPointInTimeError]":
-    """True when the envelope's code is one operation `RestoreTableToPointInTime` raises: a `TypeIs`,
+def is_restore_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[RestoreTableToPointInTimeError]":
+    """True when the envelope's code is one operation `RestoreTableToPointInTime` raises: a `TypeGuard`,
     so `env` is then a `RestoreTableToPointInTimeError`.
     """
     return env["Error"]["Code"] in _RESTORE_TABLE_TO_POINT_IN_TIME_CODES
@@ -3045,8 +3042,8 @@ def is_restore_table_to_point_in_time_error(env: AnyErrorEnvelope) -> "TypeIs[Re
 _SCAN_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException"})
 
 
-def is_scan_error(env: AnyErrorEnvelope) -> "TypeIs[ScanError]":
-    """True when the envelope's code is one operation `Scan` raises: a `TypeIs`,
+def is_scan_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[ScanError]":
+    """True when the envelope's code is one operation `Scan` raises: a `TypeGuard`,
     so `env` is then a `ScanError`.
     """
     return env["Error"]["Code"] in _SCAN_CODES
@@ -3055,8 +3052,8 @@ def is_scan_error(env: AnyErrorEnvelope) -> "TypeIs[ScanError]":
 _SEARCH_VECTORS_CODES: typing.Final[frozenset[str]] = frozenset({"RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException"})
 
 
-def is_search_vectors_error(env: AnyErrorEnvelope) -> "TypeIs[SearchVectorsError]":
-    """True when the envelope's code is one operation `SearchVectors` raises: a `TypeIs`,
+def is_search_vectors_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[SearchVectorsError]":
+    """True when the envelope's code is one operation `SearchVectors` raises: a `TypeGuard`,
     so `env` is then a `SearchVectorsError`.
     """
     return env["Error"]["Code"] in _SEARCH_VECTORS_CODES
@@ -3065,8 +3062,8 @@ def is_search_vectors_error(env: AnyErrorEnvelope) -> "TypeIs[SearchVectorsError
 _START_BULK_PUT_ITEMS_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "IdempotentParameterMismatchException", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_start_bulk_put_items_error(env: AnyErrorEnvelope) -> "TypeIs[StartBulkPutItemsError]":
-    """True when the envelope's code is one operation `StartBulkPutItems` raises: a `TypeIs`,
+def is_start_bulk_put_items_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[StartBulkPutItemsError]":
+    """True when the envelope's code is one operation `StartBulkPutItems` raises: a `TypeGuard`,
     so `env` is then a `StartBulkPutItemsError`.
     """
     return env["Error"]["Code"] in _START_BULK_PUT_ITEMS_CODES
@@ -3075,8 +3072,8 @@ def is_start_bulk_put_items_error(env: AnyErrorEnvelope) -> "TypeIs[StartBulkPut
 _TAG_RESOURCE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_tag_resource_error(env: AnyErrorEnvelope) -> "TypeIs[TagResourceError]":
-    """True when the envelope's code is one operation `TagResource` raises: a `TypeIs`,
+def is_tag_resource_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[TagResourceError]":
+    """True when the envelope's code is one operation `TagResource` raises: a `TypeGuard`,
     so `env` is then a `TagResourceError`.
     """
     return env["Error"]["Code"] in _TAG_RESOURCE_CODES
@@ -3085,8 +3082,8 @@ def is_tag_resource_error(env: AnyErrorEnvelope) -> "TypeIs[TagResourceError]":
 _TRANSACT_GET_ITEMS_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ResourceNotFoundException", "TransactionCanceledException"})
 
 
-def is_transact_get_items_error(env: AnyErrorEnvelope) -> "TypeIs[TransactGetItemsError]":
-    """True when the envelope's code is one operation `TransactGetItems` raises: a `TypeIs`,
+def is_transact_get_items_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[TransactGetItemsError]":
+    """True when the envelope's code is one operation `TransactGetItems` raises: a `TypeGuard`,
     so `env` is then a `TransactGetItemsError`.
     """
     return env["Error"]["Code"] in _TRANSACT_GET_ITEMS_CODES
@@ -3095,8 +3092,8 @@ def is_transact_get_items_error(env: AnyErrorEnvelope) -> "TypeIs[TransactGetIte
 _TRANSACT_WRITE_ITEMS_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "TransactionInProgressException", "InternalServerError", "IdempotentParameterMismatchException", "ResourceNotFoundException", "TransactionCanceledException"})
 
 
-def is_transact_write_items_error(env: AnyErrorEnvelope) -> "TypeIs[TransactWriteItemsError]":
-    """True when the envelope's code is one operation `TransactWriteItems` raises: a `TypeIs`,
+def is_transact_write_items_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[TransactWriteItemsError]":
+    """True when the envelope's code is one operation `TransactWriteItems` raises: a `TypeGuard`,
     so `env` is then a `TransactWriteItemsError`.
     """
     return env["Error"]["Code"] in _TRANSACT_WRITE_ITEMS_CODES
@@ -3105,8 +3102,8 @@ def is_transact_write_items_error(env: AnyErrorEnvelope) -> "TypeIs[TransactWrit
 _UNTAG_RESOURCE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_untag_resource_error(env: AnyErrorEnvelope) -> "TypeIs[UntagResourceError]":
-    """True when the envelope's code is one operation `UntagResource` raises: a `TypeIs`,
+def is_untag_resource_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UntagResourceError]":
+    """True when the envelope's code is one operation `UntagResource` raises: a `TypeGuard`,
     so `env` is then a `UntagResourceError`.
     """
     return env["Error"]["Code"] in _UNTAG_RESOURCE_CODES
@@ -3115,8 +3112,8 @@ def is_untag_resource_error(env: AnyErrorEnvelope) -> "TypeIs[UntagResourceError
 _UPDATE_CONTINUOUS_BACKUPS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ContinuousBackupsUnavailableException", "TableNotFoundException"})
 
 
-def is_update_continuous_backups_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateContinuousBackupsError]":
-    """True when the envelope's code is one operation `UpdateContinuousBackups` raises: a `TypeIs`,
+def is_update_continuous_backups_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateContinuousBackupsError]":
+    """True when the envelope's code is one operation `UpdateContinuousBackups` raises: a `TypeGuard`,
     so `env` is then a `UpdateContinuousBackupsError`.
     """
     return env["Error"]["Code"] in _UPDATE_CONTINUOUS_BACKUPS_CODES
@@ -3125,8 +3122,8 @@ def is_update_continuous_backups_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateC
 _UPDATE_CONTRIBUTOR_INSIGHTS_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "ResourceNotFoundException"})
 
 
-def is_update_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateContributorInsightsError]":
-    """True when the envelope's code is one operation `UpdateContributorInsights` raises: a `TypeIs`,
+def is_update_contributor_insights_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateContributorInsightsError]":
+    """True when the envelope's code is one operation `UpdateContributorInsights` raises: a `TypeGuard`,
     so `env` is then a `UpdateContributorInsightsError`.
     """
     return env["Error"]["Code"] in _UPDATE_CONTRIBUTOR_INSIGHTS_CODES
@@ -3135,8 +3132,8 @@ def is_update_contributor_insights_error(env: AnyErrorEnvelope) -> "TypeIs[Updat
 _UPDATE_GLOBAL_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"InternalServerError", "GlobalTableNotFoundException", "ReplicaAlreadyExistsException", "ReplicaNotFoundException", "TableNotFoundException"})
 
 
-def is_update_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateGlobalTableError]":
-    """True when the envelope's code is one operation `UpdateGlobalTable` raises: a `TypeIs`,
+def is_update_global_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateGlobalTableError]":
+    """True when the envelope's code is one operation `UpdateGlobalTable` raises: a `TypeGuard`,
     so `env` is then a `UpdateGlobalTableError`.
     """
     return env["Error"]["Code"] in _UPDATE_GLOBAL_TABLE_CODES
@@ -3145,8 +3142,8 @@ def is_update_global_table_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateGlobalT
 _UPDATE_GLOBAL_TABLE_SETTINGS_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "GlobalTableNotFoundException", "IndexNotFoundException", "ReplicaNotFoundException", "ResourceInUseException"})
 
 
-def is_update_global_table_settings_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateGlobalTableSettingsError]":
-    """True when the envelope's code is one operation `UpdateGlobalTableSettings` raises: a `TypeIs`,
+def is_update_global_table_settings_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateGlobalTableSettingsError]":
+    """True when the envelope's code is one operation `UpdateGlobalTableSettings` raises: a `TypeGuard`,
     so `env` is then a `UpdateGlobalTableSettingsError`.
     """
     return env["Error"]["Code"] in _UPDATE_GLOBAL_TABLE_SETTINGS_CODES
@@ -3155,8 +3152,8 @@ def is_update_global_table_settings_error(env: AnyErrorEnvelope) -> "TypeIs[Upda
 _UPDATE_ITEM_CODES: typing.Final[frozenset[str]] = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ThrottlingException", "InternalServerError", "ReplicatedWriteConflictException", "ConditionalCheckFailedException", "ItemCollectionSizeLimitExceededException", "ResourceNotFoundException", "TransactionConflictException"})
 
 
-def is_update_item_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateItemError]":
-    """True when the envelope's code is one operation `UpdateItem` raises: a `TypeIs`,
+def is_update_item_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateItemError]":
+    """True when the envelope's code is one operation `UpdateItem` raises: a `TypeGuard`,
     so `env` is then a `UpdateItemError`.
     """
     return env["Error"]["Code"] in _UPDATE_ITEM_CODES
@@ -3165,8 +3162,8 @@ def is_update_item_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateItemError]":
 _UPDATE_KINESIS_STREAMING_DESTINATION_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_update_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateKinesisStreamingDestinationError]":
-    """True when the envelope's code is one operation `UpdateKinesisStreamingDestination` raises: a `TypeIs`,
+def is_update_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateKinesisStreamingDestinationError]":
+    """True when the envelope's code is one operation `UpdateKinesisStreamingDestination` raises: a `TypeGuard`,
     so `env` is then a `UpdateKinesisStreamingDestinationError`.
     """
     return env["Error"]["Code"] in _UPDATE_KINESIS_STREAMING_DESTINATION_CODES
@@ -3175,8 +3172,8 @@ def is_update_kinesis_streaming_destination_error(env: AnyErrorEnvelope) -> "Typ
 _UPDATE_TABLE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_update_table_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateTableError]":
-    """True when the envelope's code is one operation `UpdateTable` raises: a `TypeIs`,
+def is_update_table_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateTableError]":
+    """True when the envelope's code is one operation `UpdateTable` raises: a `TypeGuard`,
     so `env` is then a `UpdateTableError`.
     """
     return env["Error"]["Code"] in _UPDATE_TABLE_CODES
@@ -3185,8 +3182,8 @@ def is_update_table_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateTableError]":
 _UPDATE_TABLE_REPLICA_AUTO_SCALING_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_update_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateTableReplicaAutoScalingError]":
-    """True when the envelope's code is one operation `UpdateTableReplicaAutoScaling` raises: a `TypeIs`,
+def is_update_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateTableReplicaAutoScalingError]":
+    """True when the envelope's code is one operation `UpdateTableReplicaAutoScaling` raises: a `TypeGuard`,
     so `env` is then a `UpdateTableReplicaAutoScalingError`.
     """
     return env["Error"]["Code"] in _UPDATE_TABLE_REPLICA_AUTO_SCALING_CODES
@@ -3195,8 +3192,8 @@ def is_update_table_replica_auto_scaling_error(env: AnyErrorEnvelope) -> "TypeIs
 _UPDATE_TIME_TO_LIVE_CODES: typing.Final[frozenset[str]] = frozenset({"LimitExceededException", "InternalServerError", "ResourceInUseException", "ResourceNotFoundException"})
 
 
-def is_update_time_to_live_error(env: AnyErrorEnvelope) -> "TypeIs[UpdateTimeToLiveError]":
-    """True when the envelope's code is one operation `UpdateTimeToLive` raises: a `TypeIs`,
+def is_update_time_to_live_error(env: AnyErrorEnvelope) -> "typing.TypeGuard[UpdateTimeToLiveError]":
+    """True when the envelope's code is one operation `UpdateTimeToLive` raises: a `TypeGuard`,
     so `env` is then a `UpdateTimeToLiveError`.
     """
     return env["Error"]["Code"] in _UPDATE_TIME_TO_LIVE_CODES

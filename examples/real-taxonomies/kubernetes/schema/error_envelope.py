@@ -14,9 +14,6 @@ import dataclasses
 import enum
 import typing
 
-if typing.TYPE_CHECKING:
-    from typing_extensions import TypeIs
-
 TAXONOMY_NAME: typing.Final = "kubernetes-status"
 TAXONOMY_VERSION: typing.Final = "1.31.0"
 SCHEMA_ID: typing.Final = "https://kubernetes.io/status/error-envelope/v1"
@@ -969,10 +966,10 @@ def _code_of(env: object) -> object:
     return value
 
 
-def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
-    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `reason` narrows it) when it is true, and an
-    `UnlistedCodeEnvelope` when it is false.
+def is_listed(env: AnyErrorEnvelope) -> "typing.TypeGuard[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeGuard`, so `env` is an
+    `ErrorEnvelope` (then `reason` narrows it) when it is true; when it
+    is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).
     """
     return _code_of(env) in CODES
 

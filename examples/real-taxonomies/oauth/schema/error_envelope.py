@@ -14,9 +14,6 @@ import dataclasses
 import enum
 import typing
 
-if typing.TYPE_CHECKING:
-    from typing_extensions import TypeIs
-
 TAXONOMY_NAME: typing.Final = "oauth-token-errors"
 TAXONOMY_VERSION: typing.Final = "1.0.0"
 SCHEMA_ID: typing.Final = "https://oauth.net/token-errors/error-envelope/v1"
@@ -469,10 +466,10 @@ CODES: typing.Final[dict[str, CodeInfo]] = {
 }
 
 
-def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
-    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `error` narrows it) when it is true, and an
-    `UnlistedCodeEnvelope` when it is false.
+def is_listed(env: AnyErrorEnvelope) -> "typing.TypeGuard[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeGuard`, so `env` is an
+    `ErrorEnvelope` (then `error` narrows it) when it is true; when it
+    is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).
     """
     return env["error"] in CODES
 

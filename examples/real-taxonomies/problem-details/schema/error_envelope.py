@@ -14,9 +14,6 @@ import dataclasses
 import enum
 import typing
 
-if typing.TYPE_CHECKING:
-    from typing_extensions import TypeIs
-
 TAXONOMY_NAME: typing.Final = "problem-details"
 TAXONOMY_VERSION: typing.Final = "1.0.0"
 SCHEMA_ID: typing.Final = "https://example.com/problems/error-envelope/v1"
@@ -249,10 +246,10 @@ def _code_of(env: object) -> object:
     return value
 
 
-def is_listed(env: AnyErrorEnvelope) -> "TypeIs[ErrorEnvelope]":
-    """True when this release lists the envelope's code: a `TypeIs`, so `env` is an
-    `ErrorEnvelope` (then `type` narrows it) when it is true, and an
-    `UnlistedCodeEnvelope` when it is false.
+def is_listed(env: AnyErrorEnvelope) -> "typing.TypeGuard[ErrorEnvelope]":
+    """True when this release lists the envelope's code: a `TypeGuard`, so `env` is an
+    `ErrorEnvelope` (then `type` narrows it) when it is true; when it
+    is false, `env` stays an `AnyErrorEnvelope` (read the members every envelope has).
     """
     return _code_of(env) in CODES
 
