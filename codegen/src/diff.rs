@@ -617,6 +617,23 @@ impl Differ {
             ),
             _ => {}
         }
+        // Under `code_names: per_category` two categories may share a name:
+        // a client that keys codes by name alone reads the wrong one.
+        use crate::spec::CodeNames;
+        let at = n.code_names.as_ref().map(|c| c.loc);
+        match (o.code_names(), n.code_names()) {
+            (CodeNames::Unique, CodeNames::PerCategory) => self.breaking(
+                at,
+                "code names are unique only within their category now (`code_names: \
+                 per_category`): clients that key codes by name alone may read the wrong code"
+                    .into(),
+            ),
+            (CodeNames::PerCategory, CodeNames::Unique) => self.compatible(
+                at,
+                "code names are unique across the taxonomy now: a name alone tells a code".into(),
+            ),
+            _ => {}
+        }
         // With optional hints the schema accepts an empty list of hints: a
         // reader validating with the old schema, or reading the first
         // hint, breaks when the envelope sends them.
@@ -1539,7 +1556,7 @@ impl Differ {
                 );
             } else if let Some(why) = n
                 .wire_names()
-                .find_map(|w| refused_as_unlisted(old, w, n.number(), false))
+                .find_map(|w| refused_as_unlisted(old, w, &n.category.value, n.number(), false))
             {
                 self.breaking(
                     Some(n.name.loc),
@@ -1620,7 +1637,7 @@ impl Differ {
             }
             for a in &n.aliases {
                 if !o.aliases.iter().any(|b| b.value == a.value) {
-                    match refused_as_unlisted(old, &a.value, n.number(), true) {
+                    match refused_as_unlisted(old, &a.value, &n.category.value, n.number(), true) {
                         Some(why) => self.breaking(
                             Some(a.loc),
                             format!("alias `{}` added to code `{name}`, but {why}", a.value),
@@ -1875,15 +1892,21 @@ fn named(code: &Code) -> String {
 /// spelled otherwise, a negative number when every number was
 /// non-negative, and, when codes are told apart by number, a number the
 /// release gave out or reserved. `known_number` says the number is one the
-/// release gave out (an alias of a code it has).
+/// release gave out (an alias of a code it has). Under `code_names:
+/// per_category` a name is the release's only in `category`, and the
+/// unlisted name has no pattern.
 fn refused_as_unlisted(
     old: &Spec,
     wire: &str,
+    category: &str,
     number: Option<i64>,
     known_number: bool,
 ) -> Option<String> {
     let env = &old.envelope;
-    if let Some(c) = old.codes.iter().find(|c| c.wire_names().any(|w| w == wire)) {
+    let per_category = old.taxonomy.per_category();
+    if let Some(c) = old.codes.iter().find(|c| {
+        (!per_category || c.category.value == category) && c.wire_names().any(|w| w == wire)
+    }) {
         // The unlisted envelope refuses the name; the released code's own
         // envelope refuses it too when the numbers on the wire differ,
         // and otherwise may take it for that code.
@@ -1903,6 +1926,7 @@ fn refused_as_unlisted(
     }
     // With families, the unlisted code's name is any string.
     let pattern = old.families.is_empty()
+        && !per_category
         && !old
             .codes
             .iter()
@@ -2473,6 +2497,40 @@ codes:
             &diff(&spec(old), &spec(&dropped)),
             Compat::Breaking,
             "variant `RetryInfo` of union `StatusDetail` was removed",
+        );
+    }
+
+    /// Turning `code_names: per_category` on is breaking (a client keying
+    /// codes by name may read the wrong one), off compatible; under it, a
+    /// new code whose name another category has is a compatible addition.
+    #[test]
+    fn codes_unique_per_category_are_compared() {
+        let unique = include_str!("../tests/fixtures/envelopes/stripe.yaml");
+        let pairs = unique.replacen(
+            "  hints: optional\n",
+            "  hints: optional\n  code_names: per_category\n",
+            1,
+        );
+        only(
+            &diff(&spec(unique), &spec(&pairs)),
+            Compat::Breaking,
+            "code names are unique only within their category now",
+        );
+        only(
+            &diff(&spec(&pairs), &spec(unique)),
+            Compat::Compatible,
+            "code names are unique across the taxonomy now",
+        );
+        let shared = format!(
+            "{pairs}  EXPIRED_KEY:\n    category: invalid_request_error\n    since: 1.0.0\n    \
+             wire: expired_card\n    title: the key has expired\n    \
+             explanation: The key's lifetime has passed.\n"
+        );
+        let r = diff(&spec(&pairs), &spec(&shared));
+        only(&r, Compat::Compatible, "code `EXPIRED_KEY` added");
+        assert!(
+            r.changes.iter().all(|c| c.compat != Compat::Breaking),
+            "{r:#?}"
         );
     }
 

@@ -207,6 +207,7 @@ pub(crate) struct DraftTaxonomy {
     pub range_block: Option<Spanned<i64>>,
     pub unraised_codes: Option<Spanned<crate::spec::Unraised>>,
     pub hints: Option<Spanned<crate::spec::HintsRule>>,
+    pub code_names: Option<Spanned<crate::spec::CodeNames>>,
 }
 
 #[derive(Debug)]
@@ -458,6 +459,7 @@ impl Draft {
             range_block: t.range_block,
             unraised_codes: t.unraised_codes,
             hints: t.hints,
+            code_names: t.code_names,
         };
         let categories = self
             .categories

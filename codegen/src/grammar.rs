@@ -299,6 +299,18 @@ pub static HINTS: &[Choice] = &[
     },
 ];
 
+/// `code_names:` values of the taxonomy.
+pub static CODE_NAMES: &[Choice] = &[
+    Choice {
+        name: "unique",
+        doc: "A code's wire name and aliases are unique across the taxonomy (the default).",
+    },
+    Choice {
+        name: "per_category",
+        doc: "A code's wire name and aliases are unique within its category; a code is told by (category, name).",
+    },
+];
+
 /// `type:` values of a message parameter.
 pub static PARAM_TYPES: &[Choice] = &[
     Choice {
@@ -600,6 +612,11 @@ pub static TAXONOMY: Object = Object {
             "hints",
             Value::Enum(HINTS),
             "Whether every emitted code needs `recovery_hints` (`required`, the default) or may have none (`optional`).",
+        ),
+        key(
+            "code_names",
+            Value::Enum(CODE_NAMES),
+            "Whether a code's wire name is `unique` across the taxonomy (default) or only within its category (`per_category`).",
         ),
     ],
 };

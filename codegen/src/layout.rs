@@ -62,6 +62,11 @@ pub struct Discriminant<'s> {
     /// [`Discriminant::path`], a step that is absent (the member, or an
     /// object around it) means this code.
     pub absent: Fallback<'s>,
+    /// Under `code_names: per_category`, the members from the top to the
+    /// member carrying `category` (in every envelope): a code is told by
+    /// the pair (category, name) read there and at [`Discriminant::path`].
+    /// Empty: the name (or number) alone tells a code.
+    pub category: Vec<&'s Member>,
 }
 
 /// What an envelope without the discriminant means.
@@ -137,6 +142,19 @@ impl Discriminant<'_> {
     /// The wire name of the member itself (`status`).
     pub fn member_name(&self) -> Option<&str> {
         self.path.last().map(|m| m.name.value.as_str())
+    }
+
+    /// True when a code is told by (category, name), not by its name alone.
+    pub fn per_category(&self) -> bool {
+        !self.category.is_empty()
+    }
+
+    /// The member names of [`Discriminant::category`], from the top.
+    pub fn category_names(&self) -> Vec<&str> {
+        self.category
+            .iter()
+            .map(|m| m.name.value.as_str())
+            .collect()
     }
 
     /// What `code`'s envelopes hold there: its wire name and aliases, or its
@@ -340,6 +358,14 @@ impl<'s> Layout<'s> {
                     .collect(),
             },
         };
+        let category = if spec.taxonomy.per_category() {
+            crate::envelope::members_along(
+                &spec.envelope.members,
+                &envelope.path_of("category").unwrap_or_default(),
+            )
+        } else {
+            Vec::new()
+        };
         let mut holder = path.clone();
         holder.pop();
         Layout {
@@ -348,6 +374,7 @@ impl<'s> Layout<'s> {
                 path,
                 by_name,
                 absent,
+                category,
             },
             holder,
         }
@@ -384,6 +411,28 @@ impl<'s> Layout<'s> {
             &self.spec.envelope.members,
             &names,
         ))
+    }
+
+    /// The listed code (removed ones included, as for a name alone) an
+    /// envelope holding `name` at the discriminant, and category key
+    /// `category` (read only under `code_names: per_category`), is. Every
+    /// reader of every artifact decides so.
+    pub fn code_of(&self, category: &str, name: &str) -> Option<&'s Code> {
+        let per_category = self.discriminant.per_category();
+        self.spec.codes.iter().find(|c| {
+            (!per_category || c.category.value == category) && c.wire_names().any(|w| w == name)
+        })
+    }
+
+    /// Every (category key, wire name) a listed code has, in spec order:
+    /// what an unlisted envelope never holds under `per_category`.
+    pub fn listed_pairs(&self) -> Vec<(&'s str, &'s str)> {
+        self.spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_violation_kind())
+            .flat_map(|c| c.wire_names().map(move |w| (c.category.value.as_str(), w)))
+            .collect()
     }
 
     /// The families, in precedence (file) order.

@@ -273,6 +273,32 @@ impl HintsRule {
     }
 }
 
+/// Where a code's wire name (and each alias) is unique
+/// (`taxonomy.code_names`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CodeNames {
+    /// Across the whole taxonomy (the default, and splice's own rule): the
+    /// name alone tells a code.
+    #[default]
+    Unique,
+    /// Within the code's category: a code is told by the pair (category,
+    /// name), as Stripe's `type` + `code`.
+    PerCategory,
+}
+
+impl CodeNames {
+    /// Every value, in the order the docs list them.
+    pub const ALL: &'static [CodeNames] = &[CodeNames::Unique, CodeNames::PerCategory];
+
+    /// The spelling in `errors.yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeNames::Unique => "unique",
+            CodeNames::PerCategory => "per_category",
+        }
+    }
+}
+
 /// splice's meaning of `retryable: true`, the default when a spec does not
 /// declare `retry.meaning`.
 pub const DEFAULT_RETRY_MEANING: &str = "the caller can fix its call and retry";
@@ -371,9 +397,25 @@ pub struct Taxonomy {
     /// `hints:`: whether every emitted code needs recovery hints. See
     /// [`Taxonomy::hints`].
     pub hints: Option<Spanned<HintsRule>>,
+    /// `code_names:`: whether a code's wire name is unique across the
+    /// taxonomy or only within its category. See [`Taxonomy::code_names`].
+    pub code_names: Option<Spanned<CodeNames>>,
 }
 
 impl Taxonomy {
+    /// Where a code's wire names are unique: across the taxonomy (the
+    /// default) or within its category.
+    pub fn code_names(&self) -> CodeNames {
+        self.code_names
+            .as_ref()
+            .map_or(CodeNames::Unique, |c| c.value)
+    }
+
+    /// True when codes are told apart by (category, name).
+    pub fn per_category(&self) -> bool {
+        self.code_names() == CodeNames::PerCategory
+    }
+
     /// Whether every emitted code has recovery hints (the default) or may
     /// have none.
     pub fn hints(&self) -> HintsRule {

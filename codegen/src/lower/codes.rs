@@ -13,7 +13,7 @@ use crate::draft::{
 };
 use crate::grammar;
 use crate::span::{Loc, Spanned};
-use crate::spec::{HintCondition, HintsRule, Param, ParamType};
+use crate::spec::{CodeNames, HintCondition, HintsRule, Param, ParamType};
 use crate::yaml::{Node, NodeKind};
 
 use super::Lower;
@@ -29,6 +29,18 @@ impl Lower {
             HintsRule::ALL,
             HintsRule::as_str,
             grammar::HINTS,
+        )
+    }
+
+    /// `code_names:` of the taxonomy: `unique` or `per_category`.
+    pub(super) fn code_names(&mut self, node: &Node, owner: &str) -> Option<Spanned<CodeNames>> {
+        self.keyword(
+            node,
+            "code_names",
+            owner,
+            CodeNames::ALL,
+            CodeNames::as_str,
+            grammar::CODE_NAMES,
         )
     }
 

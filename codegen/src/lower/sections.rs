@@ -211,8 +211,10 @@ impl Lower {
             .get("unraised_codes")
             .and_then(|n| self.unraised(n, owner));
         let hints = f.get("hints").and_then(|n| self.hints_rule(n, owner));
+        let code_names = f.get("code_names").and_then(|n| self.code_names(n, owner));
         Some(DraftTaxonomy {
             hints,
+            code_names,
             unraised_codes,
             name,
             version,

@@ -220,45 +220,18 @@ impl Validator<'_> {
         let AbsentMeans::ByCategory { entries, loc } = absent else {
             return;
         };
-        match envelope.path_of("category") {
-            None => self.push(
-                Diagnostic::new(
-                    *loc,
-                    "`absent_means` maps categories to codes, but no envelope member carries `category`",
-                )
-                .with_label("per category")
-                .with_help(
-                    "a reader tells an envelope's category by the member carrying `category`: \
-                     add one (`type: { carries: category }`), or name one code \
-                     (`absent_means: CODE`)",
-                ),
-            ),
-            Some(names) => {
-                let path = crate::envelope::members_along(&envelope.members, &names);
-                for m in path.iter().filter(|m| !m.required) {
-                    let what = if path.last().is_some_and(|l| std::ptr::eq(*l, *m)) {
-                        format!("envelope member `{}` carries `category`", m.name.value)
-                    } else {
-                        format!(
-                            "envelope member `{}` holds the member carrying `category`",
-                            m.name.value
-                        )
-                    };
-                    self.push(
-                        Diagnostic::new(
-                            m.name.loc,
-                            format!("{what} and is optional, but `absent_means` is per category"),
-                        )
-                        .with_label("optional here")
-                        .with_related(*loc, "per category")
-                        .with_help(
-                            "a reader of an envelope without the code member reads its category: \
-                             remove `optional`, or name one code (`absent_means: CODE`)",
-                        ),
-                    );
-                }
-            }
-        }
+        self.category_everywhere(
+            envelope,
+            *loc,
+            "`absent_means` maps categories to codes",
+            "per category",
+            "a reader tells an envelope's category by the member carrying `category`: \
+             add one (`type: { carries: category }`), or name one code \
+             (`absent_means: CODE`)",
+            "but `absent_means` is per category",
+            "a reader of an envelope without the code member reads its category: \
+             remove `optional`, or name one code (`absent_means: CODE`)",
+        );
         for (key, code) in entries {
             if !draft.categories.iter().any(|c| c.key.value == key.value) {
                 let keys: Vec<&str> = draft
@@ -308,6 +281,127 @@ impl Validator<'_> {
                     )),
                 );
             }
+        }
+    }
+
+    /// A member carries `category` in every envelope: it is not optional,
+    /// nor inside an optional object. `what` (at `loc`, labelled `label`)
+    /// is the rule that needs it; `missing` and `optional` are the help
+    /// lines, `because` ends the message about an optional member.
+    #[allow(clippy::too_many_arguments)]
+    fn category_everywhere(
+        &mut self,
+        envelope: &crate::envelope::Envelope,
+        loc: crate::span::Loc,
+        what: &str,
+        label: &str,
+        missing: &str,
+        because: &str,
+        optional: &str,
+    ) {
+        match envelope.path_of("category") {
+            None => self.push(
+                Diagnostic::new(
+                    loc,
+                    format!("{what}, but no envelope member carries `category`"),
+                )
+                .with_label(label.to_owned())
+                .with_help(missing.to_owned()),
+            ),
+            Some(names) => {
+                let path = crate::envelope::members_along(&envelope.members, &names);
+                for m in path.iter().filter(|m| !m.required) {
+                    let which = if path.last().is_some_and(|l| std::ptr::eq(*l, *m)) {
+                        format!("envelope member `{}` carries `category`", m.name.value)
+                    } else {
+                        format!(
+                            "envelope member `{}` holds the member carrying `category`",
+                            m.name.value
+                        )
+                    };
+                    self.push(
+                        Diagnostic::new(m.name.loc, format!("{which} and is optional, {because}"))
+                            .with_label("optional here")
+                            .with_related(loc, label.to_owned())
+                            .with_help(optional.to_owned()),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `code_names: per_category` tells codes by (category, name): the
+    /// envelope carries the code's name (not only its number) and its
+    /// category in every envelope, and no family is declared (a family
+    /// matches a name alone).
+    pub(super) fn per_category_names(&mut self, draft: &Draft) {
+        let Some(rule) = draft
+            .taxonomy
+            .as_ref()
+            .and_then(|t| t.code_names.as_ref())
+            .filter(|r| r.value == crate::spec::CodeNames::PerCategory)
+        else {
+            return;
+        };
+        let Some(envelope) = draft.envelope.as_ref() else {
+            return;
+        };
+        if !envelope.carries("code_name") {
+            self.push(
+                Diagnostic::new(
+                    rule.loc,
+                    "`code_names: per_category` needs the code's name on the wire, but no envelope member carries `code_name`",
+                )
+                .with_label("names per category")
+                .with_help(
+                    "a reader tells a code by its category and name: add a member \
+                     `{ carries: code_name }`, or drop `code_names`",
+                ),
+            );
+        }
+        self.category_everywhere(
+            envelope,
+            rule.loc,
+            "`code_names: per_category` tells codes by (category, name)",
+            "names per category",
+            "a reader tells a code by its category and name: add a member \
+             (`type: { carries: category }`), or drop `code_names`",
+            "but `code_names` is `per_category`",
+            "a reader reads the category of every envelope to know its code: \
+             remove `optional`, or drop `code_names`",
+        );
+        // An operation's guards (`isCancelOrderError`, `is_cancel_order_error`)
+        // and output shape test a name alone.
+        if let Some(op) = draft.operations.first() {
+            self.push(
+                Diagnostic::new(
+                    op.name.loc,
+                    "`operations` are declared, but `code_names` is `per_category`",
+                )
+                .with_label("an operation")
+                .with_related(rule.loc, "names per category")
+                .with_help(
+                    "an operation's generated guards tell its codes by name alone, which under \
+                     `per_category` does not tell a code: drop `operations`, or drop `code_names`",
+                ),
+            );
+        }
+        for f in &draft.families {
+            self.push(
+                Diagnostic::new(
+                    f.name.loc,
+                    format!(
+                        "family `{}` is declared, but `code_names` is `per_category`",
+                        f.name.value
+                    ),
+                )
+                .with_label("a family")
+                .with_related(rule.loc, "names per category")
+                .with_help(
+                    "a family matches a code's name alone, which under `per_category` \
+                     does not tell a code: list its codes, or drop `code_names`",
+                ),
+            );
         }
     }
 

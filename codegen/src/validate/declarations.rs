@@ -479,23 +479,49 @@ impl Validator<'_> {
                 self.unique_wires(&values, &format!("the values of enum `{}`", t.name.value));
             }
         }
-        let codes: Vec<_> = draft
-            .codes
-            .iter()
-            .flat_map(|c| {
-                std::iter::once((
-                    c.wire(),
-                    c.wire.is_some(),
-                    format!("code `{}`", c.name.value),
-                ))
-                .chain(
-                    c.aliases
-                        .iter()
-                        .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
-                )
-            })
-            .collect();
-        self.unique_wires(&codes, "the codes");
+        // Under `code_names: per_category` a name is unique within its
+        // category: each category's codes are checked on their own.
+        let per_category = draft
+            .taxonomy
+            .as_ref()
+            .and_then(|t| t.code_names.as_ref())
+            .is_some_and(|r| r.value == crate::spec::CodeNames::PerCategory);
+        let groups: Vec<Option<&str>> = if per_category {
+            let mut keys: Vec<Option<&str>> = Vec::new();
+            for c in &draft.codes {
+                let k = c.category.as_ref().map(|k| k.value.as_str());
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+            keys
+        } else {
+            vec![None]
+        };
+        for group in groups {
+            let codes: Vec<_> = draft
+                .codes
+                .iter()
+                .filter(|c| !per_category || c.category.as_ref().map(|k| k.value.as_str()) == group)
+                .flat_map(|c| {
+                    std::iter::once((
+                        c.wire(),
+                        c.wire.is_some(),
+                        format!("code `{}`", c.name.value),
+                    ))
+                    .chain(
+                        c.aliases
+                            .iter()
+                            .map(|a| (a, true, format!("an alias of code `{}`", c.name.value))),
+                    )
+                })
+                .collect();
+            let scope = match group {
+                Some(k) if per_category => format!("the codes of category `{k}`"),
+                _ => "the codes".to_owned(),
+            };
+            self.unique_wires(&codes, &scope);
+        }
     }
 
     /// A union's variants are distinct declared object types with distinct

@@ -67,6 +67,7 @@ pub(crate) fn check(draft: &Draft, source: &str, diags: &mut Vec<Diagnostic>) {
         }
     }
     v.absent_means(draft);
+    v.per_category_names(draft);
     v.envelope(draft);
     v.operations(draft);
     v.families(draft);

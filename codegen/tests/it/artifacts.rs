@@ -179,6 +179,14 @@ fn declared_envelope_stripe() {
     insta::assert_snapshot!(declared_envelope_artifacts("stripe"));
 }
 
+/// Codes unique within their category (`code_names: per_category`): the
+/// schema pins each pair and the unlisted variant excludes every listed
+/// pair; the TypeScript and Python tables are keyed by category and name.
+#[test]
+fn declared_envelope_stripe_pairs() {
+    insta::assert_snapshot!(declared_envelope_artifacts("stripe_pairs"));
+}
+
 /// RFC 6749's token error: `pattern` on the envelope members `error` and
 /// `error_description`, in the docs of every artifact.
 #[test]

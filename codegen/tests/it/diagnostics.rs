@@ -141,6 +141,35 @@ fn the_documented_fallback_per_category_loads() {
     );
 }
 
+/// The codes-unique-within-their-category example of docs/spec-format.md
+/// loads: both codes are `expired` on the wire, the layout reads the
+/// category at `error.type`, and a pair tells each code.
+#[test]
+fn the_documented_codes_per_category_load() {
+    let spec = documented_example("#### Codes unique within their category");
+    assert!(spec.taxonomy.per_category());
+    let layout = splice_codegen::layout::Layout::of(&spec);
+    assert_eq!(layout.discriminant().category_names(), ["error", "type"]);
+    let code = |category, name| {
+        layout
+            .code_of(category, name)
+            .map(|c| c.name.value.as_str())
+    };
+    assert_eq!(code("card_error", "expired"), Some("EXPIRED_CARD"));
+    assert_eq!(code("auth_error", "expired"), Some("EXPIRED_KEY"));
+    assert_eq!(code("api_error", "expired"), None);
+    // Without `per_category`, the same names are refused.
+    let (text, _) = documented_example_text("#### Codes unique within their category");
+    let unique = text.replace("  code_names: per_category\n", "");
+    let error = load_str(&unique, "spec-format.md").unwrap_err().render();
+    assert!(
+        error.contains(
+            "wire name `expired` of code `EXPIRED_KEY` is already used by code `EXPIRED_CARD`"
+        ),
+        "{error}"
+    );
+}
+
 /// The list-of-errors example of docs/spec-format.md loads: the layout's
 /// response holds `errors` (the list) and an optional `data` of any value,
 /// and each entry's code is read at `extensions.code`.

@@ -108,6 +108,7 @@ fn small_spec() -> Spec {
             range_block: None,
             unraised_codes: None,
             hints: None,
+            code_names: None,
         },
         envelope: splice_codegen::envelope::Envelope::splice_default(),
         reserved: Vec::new(),

@@ -1057,6 +1057,127 @@ fn a_stripe_error_without_code_is_its_categorys_code() {
     );
 }
 
+mod stripe_pairs {
+    splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/stripe_pairs.yaml");
+}
+
+/// Codes unique only within their category (`code_names: per_category`):
+/// `expired` is a card error's code and an invalid request's, and an alias
+/// of the one is the other category's name. The pair (`type`, `code`) tells
+/// the code: the schema reads each payload as exactly one variant, the Rust
+/// types as the same code, written back unchanged; a listed name in a
+/// category that does not list it is unlisted, in both.
+#[test]
+fn a_code_is_told_by_its_category_and_name() {
+    use stripe_pairs::{AnyErrorEnvelope, ErrorCode, ErrorEnvelope};
+    for (payload, code, variant) in [
+        (
+            r#"{"error": {"type": "card_error", "code": "expired", "message": "Your card has expired."}}"#,
+            ErrorCode::ExpiredCard,
+            "ExpiredCardEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "invalid_request_error", "code": "expired", "message": "The key has expired."}}"#,
+            ErrorCode::ExpiredKey,
+            "ExpiredKeyEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "card_error", "code": "card_declined"}}"#,
+            ErrorCode::CardDeclined,
+            "CardDeclinedEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "api_error", "message": "Something went wrong on Stripe's end."}}"#,
+            ErrorCode::ApiError,
+            "ApiErrorEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = round_trip(payload);
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(stripe_pairs::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+        let any: AnyErrorEnvelope = serde_json::from_str(payload).unwrap();
+        assert_eq!(any.listed(), Some(&envelope), "{payload}");
+    }
+    // An alias is read as its code within its category (and written back
+    // as the code's name): `card_declined` is a card error's name and an
+    // invalid request's alias.
+    for (payload, code, variant) in [
+        (
+            r#"{"error": {"type": "card_error", "code": "expired_card"}}"#,
+            ErrorCode::ExpiredCard,
+            "ExpiredCardEnvelope",
+        ),
+        (
+            r#"{"error": {"type": "invalid_request_error", "code": "card_declined", "param": "key"}}"#,
+            ErrorCode::ExpiredKey,
+            "ExpiredKeyEnvelope",
+        ),
+    ] {
+        let envelope: ErrorEnvelope = serde_json::from_str(payload).unwrap();
+        assert_eq!(ErrorCode::from(&envelope), code, "{payload}");
+        let written = serde_json::to_value(&envelope).unwrap();
+        assert_eq!(written["error"]["code"], "expired", "{payload}");
+        let value: Value = serde_json::from_str(payload).unwrap();
+        assert_eq!(
+            variants_accepting(stripe_pairs::ENVELOPE_SCHEMA, &value),
+            [variant],
+            "{payload}"
+        );
+    }
+    assert_eq!(
+        ErrorCode::from_category_and_name("invalid_request_error", "card_declined"),
+        Some(ErrorCode::ExpiredKey)
+    );
+    assert_eq!(
+        ErrorCode::from_category_and_name("api_error", "expired"),
+        None
+    );
+
+    // A listed name in a category that does not list it, or in a category
+    // of a later release: unlisted.
+    for later in [
+        r#"{"error": {"type": "api_error", "code": "expired"}}"#,
+        r#"{"error": {"type": "card_error", "code": "parameter_missing"}}"#,
+        r#"{"error": {"type": "fraud_error", "code": "expired"}}"#,
+    ] {
+        let any: AnyErrorEnvelope = serde_json::from_str(later).unwrap();
+        assert!(any.listed().is_none(), "{later}: {any:?}");
+        assert_eq!(
+            serde_json::to_value(&any).unwrap(),
+            serde_json::from_str::<Value>(later).unwrap()
+        );
+        assert!(
+            serde_json::from_str::<ErrorEnvelope>(later).is_err(),
+            "{later}"
+        );
+        assert_eq!(
+            variants_accepting(
+                stripe_pairs::ENVELOPE_SCHEMA,
+                &serde_json::from_str(later).unwrap()
+            ),
+            ["UnlistedCodeEnvelope"],
+            "{later}"
+        );
+    }
+
+    // Each constructor writes its own pair.
+    let built = serde_json::to_value(ErrorEnvelope::expired_key("gone").build()).unwrap();
+    assert_eq!(
+        built,
+        json!({"error": {"type": "invalid_request_error", "code": "expired", "message": "gone"}})
+    );
+    let built = serde_json::to_value(ErrorEnvelope::expired_card("gone").build()).unwrap();
+    assert_eq!(
+        built,
+        json!({"error": {"type": "card_error", "code": "expired", "message": "gone"}})
+    );
+}
+
 mod odata {
     splice_macros::taxonomy!("../../../codegen/tests/fixtures/envelopes/odata.yaml");
 }

@@ -160,12 +160,24 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
         }
         Fallback::None => String::new(),
     };
-    fn list(out: &mut String, object: &Object<'_>, depth: usize, meaning: &str, absent: &str) {
+    fn list(
+        out: &mut String,
+        object: &Object<'_>,
+        depth: usize,
+        meaning: &str,
+        absent: &str,
+        per_category: bool,
+    ) {
         for slot in &object.slots {
             let Some(m) = slot.member() else { continue };
             let indent = "  ".repeat(depth);
             let what = match &m.carries {
                 Carries::Constant(v) => format!("always {}", code_span(&v.to_string())),
+                Carries::CodeName if per_category => {
+                    "the code's name, unique within its category: the category and the name \
+                     together tell the code"
+                        .into()
+                }
                 Carries::CodeName => "the code's name".into(),
                 Carries::Number => "the code's number".into(),
                 Carries::Category => "the code's category".into(),
@@ -198,7 +210,7 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
                 code_span(&m.name.value)
             );
             if let Slot::Object { object, .. } = slot {
-                list(out, object, depth + 1, meaning, absent);
+                list(out, object, depth + 1, meaning, absent, per_category);
             }
         }
     }
@@ -208,6 +220,7 @@ fn declared_envelope_section(out: &mut String, layout: &Layout<'_>) {
         0,
         spec.retry_meaning(),
         &absent,
+        layout.discriminant().per_category(),
     );
     out.push('\n');
     let holder = dotted(layout.holder());

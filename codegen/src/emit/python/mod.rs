@@ -400,11 +400,33 @@ pub fn emit(spec: &Spec) -> String {
     comment(
         &mut out,
         "",
-        "Every error code an envelope may carry, by name, in spec order.",
+        if layout.discriminant().per_category() {
+            "Every error code an envelope may carry, by (category, name), in spec order."
+        } else {
+            "Every error code an envelope may carry, by name, in spec order."
+        },
     );
-    out.push_str("CODES: typing.Final[dict[str, CodeInfo]] = {\n");
+    // Under `code_names: per_category` a name tells a code only within its
+    // category: the table is keyed by (category, name).
+    let per_category = layout.discriminant().per_category();
+    let key = |code: &Code, name: &str| {
+        if per_category {
+            format!("({}, {})", py_str(&code.category.value), py_str(name))
+        } else {
+            py_str(name)
+        }
+    };
+    let _ = writeln!(
+        out,
+        "CODES: typing.Final[dict[{}, CodeInfo]] = {{",
+        if per_category {
+            "tuple[str, str]"
+        } else {
+            "str"
+        }
+    );
     for code in &codes {
-        code_info(&mut out, spec, code);
+        code_info(&mut out, spec, code, &key(code, code.wire()));
     }
     out.push_str("}\n");
     for code in &codes {
@@ -412,8 +434,8 @@ pub fn emit(spec: &Spec) -> String {
             let _ = writeln!(
                 out,
                 "CODES[{}] = CODES[{}]",
-                py_str(&alias.value),
-                py_str(code.wire())
+                key(code, &alias.value),
+                key(code, code.wire())
             );
         }
     }

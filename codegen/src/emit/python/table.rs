@@ -73,7 +73,18 @@ pub(super) fn is_listed(out: &mut String, layout: &Layout<'_>) {
     );
     let read = discriminant_read(layout);
     let kinds = layout.spec().emitted_codes().any(|c| c.is_violation_kind());
-    if !discriminant.by_name {
+    if discriminant.per_category() {
+        // `code_info` reads the pair (category, name).
+        let _ = writeln!(out, "    info = code_info(env)");
+        if kinds {
+            let _ = writeln!(
+                out,
+                "    return info is not None and info.name not in VIOLATION_KINDS"
+            );
+        } else {
+            let _ = writeln!(out, "    return info is not None");
+        }
+    } else if !discriminant.by_name {
         let _ = writeln!(out, "    return {read} in LISTED_NUMBERS");
     } else if kinds {
         // A violation kind is in `CODES` but has no envelope of its own.
@@ -524,7 +535,21 @@ fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
         ),
     );
     let table = if by_name { "CODES" } else { "_BY_NUMBER" };
-    if layout.discriminant().absent.is_some() {
+    if layout.discriminant().per_category() {
+        // Typed `object` on the way, as `_code_of`: the pair is looked up
+        // only when both are strings.
+        let category = layout.discriminant().category_names();
+        let _ = writeln!(
+            out,
+            "    code: object = {}\n    \
+             category: object = {}\n    \
+             if isinstance(category, str) and isinstance(code, str):\n        \
+             return CODES.get((category, code))\n    \
+             return None",
+            discriminant_read(layout),
+            subscript("env", &category),
+        );
+    } else if layout.discriminant().absent.is_some() {
         // `dict.get` takes a key of the dict's type.
         let _ = writeln!(
             out,
@@ -536,7 +561,8 @@ fn code_info_fn(out: &mut String, layout: &Layout<'_>) {
     }
 }
 
-pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {
+/// One entry of `CODES`, under `key` (its name, or (category, name)).
+pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code, key: &str) {
     let (since, replaced_by) = match &code.lifecycle {
         Lifecycle::Deprecated {
             since, replaced_by, ..
@@ -551,7 +577,7 @@ pub(super) fn code_info(out: &mut String, spec: &Spec, code: &Code) {
         _ => ("None".to_string(), "None".to_string()),
     };
     let names = |fields: Vec<&FieldDef>| py_tuple(fields.iter().map(|f| py_str(f.wire())));
-    let _ = writeln!(out, "    {}: CodeInfo(", py_str(code.wire()));
+    let _ = writeln!(out, "    {key}: CodeInfo(");
     let _ = writeln!(out, "        name={},", py_str(code.wire()));
     if let Some(n) = code.number() {
         let _ = writeln!(out, "        number={n},");

@@ -159,6 +159,42 @@ pub(super) fn emit_any_envelope(layout: &Layout<'_>) -> TokenStream {
                 ::core::option::Option::None => false,
             };
         }
+    } else if layout.discriminant().per_category() {
+        // The pair (category, name) tells a code: a name listed in another
+        // category is unlisted here.
+        let category_path: Vec<&str> = layout.discriminant().category_names();
+        let never_categories = spec.codes.iter().filter(|c| !c.is_emitted()).flat_map(|c| {
+            c.wire_names()
+                .map(|_| c.category.value.clone())
+                .collect::<Vec<_>>()
+        });
+        let never_names = spec
+            .codes
+            .iter()
+            .filter(|c| !c.is_emitted())
+            .flat_map(|c| c.wire_names().map(str::to_owned).collect::<Vec<_>>());
+        let message = format!(
+            "`{}` is `{{}}` in category `{{}}`, a removed code, which no release may send",
+            discriminant.replace('{', "{{").replace('}', "}}")
+        );
+        quote! {
+            let unlisted = match (value.at(&[#(#category_path),*]), value.at(&[#(#code_path),*])) {
+                (
+                    ::core::option::Option::Some(__splice_any::Value::Str(category)),
+                    ::core::option::Option::Some(__splice_any::Value::Str(name)),
+                ) => {
+                    let never: &[(&str, &str)] = &[#((#never_categories, #never_names)),*];
+                    if never.contains(&(category.as_str(), name.as_str())) {
+                        return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::core::format_args!(#message, name, category),
+                        ));
+                    }
+                    ErrorCode::from_category_and_name(category, name).is_none()
+                }
+                // Absent or not a string: `ErrorEnvelope` says what is wrong.
+                _ => false,
+            };
+        }
     } else {
         let never = spec
             .codes

@@ -307,6 +307,50 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
         }
     });
 
+    // Under `code_names: per_category` a name tells a code only within its
+    // category: the lookup takes both, and there is no `FromStr`.
+    let from_str = if spec.taxonomy.per_category() {
+        let aliases = if codes.iter().any(|c| !c.aliases.is_empty()) {
+            quote!(|| Self::__ALIASES
+                .iter()
+                .any(|(a, i)| *a == name && Self::ALL[*i] == *code))
+        } else {
+            quote!(|| false)
+        };
+        quote! {
+            #[allow(dead_code, deprecated)]
+            impl ErrorCode {
+                /// The code of category `category` (its key) whose name on
+                /// the wire, or one of its aliases, is `name`: codes are
+                /// told by the pair (`code_names: per_category`).
+                pub fn from_category_and_name(
+                    category: &str,
+                    name: &str,
+                ) -> ::core::option::Option<ErrorCode> {
+                    Self::ALL.iter().copied().find(|code| {
+                        code.category().as_str() == category
+                            && (code.as_str() == name || (#aliases)())
+                    })
+                }
+            }
+        }
+    } else {
+        quote! {
+            #[automatically_derived]
+            impl ::core::str::FromStr for ErrorCode {
+                type Err = UnknownErrorCode;
+
+                fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+                    match Self::__NAMES.iter().position(|name| *name == s) #or_alias_s {
+                        ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
+                        ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
+                            name: ::std::string::String::from(s),
+                        }),
+                    }
+                }
+            }
+        }
+    };
     quote! {
         /// A code of the error taxonomy. Removed codes have no variant;
         /// deprecated ones are `#[deprecated]`.
@@ -440,19 +484,7 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl ::core::str::FromStr for ErrorCode {
-            type Err = UnknownErrorCode;
-
-            fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-                match Self::__NAMES.iter().position(|name| *name == s) #or_alias_s {
-                    ::core::option::Option::Some(i) => ::core::result::Result::Ok(Self::ALL[i]),
-                    ::core::option::Option::None => ::core::result::Result::Err(UnknownErrorCode {
-                        name: ::std::string::String::from(s),
-                    }),
-                }
-            }
-        }
+        #from_str
 
         // Hand-written rather than derived: the derive would repeat every
         // name in a `rename` and in its visitor's match.

@@ -284,7 +284,9 @@ pub(super) fn emit_envelope(layout: &Layout<'_>) -> TokenStream {
     // its open schema does (a later release, or the transport, may add
     // some: botocore's `ResponseMetadata`); they are not kept. splice's
     // own envelope stays closed.
-    let (wire, container) = if env.declared {
+    // Under `code_names: per_category` the wire envelope resolves the
+    // (category, name) pair before the checks.
+    let (wire, container) = if env.declared || layout.discriminant().per_category() {
         (
             emit_wire_envelope(layout),
             quote!(#[serde(try_from = "__SpliceWireEnvelope")]),
@@ -381,6 +383,12 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
         .map(|f| field_ident(f.field))
         .collect::<Vec<_>>();
     let read_code = paths.code(&quote!(self));
+    let resolve = paths.resolve_pair(&quote!(envelope));
+    let mutable = if resolve.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(mut)
+    };
     let missing_code = paths.missing_code(&quote!(self));
     // Constants, the category, and the number when the code is told by its
     // name.
@@ -574,10 +582,11 @@ fn emit_wire_envelope(layout: &Layout<'_>) -> TokenStream {
             fn try_from(
                 wire: __SpliceWireEnvelope,
             ) -> ::core::result::Result<Self, ::std::string::String> {
-                let envelope = ErrorEnvelope {
+                let #mutable envelope = ErrorEnvelope {
                     #(#moves: wire.#moves,)*
                     #(#top_moves: wire.#top_moves,)*
                 };
+                #resolve
                 envelope.__splice_check()?;
                 ::core::result::Result::Ok(envelope)
             }

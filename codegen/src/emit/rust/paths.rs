@@ -135,6 +135,9 @@ pub(super) struct Paths {
     /// With a code per category: the path to the member carrying the
     /// category, and each listed category's variant with its code's.
     by_category: Option<ByCategory>,
+    /// Under `code_names: per_category`: the path to the member carrying
+    /// the category, which with the name tells the code.
+    category: Option<Vec<Step>>,
     /// The discriminant's path, dotted, for messages.
     dotted: String,
     /// No member carries the code name: the number member holds the
@@ -170,6 +173,9 @@ impl Paths {
                 )),
                 _ => None,
             },
+            category: discriminant
+                .per_category()
+                .then(|| steps(&any, &discriminant.category)),
             dotted: discriminant.dotted(),
             by_number: !discriminant.by_name,
             holder: steps(&any, layout.holder()),
@@ -228,6 +234,38 @@ impl Paths {
         quote! {
             if #m.is_none() && (#fallback).is_none() {
                 return ::core::result::Result::Err(::std::string::String::from(#message));
+            }
+        }
+    }
+
+    /// Under `code_names: per_category`, statements that set the
+    /// `ErrorCode` of the (mutable) envelope `base` to the code its
+    /// category and name tell: deserializing the name alone gives the first
+    /// code of that name. An envelope whose pair no code has keeps it, and
+    /// the check of its category refuses it.
+    pub(super) fn resolve_pair(&self, base: &TokenStream) -> TokenStream {
+        let Some(category) = &self.category else {
+            return TokenStream::new();
+        };
+        // `check` puts the category in every envelope, outside any
+        // optional object: a place.
+        let category = match read(base, category) {
+            Access::Place(p) => p,
+            Access::Maybe(m) => quote!(*#m.expect("the category is in every envelope")),
+        };
+        let named = match read(base, &self.code) {
+            Access::Place(p) => quote!(::core::option::Option::Some(#p)),
+            Access::Maybe(m) => quote!(#m.copied()),
+        };
+        let set = self.set_code(base, &quote!(code));
+        quote! {
+            let category: Category = #category;
+            if let ::core::option::Option::Some(named) = #named {
+                if let ::core::option::Option::Some(code) =
+                    ErrorCode::from_category_and_name(category.as_str(), named.as_str())
+                {
+                    #set
+                }
             }
         }
     }

@@ -359,7 +359,12 @@ fn shared_variants(spec: &Spec, thin: Vec<Thin<'_>>, defs: &mut Map<String, Valu
         let names: Vec<&str> = std::iter::once(&first)
             .chain(&group)
             .flat_map(|t| t.code.wire_names())
-            .collect();
+            .fold(Vec::new(), |mut names, n| {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+                names
+            });
         let base = shared_name(first.context.as_ref(), &taken);
         for suffix in ["Envelope", "Context", "Code"] {
             taken.push(format!("{base}{suffix}"));

@@ -106,8 +106,16 @@ pub(super) fn error_code_def(spec: &Spec) -> Value {
     def
 }
 
+/// A string of `values`, each once (under `code_names: per_category` two
+/// codes may share a name), in first-seen order.
 pub(super) fn enum_schema<'a>(values: impl Iterator<Item = &'a str>) -> Value {
-    json!({"type": "string", "enum": values.collect::<Vec<_>>()})
+    let mut seen: Vec<&str> = Vec::new();
+    for v in values {
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    json!({"type": "string", "enum": seen})
 }
 
 /// A tagged union: `oneOf` one object per variant, each the variant's

@@ -186,6 +186,15 @@ fn code_name_outside(layout: &Layout<'_>, form: Form<'_>) -> Value {
     // Removed codes too: their names are never used again. A violation kind
     // has no variant, so it is a code like one a later release adds, should
     // an envelope ever carry it.
+    // Under `code_names: per_category` a listed name is unlisted in
+    // another category: the variant excludes the listed pairs instead
+    // ([`listed_pairs`]).
+    if layout.discriminant().per_category() {
+        return json!({
+            "type": "string",
+            "description": "A code name this release does not list in the envelope's category.",
+        });
+    }
     let listed = json!({"enum": layout.names_outside_families()});
     let families: Vec<&Family> = layout
         .families()
@@ -422,14 +431,69 @@ pub(super) fn unlisted(layout: &Layout<'_>) -> Value {
             }
         )
     };
-    json!({
+    let mut variant = json!({
         "title": UNLISTED_ENVELOPE,
         "description": format!("An error code this release does not list, sent by a server of a later \
             release of the same major version. {by}"),
         "type": "object",
         "properties": props,
         "required": required,
-    })
+    });
+    if let Some(not) = listed_pairs(layout) {
+        variant["not"] = not;
+    }
+    variant
+}
+
+/// Under `code_names: per_category`, the envelopes holding a listed
+/// (category, name) pair, one alternative per category: what the unlisted
+/// variant excludes, so a payload still matches exactly one variant.
+fn listed_pairs(layout: &Layout<'_>) -> Option<Value> {
+    let d = layout.discriminant();
+    if !d.per_category() {
+        return None;
+    }
+    let mut by_category: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (category, name) in layout.listed_pairs() {
+        match by_category.iter_mut().find(|(c, _)| *c == category) {
+            Some((_, names)) => {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            None => by_category.push((category, vec![name])),
+        }
+    }
+    let any: Vec<Value> = by_category
+        .into_iter()
+        .map(|(category, names)| {
+            let mut schema = json!({});
+            pin(&mut schema, &d.category_names(), json!({"const": category}));
+            pin(&mut schema, &d.names(), json!({"enum": names}));
+            schema
+        })
+        .collect();
+    Some(json!({"anyOf": any}))
+}
+
+/// Adds to `schema` that the member at `path` is present and matches
+/// `value`, creating the objects on the way.
+fn pin(schema: &mut Value, path: &[&str], value: Value) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    if !required.contains(&json!(first)) {
+        let mut required = required;
+        required.push(json!(first));
+        schema["required"] = json!(required);
+    }
+    let property = &mut schema["properties"][*first];
+    if rest.is_empty() {
+        *property = value;
+    } else {
+        pin(property, rest, value);
+    }
 }
 
 /// The variant of a family's codes that this release does not list:

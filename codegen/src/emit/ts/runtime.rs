@@ -517,10 +517,21 @@ fn code_info_declarations(out: &mut String, layout: &Layout<'_>) {
     doc(
         out,
         "",
-        "Every code this release lists, by name (its aliases too), in spec order (run time, \
-         from `error-envelope.js`).",
+        if layout.discriminant().per_category() {
+            "Every code this release lists, by category and then by name (its aliases too), in \
+             spec order (run time, from `error-envelope.js`)."
+        } else {
+            "Every code this release lists, by name (its aliases too), in spec order (run time, \
+             from `error-envelope.js`)."
+        },
     );
-    out.push_str("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;\n\n");
+    if layout.discriminant().per_category() {
+        out.push_str(
+            "export declare const CODES: Readonly<Record<string, Readonly<Record<string, CodeInfo>>>>;\n\n",
+        );
+    } else {
+        out.push_str("export declare const CODES: Readonly<Record<ErrorCode, CodeInfo>>;\n\n");
+    }
     let disc = layout.discriminant().dotted();
     doc(
         out,
@@ -573,8 +584,14 @@ pub fn emit_js(spec: &Spec) -> String {
     );
     out.push_str("export const LISTED_CODES = Object.freeze([\n");
     if by_name {
+        // Each name once: under `code_names: per_category` two categories
+        // may share one.
+        let mut seen: Vec<&str> = Vec::new();
         for name in spec.enveloped_codes().flat_map(|c| c.wire_names()) {
-            let _ = writeln!(out, "  {},", string_literal(name));
+            if !seen.contains(&name) {
+                seen.push(name);
+                let _ = writeln!(out, "  {},", string_literal(name));
+            }
         }
     } else {
         for n in spec.enveloped_codes().filter_map(Code::number) {
@@ -597,7 +614,24 @@ pub fn emit_js(spec: &Spec) -> String {
         }
         out.push_str("]);\n\n");
     }
-    out.push_str("const LISTED = new Set(LISTED_CODES);\n\n");
+    if layout.discriminant().per_category() {
+        doc(
+            &mut out,
+            "",
+            "Every listed (category, name), as `JSON.stringify([category, name])`.",
+        );
+        out.push_str("const LISTED_PAIRS = new Set([\n");
+        for (category, name) in layout.listed_pairs().into_iter().filter(|(c, n)| {
+            spec.enveloped_codes()
+                .any(|code| code.category.value == *c && code.wire_names().any(|w| w == *n))
+        }) {
+            let pair = serde_json::to_string(&[category, name]).unwrap_or_default();
+            let _ = writeln!(out, "  {},", string_literal(&pair));
+        }
+        out.push_str("]);\n\n");
+    } else {
+        out.push_str("const LISTED = new Set(LISTED_CODES);\n\n");
+    }
     doc(
         &mut out,
         "",
@@ -610,11 +644,21 @@ pub fn emit_js(spec: &Spec) -> String {
     if layout.discriminant().absent.is_some() {
         absent_reader(&mut out, &layout);
     }
-    let _ = write!(
-        out,
-        "export function isListed(env) {{\n  \
-         return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n\n",
-    );
+    let per_category = layout.discriminant().per_category();
+    if per_category {
+        category_reader(&mut out, &layout);
+        let _ = write!(
+            out,
+            "export function isListed(env) {{\n  \
+             return typeof env === \"object\" && env !== null && LISTED_PAIRS.has(JSON.stringify([categoryOf(env), {access}]));\n}}\n\n",
+        );
+    } else {
+        let _ = write!(
+            out,
+            "export function isListed(env) {{\n  \
+             return typeof env === \"object\" && env !== null && LISTED.has({access});\n}}\n\n",
+        );
+    }
     code_table(&mut out, &layout);
     doc(
         &mut out,
@@ -624,7 +668,9 @@ pub fn emit_js(spec: &Spec) -> String {
              release (or anything that is not an envelope)."
         ),
     );
-    let lookup = if by_name {
+    let lookup = if per_category {
+        "typeof key === \"string\" && typeof category === \"string\" && Object.hasOwn(CODES, category) && Object.hasOwn(CODES[category], key) ? CODES[category][key] : undefined"
+    } else if by_name {
         "typeof key === \"string\" && Object.hasOwn(CODES, key) ? CODES[key] : undefined"
     } else {
         "BY_NUMBER.get(key)"
@@ -634,7 +680,12 @@ pub fn emit_js(spec: &Spec) -> String {
         "export function codeInfo(env) {{\n  \
          if (typeof env !== \"object\" || env === null) return undefined;\n  \
          const key = {access};\n  \
-         return {lookup};\n}}\n",
+         {category}return {lookup};\n}}\n",
+        category = if per_category {
+            "const category = categoryOf(env);\n  "
+        } else {
+            ""
+        },
     );
     if let Some(response) = layout.response() {
         doc(
@@ -680,6 +731,38 @@ fn discriminant_access(layout: &Layout<'_>) -> String {
         }
     }
     access
+}
+
+/// `categoryOf(env)`: under `code_names: per_category`, the category of
+/// `env` read along the path of the member carrying it; undefined when a
+/// step is not an object or is absent.
+fn category_reader(out: &mut String, layout: &Layout<'_>) {
+    let keys: Vec<String> = layout
+        .discriminant()
+        .category_names()
+        .into_iter()
+        .map(string_literal)
+        .collect();
+    doc(
+        out,
+        "",
+        &format!(
+            "The category at `env.{}`: with the code name, it tells a code (`code_names: \
+             per_category`); undefined when a member on the way is absent or not an object.",
+            layout.discriminant().category_names().join(".")
+        ),
+    );
+    let _ = write!(
+        out,
+        "function categoryOf(env) {{\n  \
+         let value = env;\n  \
+         for (const key of [{}]) {{\n    \
+         if (typeof value !== \"object\" || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;\n    \
+         value = value[key];\n  \
+         }}\n  \
+         return value;\n}}\n\n",
+        keys.join(", ")
+    );
 }
 
 /// `codeOf(env)`: the code name of `env` read along the discriminant's
@@ -769,118 +852,159 @@ fn code_table(out: &mut String, layout: &Layout<'_>) {
     doc(
         out,
         "",
-        "What the taxonomy says about each code it lists, by name (its aliases too), in spec order.",
+        if layout.discriminant().per_category() {
+            "What the taxonomy says about each code it lists, by category and then by name (its \
+             aliases too), in spec order."
+        } else {
+            "What the taxonomy says about each code it lists, by name (its aliases too), in spec order."
+        },
     );
+    // Under `code_names: per_category` the table is keyed by category,
+    // then by name within it.
+    let per_category = layout.discriminant().per_category();
+    let mut categories: Vec<&str> = Vec::new();
+    for code in spec.emitted_codes() {
+        if !categories.contains(&code.category.value.as_str()) {
+            categories.push(&code.category.value);
+        }
+    }
+    let groups: Vec<Option<&str>> = if per_category {
+        categories.into_iter().map(Some).collect()
+    } else {
+        vec![None]
+    };
     out.push_str("const CODE_TABLE = {\n");
     let strings = |items: Vec<String>| format!("Object.freeze([{}])", items.join(", "));
-    for code in spec.emitted_codes() {
-        // A key written `"__proto__":` would set the table's prototype
-        // instead of adding an entry; a computed key always adds one.
-        let _ = writeln!(out, "  {}: Object.freeze({{", table_key(code.wire()));
-        let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
-        if let Some(n) = code.number() {
-            let _ = writeln!(out, "    number: {n},");
+    for group in &groups {
+        if let Some(category) = group {
+            let _ = writeln!(out, "  {}: {{", table_key(category));
         }
-        let _ = writeln!(
-            out,
-            "    category: {},",
-            string_literal(&code.category.value)
-        );
-        let _ = writeln!(out, "    retryable: {},", code.retryable);
-        let _ = writeln!(out, "    cause: {},", string_literal(code.cause.as_str()));
-        let _ = writeln!(out, "    title: {},", string_literal(&code.title.value));
-        if !spec.retry.classes.is_empty() {
-            let classes = code
-                .retry_classes
+        for code in spec
+            .emitted_codes()
+            .filter(|c| group.is_none_or(|g| c.category.value == g))
+        {
+            // A key written `"__proto__":` would set the table's prototype
+            // instead of adding an entry; a computed key always adds one.
+            let _ = writeln!(out, "  {}: Object.freeze({{", table_key(code.wire()));
+            let _ = writeln!(out, "    name: {},", string_literal(code.wire()));
+            if let Some(n) = code.number() {
+                let _ = writeln!(out, "    number: {n},");
+            }
+            let _ = writeln!(
+                out,
+                "    category: {},",
+                string_literal(&code.category.value)
+            );
+            let _ = writeln!(out, "    retryable: {},", code.retryable);
+            let _ = writeln!(out, "    cause: {},", string_literal(code.cause.as_str()));
+            let _ = writeln!(out, "    title: {},", string_literal(&code.title.value));
+            if !spec.retry.classes.is_empty() {
+                let classes = code
+                    .retry_classes
+                    .iter()
+                    .map(|c| string_literal(&c.value))
+                    .collect();
+                let _ = writeln!(out, "    retryClasses: {},", strings(classes));
+            }
+            if !spec.attributes.is_empty() {
+                let pairs: Vec<String> = code
+                    .attributes
+                    .iter()
+                    .map(|a| format!("{}: {}", prop(&a.name.value), a.value.value))
+                    .collect();
+                let pairs = if pairs.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {} ", pairs.join(", "))
+                };
+                let _ = writeln!(out, "    attributes: Object.freeze({{{pairs}}}),");
+            }
+            let hints = code
+                .recovery_hints
                 .iter()
-                .map(|c| string_literal(&c.value))
+                .map(|h| string_literal(&h.value))
                 .collect();
-            let _ = writeln!(out, "    retryClasses: {},", strings(classes));
-        }
-        if !spec.attributes.is_empty() {
-            let pairs: Vec<String> = code
-                .attributes
-                .iter()
-                .map(|a| format!("{}: {}", prop(&a.name.value), a.value.value))
+            let _ = writeln!(out, "    recoveryHints: {},", strings(hints));
+            let conditions = spec
+                .hint_conditions_on_the_wire(code)
+                .into_iter()
+                .map(|cond| match cond {
+                    None => "null".to_string(),
+                    Some((field, values)) => format!(
+                        "Object.freeze([{}, {}])",
+                        string_literal(field),
+                        strings(values.into_iter().map(string_literal).collect())
+                    ),
+                })
                 .collect();
-            let pairs = if pairs.is_empty() {
-                String::new()
-            } else {
-                format!(" {} ", pairs.join(", "))
+            let _ = writeln!(out, "    hintConditions: {},", strings(conditions));
+            let names = |fields: Vec<&FieldDef>| {
+                strings(fields.iter().map(|f| string_literal(f.wire())).collect())
             };
-            let _ = writeln!(out, "    attributes: Object.freeze({{{pairs}}}),");
+            let _ = writeln!(
+                out,
+                "    requiredFields: {},",
+                names(spec.required_fields(code))
+            );
+            let _ = writeln!(
+                out,
+                "    optionalFields: {},",
+                names(spec.optional_fields(code))
+            );
+            let (since, replaced_by) = match &code.lifecycle {
+                Lifecycle::Deprecated {
+                    since, replaced_by, ..
+                } => (
+                    string_literal(&since.value.to_string()),
+                    // In its wire name, as `ErrorCode` spells it.
+                    string_literal(
+                        spec.code(&replaced_by.value)
+                            .map_or(replaced_by.value.as_str(), |c| c.wire()),
+                    ),
+                ),
+                _ => ("null".to_string(), "null".to_string()),
+            };
+            let _ = writeln!(out, "    deprecatedSince: {since},");
+            let _ = writeln!(out, "    replacedBy: {replaced_by},");
+            out.push_str("  }),\n");
         }
-        let hints = code
-            .recovery_hints
-            .iter()
-            .map(|h| string_literal(&h.value))
-            .collect();
-        let _ = writeln!(out, "    recoveryHints: {},", strings(hints));
-        let conditions = spec
-            .hint_conditions_on_the_wire(code)
-            .into_iter()
-            .map(|cond| match cond {
-                None => "null".to_string(),
-                Some((field, values)) => format!(
-                    "Object.freeze([{}, {}])",
-                    string_literal(field),
-                    strings(values.into_iter().map(string_literal).collect())
-                ),
-            })
-            .collect();
-        let _ = writeln!(out, "    hintConditions: {},", strings(conditions));
-        let names = |fields: Vec<&FieldDef>| {
-            strings(fields.iter().map(|f| string_literal(f.wire())).collect())
-        };
-        let _ = writeln!(
-            out,
-            "    requiredFields: {},",
-            names(spec.required_fields(code))
-        );
-        let _ = writeln!(
-            out,
-            "    optionalFields: {},",
-            names(spec.optional_fields(code))
-        );
-        let (since, replaced_by) = match &code.lifecycle {
-            Lifecycle::Deprecated {
-                since, replaced_by, ..
-            } => (
-                string_literal(&since.value.to_string()),
-                // In its wire name, as `ErrorCode` spells it.
-                string_literal(
-                    spec.code(&replaced_by.value)
-                        .map_or(replaced_by.value.as_str(), |c| c.wire()),
-                ),
-            ),
-            _ => ("null".to_string(), "null".to_string()),
-        };
-        let _ = writeln!(out, "    deprecatedSince: {since},");
-        let _ = writeln!(out, "    replacedBy: {replaced_by},");
-        out.push_str("  }),\n");
+        if group.is_some() {
+            out.push_str("  },\n");
+        }
     }
     out.push_str("};\n");
     for code in spec.emitted_codes() {
+        let table = if per_category {
+            format!("CODE_TABLE[{}]", string_literal(&code.category.value))
+        } else {
+            "CODE_TABLE".to_owned()
+        };
         for alias in &code.aliases {
             // Assigning `__proto__` sets the prototype; defining it adds
             // the entry.
             let _ = if alias.value == "__proto__" {
                 writeln!(
                     out,
-                    "Object.defineProperty(CODE_TABLE, \"__proto__\", {{ value: CODE_TABLE[{}], enumerable: true }});",
+                    "Object.defineProperty({table}, \"__proto__\", {{ value: {table}[{}], enumerable: true }});",
                     string_literal(code.wire())
                 )
             } else {
                 writeln!(
                     out,
-                    "CODE_TABLE[{}] = CODE_TABLE[{}];",
+                    "{table}[{}] = {table}[{}];",
                     string_literal(&alias.value),
                     string_literal(code.wire())
                 )
             };
         }
     }
-    out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
+    if per_category {
+        out.push_str(
+            "export const CODES = Object.freeze(Object.fromEntries(Object.entries(CODE_TABLE).map(([category, codes]) => [category, Object.freeze(codes)])));\n\n",
+        );
+    } else {
+        out.push_str("export const CODES = Object.freeze(CODE_TABLE);\n\n");
+    }
     if !layout.discriminant().by_name {
         out.push_str(
             "const BY_NUMBER = new Map(Object.values(CODES).map((info) => [info.number, info]));\n\n",
