@@ -3,7 +3,9 @@
 //! it and its payloads, for `tests/rust.rs` to read through the generated
 //! types. `SPLICE_AGREE_RUST_SEED` (default 0) and `SPLICE_AGREE_RUST_SPECS`
 //! (default 6) choose the specs, and the first later seed with range
-//! families joins them; each adds a few seconds of compile time.
+//! families and the first with codes unique within their category
+//! (`code_names: per_category`) join them; each adds a few seconds of
+//! compile time.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -30,7 +32,16 @@ fn main() {
     // the Rust reader of a family by number is always compiled and run.
     let ranged = (first + count..first + count + 200)
         .find(|s| !generator::sample(*s).family_ranges.is_empty());
-    for seed in (first..first + count).chain(ranged) {
+    // Likewise the first spec whose codes are unique only within their
+    // category, so the Rust reader of a (category, name) pair is too.
+    let pairs = (first..first + count + 200)
+        .find(|s| {
+            generator::sample(*s)
+                .yaml
+                .contains("\n  code_names: per_category\n")
+        })
+        .filter(|s| *s >= first + count && Some(*s) != ranged);
+    for seed in (first..first + count).chain(ranged).chain(pairs) {
         let sample = generator::sample(seed);
         // A spec `check` refuses is reported by tests/artifacts.rs.
         let Ok(spec) = splice_codegen::load_str(&sample.yaml, "errors.yaml") else {

@@ -409,6 +409,9 @@ struct Spec {
     union_draws: std::cell::Cell<usize>,
     /// The response around a list of errors (see [`Spec::choose_list`]).
     list: Option<List>,
+    /// `taxonomy.code_names: per_category`: a code shares its wire name
+    /// with a code of another category (see [`Spec::choose_pairs`]).
+    per_category: bool,
 }
 
 /// The sample of `seed`.
@@ -420,6 +423,7 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_defaults(seed);
     spec.choose_families(seed);
     spec.choose_fallbacks(seed);
+    spec.choose_pairs(seed);
     spec.choose_list(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
@@ -666,6 +670,7 @@ impl Spec {
             fallbacks: Vec::new(),
             union_draws: std::cell::Cell::new(0),
             list: None,
+            per_category: false,
         };
         spec.place_absent_means(rng);
         spec
@@ -894,6 +899,79 @@ impl Spec {
             fallbacks.push((self.codes[code].category, code));
         }
         self.fallbacks = fallbacks;
+    }
+
+    /// Codes unique only within their category (`code_names:
+    /// per_category`), in about half the specs that can have it: a declared
+    /// envelope carrying the code name, no families, codes in two categories
+    /// or more. The category is then in every envelope: its member made
+    /// required (unless it is in an optional object: then no pairs), or one
+    /// of its own added (`error_type`, at the top), as for
+    /// [`Spec::choose_fallbacks`]. A code takes the wire name of a code of
+    /// another category. Drawn from a stream of its own, like the
+    /// numbering, so every other choice of a seed stays the same.
+    fn choose_pairs(&mut self, seed: u64) {
+        const MEMBER: &str = "error_type";
+        let mut rng = Rng::new(seed.rotate_left(37) ^ 0x9a12);
+        if self.envelope.is_none() || !self.families.is_empty() || !rng.chance(50) {
+            return;
+        }
+        let named = self.members().any(|m| m.carries == Carries::CodeName);
+        let categories = self
+            .codes
+            .iter()
+            .map(|c| c.category)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let taken = self
+            .members()
+            .any(|m| Names::norm(&m.name) == Names::norm(MEMBER))
+            || self
+                .fields
+                .iter()
+                .any(|f| Names::norm(&f.name) == Names::norm(MEMBER));
+        if !named || categories < 2 {
+            return;
+        }
+        let Some(env) = &mut self.envelope else {
+            return;
+        };
+        let inner_optional = env.inner.as_ref().is_some_and(|i| i.1);
+        let outer = env
+            .outer
+            .iter_mut()
+            .find(|m| m.carries == Carries::Category);
+        if let Some(m) = outer {
+            m.optional = false;
+        } else if let Some(m) = env
+            .inner
+            .as_mut()
+            .and_then(|i| i.2.iter_mut().find(|m| m.carries == Carries::Category))
+        {
+            if inner_optional {
+                return;
+            }
+            m.optional = false;
+        } else if taken {
+            return;
+        } else {
+            env.outer.push(Member {
+                name: MEMBER.to_owned(),
+                carries: Carries::Category,
+                optional: false,
+                absent_means: None,
+            });
+        }
+        let code = rng.below(self.codes.len());
+        let others: Vec<usize> = (0..self.codes.len())
+            .filter(|&i| self.codes[i].category != self.codes[code].category)
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        let other = others[rng.below(others.len())];
+        self.codes[code].wire = Some(self.codes[other].wire().to_owned());
+        self.per_category = true;
     }
 
     /// Whether a declared envelope is one entry of a response's list of
@@ -1302,6 +1380,9 @@ impl Spec {
         }
         if self.hints_optional {
             y.push_str("  hints: optional\n");
+        }
+        if self.per_category {
+            y.push_str("  code_names: per_category\n");
         }
         if let Some(env) = &self.envelope {
             y.push_str("envelope:\n");
@@ -1779,6 +1860,7 @@ impl Spec {
             }
         }
         let value = self.unlisted(rng);
+        let later = value.clone();
         out.push(Payload {
             label: "a code of a later release".into(),
             back: value.clone(),
@@ -1846,6 +1928,62 @@ impl Spec {
                 corrupt,
                 refused: false,
             });
+        }
+        if self.per_category {
+            out.extend(self.mixed_pairs(&later));
+        }
+        out
+    }
+
+    /// Under `code_names: per_category`, the later code's payload `later`
+    /// with a listed name: in a category this release does not know, and
+    /// in each category of the spec that lists no code of that name. Each
+    /// is a code of a later release, in every artifact.
+    fn mixed_pairs(&self, later: &Value) -> Vec<Payload> {
+        let Some((path, key)) = self.path_of(&Carries::Category) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut shared: Vec<&str> = Vec::new();
+        for code in &self.codes {
+            let name = code.wire();
+            if !shared.contains(&name)
+                && self
+                    .codes
+                    .iter()
+                    .filter(|c| c.wire_names().any(|w| w == name))
+                    .count()
+                    > 1
+            {
+                shared.push(name);
+            }
+        }
+        for name in shared {
+            let categories = std::iter::once("later_category").chain(
+                self.categories
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| {
+                        !self
+                            .codes
+                            .iter()
+                            .any(|c| c.category == *k && c.wire_names().any(|w| w == name))
+                    })
+                    .map(|(_, c)| c.key.as_str()),
+            );
+            for category in categories {
+                let mut value = self.with_code_name(later, name);
+                Spec::set(&mut value, &path, &key, json!(category));
+                out.push(Payload {
+                    label: format!("the listed name {name:?} in category {category:?}"),
+                    back: value.clone(),
+                    value,
+                    code: None,
+                    family: None,
+                    corrupt: None,
+                    refused: false,
+                });
+            }
         }
         out
     }

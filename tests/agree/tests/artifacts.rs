@@ -378,6 +378,11 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a pattern", "pattern:", ""),
         ("an open type", "    open: true\n", ""),
         ("optional hints", "  hints: optional\n", ""),
+        (
+            "codes unique within their category",
+            "  code_names: per_category\n",
+            "",
+        ),
         ("a category's default context", "input\n    context:", ""),
         (
             "a category's default hints",
@@ -414,6 +419,15 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         if reached.count() == 0 {
             missing.push(what);
         }
+    }
+    // A listed name in a category that does not list it (unlisted).
+    if !built.iter().any(|b| {
+        b.sample
+            .payloads
+            .iter()
+            .any(|p| p.label.starts_with("the listed name "))
+    }) {
+        missing.push("a listed name in a category that does not list it");
     }
     // An envelope without its code name of a category without a fallback.
     if !built
