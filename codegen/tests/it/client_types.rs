@@ -793,6 +793,48 @@ const DECLARED: &[Declared] = &[
                  -32700 listed protocol family=none; -32603 listed protocol family=none",
     },
     Declared {
+        name: "stripe_pairs",
+        ts_wrong: &[
+            "stripe_pairs_wrong.ts(6,53): error TS2322: Type '\"invalid_request_error\"' is not assignable to type '\"card_error\"'.",
+            "stripe_pairs_wrong.ts(7,82): error TS2322: Type '\"parameter_missing\"' is not assignable to type '\"card_declined\" | \"expired\"'.",
+            "stripe_pairs_wrong.ts(10,11): error TS2322: Type '\"card_declined\" | \"expired\" | \"expired_card\"' is not assignable to type '\"expired\"'.",
+            "stripe_pairs_wrong.ts(13,3): error TS2322: Type 'CodeInfo' is not assignable to type 'string'.",
+        ],
+        py_wrong: &[
+            "stripe_pairs_wrong.py:6: error: Incompatible types (expression has type \"Literal['invalid_request_error']\", TypedDict item \"type\" has type \"Literal['card_error']\")",
+            "stripe_pairs_wrong.py:7: error: Incompatible types (expression has type \"Literal['parameter_missing']\", TypedDict item \"code\" has type \"Literal['expired', 'card_declined']\")",
+            "stripe_pairs_wrong.py:12: error: Invalid index type \"str\" for \"dict[tuple[str, str], CodeInfo]\"; expected type \"tuple[str, str]\"",
+        ],
+        ts_ran: "4 categories, card_error/expired: the card has expired; \
+                 card_error/expired sent expired: the card has expired; \
+                 invalid_request_error/expired sent expired: the idempotency key has expired; \
+                 invalid_request_error/expired sent card_declined: the idempotency key has expired; \
+                 card_error/card_declined sent card_declined: the card was declined; \
+                 unlisted api_error/expired; \
+                 unlisted card_error/parameter_missing; \
+                 api_error/api_error sent api_error: the servers failed; \
+                 idempotency_error/idempotency_error sent idempotency_error: an idempotency key was reused; \
+                 invalid_request_error/invalid_request_error sent invalid_request_error: the request is invalid; \
+                 invalid_request_error/parameter_missing sent parameter_missing: a required parameter is missing; \
+                 card_error/card_declined sent card_declined: the card was declined; \
+                 card_error/expired sent expired: the card has expired; \
+                 invalid_request_error/expired sent expired: the idempotency key has expired",
+        py_ran: "ok 4 categories, card_error/expired: the card has expired; \
+                 card_error/expired sent expired: the card has expired; \
+                 invalid_request_error/expired sent expired: the idempotency key has expired; \
+                 invalid_request_error/expired sent card_declined: the idempotency key has expired; \
+                 card_error/card_declined sent card_declined: the card was declined; \
+                 unlisted api_error/expired; \
+                 unlisted card_error/parameter_missing; \
+                 api_error/api_error sent api_error: the servers failed; \
+                 idempotency_error/idempotency_error sent idempotency_error: an idempotency key was reused; \
+                 invalid_request_error/invalid_request_error sent invalid_request_error: the request is invalid; \
+                 invalid_request_error/parameter_missing sent parameter_missing: a required parameter is missing; \
+                 card_error/card_declined sent card_declined: the card was declined; \
+                 card_error/expired sent expired: the card has expired; \
+                 invalid_request_error/expired sent expired: the idempotency key has expired",
+    },
+    Declared {
         name: "stripe",
         ts_wrong: &[
             "stripe_wrong.ts(9,11): error TS2322: Type 'string | undefined' is not assignable to type 'string'.",
