@@ -370,6 +370,60 @@ impl Validator<'_> {
             "a reader reads the category of every envelope to know its code: \
              remove `optional`, or drop `code_names`",
         );
+        // A value of type `error_code` (splice's `violations[].code`) is a
+        // name without its category: refused while a name is two codes'.
+        let mut shared: Vec<(&str, &str, &str)> = Vec::new();
+        for (i, a) in draft.codes.iter().enumerate() {
+            for b in &draft.codes[i + 1..] {
+                if let Some(n) = std::iter::once(a.wire()).chain(a.aliases.iter()).find(|n| {
+                    b.wire().value == n.value || b.aliases.iter().any(|x| x.value == n.value)
+                }) {
+                    shared.push((n.value.as_str(), &a.name.value, &b.name.value));
+                }
+            }
+        }
+        if let Some((name, a, b)) = shared.first() {
+            fn names_a_code(ty: &crate::context::FieldType) -> bool {
+                use crate::context::FieldType;
+                match ty {
+                    FieldType::ErrorCode => true,
+                    FieldType::ArrayOf(t) | FieldType::Map(t) => names_a_code(t),
+                    _ => false,
+                }
+            }
+            let uses = draft
+                .fields
+                .iter()
+                .map(|f| (f.ty.as_ref(), format!("field `{}`", f.name.value)))
+                .chain(draft.types.iter().flat_map(|t| {
+                    t.members.iter().flatten().map(move |m| {
+                        (
+                            m.ty.as_ref(),
+                            format!("member `{}` of type `{}`", m.name.value, t.name.value),
+                        )
+                    })
+                }));
+            for (ty, owner) in uses {
+                let Some(ty) = ty else { continue };
+                if !draft.resolve(&ty.value).is_ok_and(|t| names_a_code(&t)) {
+                    continue;
+                }
+                self.push(
+                    Diagnostic::new(
+                        ty.loc,
+                        format!(
+                            "{owner} holds a code name without its category, but `{name}` is the name of codes `{a}` and `{b}`"
+                        ),
+                    )
+                    .with_label("a code by name alone")
+                    .with_related(rule.loc, "names per category")
+                    .with_help(
+                        "a value of type `error_code` tells a code by its name alone: give the \
+                         codes distinct names, or drop `code_names`",
+                    ),
+                );
+            }
+        }
         // An operation's guards (`isCancelOrderError`, `is_cancel_order_error`)
         // and output shape test a name alone.
         if let Some(op) = draft.operations.first() {
