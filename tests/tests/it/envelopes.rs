@@ -1137,6 +1137,14 @@ fn a_code_is_told_by_its_category_and_name() {
         ErrorCode::from_category_and_name("api_error", "expired"),
         None
     );
+    // The Rust schema of `ErrorCode` lists the shared name once.
+    let schema = serde_json::to_value(schemars::schema_for!(ErrorCode)).unwrap();
+    let names = schema["enum"].as_array().unwrap();
+    assert_eq!(
+        names.iter().filter(|n| *n == "expired").count(),
+        1,
+        "{schema}"
+    );
 
     // A listed name in a category that does not list it, or in a category
     // of a later release: unlisted.

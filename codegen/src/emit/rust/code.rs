@@ -307,6 +307,19 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
         }
     });
 
+    // The names of the schema, each once: under `code_names: per_category`
+    // two codes may share one.
+    let mut unique_names: Vec<&str> = Vec::new();
+    for n in &names {
+        if !unique_names.contains(n) {
+            unique_names.push(n);
+        }
+    }
+    let schema_names = if unique_names.len() == names.len() {
+        quote!(ErrorCode::__NAMES)
+    } else {
+        quote!(&[#(#unique_names),*])
+    };
     // Under `code_names: per_category` a name tells a code only within its
     // category: the lookup takes both, and there is no `FromStr`.
     let from_str = if spec.taxonomy.per_category() {
@@ -543,7 +556,7 @@ pub(super) fn emit_error_code(spec: &Spec) -> TokenStream {
                 // The names go in as one expression: `json!` recurses per
                 // array element and would hit the recursion limit on a
                 // large taxonomy.
-                const NAMES: &[&str] = ErrorCode::__NAMES;
+                const NAMES: &[&str] = #schema_names;
                 ::schemars::json_schema!({
                     "type": "string",
                     "description": #schema_doc,
