@@ -628,7 +628,12 @@ fn member_keys(def: &TypeDef, defined: &HashSet<&str>) -> Vec<Key> {
         .map(|m| {
             let mut ty = py_type(&m.ty.value, defined);
             if m.nullable {
-                ty = format!("{ty} | None");
+                // A forward reference is a string, which `| None` cannot
+                // join when the class is built: the whole is one string.
+                ty = match ty.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                    Some(name) => py_str(&format!("{name} | None")),
+                    None => format!("{ty} | None"),
+                };
             }
             Key {
                 name: m.wire().to_owned(),
@@ -924,6 +929,49 @@ mod tests {
                 "{out}"
             );
         }
+    }
+
+    /// A nullable member of a type the module defines later (a `one_of`
+    /// holding a list is one) is one string: `"Kind" | None` raises a
+    /// `TypeError` when Python builds the `TypedDict`.
+    #[test]
+    fn a_nullable_forward_reference_is_one_string() {
+        let yaml = "taxonomy: { name: t, version: 1.0.0, base_uri: https://example.com/t }
+categories:
+  client: { range: [1, 99], description: Client., retryable: false, cause: input }
+types:
+  Kind: { doc: A kind., one_of: [string, \"string[]\"] }
+  Level:
+    doc: A level.
+    members:
+      name: { type: Kind, nullable: true, doc: A member. }
+      later: { type: Later, nullable: true, optional: true, doc: A member. }
+  Later:
+    doc: Declared after its use.
+    members:
+      at: { type: string, doc: A member. }
+fields:
+  level: { type: Level, in: top_level, doc: A level. }
+codes:
+  NOT_FOUND:
+    number: 1
+    category: client
+    since: 1.0.0
+    title: not found
+    message: Not found
+    explanation: Not found.
+    recovery_hints: [Retry later]
+    context: { required: [level] }
+";
+        let spec = crate::load_str(yaml, "errors.yaml")
+            .unwrap_or_else(|d| panic!("the spec loads:\n{}", d.render()));
+        let py = emit(&spec);
+        assert!(py.contains("    name: \"Kind | None\"\n"), "{py}");
+        assert!(
+            py.contains("    later: typing.NotRequired[\"Later | None\"]\n"),
+            "{py}"
+        );
+        assert!(!py.contains("\" | None"), "{py}");
     }
 
     #[test]
