@@ -3,9 +3,10 @@
 //! it and its payloads, for `tests/rust.rs` to read through the generated
 //! types. `SPLICE_AGREE_RUST_SEED` (default 0) and `SPLICE_AGREE_RUST_SPECS`
 //! (default 6) choose the specs, and the first later seed with range
-//! families and the first with codes unique within their category
-//! (`code_names: per_category`) join them; each adds a few seconds of
-//! compile time.
+//! families, the first with codes unique within their category
+//! (`code_names: per_category`), and, unless one of those has one, the
+//! first with a non-scalar value of a `one_of` join them; each adds a few
+//! seconds of compile time.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -41,7 +42,20 @@ fn main() {
                 .contains("\n  code_names: per_category\n")
         })
         .filter(|s| *s >= first + count && Some(*s) != ranged);
-    for seed in (first..first + count).chain(ranged).chain(pairs) {
+    let mut seeds: Vec<u64> = (first..first + count).chain(ranged).chain(pairs).collect();
+    // And, unless one of those has it, the first later spec whose payloads
+    // hold a value of a `one_of` that is a list or an object.
+    let wanted: [fn(&generator::Sample) -> bool; 1] = [|s| s.one_of_non_scalars > 0];
+    for want in wanted {
+        if seeds.iter().any(|s| want(&generator::sample(*s))) {
+            continue;
+        }
+        if let Some(s) = (first + count..first + count + 200).find(|s| want(&generator::sample(*s)))
+        {
+            seeds.push(s);
+        }
+    }
+    for seed in seeds {
         let sample = generator::sample(seed);
         // A spec `check` refuses is reported by tests/artifacts.rs.
         let Ok(spec) = splice_codegen::load_str(&sample.yaml, "errors.yaml") else {

@@ -17,8 +17,10 @@
 //! required and optional per code, per-code `constants:`, code wire names
 //! and aliases (the empty one included), and types: enums (with wire names), objects (optional and
 //! nullable members, wire names, a recursive list of itself; open ones,
-//! whose values carry a member they do not list), `one_of`
-//! scalars (with `null`), lists, maps and `pattern`; and code families
+//! whose values carry a member they do not list), `one_of` of
+//! scalars (with `null`) and of non-scalar types (a list of strings or of
+//! objects, an object type: a member that is a string in one payload and a
+//! list of objects in another), `json`, lists, maps and `pattern`; and code families
 //! (`families:`: prefixes and suffixes of the wire name, ranges of the
 //! number), with a later code of each family and one of none.
 //!
@@ -58,6 +60,9 @@ pub struct Sample {
     /// code), and refused ones (an empty list, a response-level corruption,
     /// an entry no artifact accepts); empty without a list.
     pub responses: Vec<ResponsePayload>,
+    /// How many values of a `one_of` its payloads hold that are of a
+    /// non-scalar type of it (a list, an object).
+    pub one_of_non_scalars: u64,
 }
 
 /// A response around a list of payloads, and what every reader makes of it.
@@ -232,8 +237,10 @@ enum TypeDef {
         recursive: bool,
         open: bool,
     },
-    /// `one_of` of scalars, `null` too when `nullable`.
-    OneOf(Vec<Scalar>, bool),
+    /// `one_of` of scalars, `null` too when `nullable`, and of the
+    /// non-scalar types `more` (a list, an object type;
+    /// see [`Spec::choose_one_of`]).
+    OneOf(Vec<Scalar>, bool, Vec<Ty>),
     /// A tagged union: the discriminator, and (object type, tag) pairs.
     Union(String, Vec<(usize, String)>),
 }
@@ -407,6 +414,14 @@ struct Spec {
     /// the last first (the one `evolve` adds), so a release's payloads
     /// show every variant.
     union_draws: std::cell::Cell<usize>,
+    /// Values of a `one_of` with non-scalar types drawn so far: they cycle
+    /// through its scalar draw and each of those types, which
+    /// are drawn from a stream of their own seeded with `side_seed`, so
+    /// every other value of a seed stays what it was.
+    one_of_draws: std::cell::Cell<u64>,
+    /// How many of those were of a non-scalar type.
+    one_of_non_scalars: std::cell::Cell<u64>,
+    side_seed: u64,
     /// The response around a list of errors (see [`Spec::choose_list`]).
     list: Option<List>,
     /// `taxonomy.code_names: per_category`: a code shares its wire name
@@ -425,6 +440,7 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_fallbacks(seed);
     spec.choose_pairs(seed);
     spec.choose_list(seed);
+    spec.choose_one_of(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     let responses = spec.responses(seed, &payloads);
@@ -434,6 +450,7 @@ pub fn sample(seed: u64) -> Sample {
         list: spec.list.as_ref().map(|l| l.name.clone()),
         responses,
         payloads,
+        one_of_non_scalars: spec.one_of_non_scalars.get(),
         family_rules: spec
             .families
             .iter()
@@ -669,6 +686,9 @@ impl Spec {
             families: Vec::new(),
             fallbacks: Vec::new(),
             union_draws: std::cell::Cell::new(0),
+            one_of_draws: std::cell::Cell::new(0),
+            one_of_non_scalars: std::cell::Cell::new(0),
+            side_seed: 0,
             list: None,
             per_category: false,
         };
@@ -756,7 +776,7 @@ impl Spec {
                 _ => {
                     let mut scalars = vec![Scalar::String];
                     scalars.push(*rng.pick(&[Scalar::Int64, Scalar::Boolean, Scalar::Float]));
-                    TypeDef::OneOf(scalars, rng.chance(40))
+                    TypeDef::OneOf(scalars, rng.chance(40), Vec::new())
                 }
             };
             types.push((name, def));
@@ -1087,6 +1107,69 @@ impl Spec {
             }
         }
         out
+    }
+
+    /// Gives about two thirds of the `one_of` types non-scalar types
+    /// besides their scalars: an object type where there is one, and a
+    /// list (of strings, or of an object type) in half of those and in
+    /// every other. Only object types whose values cannot hold the
+    /// `one_of`, so every value is finite. Drawn from a stream of its own, like the numbering; the
+    /// values of those types are drawn from another (see
+    /// [`Spec::one_of_draws`]).
+    fn choose_one_of(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(43) ^ 0x0e0f);
+        self.side_seed = seed.rotate_left(7) ^ 0x5eed_0e0f;
+        for i in 0..self.types.len() {
+            if !matches!(self.types[i].1, TypeDef::OneOf(..)) || !rng.chance(70) {
+                continue;
+            }
+            let objects: Vec<usize> = (0..self.types.len())
+                .filter(|j| {
+                    matches!(self.types[*j].1, TypeDef::Object { .. })
+                        && !self.reaches(&Ty::Named(*j), i, &mut Vec::new())
+                })
+                .collect();
+            let mut more = Vec::new();
+            let object = !objects.is_empty();
+            if !object || rng.chance(50) {
+                let item = if !objects.is_empty() && rng.chance(50) {
+                    Ty::Named(*rng.pick(&objects))
+                } else {
+                    Ty::Scalar(Scalar::String)
+                };
+                more.push(Ty::List(Box::new(item)));
+            }
+            if object {
+                more.push(Ty::Named(*rng.pick(&objects)));
+            }
+            if let TypeDef::OneOf(_, _, m) = &mut self.types[i].1 {
+                *m = more;
+            }
+        }
+    }
+
+    /// Whether a value of `ty` may hold a value of the declared type `t`,
+    /// at any depth (`seen`: the declared types already followed).
+    fn reaches(&self, ty: &Ty, t: usize, seen: &mut Vec<usize>) -> bool {
+        match ty {
+            Ty::Named(n) if *n == t => true,
+            Ty::Named(n) if seen.contains(n) => false,
+            Ty::Named(n) => {
+                seen.push(*n);
+                match &self.types[*n].1 {
+                    TypeDef::Enum(_) => false,
+                    TypeDef::Object { members, .. } => {
+                        members.iter().any(|m| self.reaches(&m.ty, t, seen))
+                    }
+                    TypeDef::OneOf(_, _, more) => more.iter().any(|m| self.reaches(m, t, seen)),
+                    TypeDef::Union(_, variants) => variants
+                        .iter()
+                        .any(|(v, _)| self.reaches(&Ty::Named(*v), t, seen)),
+                }
+            }
+            Ty::List(inner) | Ty::Map(inner) => self.reaches(inner, t, seen),
+            Ty::Scalar(_) | Ty::Json | Ty::Lower => false,
+        }
     }
 
     /// Code families, in half the specs whose envelope carries the code's
@@ -1482,9 +1565,10 @@ impl Spec {
                             );
                         }
                     }
-                    TypeDef::OneOf(scalars, null) => {
+                    TypeDef::OneOf(scalars, null, more) => {
                         let mut items: Vec<String> =
                             scalars.iter().map(|s| s.name().to_owned()).collect();
+                        items.extend(more.iter().map(|t| q(&self.ty_name(t))));
                         if *null {
                             items.push("\"null\"".into());
                         }
@@ -1682,11 +1766,26 @@ impl Spec {
                     let (name, wire) = rng.pick(values);
                     json!(wire.as_deref().unwrap_or(name))
                 }
-                TypeDef::OneOf(scalars, null) => {
-                    if *null && rng.chance(25) {
+                TypeDef::OneOf(scalars, null, more) => {
+                    let scalar = if *null && rng.chance(25) {
                         Value::Null
                     } else {
                         rng.pick(scalars).value(rng)
+                    };
+                    if more.is_empty() {
+                        return scalar;
+                    }
+                    let n = self.one_of_draws.get();
+                    self.one_of_draws.set(n + 1);
+                    match (n % (more.len() as u64 + 1)) as usize {
+                        0 => scalar,
+                        k => {
+                            self.one_of_non_scalars
+                                .set(self.one_of_non_scalars.get() + 1);
+                            let mut side =
+                                Rng::new(self.side_seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                            self.value(&mut side, &more[k - 1], depth)
+                        }
                     }
                 }
                 TypeDef::Union(discriminator, variants) => {

@@ -445,6 +445,26 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
     }) {
         missing.push("a value with a member its open type does not list");
     }
+    // A `one_of` holding a list and one holding an object type, and values
+    // of them that are not scalars.
+    let one_of_with = |non_scalar: fn(&str) -> bool| {
+        built.iter().any(|b| {
+            b.sample
+                .yaml
+                .lines()
+                .filter_map(|l| l.strip_prefix("    one_of: ["))
+                .any(|items| items.trim_end_matches(']').split(", ").any(non_scalar))
+        })
+    };
+    if !one_of_with(|t| t.ends_with("[]\"")) {
+        missing.push("a one_of holding a list");
+    }
+    if !one_of_with(|t| t.starts_with('"') && t != "\"null\"" && !t.ends_with("[]\"")) {
+        missing.push("a one_of holding an object type");
+    }
+    if !built.iter().any(|b| b.sample.one_of_non_scalars > 0) {
+        missing.push("a value of a one_of that is a list or an object");
+    }
     // A listed code inside a family's pattern (it wins), and an unlisted
     // code of no family beside families.
     let in_family = |b: &&Built| {
