@@ -4,8 +4,9 @@
 //! types. `SPLICE_AGREE_RUST_SEED` (default 0) and `SPLICE_AGREE_RUST_SPECS`
 //! (default 6) choose the specs, and the first later seed with range
 //! families, the first with codes unique within their category
-//! (`code_names: per_category`), and, unless one of those has one, the
-//! first with a non-scalar value of a `one_of` join them; each adds a few
+//! (`code_names: per_category`), and, unless one of those has them, the
+//! first with a non-scalar value of a `one_of` and the first with a
+//! message outside its member's `pattern` join them; each adds a few
 //! seconds of compile time.
 
 use std::fmt::Write as _;
@@ -44,8 +45,13 @@ fn main() {
         .filter(|s| *s >= first + count && Some(*s) != ranged);
     let mut seeds: Vec<u64> = (first..first + count).chain(ranged).chain(pairs).collect();
     // And, unless one of those has it, the first later spec whose payloads
-    // hold a value of a `one_of` that is a list or an object.
-    let wanted: [fn(&generator::Sample) -> bool; 1] = [|s| s.one_of_non_scalars > 0];
+    // hold a value of a `one_of` that is a list or an object, and the first
+    // with a message outside its member's `pattern`, which the Rust types
+    // read though the schema refuses it.
+    let wanted: [fn(&generator::Sample) -> bool; 2] = [
+        |s| s.one_of_non_scalars > 0,
+        |s| s.payloads.iter().any(|p| p.schema_refuses),
+    ];
     for want in wanted {
         if seeds.iter().any(|s| want(&generator::sample(*s))) {
             continue;

@@ -11,18 +11,23 @@
 //! independent oracle for every artifact. It covers the grammar of today:
 //! splice's own envelope and declared ones (flat, or with the code in a
 //! nested object that may be optional), the code told by name, by number or
-//! both, taxonomies without numbers (`numbered: false`), `absent_means` on the code name, constant members, members
-//! carrying the category, `retryable`, cause, hints, message and context,
-//! fields `in: top_level`, `in: context` and `in: envelope` with wire names,
-//! required and optional per code, per-code `constants:`, code wire names
-//! and aliases (the empty one included), and types: enums (with wire names), objects (optional and
+//! both, taxonomies without numbers (`numbered: false`), `absent_means` on
+//! the code name, constant members, members carrying the category,
+//! `retryable`, cause, hints, message and context, `pattern` on the members
+//! carrying the code name, the category, the message or a string constant
+//! (the schema refuses a value outside it, which the other artifacts, as
+//! their docs say, do not check), fields `in: top_level`, `in: context` and
+//! `in: envelope` with wire names, required and optional per code,
+//! per-code `constants:`, code wire names and aliases (the empty one
+//! included), and types: enums (with wire names), objects (optional and
 //! nullable members, wire names, a recursive list of itself; open ones,
-//! whose values carry a member they do not list), `one_of` of
-//! scalars (with `null`) and of non-scalar types (a list of strings or of
-//! objects, an object type: a member that is a string in one payload and a
-//! list of objects in another), `json`, lists, maps and `pattern`; and code families
-//! (`families:`: prefixes and suffixes of the wire name, ranges of the
-//! number), with a later code of each family and one of none.
+//! whose values carry a member they do not list), `one_of` of scalars (with
+//! `null`) and of non-scalar types (a list of strings or of objects, an
+//! object type: a member that is a string in one payload and a list of
+//! objects in another), `json`, lists, maps, `pattern` and `format`; and
+//! code families (`families:`: prefixes and suffixes of the wire name,
+//! ranges of the number), with a later code of each family and one of
+//! none.
 //!
 //! To extend it (hostile names, new constructs), add a choice to the model
 //! ([`Spec`]), write it in [`Spec::yaml`] and follow it in the payloads
@@ -123,6 +128,11 @@ pub struct Payload {
     /// category `absent_means` gives no code): the schema has no variant
     /// for it, the run times read no listed code, the Rust types refuse it.
     pub refused: bool,
+    /// Only the JSON Schema refuses it: a member holds a message outside
+    /// its `pattern`, which the TypeScript, Python and Rust types name in
+    /// a doc comment and do not check, so they read it as `code` and the
+    /// Rust types write it back unchanged.
+    pub schema_refuses: bool,
 }
 
 /// What a reader says of an unlisted code's family.
@@ -219,6 +229,8 @@ enum Ty {
     Json,
     /// A string with `pattern: "^[a-z]+$"`.
     Lower,
+    /// A string with a `format:`, by index in [`FORMATS`].
+    Format(usize),
     /// A declared type, by index in [`Spec::types`].
     Named(usize),
     List(Box<Ty>),
@@ -294,6 +306,8 @@ struct Member {
     optional: bool,
     /// `absent_means`: by index in [`Spec::codes`].
     absent_means: Option<usize>,
+    /// `pattern:` (see [`Spec::choose_constraints`]).
+    pattern: Option<&'static str>,
 }
 
 /// The declared envelope: the members of the outer object, and the object
@@ -387,6 +401,37 @@ impl Code {
     }
 }
 
+/// The formats of `format:`, and values of each.
+const FORMATS: &[(&str, [&str; 3])] = &[
+    (
+        "uri",
+        [
+            "https://example.com/a?b=c",
+            "urn:isbn:0451450523",
+            "mailto:a@example.com",
+        ],
+    ),
+    (
+        "date-time",
+        [
+            "2026-11-29T11:58:00Z",
+            "1985-04-12T23:20:50.52Z",
+            "1996-12-19T16:39:57-08:00",
+        ],
+    ),
+    ("duration", ["PT5S", "P1DT2H", "PT0.5S"]),
+];
+
+/// The `pattern` of a member carrying the code name: no digits.
+const NO_DIGITS: &str = "^[^0-9]*$";
+/// The `pattern` of a member carrying the category.
+const LOWER_KEY: &str = "^[a-z_]+$";
+/// The `pattern` of a member carrying the message: RFC 6749's printable
+/// ASCII without `"` and `\`.
+const PRINTABLE: &str = "^[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E]*$";
+/// The `pattern` of a member carrying a string constant.
+const DOTTED: &str = "^[0-9]+\\.[0-9]+$";
+
 /// The code name of the payload of a later release's code.
 const LATER_CODE: &str = "LATER_CODE";
 
@@ -441,6 +486,7 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_pairs(seed);
     spec.choose_list(seed);
     spec.choose_one_of(seed);
+    spec.choose_constraints(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     let responses = spec.responses(seed, &payloads);
@@ -903,6 +949,7 @@ impl Spec {
                 carries: Carries::Category,
                 optional: false,
                 absent_means: None,
+                pattern: None,
             }),
         }
         let mut fallbacks = Vec::new();
@@ -980,6 +1027,7 @@ impl Spec {
                 carries: Carries::Category,
                 optional: false,
                 absent_means: None,
+                pattern: None,
             });
         }
         let code = rng.below(self.codes.len());
@@ -1046,7 +1094,10 @@ impl Spec {
             }
             Value::Object(r)
         };
-        let accepted: Vec<&Payload> = payloads.iter().filter(|p| !p.refused).collect();
+        let accepted: Vec<&Payload> = payloads
+            .iter()
+            .filter(|p| !p.refused && !p.schema_refuses)
+            .collect();
         let mut out = Vec::new();
         for (i, group) in accepted.chunks(3).enumerate() {
             let value = around(group.iter().map(|p| p.value.clone()).collect(), &mut rng);
@@ -1168,8 +1219,78 @@ impl Spec {
                 }
             }
             Ty::List(inner) | Ty::Map(inner) => self.reaches(inner, t, seen),
-            Ty::Scalar(_) | Ty::Json | Ty::Lower => false,
+            Ty::Scalar(_) | Ty::Json | Ty::Lower | Ty::Format(_) => false,
         }
+    }
+
+    /// `format` on about a third of the string fields left (`uri` on half
+    /// of the pinned ones, whose constants are URIs), and `pattern` on
+    /// about two in five envelope members carrying the code name, the
+    /// category or the message, and four in five of those carrying a string
+    /// constant (three in five of the others become the string `1.0` with
+    /// it): patterns every name, key, message and constant the spec and its
+    /// payloads hold match. Drawn from a stream of its own, like
+    /// the numbering; a value of a format takes one draw, as the string it
+    /// replaces did.
+    fn choose_constraints(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(23) ^ 0xc0de_5eed);
+        for (i, f) in self.fields.iter_mut().enumerate() {
+            if !matches!(f.ty, Ty::Scalar(Scalar::String)) {
+                continue;
+            }
+            if Some(i) == self.pinned {
+                if rng.chance(50) {
+                    f.ty = Ty::Format(0);
+                }
+            } else if rng.chance(35) {
+                f.ty = Ty::Format(rng.below(FORMATS.len()));
+            }
+        }
+        let Some(env) = &mut self.envelope else {
+            return;
+        };
+        for m in env
+            .outer
+            .iter_mut()
+            .chain(env.inner.iter_mut().flat_map(|i| i.2.iter_mut()))
+        {
+            m.pattern = match &m.carries {
+                Carries::CodeName if rng.chance(40) => Some(NO_DIGITS),
+                Carries::Category if rng.chance(40) => Some(LOWER_KEY),
+                Carries::Message if rng.chance(40) => Some(PRINTABLE),
+                Carries::Constant(Value::String(_)) if rng.chance(80) => Some(DOTTED),
+                Carries::Constant(_) if rng.chance(60) => {
+                    m.carries = Carries::Constant(json!("1.0"));
+                    Some(DOTTED)
+                }
+                _ => None,
+            };
+        }
+    }
+
+    /// A copy of `payload` whose member with a `pattern` holds a string
+    /// outside it (the code name, else the category, else the message):
+    /// the schema refuses it in every variant.
+    fn breaks_pattern(&self, payload: &Value) -> Option<Value> {
+        let outside = [
+            // A SCREAMING_SNAKE_CASE name, which only the pattern refuses.
+            (Carries::CodeName, "LATER_CODE_2"),
+            (Carries::Category, "Later_Category"),
+            (Carries::Message, "said \"no\""),
+        ];
+        for (what, bad) in outside {
+            if !self
+                .members()
+                .any(|m| m.carries == what && m.pattern.is_some())
+            {
+                continue;
+            }
+            let (path, key) = self.path_of(&what)?;
+            let mut c = payload.clone();
+            Spec::set(&mut c, &path, &key, json!(bad));
+            return Some(c);
+        }
+        None
     }
 
     /// Code families, in half the specs whose envelope carries the code's
@@ -1343,6 +1464,7 @@ impl Spec {
                 optional: false,
                 // A flat envelope's code name may be absent too.
                 absent_means: (!inner_optional && rng.chance(25)).then_some(0),
+                pattern: None,
             });
         }
         if by_number {
@@ -1351,6 +1473,7 @@ impl Spec {
                 carries: Carries::Number,
                 optional: by_name && rng.chance(30),
                 absent_means: None,
+                pattern: None,
             });
         }
         let mut others = Vec::new();
@@ -1359,6 +1482,7 @@ impl Spec {
             carries,
             optional,
             absent_means: None,
+            pattern: None,
         };
         if rng.chance(85) {
             let optional = rng.chance(30);
@@ -1434,21 +1558,21 @@ impl Spec {
         match ty {
             Ty::Scalar(s) => s.name().to_owned(),
             Ty::Json => "json".to_owned(),
-            Ty::Lower => "string".to_owned(),
+            Ty::Lower | Ty::Format(_) => "string".to_owned(),
             Ty::Named(i) => self.types[*i].0.clone(),
             Ty::List(t) => format!("{}[]", self.ty_name(t)),
             Ty::Map(t) => format!("map<string, {}>", self.ty_name(t)),
         }
     }
 
-    /// `type: ...` and what goes with it (`pattern`).
+    /// `type: ...` and what goes with it (`pattern`, `format`).
     fn ty_keys(&self, ty: &Ty) -> String {
-        let pattern = if matches!(ty, Ty::Lower) {
-            ", pattern: \"^[a-z]+$\""
-        } else {
-            ""
+        let constraint = match ty {
+            Ty::Lower => ", pattern: \"^[a-z]+$\"".to_owned(),
+            Ty::Format(f) => format!(", format: {}", FORMATS[*f].0),
+            _ => String::new(),
         };
-        format!("type: {}{pattern}", q(&self.ty_name(ty)))
+        format!("type: {}{constraint}", q(&self.ty_name(ty)))
     }
 
     fn yaml(&self, seed: u64) -> String {
@@ -1716,6 +1840,9 @@ impl Spec {
             Carries::Constant(v) => format!("constant, value: {v}"),
         };
         let _ = write!(y, "{indent}{}: {{ carries: {carries}", q(&m.name));
+        if let Some(p) = m.pattern {
+            let _ = write!(y, ", pattern: {}", q(p));
+        }
         if m.optional {
             y.push_str(", optional: true");
         }
@@ -1750,6 +1877,8 @@ impl Spec {
             ][rng.below(5)]
             .clone(),
             Ty::Lower => json!(*rng.pick(&["abc", "z", "splice"])),
+            // One draw, as the string it replaces (`choose_constraints`).
+            Ty::Format(f) => json!(*rng.pick(&FORMATS[*f].1)),
             Ty::List(t) => {
                 let n = rng.below(3);
                 Value::Array((0..n).map(|_| self.value(rng, t, depth)).collect())
@@ -1841,6 +1970,9 @@ impl Spec {
             Ty::Scalar(s) => s.wrong(),
             Ty::Json => unreachable!("every value is a `json` (the corruption skips such fields)"),
             Ty::Lower => json!("UPPER"),
+            // `format` is an annotation the schema's validators do not
+            // check unless asked to: only another JSON type is refused.
+            Ty::Format(_) => json!(12),
             Ty::List(_) => json!({"not": "a list"}),
             Ty::Map(_) => json!([1]),
             Ty::Named(i) => match &self.types[*i].1 {
@@ -1901,6 +2033,28 @@ impl Spec {
                     family: None,
                     corrupt,
                     refused: false,
+                    schema_refuses: false,
+                });
+            }
+            // The first code with a message outside the message member's
+            // pattern, which only the schema checks.
+            if i == 0
+                && self
+                    .members()
+                    .any(|m| m.carries == Carries::Message && m.pattern.is_some())
+                && let Some((path, key)) = self.path_of(&Carries::Message)
+            {
+                let mut value = out.last().expect("the full payload").value.clone();
+                Spec::set(&mut value, &path, &key, json!("said \"no\""));
+                out.push(Payload {
+                    label: format!("{} with a message outside its pattern", code.id),
+                    back: value.clone(),
+                    value,
+                    code: Some((code.id.clone(), code.wire().to_owned())),
+                    family: None,
+                    corrupt: None,
+                    refused: false,
+                    schema_refuses: true,
                 });
             }
             for alias in &code.aliases {
@@ -1914,6 +2068,7 @@ impl Spec {
                     family: None,
                     corrupt: None,
                     refused: false,
+                    schema_refuses: false,
                 });
             }
             let fallback = if self.fallbacks.is_empty() {
@@ -1932,6 +2087,7 @@ impl Spec {
                     family: None,
                     corrupt: None,
                     refused: false,
+                    schema_refuses: false,
                 });
             }
             // The first code of a category without a fallback, without its
@@ -1955,6 +2111,7 @@ impl Spec {
                     family: None,
                     corrupt: None,
                     refused: true,
+                    schema_refuses: false,
                 });
             }
         }
@@ -1964,10 +2121,11 @@ impl Spec {
             label: "a code of a later release".into(),
             back: value.clone(),
             family: self.later_family(&value),
+            corrupt: self.breaks_pattern(&value),
             value,
             code: None,
-            corrupt: None,
             refused: false,
+            schema_refuses: false,
         });
         // A later code of each family's text: of that family, or of an
         // earlier one that matches it too.
@@ -1994,6 +2152,7 @@ impl Spec {
                     family: self.family_of_number(n),
                     corrupt,
                     refused: false,
+                    schema_refuses: false,
                 });
                 continue;
             }
@@ -2026,6 +2185,7 @@ impl Spec {
                 family,
                 corrupt,
                 refused: false,
+                schema_refuses: false,
             });
         }
         if self.per_category {
@@ -2081,6 +2241,7 @@ impl Spec {
                     family: None,
                     corrupt: None,
                     refused: false,
+                    schema_refuses: false,
                 });
             }
         }
@@ -2751,6 +2912,6 @@ fn mentions(ty: &Ty, t: usize) -> bool {
     match ty {
         Ty::Named(n) => *n == t,
         Ty::List(inner) | Ty::Map(inner) => mentions(inner, t),
-        Ty::Scalar(_) | Ty::Json | Ty::Lower => false,
+        Ty::Scalar(_) | Ty::Json | Ty::Lower | Ty::Format(_) => false,
     }
 }

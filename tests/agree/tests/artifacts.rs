@@ -161,7 +161,10 @@ fn schema_verdicts(sample: &Sample, schema: &Value, failures: &mut Vec<String>) 
         })
         .collect();
     for p in &sample.payloads {
-        if p.refused {
+        // A pattern only the schema checks: no variant takes the payload,
+        // which the run times and the Rust types still read (see
+        // `Payload::schema_refuses`).
+        if p.refused || p.schema_refuses {
             let accepting: Vec<&str> = variants
                 .iter()
                 .filter(|(_, v)| v.is_valid(&p.value))
@@ -375,7 +378,28 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a map", "map<string,", ""),
         ("a list", "[]\"", ""),
         ("a nullable member", "nullable: true", ""),
-        ("a pattern", "pattern:", ""),
+        ("a pattern", "\"string\", pattern: \"^[a-z]+$\"", ""),
+        ("a format on a field", ", format: ", ""),
+        (
+            "a pattern on the code name's member",
+            "carries: code_name, pattern: ",
+            "",
+        ),
+        (
+            "a pattern on the category's member",
+            "carries: category, pattern: ",
+            "",
+        ),
+        (
+            "a pattern on the message's member",
+            "carries: message, pattern: ",
+            "",
+        ),
+        (
+            "a pattern on a string constant",
+            "\", pattern: \"^[0-9]+\\\\.[0-9]+$\"",
+            "",
+        ),
         ("an open type", "    open: true\n", ""),
         ("optional hints", "  hints: optional\n", ""),
         (
@@ -444,6 +468,24 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             .any(|p| p.value.to_string().contains(&other))
     }) {
         missing.push("a value with a member its open type does not list");
+    }
+    // A message outside its member's pattern (refused by the schema alone),
+    // and a later code outside the pattern of its name's or category's
+    // member.
+    if !built
+        .iter()
+        .any(|b| b.sample.payloads.iter().any(|p| p.schema_refuses))
+    {
+        missing.push("a message outside its member's pattern");
+    }
+    if !built.iter().any(|b| {
+        b.sample.yaml.contains("carries: code_name, pattern: ")
+            && b.sample
+                .payloads
+                .iter()
+                .any(|p| p.label == "a code of a later release" && p.corrupt.is_some())
+    }) {
+        missing.push("a later code's name outside its member's pattern");
     }
     // A `one_of` holding a list and one holding an object type, and values
     // of them that are not scalars.
