@@ -5,9 +5,10 @@
 //! (default 6) choose the specs, and the first later seed with range
 //! families, the first with codes unique within their category
 //! (`code_names: per_category`), and, unless one of those has them, the
-//! first with a non-scalar value of a `one_of` and the first with a
-//! message outside its member's `pattern` join them; each adds a few
-//! seconds of compile time.
+//! first with a non-scalar value of a `one_of`, the first with a message
+//! outside its member's `pattern`, and the first sending a removed code's
+//! name and a reserved number join them; each adds a few seconds of
+//! compile time.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -47,10 +48,17 @@ fn main() {
     // And, unless one of those has it, the first later spec whose payloads
     // hold a value of a `one_of` that is a list or an object, and the first
     // with a message outside its member's `pattern`, which the Rust types
-    // read though the schema refuses it.
-    let wanted: [fn(&generator::Sample) -> bool; 2] = [
+    // read though the schema refuses it, and the first with a removed
+    // code's name, and with a reserved number, sent (which they refuse).
+    let wanted: [fn(&generator::Sample) -> bool; 4] = [
         |s| s.one_of_non_scalars > 0,
         |s| s.payloads.iter().any(|p| p.schema_refuses),
+        |s| {
+            s.payloads
+                .iter()
+                .any(|p| p.label == "the removed code's name")
+        },
+        |s| s.payloads.iter().any(|p| p.label == "a reserved number"),
     ];
     for want in wanted {
         if seeds.iter().any(|s| want(&generator::sample(*s))) {

@@ -27,7 +27,10 @@
 //! objects in another), `json`, lists, maps, `pattern` and `format`; and
 //! code families (`families:`: prefixes and suffixes of the wire name,
 //! ranges of the number), with a later code of each family and one of
-//! none.
+//! none; a code deprecated in favour of another, a removed code and a
+//! reserved number (`reserved:`), with the later code sent under the
+//! removed code's name, or where codes are told apart by number only,
+//! under the removed or reserved number, which no artifact accepts.
 //!
 //! To extend it (hostile names, new constructs), add a choice to the model
 //! ([`Spec`]), write it in [`Spec::yaml`] and follow it in the payloads
@@ -472,7 +475,17 @@ struct Spec {
     /// `taxonomy.code_names: per_category`: a code shares its wire name
     /// with a code of another category (see [`Spec::choose_pairs`]).
     per_category: bool,
+    /// A code deprecated in favour of the first, by index (see
+    /// [`Spec::choose_lifecycle`]).
+    deprecated: Option<usize>,
+    /// A removed code: its number (in a numbered taxonomy).
+    removed: Option<i64>,
+    /// A reserved number (`reserved:`).
+    reserved: Option<i64>,
 }
+
+/// The name of the removed code.
+const REMOVED_CODE: &str = "GONE_FOR_GOOD";
 
 /// The sample of `seed`.
 pub fn sample(seed: u64) -> Sample {
@@ -487,6 +500,7 @@ pub fn sample(seed: u64) -> Sample {
     spec.choose_list(seed);
     spec.choose_one_of(seed);
     spec.choose_constraints(seed);
+    spec.choose_lifecycle(seed);
     let yaml = spec.yaml(seed);
     let payloads = spec.payloads(&mut rng);
     let responses = spec.responses(seed, &payloads);
@@ -737,6 +751,9 @@ impl Spec {
             side_seed: 0,
             list: None,
             per_category: false,
+            deprecated: None,
+            removed: None,
+            reserved: None,
         };
         spec.place_absent_means(rng);
         spec
@@ -1196,6 +1213,41 @@ impl Spec {
             if let TypeDef::OneOf(_, _, m) = &mut self.types[i].1 {
                 *m = more;
             }
+        }
+    }
+
+    /// In three specs of ten a code deprecated in favour of the first, in
+    /// three a removed code (`GONE_FOR_GOOD`), and in three of a numbered
+    /// taxonomy a reserved number: numbers no code and no family has.
+    /// Drawn from a stream of its own, like the numbering.
+    fn choose_lifecycle(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed.rotate_left(17) ^ 0x11fe);
+        if self.codes.len() > 1 && rng.chance(30) {
+            self.deprecated = Some(1 + rng.below(self.codes.len() - 1));
+        }
+        let free = |spec: &Spec, from: i64| {
+            (from..=99).find(|n| {
+                spec.codes.iter().all(|c| c.number != *n)
+                    && spec.families.iter().all(|f| !f.matches_number(*n))
+                    && spec.removed != Some(*n)
+            })
+        };
+        let removed = rng.chance(30);
+        let reserved = rng.chance(30);
+        // A family of another category must not claim its name.
+        let claimed = self
+            .families
+            .iter()
+            .any(|f| f.matches(REMOVED_CODE) && f.category != 0);
+        if removed && !claimed {
+            self.removed = if self.numbered {
+                free(self, 1)
+            } else {
+                Some(0)
+            };
+        }
+        if reserved && self.numbered {
+            self.reserved = free(self, 0);
         }
     }
 
@@ -1744,7 +1796,21 @@ impl Spec {
                 );
             }
         }
+        if let Some(n) = self.reserved {
+            let _ = writeln!(y, "reserved:\n  {n}: never given out");
+        }
         y.push_str("codes:\n");
+        if let Some(n) = self.removed {
+            let _ = writeln!(y, "  {REMOVED_CODE}:");
+            if self.numbered {
+                let _ = writeln!(y, "    number: {n}");
+            }
+            let _ = writeln!(
+                y,
+                "    category: {}\n    since: 1.0.0\n    title: the gone error\n    message: \"gone\"\n    explanation: No longer sent.\n    recovery_hints:\n      - Upgrade\n    removed: {{ since: 1.0.0, reason: No longer sent. }}",
+                self.categories[0].key
+            );
+        }
         for c in &self.codes {
             let cat = &self.categories[c.category];
             let _ = writeln!(y, "  {}:", c.id);
@@ -1770,6 +1836,13 @@ impl Spec {
             }
             if let Some(w) = &c.wire {
                 let _ = writeln!(y, "    wire: {}", q(w));
+            }
+            if self.deprecated.is_some_and(|d| self.codes[d].id == c.id) {
+                let _ = writeln!(
+                    y,
+                    "    deprecated: {{ since: 1.0.0, replaced_by: {} }}",
+                    self.codes[0].id
+                );
             }
             if !c.aliases.is_empty() {
                 let aliases: Vec<String> = c.aliases.iter().map(|a| q(a)).collect();
@@ -2127,6 +2200,45 @@ impl Spec {
             refused: false,
             schema_refuses: false,
         });
+        // The later code with a removed code's name (of its category), or
+        // where codes are told apart by number only, a removed or reserved
+        // number: no artifact accepts it.
+        let by_name = self.path_of(&Carries::CodeName).is_some();
+        let mut gone = Vec::new();
+        match self.removed {
+            Some(_) if by_name => gone.push((
+                "the removed code's name",
+                Carries::CodeName,
+                json!(REMOVED_CODE),
+            )),
+            Some(n) => gone.push(("the removed code's number", Carries::Number, json!(n))),
+            None => {}
+        }
+        if let (Some(n), false) = (self.reserved, by_name) {
+            gone.push(("a reserved number", Carries::Number, json!(n)));
+        }
+        for (label, what, v) in gone {
+            let Some((path, key)) = self.path_of(&what) else {
+                continue;
+            };
+            let mut value = later.clone();
+            Spec::set(&mut value, &path, &key, v);
+            // In the removed code's category: under `per_category`, the
+            // name in another category is another code.
+            if let Some((path, key)) = self.path_of(&Carries::Category) {
+                Spec::set(&mut value, &path, &key, json!(self.categories[0].key));
+            }
+            out.push(Payload {
+                label: label.into(),
+                back: value.clone(),
+                value,
+                code: None,
+                family: None,
+                corrupt: None,
+                refused: true,
+                schema_refuses: false,
+            });
+        }
         // A later code of each family's text: of that family, or of an
         // earlier one that matches it too.
         for f in &self.families {

@@ -380,6 +380,9 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
         ("a nullable member", "nullable: true", ""),
         ("a pattern", "\"string\", pattern: \"^[a-z]+$\"", ""),
         ("a format on a field", ", format: ", ""),
+        ("a deprecated code", "    deprecated: { since: ", ""),
+        ("a removed code", "    removed: { since: ", ""),
+        ("a reserved number", "\nreserved:\n", ""),
         (
             "a pattern on the code name's member",
             "carries: code_name, pattern: ",
@@ -468,6 +471,17 @@ fn every_artifact_reads_every_payload_as_the_generator_meant() {
             .any(|p| p.value.to_string().contains(&other))
     }) {
         missing.push("a value with a member its open type does not list");
+    }
+    // A removed code's name, and a removed or reserved number, sent.
+    for label in ["the removed code's name", "a reserved number"] {
+        if !built.iter().any(|b| {
+            b.sample
+                .payloads
+                .iter()
+                .any(|p| p.label == label && p.refused)
+        }) {
+            missing.push(label);
+        }
     }
     // A message outside its member's pattern (refused by the schema alone),
     // and a later code outside the pattern of its name's or category's
