@@ -48,7 +48,7 @@ export type ErrorCode =
   | "NOT_IMPLEMENTED"
   | "UNKNOWN_ERROR";
 
-/** The category of an error code, from its numeric range. */
+/** The category of an error code. */
 export type Category =
   | "validation"
   | "domain"

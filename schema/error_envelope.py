@@ -118,7 +118,7 @@ class ErrorCode(enum.StrEnum):
     UNKNOWN_ERROR = "UNKNOWN_ERROR"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "validation",
     "domain",

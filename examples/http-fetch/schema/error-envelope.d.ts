@@ -10,7 +10,7 @@ export type ErrorCode =
   | "HTTP_ERROR"
   | "RATE_LIMITED";
 
-/** The category of an error code, from its numeric range. */
+/** The category of an error code. */
 export type Category =
   | "request"
   | "network"

@@ -40,7 +40,7 @@ class ErrorCode(enum.StrEnum):
     RATE_LIMITED = "RATE_LIMITED"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "request",
     "network",

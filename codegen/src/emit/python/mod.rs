@@ -176,11 +176,7 @@ pub fn emit(spec: &Spec) -> String {
     }
     blank_lines(&mut out, 2);
 
-    comment(
-        &mut out,
-        "",
-        "The category of an error code, from its numeric range.",
-    );
+    comment(&mut out, "", "The category of an error code.");
     literal_alias(
         &mut out,
         "Category",

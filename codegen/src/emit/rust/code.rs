@@ -43,8 +43,8 @@ pub(super) fn emit_category(spec: &Spec) -> TokenStream {
         doc_attrs(&summary)
     });
     quote! {
-        /// The category of an error code: a numeric range and the defaults
-        /// (`retryable`, `cause`) its codes inherit.
+        /// The category of an error code, and the defaults (`retryable`,
+        /// `cause`) its codes inherit.
         #[derive(
             ::core::clone::Clone, ::core::marker::Copy, ::core::cmp::PartialEq, ::core::cmp::Eq,
             ::core::hash::Hash, ::core::cmp::PartialOrd, ::core::cmp::Ord, ::core::fmt::Debug,

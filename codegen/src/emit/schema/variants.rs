@@ -140,7 +140,7 @@ fn carried_value(layout: &Layout<'_>, member: &Member, form: Form<'_>) -> Value 
         (Carries::Category, None) => json!({
             "type": "string",
             "enum": spec.categories.iter().map(|c| c.key.value.as_str()).collect::<Vec<_>>(),
-            "description": format!("The category of {named}, from its numeric range."),
+            "description": format!("The category of {named}."),
         }),
         (Carries::Message, _) => {
             json!({"type": "string", "description": "What went wrong, in one line."})

@@ -61,11 +61,7 @@ pub fn emit(spec: &Spec) -> String {
     );
 
     if layout.carries("category") {
-        doc(
-            &mut out,
-            "",
-            "The category of an error code, from its numeric range.",
-        );
+        doc(&mut out, "", "The category of an error code.");
         out.push_str("export type Category =\n");
         union(
             &mut out,

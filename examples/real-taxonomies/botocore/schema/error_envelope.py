@@ -65,7 +65,7 @@ class ErrorCode(enum.StrEnum):
         return aliases.get(value)
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "throttling",
     "transient",

@@ -97,7 +97,7 @@ class ErrorCode(enum.StrEnum):
     TRANSACTION_CONFLICT = "TransactionConflictException"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "throttling",
     "server",

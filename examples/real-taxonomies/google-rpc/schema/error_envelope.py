@@ -61,7 +61,7 @@ class ErrorCode(enum.StrEnum):
     UNAUTHENTICATED = "UNAUTHENTICATED"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "caller",
     "service",

@@ -49,7 +49,7 @@ class ErrorCode(enum.StrEnum):
     FORBIDDEN = "FORBIDDEN"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "request",
     "access",

@@ -53,7 +53,7 @@ class ErrorCode(enum.StrEnum):
     REQUEST_CANCELLED = "REQUEST_CANCELLED"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "jsonrpc",
     "mcp",

@@ -66,7 +66,7 @@ class ErrorCode(enum.StrEnum):
     SERVICE_UNAVAILABLE = "ServiceUnavailable"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "request",
     "access",

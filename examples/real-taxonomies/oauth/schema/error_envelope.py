@@ -54,7 +54,7 @@ class ErrorCode(enum.StrEnum):
     EXPIRED_TOKEN = "expired_token"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "request",
     "credentials",

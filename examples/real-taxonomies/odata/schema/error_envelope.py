@@ -35,7 +35,7 @@ class ErrorCode(enum.StrEnum):
     RESOURCE_NOT_FOUND = "ResourceNotFound"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "caller",
 ]

@@ -34,7 +34,7 @@ class ErrorCode(enum.StrEnum):
     VALIDATION_ERROR = "https://example.net/validation-error"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "client",
 ]

@@ -179,7 +179,7 @@ export type ErrorCode =
   | "transfers_not_allowed"
   | "url_invalid";
 
-/** The category of an error code, from its numeric range. */
+/** The category of an error code. */
 export type Category =
   | "api_error"
   | "card_error"

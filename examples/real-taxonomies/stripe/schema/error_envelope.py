@@ -379,7 +379,7 @@ class ErrorCode(enum.StrEnum):
     URL_INVALID = "url_invalid"
 
 
-# The category of an error code, from its numeric range.
+# The category of an error code.
 Category: typing.TypeAlias = typing.Literal[
     "api_error",
     "card_error",
