@@ -210,6 +210,19 @@ fn wrong(taxonomy: &str) -> (&'static str, &'static str, Edit) {
     }
 }
 
+/// The taxonomy's wrong payload (see [`wrong`]) and what is wrong with it.
+fn wrong_payload(taxonomy: &str, payloads: &[common::Payload]) -> (Value, &'static str) {
+    let (name, what, edit) = wrong(taxonomy);
+    let mut bad = payloads
+        .iter()
+        .find(|p| p.stem() == name)
+        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
+        .value
+        .clone();
+    edit(&mut bad);
+    (bad, what)
+}
+
 /// A payload of `taxonomy` with a code no release of the spec lists, as a
 /// server of a later release would send it (the same edits as the Rust
 /// `AnyErrorEnvelope` test of the workspace): a new gRPC status, problem
@@ -374,14 +387,7 @@ fn project(taxonomy: &str, d: &Path) -> usize {
     std::fs::write(d.join("payloads.ts"), ts).unwrap();
     std::fs::write(d.join("payloads.py"), py_src).unwrap();
 
-    let (name, what, edit) = wrong(taxonomy);
-    let mut bad = payloads
-        .iter()
-        .find(|p| p.stem() == name)
-        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
-        .value
-        .clone();
-    edit(&mut bad);
+    let (bad, what) = wrong_payload(taxonomy, &payloads);
     std::fs::write(
         d.join("wrong.ts"),
         format!(
@@ -456,14 +462,7 @@ fn response_project(taxonomy: &str, d: &Path, spec: &Spec, payloads: &[common::P
     );
     std::fs::write(d.join("payloads.ts"), ts).unwrap();
     std::fs::write(d.join("payloads.py"), py_src).unwrap();
-    let (name, what, edit) = wrong(taxonomy);
-    let mut bad = payloads
-        .iter()
-        .find(|p| p.stem() == name)
-        .unwrap_or_else(|| panic!("{taxonomy}/{name}"))
-        .value
-        .clone();
-    edit(&mut bad);
+    let (bad, what) = wrong_payload(taxonomy, payloads);
     std::fs::write(
         d.join("wrong.ts"),
         format!(
