@@ -109,7 +109,9 @@ impl Sample {
     }
 }
 
-/// One payload and what every reader makes of it.
+/// One payload and what every reader makes of it; the default is a listed
+/// payload that every artifact accepts as it is.
+#[derive(Default)]
 pub struct Payload {
     /// What it is, for messages.
     pub label: String,
@@ -2103,10 +2105,8 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: Some((code.id.clone(), code.wire().to_owned())),
-                    family: None,
                     corrupt,
-                    refused: false,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
             }
             // The first code with a message outside the message member's
@@ -2124,24 +2124,19 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: Some((code.id.clone(), code.wire().to_owned())),
-                    family: None,
-                    corrupt: None,
-                    refused: false,
                     schema_refuses: true,
+                    ..Default::default()
                 });
             }
             for alias in &code.aliases {
                 let (value, _) = self.listed(rng, code, true, Some(alias));
-                let (back, _) = (self.with_code_name(&value, code.wire()), ());
+                let back = self.with_code_name(&value, code.wire());
                 out.push(Payload {
                     label: format!("{} by its alias {alias}", code.id),
                     value,
                     back,
                     code: Some((code.id.clone(), code.wire().to_owned())),
-                    family: None,
-                    corrupt: None,
-                    refused: false,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
             }
             let fallback = if self.fallbacks.is_empty() {
@@ -2157,10 +2152,7 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: Some((code.id.clone(), code.wire().to_owned())),
-                    family: None,
-                    corrupt: None,
-                    refused: false,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
             }
             // The first code of a category without a fallback, without its
@@ -2181,10 +2173,8 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: None,
-                    family: None,
-                    corrupt: None,
                     refused: true,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
             }
         }
@@ -2197,8 +2187,7 @@ impl Spec {
             corrupt: self.breaks_pattern(&value),
             value,
             code: None,
-            refused: false,
-            schema_refuses: false,
+            ..Default::default()
         });
         // The later code with a removed code's name (of its category), or
         // where codes are told apart by number only, a removed or reserved
@@ -2233,10 +2222,8 @@ impl Spec {
                 back: value.clone(),
                 value,
                 code: None,
-                family: None,
-                corrupt: None,
                 refused: true,
-                schema_refuses: false,
+                ..Default::default()
             });
         }
         // A later code of each family's text: of that family, or of an
@@ -2263,8 +2250,7 @@ impl Spec {
                     code: None,
                     family: self.family_of_number(n),
                     corrupt,
-                    refused: false,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
                 continue;
             }
@@ -2296,8 +2282,7 @@ impl Spec {
                 code: None,
                 family,
                 corrupt,
-                refused: false,
-                schema_refuses: false,
+                ..Default::default()
             });
         }
         if self.per_category {
@@ -2350,10 +2335,7 @@ impl Spec {
                     back: value.clone(),
                     value,
                     code: None,
-                    family: None,
-                    corrupt: None,
-                    refused: false,
-                    schema_refuses: false,
+                    ..Default::default()
                 });
             }
         }
