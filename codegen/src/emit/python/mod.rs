@@ -34,10 +34,9 @@
 //! `CODES`; `UnlistedCodeEnvelope` (a code of a later release of the same
 //! major version), the union `AnyErrorEnvelope` of both, and `is_listed`, a
 //! `typing.TypeGuard` from the one to the other. It narrows the true branch
-//! only: a `TypeIs` would narrow both, but mypy then compares the union's
-//! members pairwise at every call site, a cost that grows with the square of
-//! the number of codes (slow on a large taxonomy). Operation guards are `TypeGuard`s for the same
-//! reason. Declared object types
+//! only: a `TypeIs` would narrow both, but on a large union mypy is then
+//! slow at every call site that narrows (minutes with Stripe's 175 codes).
+//! Operation guards are `TypeGuard`s for the same reason. Declared object types
 //! become `TypedDict`s, declared enums `Literal` aliases. `typing` and friends are used qualified
 //! (`typing.Literal`), so a declared type name cannot shadow them. The output
 //! is deterministic, in spec order.
